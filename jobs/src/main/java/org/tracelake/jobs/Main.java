@@ -1,0 +1,33 @@
+package org.tracelake.jobs;
+
+import org.tracelake.jobs.cli.ExitCodes;
+import org.tracelake.jobs.cli.GenerateCommand;
+import org.tracelake.jobs.cli.IngestCommand;
+import org.tracelake.jobs.cli.SqlCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The command line of every tracelake job. Run by {@code bin/tracelake <job> …} on a laptop, or as the main class
+ * of the application jar under {@code spark-submit … tracelake-jobs-*-app.jar <job> …}.
+ */
+@Command(name = "tracelake", mixinStandardHelpOptions = true, version = "tracelake 0.1.0",
+        description = "Turns archives of distributed training/inference traces into Parquet tables and metrics.",
+        subcommands = {IngestCommand.class, SqlCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+
+    public static int run(String... args) {
+        return new CommandLine(new Main())
+                .setExitCodeExceptionMapper(e -> ExitCodes.FAILED)
+                .execute(args);
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+}

@@ -1,0 +1,15 @@
+package org.tracelake.jobs.cli;
+
+/** Exit codes a scheduler can act on. */
+public final class ExitCodes {
+    private ExitCodes() {}
+
+    /** Everything asked for was done. */
+    public static final int OK = 0;
+    /** The run itself failed (bad arguments aside): nothing new was committed. */
+    public static final int FAILED = 1;
+    /** The command line was wrong (picocli's convention). */
+    public static final int USAGE = 2;
+    /** Some workloads failed; the others were committed. */
+    public static final int PARTIAL = 3;
+}

@@ -1,0 +1,24 @@
+package org.tracelake.jobs.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.spark.SparkSessions;
+import picocli.CommandLine.Option;
+
+/** Options every Spark job takes. */
+public final class SparkOptions {
+    @Option(names = "--master", description = "Spark master URL (default: local[*], or what spark-submit set).")
+    String master;
+
+    @Option(names = "--conf", paramLabel = "KEY=VALUE", description = "Spark or tracelake configuration; repeatable.")
+    Map<String, String> conf = new LinkedHashMap<>();
+
+    public SparkSession session(String appName) {
+        return SparkSessions.create(appName, master, conf);
+    }
+
+    public Map<String, String> conf() {
+        return conf;
+    }
+}

@@ -1,0 +1,68 @@
+package org.tracelake.jobs.ingest;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.archive.ArchiveScanner;
+import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.Tables;
+
+/**
+ * Ingests the workloads of an archive one after another and swaps each in as soon as it is done: a workload
+ * that failed keeps its previous events and card, and only its {@code trace_files} ledger (which says what went
+ * wrong) is replaced.
+ */
+public final class IngestRun {
+    private final SparkSession spark;
+    private final Warehouse warehouse;
+    private final String runId;
+    private final InputLimits limits;
+
+    public IngestRun(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
+        this.spark = spark;
+        this.warehouse = warehouse;
+        this.runId = runId;
+        this.limits = limits;
+    }
+
+    public static List<WorkloadFolder> select(List<WorkloadFolder> all, Set<String> only) {
+        if (only == null || only.isEmpty()) return all;
+        List<WorkloadFolder> out = new ArrayList<>();
+        for (WorkloadFolder w : all) if (only.contains(w.name())) out.add(w);
+        return out;
+    }
+
+    public List<WorkloadFolder> scan(String archive) throws IOException {
+        return ArchiveScanner.scan(archive, warehouse.conf());
+    }
+
+    /** Ingest and commit each workload; returns what happened to each. */
+    public List<WorkloadIngest> ingestAll(List<WorkloadFolder> workloads) throws IOException {
+        IngestJob job = new IngestJob(spark, warehouse, runId, limits);
+        List<WorkloadIngest> results = new ArrayList<>();
+        int n = 0;
+        for (WorkloadFolder w : workloads) {
+            n++;
+            long bytes = w.files().stream().mapToLong(WorkloadFolder.InputFile::sizeBytes).sum();
+            Progress.workloadStarted(n, workloads.size(), w.name(), w.files().size(), bytes);
+            WorkloadIngest result = job.ingest(w);
+            commit(result);
+            Progress.workloadDone(n, workloads.size(), result, result.ok() ? "ok" : "FAILED, previous tables kept");
+            results.add(result);
+        }
+        warehouse.dropStaging(runId);
+        return results;
+    }
+
+    private void commit(WorkloadIngest result) throws IOException {
+        if (result.ok()) {
+            warehouse.swapIn(runId, result.workload(), IngestJob.TABLES);
+        } else {
+            warehouse.swapIn(runId, result.workload(), List.of(Tables.TRACE_FILES));
+        }
+    }
+}

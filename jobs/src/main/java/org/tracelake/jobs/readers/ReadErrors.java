@@ -1,0 +1,62 @@
+package org.tracelake.jobs.readers;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import java.io.CharConversionException;
+import java.io.EOFException;
+import java.io.UncheckedIOException;
+import java.util.zip.ZipException;
+
+/** Turns what a reader threw into a sentence that says what is wrong with the file and what to do about it. */
+public final class ReadErrors {
+    private ReadErrors() {}
+
+    public static String describe(Throwable t) {
+        Throwable e = unwrap(t);
+        if (e instanceof InputRefusedException) return e.getMessage();
+        if (e instanceof JsonEOFException j) {
+            return "truncated JSON: the file ends " + where(j.getLocation())
+                    + " before the document is complete (was the profiler stopped while writing, or the copy cut short?)";
+        }
+        if (e instanceof CharConversionException) {
+            return "not UTF-8 text: " + firstLine(e.getMessage()) + " (the file is binary or in another encoding)";
+        }
+        if (e instanceof StreamConstraintsException) {
+            return "refused: " + firstLine(e.getMessage()) + " (nesting or sizes beyond any real trace)";
+        }
+        if (e instanceof JsonProcessingException j) {
+            return "malformed JSON " + where(j.getLocation()) + ": " + firstLine(j.getOriginalMessage());
+        }
+        if (e instanceof ZipException || (e instanceof EOFException && String.valueOf(e.getMessage()).contains("ZLIB"))) {
+            return "corrupt gzip: " + firstLine(e.getMessage()) + " (re-copy the file or re-compress it with gzip)";
+        }
+        if (e instanceof EOFException) {
+            return "unexpected end of file: " + firstLine(e.getMessage()) + " (the file looks truncated)";
+        }
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : firstLine(e.getMessage());
+        return message;
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        Throwable e = t;
+        while ((e instanceof UncheckedIOException || e instanceof RuntimeException && e.getCause() != null
+                && !(e instanceof IllegalArgumentException)) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+
+    private static String where(JsonLocation loc) {
+        if (loc == null) return "";
+        return "at line " + loc.getLineNr() + ", column " + loc.getColumnNr()
+                + (loc.getByteOffset() >= 0 ? " (byte " + loc.getByteOffset() + ")" : "");
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "";
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

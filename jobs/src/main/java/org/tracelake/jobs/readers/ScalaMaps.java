@@ -1,0 +1,13 @@
+package org.tracelake.jobs.readers;
+
+import java.util.Map;
+import scala.jdk.javaapi.CollectionConverters;
+
+/** Spark's Row encoder takes map columns as Scala maps. */
+public final class ScalaMaps {
+    private ScalaMaps() {}
+
+    public static <K, V> scala.collection.Map<K, V> of(Map<K, V> map) {
+        return map == null ? null : CollectionConverters.asScala(map);
+    }
+}

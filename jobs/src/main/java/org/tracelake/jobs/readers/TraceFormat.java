@@ -1,0 +1,33 @@
+package org.tracelake.jobs.readers;
+
+/** Every input format tracelake knows, by the name stored in {@code trace_files.format} and {@code events.format}. */
+public enum TraceFormat {
+    KINETO("kineto"),
+    NSYS_SQLITE("nsys_sqlite"),
+    NSYS_REP("nsys_rep"),
+    ROCPROF_JSON("rocprofv3_json"),
+    XLA_TRACE_JSON("xla_trace_json"),
+    XPLANE("xplane_pb"),
+    MEMORY_SNAPSHOT("memory_snapshot"),
+    AORTA_JSONL("aorta_jsonl"),
+    PYTORCH_ET("pytorch_et"),
+    TORCHTITAN_TOML("torchtitan_toml"),
+    WORKLOAD_CARD("workload_card");
+
+    private final String id;
+
+    TraceFormat(String id) {
+        this.id = id;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public static TraceFormat fromId(String id) {
+        for (TraceFormat f : values()) {
+            if (f.id.equals(id)) return f;
+        }
+        throw new IllegalArgumentException("unknown trace format id: " + id);
+    }
+}

@@ -1,0 +1,182 @@
+package org.tracelake.jobs.readers.kineto;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tracelake.jobs.readers.MicrosText;
+
+/**
+ * What the first pass over a Kineto file learns, so the second pass can fill every column while streaming:
+ * the time base (the key may follow {@code traceEvents}), rank and process groups, step windows, launches by
+ * correlation id, and the CPU communication ops that carry message sizes. Memory grows with the number of
+ * launches and comm ops, never with the number of events kept.
+ */
+final class KinetoIndex {
+    /**
+     * Kineto files without baseTimeNanoseconds whose largest ts is below 1e15 µs (here in ns) have an unknown
+     * base: some 2024 profiler builds wrote relative times without the key (METRICS.md §1).
+     */
+    static final long EPOCH_FLOOR_NS = 1_000_000_000_000_000_000L;
+
+    static final ObjectMapper JSON = new ObjectMapper(KinetoEventParser.FACTORY);
+
+    Long baseTimeNs;
+    Integer distributedRank;
+    Integer worldSize;
+    final Map<String, ProcessGroup> processGroups = new HashMap<>();
+    final Map<String, String> metadata = new LinkedHashMap<>();
+    final StepWindows steps = new StepWindows();
+    final CorrelationTable launches = new CorrelationTable();
+    final List<String> threadNames = new ArrayList<>();
+    private final Map<String, Integer> threadIds = new HashMap<>();
+    final Map<Long, CommOp> commOpsByExternalId = new HashMap<>();
+    final Map<String, List<CommOp>> commOpsByThread = new HashMap<>();
+    long maxRelTsNs = Long.MIN_VALUE;
+    boolean sawTraceEvents;
+
+    record ProcessGroup(Integer size, String ranks) {}
+
+    /** Reads the whole file once. The parser must be at the start of the document. */
+    static KinetoIndex build(JsonParser p) throws IOException {
+        KinetoIndex index = new KinetoIndex();
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new IOException("a Kineto trace is a JSON object; this file starts with " + p.currentToken());
+        }
+        KinetoEventParser events = new KinetoEventParser();
+        KinetoEvent e = new KinetoEvent();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (key) {
+                case "traceEvents" -> {
+                    index.sawTraceEvents = true;
+                    if (v != JsonToken.START_ARRAY) throw new IOException("traceEvents is not an array");
+                    JsonToken t;
+                    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                        if (t == null) throw new IOException("file ends inside traceEvents");
+                        if (t != JsonToken.START_OBJECT) {
+                            p.skipChildren();
+                            continue;
+                        }
+                        events.read(p, e);
+                        index.learn(e);
+                    }
+                }
+                case "baseTimeNanoseconds" -> index.baseTimeNs = KinetoEvent.parseLong(p.getText());
+                case "distributedInfo" -> index.learnDistributedInfo(JSON.readTree(p));
+                default -> index.keepMetadata(key, p, v, events);
+            }
+        }
+        index.steps.seal();
+        for (List<CommOp> ops : index.commOpsByThread.values()) {
+            ops.sort(Comparator.comparingLong(CommOp::relStart));
+        }
+        return index;
+    }
+
+    private void learn(KinetoEvent e) {
+        long relTs;
+        try {
+            relTs = e.ts == null ? Long.MIN_VALUE : MicrosText.toNanos(e.ts);
+        } catch (MicrosText.NotANumber bad) {
+            return; // the second pass drops it and says why
+        }
+        if (relTs == Long.MIN_VALUE) return;
+        if (relTs > maxRelTsNs) maxRelTsNs = relTs;
+        if (!"X".equals(e.ph) || e.dur == null) return;
+        long dur;
+        try {
+            dur = MicrosText.toNanos(e.dur);
+        } catch (MicrosText.NotANumber bad) {
+            return;
+        }
+        if (dur < 0) return;
+        steps.offer(e.cat, e.name, relTs, dur);
+        if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) {
+            Long correlation = e.longArg("correlation");
+            if (correlation != null) launches.putIfAbsent(correlation, relTs, threadId(e.tid));
+        } else if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOp.isCommOpName(e.name)) {
+            CommOp op = new CommOp(e.name, e.tid, relTs, relTs + dur, new HashMap<>(e.args));
+            Long externalId = e.longArg("External id");
+            if (externalId != null) commOpsByExternalId.putIfAbsent(externalId, op);
+            commOpsByThread.computeIfAbsent(e.tid, k -> new ArrayList<>()).add(op);
+        }
+    }
+
+    private int threadId(String tid) {
+        return threadIds.computeIfAbsent(tid == null ? "" : tid, t -> {
+            threadNames.add(t);
+            return threadNames.size() - 1;
+        });
+    }
+
+    private void learnDistributedInfo(JsonNode info) {
+        metadata.put("distributedInfo", info.toString());
+        if (info.hasNonNull("rank") && info.get("rank").canConvertToInt()) distributedRank = info.get("rank").asInt();
+        if (info.hasNonNull("world_size") && info.get("world_size").canConvertToInt()) {
+            worldSize = info.get("world_size").asInt();
+        }
+        JsonNode pgs = info.get("pg_config");
+        if (pgs == null) return;
+        for (JsonNode pg : pgs) { // an array of groups; iterating a map form yields its values alike
+            JsonNode name = pg.get("pg_name");
+            if (name == null) continue;
+            Integer size = pg.hasNonNull("pg_size") ? pg.get("pg_size").asInt() : null;
+            JsonNode ranks = pg.get("ranks");
+            String ranksText = ranks == null ? null : ranks.isTextual() ? ranks.asText() : ranks.toString().replace(",", ", ");
+            processGroups.put(name.asText(), new ProcessGroup(size, ranksText));
+        }
+    }
+
+    private void keepMetadata(String key, JsonParser p, JsonToken v, KinetoEventParser events) throws IOException {
+        if (v.isScalarValue()) {
+            metadata.put(key, v == JsonToken.VALUE_NULL ? null : p.getText());
+        } else {
+            String json = events.compactJson(p);
+            metadata.put(key, json.length() <= 65_536 ? json : json.substring(0, 65_536) + "…(truncated)");
+        }
+    }
+
+    /** Launch record for a GPU activity's correlation id: start in relative ns, or null. */
+    Long launchStart(Long correlation) {
+        if (correlation == null) return null;
+        int slot = launches.find(correlation);
+        return slot < 0 ? null : launches.start(slot);
+    }
+
+    String launchThread(Long correlation) {
+        if (correlation == null) return null;
+        int slot = launches.find(correlation);
+        return slot < 0 ? null : threadNames.get(launches.thread(slot));
+    }
+
+    /** Comm ops on the thread whose span encloses the time, innermost (latest start) first. */
+    List<CommOp> enclosingCommOps(String thread, long relTs) {
+        List<CommOp> ops = commOpsByThread.get(thread);
+        if (ops == null) return List.of();
+        List<CommOp> result = new ArrayList<>(4);
+        for (CommOp op : ops) {
+            if (op.relStart() > relTs) break;
+            if (op.encloses(relTs)) result.add(op);
+        }
+        Collections.reverse(result);
+        return result;
+    }
+
+    boolean baseUnknown() {
+        return baseTimeNs == null && maxRelTsNs != Long.MIN_VALUE && maxRelTsNs < EPOCH_FLOOR_NS;
+    }
+
+    long base() {
+        return baseTimeNs == null ? 0L : baseTimeNs;
+    }
+}

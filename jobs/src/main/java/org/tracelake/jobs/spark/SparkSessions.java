@@ -1,0 +1,50 @@
+package org.tracelake.jobs.spark;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.udfs.UdfRegistry;
+
+/**
+ * The one place a SparkSession is made. Under spark-submit the master and configuration come from Spark
+ * (--master, --conf, spark-defaults.conf); run by bin/tracelake, the project's conf/spark-defaults.conf is read
+ * and the master defaults to local[*]. Explicit --conf values win over both.
+ */
+public final class SparkSessions {
+    private SparkSessions() {}
+
+    public static SparkSession create(String appName, String master, Map<String, String> overrides) {
+        SparkConf conf = new SparkConf(true); // picks up spark.* system properties set by spark-submit
+        String home = System.getProperty("tracelake.home");
+        if (home != null && !conf.contains("spark.master")) {
+            loadDefaults(conf, Path.of(home, "conf", "spark-defaults.conf"));
+        }
+        if (master != null) {
+            conf.setMaster(master);
+        } else if (!conf.contains("spark.master")) {
+            conf.setMaster("local[*]");
+        }
+        overrides.forEach(conf::set);
+        conf.setIfMissing("spark.app.name", appName);
+        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
+        UdfRegistry.registerAll(spark);
+        return spark;
+    }
+
+    private static void loadDefaults(SparkConf conf, Path file) {
+        if (!Files.isRegularFile(file)) return;
+        Properties props = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            props.load(r); // spark-defaults.conf is whitespace-separated "key value", which Properties accepts
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        for (String key : props.stringPropertyNames()) conf.setIfMissing(key, props.getProperty(key).trim());
+    }
+}

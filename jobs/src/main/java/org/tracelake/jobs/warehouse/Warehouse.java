@@ -1,0 +1,120 @@
+package org.tracelake.jobs.warehouse;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+import org.tracelake.schemas.Tables;
+
+/**
+ * The warehouse root and its layout: live tables ({@code <root>/<table>/workload=<w>/}), a run's staging area
+ * ({@code <root>/_staging/<run>/<table>/workload=<w>/}) and the per-workload swap that makes a refresh atomic
+ * per workload. The swap renames directories: atomic per rename on HDFS and local disks; on object stores
+ * (S3A) a directory rename is a copy, so a reader there may briefly see a workload missing, never a mix.
+ */
+public final class Warehouse {
+    private final String root;
+    private final Configuration conf;
+    private final FileSystem fs;
+
+    public Warehouse(String root, Configuration conf) throws IOException {
+        this.conf = conf;
+        Path p = new Path(root);
+        this.fs = p.getFileSystem(conf);
+        this.root = fs.makeQualified(p).toString();
+    }
+
+    public String root() {
+        return root;
+    }
+
+    public FileSystem fs() {
+        return fs;
+    }
+
+    public Configuration conf() {
+        return conf;
+    }
+
+    public String table(String table) {
+        return root + "/" + table;
+    }
+
+    public String livePartition(String table, String workload) {
+        return table(table) + "/" + partitionDir(workload);
+    }
+
+    public String stagingPartition(String runId, String table, String workload) {
+        return root + "/_staging/" + runId + "/" + table + "/" + partitionDir(workload);
+    }
+
+    public static String partitionDir(String workload) {
+        return Tables.PARTITION_COLUMN + "=" + org.apache.spark.sql.catalyst.catalog.ExternalCatalogUtils.escapePathName(workload);
+    }
+
+    /** A live table as a DataFrame, or an empty one with the schema when it does not exist yet. */
+    public Dataset<Row> read(SparkSession spark, String table, StructType schemaIfAbsent) {
+        if (exists(table)) return spark.read().parquet(table(table));
+        return spark.createDataFrame(new ArrayList<>(), schemaIfAbsent);
+    }
+
+    public boolean exists(String table) {
+        try {
+            Path p = new Path(table(table));
+            if (!fs.exists(p)) return false;
+            for (FileStatus s : fs.listStatus(p)) {
+                String n = s.getPath().getName();
+                if (!n.startsWith("_") && !n.startsWith(".")) return true;
+            }
+            return false;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Replace the live partitions of one workload with the staged ones, table by table: the old partition is
+     * moved aside, the new one renamed in, the old one deleted. Tables with nothing staged keep their partition
+     * no partition afterwards.
+     */
+    public void swapIn(String runId, String workload, List<String> tables) throws IOException {
+        for (String table : tables) {
+            Path staged = new Path(stagingPartition(runId, table, workload));
+            Path live = new Path(livePartition(table, workload));
+            Path aside = new Path(root + "/_trash/" + runId + "/" + table + "/" + partitionDir(workload));
+            if (fs.exists(live)) {
+                fs.mkdirs(aside.getParent());
+                rename(live, aside);
+            }
+            if (fs.exists(staged)) {
+                fs.mkdirs(live.getParent());
+                rename(staged, live);
+            }
+            fs.delete(aside, true);
+        }
+    }
+
+    /** Remove a workload from the live tables (its inputs vanished). */
+    public void remove(String runId, String workload, List<String> tables) throws IOException {
+        for (String table : tables) {
+            Path live = new Path(livePartition(table, workload));
+            if (fs.exists(live)) fs.delete(live, true);
+        }
+    }
+
+    public void dropStaging(String runId) throws IOException {
+        fs.delete(new Path(root + "/_staging/" + runId), true);
+        fs.delete(new Path(root + "/_trash/" + runId), true);
+    }
+
+    private void rename(Path from, Path to) throws IOException {
+        if (!fs.rename(from, to)) throw new IOException("could not rename " + from + " to " + to);
+    }
+}

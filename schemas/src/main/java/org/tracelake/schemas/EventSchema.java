@@ -1,0 +1,89 @@
+package org.tracelake.schemas;
+
+import static org.apache.spark.sql.types.DataTypes.IntegerType;
+import static org.apache.spark.sql.types.DataTypes.LongType;
+import static org.apache.spark.sql.types.DataTypes.StringType;
+
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The {@code events} table: every trace event of every format, flattened (DESIGN.md). Readers fill the columns
+ * in exactly this order; {@link #SCHEMA} is the one definition of it.
+ */
+public final class EventSchema {
+    private EventSchema() {}
+
+    public static final String WORKLOAD = "workload";
+    public static final String RANK = "rank";
+    public static final String SOURCE_FILE = "source_file";
+    public static final String FORMAT = "format";
+    /** Position of the event in its file (0-based), so ties in time still have a stable order. */
+    public static final String ORDINAL = "ordinal";
+    public static final String PID = "pid";
+    public static final String TID = "tid";
+    public static final String DEVICE = "device";
+    public static final String STREAM = "stream";
+    public static final String PH = "ph";
+    public static final String CAT = "cat";
+    public static final String NAME = "name";
+    public static final String TS_NS = "ts_ns";
+    public static final String DUR_NS = "dur_ns";
+    public static final String STEP = "step";
+    public static final String CORRELATION = "correlation";
+    public static final String EXTERNAL_ID = "external_id";
+    /** Start of the CPU runtime call that launched a GPU activity (joined on correlation), when known. */
+    public static final String LAUNCH_TS_NS = "launch_ts_ns";
+    public static final String ACTIVITY_CLASS = "activity_class";
+    public static final String KERNEL_CATEGORY = "kernel_category";
+    public static final String COLLECTIVE = "collective";
+    public static final String IN_NELEMS = "in_nelems";
+    public static final String OUT_NELEMS = "out_nelems";
+    public static final String DTYPE = "dtype";
+    public static final String IN_BYTES = "in_bytes";
+    public static final String OUT_BYTES = "out_bytes";
+    public static final String BYTES_SOURCE = "bytes_source";
+    public static final String GROUP_SIZE = "group_size";
+    public static final String PG_NAME = "pg_name";
+    public static final String PG_RANKS = "pg_ranks";
+    public static final String SEQ = "seq";
+    public static final String ARGS = "args";
+
+    public static final StructType SCHEMA = new StructType()
+            .add(WORKLOAD, StringType, false)
+            .add(RANK, IntegerType, true)
+            .add(SOURCE_FILE, StringType, false)
+            .add(FORMAT, StringType, false)
+            .add(ORDINAL, LongType, false)
+            .add(PID, StringType, true)
+            .add(TID, StringType, true)
+            .add(DEVICE, IntegerType, true)
+            .add(STREAM, LongType, true)
+            .add(PH, StringType, true)
+            .add(CAT, StringType, true)
+            .add(NAME, StringType, true)
+            .add(TS_NS, LongType, true)
+            .add(DUR_NS, LongType, true)
+            .add(STEP, LongType, true)
+            .add(CORRELATION, LongType, true)
+            .add(EXTERNAL_ID, LongType, true)
+            .add(LAUNCH_TS_NS, LongType, true)
+            .add(ACTIVITY_CLASS, StringType, true)
+            .add(KERNEL_CATEGORY, StringType, true)
+            .add(COLLECTIVE, StringType, true)
+            .add(IN_NELEMS, LongType, true)
+            .add(OUT_NELEMS, LongType, true)
+            .add(DTYPE, StringType, true)
+            .add(IN_BYTES, LongType, true)
+            .add(OUT_BYTES, LongType, true)
+            .add(BYTES_SOURCE, StringType, true)
+            .add(GROUP_SIZE, IntegerType, true)
+            .add(PG_NAME, StringType, true)
+            .add(PG_RANKS, StringType, true)
+            .add(SEQ, LongType, true)
+            .add(ARGS, DataTypes.createMapType(StringType, StringType, true), true);
+
+    public static int index(String column) {
+        return SCHEMA.fieldIndex(column);
+    }
+}

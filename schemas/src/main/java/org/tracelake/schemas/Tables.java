@@ -1,0 +1,38 @@
+package org.tracelake.schemas;
+
+import java.util.List;
+
+/**
+ * Names of the warehouse tables (DESIGN.md "Output: the warehouse"). Each is a directory of Parquet under the
+ * warehouse root; the per-workload ones are Hive-partitioned by {@code workload=<name>}.
+ */
+public final class Tables {
+    private Tables() {}
+
+    public static final String WORKLOADS = "workloads";
+    public static final String TRACE_FILES = "trace_files";
+    public static final String EVENTS = "events";
+    public static final String COLLECTIVES = "collectives";
+    public static final String MEMORY_EVENTS = "memory_events";
+    public static final String MEMORY_SEGMENTS = "memory_segments";
+    public static final String ITERATION_TELEMETRY = "iteration_telemetry";
+    public static final String ET_NODES = "et_nodes";
+    public static final String METRICS = "metrics";
+    public static final String METRICS_HISTORY = "metrics_history";
+    public static final String REGRESSIONS = "regressions";
+    public static final String RUNS = "runs";
+    public static final String EXPORTS = "exports";
+
+    /** The column every per-workload table is partitioned by. */
+    public static final String PARTITION_COLUMN = "workload";
+
+    /** Tables whose directory holds one {@code workload=<w>} partition per workload. */
+    public static final List<String> PER_WORKLOAD = List.of(
+            WORKLOADS, TRACE_FILES, EVENTS, COLLECTIVES, MEMORY_EVENTS, MEMORY_SEGMENTS,
+            ITERATION_TELEMETRY, ET_NODES, METRICS);
+
+    /** Every table the {@code sql} job registers. */
+    public static final List<String> ALL = List.of(
+            WORKLOADS, TRACE_FILES, EVENTS, COLLECTIVES, MEMORY_EVENTS, MEMORY_SEGMENTS,
+            ITERATION_TELEMETRY, ET_NODES, METRICS, METRICS_HISTORY, REGRESSIONS, RUNS);
+}

@@ -1,0 +1,79 @@
+package org.tracelake.udfs;
+
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The class of a GPU activity (METRICS.md section 2): comm, memcpy, memset, sync or compute, first match
+ * wins. Every interval metric (comm time, overlap, utilisation) splits activities by this one function.
+ */
+public final class ActivityClass {
+
+    public static final String COMM = "comm";
+    public static final String MEMCPY = "memcpy";
+    public static final String MEMSET = "memset";
+    public static final String SYNC = "sync";
+    public static final String COMPUTE = "compute";
+
+    /** Kineto's GPU categories; readers of Nsight, rocprof and XLA traces normalise to these too. */
+    public static final String CAT_KERNEL = "kernel";
+    public static final String CAT_GPU_MEMCPY = "gpu_memcpy";
+    public static final String CAT_GPU_MEMSET = "gpu_memset";
+
+    private static final Set<String> GPU_CATS = Set.of(CAT_KERNEL, CAT_GPU_MEMCPY, CAT_GPU_MEMSET);
+
+    /** Memset by name ("Memset (Device)", "hipMemsetAsync"-style device rows). */
+    private static final Pattern MEMSET_NAME = Pattern.compile("memset", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * Copies by name: CUDA "Memcpy HtoD (…)", XLA async "copy-start"/"copy-done", DMA engines. {@code dma}
+     * must be a whole word so that names which merely contain the letters (e.g. "...admax...") do not count.
+     */
+    private static final Pattern MEMCPY_NAME = Pattern.compile(
+            "memcpy|copy-start|copy-done|\\bdma\\b", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * Device-side synchronisation rows: kineto/CUPTI write "Stream Sync", "Event Sync", "Context Sync" and
+     * "Stream Wait Event"; runtime-style names are cudaStreamWaitEvent, cudaStreamSynchronize. Case-sensitive
+     * on purpose: a case-insensitive "sync" would catch every "...Async..." kernel.
+     */
+    private static final Pattern SYNC_NAME = Pattern.compile("Sync\\b|Synchroniz|Wait ?Event");
+
+    private ActivityClass() {
+    }
+
+    /** Whether a normalised category is GPU activity. Null is not. */
+    public static boolean isGpuActivity(String cat) {
+        return cat != null && GPU_CATS.contains(cat);
+    }
+
+    /**
+     * The class of one activity, or null when it is not GPU activity.
+     *
+     * @param cat normalised category (kernel, gpu_memcpy, gpu_memset)
+     * @param name activity name (kernel name, "Memcpy HtoD (…)", XLA op name); may be null
+     * @param hloCategory XLA {@code hlo_category}, null for non-XLA traces
+     */
+    public static String of(String cat, String name, String hloCategory) {
+        if (!isGpuActivity(cat)) {
+            return null;
+        }
+        if (CommunicationNames.isCommName(name) || CommunicationNames.isXlaCollective(hloCategory)) {
+            return COMM;
+        }
+        if (CAT_GPU_MEMSET.equals(cat) || matches(MEMSET_NAME, name)) {
+            return MEMSET;
+        }
+        if (CAT_GPU_MEMCPY.equals(cat) || matches(MEMCPY_NAME, name)) {
+            return MEMCPY;
+        }
+        if (matches(SYNC_NAME, name)) {
+            return SYNC;
+        }
+        return COMPUTE;
+    }
+
+    private static boolean matches(Pattern p, String s) {
+        return s != null && p.matcher(s).find();
+    }
+}

@@ -1,0 +1,42 @@
+package org.tracelake.udfs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import org.junit.jupiter.api.Test;
+
+class StepNamesTest {
+
+    @Test
+    void profilerStepNumber() {
+        assertEquals(12L, StepNames.profilerStep("ProfilerStep#12"));
+        assertEquals(0L, StepNames.profilerStep("ProfilerStep#0"));
+        assertNull(StepNames.profilerStep("ProfilerStep#12 extra")); // the number must end the name
+        assertNull(StepNames.profilerStep("ProfilerStep#"));
+        assertNull(StepNames.profilerStep("Optimizer.step#SGD.step"));
+        assertNull(StepNames.profilerStep("ProfilerStep#99999999999999999999")); // beyond a long
+        assertNull(StepNames.profilerStep(null));
+    }
+
+    @Test
+    void inferenceStepKinds() {
+        assertEquals("vllm", StepNames.inferenceStepKind("execute_context_1(512)_generation_3(3)"));
+        assertEquals("sglang", StepNames.inferenceStepKind("run_batch"));
+        assertEquals("sglang", StepNames.inferenceStepKind("sglang/srt/managers/scheduler.py(812): run_batch"));
+        assertEquals("tpu_vllm", StepNames.inferenceStepKind("$core.py:331 step"));
+        assertNull(StepNames.inferenceStepKind("$core.py:331 step_with_batch_queue"));
+        assertNull(StepNames.inferenceStepKind("run_batch_prefill"));
+        assertNull(StepNames.inferenceStepKind("ProfilerStep#3"));
+        assertNull(StepNames.inferenceStepKind(null));
+    }
+
+    @Test
+    void priorityOrdersStepKinds() {
+        assertEquals(0, StepNames.stepNamePriority("ProfilerStep#3"));
+        assertEquals(1, StepNames.stepNamePriority("execute_context_0(0)_generation_8(8)"));
+        assertEquals(2, StepNames.stepNamePriority("run_batch"));
+        assertEquals(3, StepNames.stepNamePriority("$core.py:331 step"));
+        assertEquals(-1, StepNames.stepNamePriority("aten::mm"));
+        assertEquals(-1, StepNames.stepNamePriority(null));
+    }
+}
