@@ -1,0 +1,109 @@
+package org.tracelake.jobs.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.cli.RunIds;
+import org.tracelake.jobs.ingest.IngestRun;
+import org.tracelake.jobs.ingest.WorkloadIngest;
+import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.warehouse.Warehouse;
+
+/**
+ * A throwaway archive and warehouse for one test: copies real traces from ../shared/traces (never modified),
+ * writes the workload card the test needs (the shared traces carry none), and ingests.
+ */
+public final class TestArchive {
+    public final Path archive;
+    public final Path warehouse;
+
+    public TestArchive(Path tempDir) {
+        this.archive = tempDir.resolve("archive");
+        this.warehouse = tempDir.resolve("warehouse");
+        try {
+            Files.createDirectories(archive);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The shared traces folder (beside the checkout, as in CI). */
+    public static Path shared(String relative) {
+        String root = System.getProperty("tracelake.shared", "../shared");
+        Path p = Path.of(root, "traces").resolve(relative);
+        if (!Files.exists(p)) throw new IllegalStateException("shared trace missing: " + p.toAbsolutePath());
+        return p;
+    }
+
+    public Path workload(String name) {
+        Path dir = archive.resolve(name);
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return dir;
+    }
+
+    /** Copy every file of a shared trace folder (or one file) into the workload, keeping names. */
+    public TestArchive copyShared(String workload, String sharedRelative) {
+        Path src = shared(sharedRelative);
+        Path dir = workload(workload);
+        try (var files = Files.isDirectory(src) ? Files.list(src) : java.util.stream.Stream.of(src)) {
+            for (Path f : files.toList()) Files.copy(f, dir.resolve(f.getFileName()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    public TestArchive write(String workload, String relative, String content) {
+        return write(workload, relative, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public TestArchive write(String workload, String relative, byte[] content) {
+        Path f = workload(workload).resolve(relative);
+        try {
+            Files.createDirectories(f.getParent());
+            Files.write(f, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** A minimal CCL-Bench card with the facts the shared traces' README gives. */
+    public TestArchive card(String workload, String phase, String model, String xpuModel, int devices) {
+        return write(workload, workload + ".yaml", String.join("\n",
+                "workload:",
+                "  model:",
+                "    phase: " + phase,
+                "    model_family: " + model,
+                "  hardware:",
+                "    xpu_spec:",
+                "      type: GPU",
+                "      model: " + xpuModel,
+                "      total_count: " + devices,
+                ""));
+    }
+
+    public List<WorkloadIngest> ingest(SparkSession spark) {
+        try {
+            Warehouse wh = new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
+            IngestRun run = new IngestRun(spark, wh, RunIds.newId(), InputLimits.defaults());
+            List<WorkloadFolder> folders = run.scan(archive.toString());
+            return run.ingestAll(folders);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String table(String name) {
+        return warehouse.resolve(name).toString();
+    }
+}
