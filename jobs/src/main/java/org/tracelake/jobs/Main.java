@@ -3,6 +3,7 @@ package org.tracelake.jobs;
 import org.tracelake.jobs.cli.ExitCodes;
 import org.tracelake.jobs.cli.GenerateCommand;
 import org.tracelake.jobs.cli.IngestCommand;
+import org.tracelake.jobs.cli.RefreshCommand;
 import org.tracelake.jobs.cli.SqlCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tracelake", mixinStandardHelpOptions = true, version = "tracelake 0.1.0",
         description = "Turns archives of distributed training/inference traces into Parquet tables and metrics.",
-        subcommands = {IngestCommand.class, SqlCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RefreshCommand.class, IngestCommand.class, SqlCommand.class, GenerateCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @Override

@@ -14,6 +14,8 @@ public final class MessageBytes {
     public static final String CPU_OP_ARGS = "cpu_op_args";
     public static final String INPUT_DIMS = "input_dims";
     public static final String ET = "et";
+    /** XLA ops: {@code raw_bytes_accessed}, else {@code bytes_accessed}, from the profiler's op stats. */
+    public static final String XLA_ARGS = "xla_args";
 
     private MessageBytes() {
     }

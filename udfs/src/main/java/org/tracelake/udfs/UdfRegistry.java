@@ -17,7 +17,7 @@ public final class UdfRegistry {
     private static final List<String> NAMES = List.of(
             "activity_class", "kernel_category", "collective_kind", "dtype_size", "dtype_from_kernel_name",
             "message_bytes", "bus_size_bytes", "busbw_factor", "algbw_gbps", "busbw_gbps", "profiler_step",
-            "rank_from_file_name", "is_gpu_activity");
+            "rank_from_file_name", "is_gpu_activity", "step_name_priority", "is_copy_kernel", "is_moe_kernel");
 
     private UdfRegistry() {
     }
@@ -64,5 +64,11 @@ public final class UdfRegistry {
                 (UDF1<String, Integer>) RankFromFileName::rank, DataTypes.IntegerType);
         udf.register("is_gpu_activity",
                 (UDF1<String, Boolean>) ActivityClass::isGpuActivity, DataTypes.BooleanType);
+        udf.register("step_name_priority",
+                (UDF1<String, Integer>) StepNames::stepNamePriority, DataTypes.IntegerType);
+        udf.register("is_copy_kernel",
+                (UDF1<String, Boolean>) KernelNameRules::isCopyKernel, DataTypes.BooleanType);
+        udf.register("is_moe_kernel",
+                (UDF1<String, Boolean>) KernelNameRules::isMoeKernel, DataTypes.BooleanType);
     }
 }

@@ -40,7 +40,7 @@ public final class IngestCommand implements Callable<Integer> {
             IngestRun run = new IngestRun(spark, warehouse, runId, Limits.from(spark));
             List<WorkloadFolder> selected = IngestRun.select(run.scan(archive), workloads);
             Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive);
-            List<WorkloadIngest> results = run.ingestAll(selected);
+            List<WorkloadIngest> results = run.ingestAndCommit(selected);
             printSummary(warehouse, results);
             return results.stream().allMatch(WorkloadIngest::ok) ? ExitCodes.OK : ExitCodes.PARTIAL;
         } finally {

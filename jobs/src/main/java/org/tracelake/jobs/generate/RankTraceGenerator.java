@@ -37,7 +37,8 @@ final class RankTraceGenerator {
         this.spec = spec;
         this.rank = rank;
         this.out = out;
-        this.jitter = new Random(spec.seed() * 1_000_003L + rank);
+        // The same jitter on every rank: ranks run the same program in lockstep, and only the straggler differs.
+        this.jitter = new Random(spec.seed());
         this.cpuPid = 41_000 + rank;
         this.cpuTid = 41_000 + rank;
         this.device = rank % 8;
@@ -194,7 +195,8 @@ final class RankTraceGenerator {
 
     /**
      * c10d op ⊃ record_param_comms ⊃ nccl:* annotation ⊃ cudaLaunchKernel; the NCCL kernel starts when the
-     * NCCL stream is free and its input is ready, plus the straggler delay on the straggler rank.
+     * NCCL stream is free and its input is ready. The straggler rank starts every collective late; the others
+     * wait for it inside the kernel, as NCCL does, so the collective ends at the same moment on every rank.
      */
     private long collective(String c10dOp, String collectiveName, String annotation, String kernelName,
                             long inNelems, long outNelems, String dtype, long nominalDurNs, long inputReady)
@@ -209,7 +211,9 @@ final class RankTraceGenerator {
         long launch = opStart + 12 * US;
         runtime("cudaLaunchKernel", launch, 5 * US, correlation, modern ? rpcExternalId : correlation);
         long start = Math.max(Math.max(commFree, launch + 8 * US), inputReady);
+        boolean straggling = spec.stragglerRank() >= 0 && spec.stragglerRank() < spec.ranks();
         if (rank == spec.stragglerRank()) start += spec.stragglerDelayNs();
+        else if (straggling) dur += spec.stragglerDelayNs();
         commFree = start + dur;
 
         Map<String, Object> kargs = kernelArgs(modern ? rpcExternalId : correlation, correlation, commStream, 0.1);

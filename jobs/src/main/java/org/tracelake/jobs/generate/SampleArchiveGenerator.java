@@ -15,7 +15,7 @@ import java.util.zip.GZIPOutputStream;
  * steps and layers.
  */
 public final class SampleArchiveGenerator {
-    /** 2026-11-01T00:00:00Z: the simulated runs start here (rank r a few ms later, as real ranks do). */
+    /** 2026-11-01T00:00:00Z (plus the seed in seconds): the simulated runs start here. */
     static final long START_EPOCH_NS = 1_793_491_200_000_000_000L;
 
     private SampleArchiveGenerator() {}
@@ -27,7 +27,7 @@ public final class SampleArchiveGenerator {
         for (int rank = 0; rank < spec.ranks(); rank++) {
             Path file = dir.resolve(traceName(spec, rank));
             Files.createDirectories(file.getParent());
-            long start = START_EPOCH_NS + spec.seed() * 1_000_000_000L + rank * 1_700_000L;
+            long start = START_EPOCH_NS + spec.seed() * 1_000_000_000L;
             try (OutputStream out = open(file, spec.gzip());
                  KinetoTraceWriter w = new KinetoTraceWriter(out, spec.style(), start)) {
                 w.begin(rank, spec.ranks(), spec.style() == TraceStyle.MODERN ? "NVIDIA H100 80GB HBM3" : "Tesla V100-SXM2-32GB");

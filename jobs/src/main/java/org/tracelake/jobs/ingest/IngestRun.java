@@ -41,6 +41,14 @@ public final class IngestRun {
     }
 
     /** Ingest and commit each workload; returns what happened to each. */
+    public List<WorkloadIngest> ingestAndCommit(List<WorkloadFolder> workloads) throws IOException {
+        List<WorkloadIngest> results = ingestAll(workloads);
+        for (WorkloadIngest r : results) commit(r, List.of());
+        warehouse.dropStaging(runId);
+        return results;
+    }
+
+    /** Ingest each workload into the run's staging area, committing nothing. */
     public List<WorkloadIngest> ingestAll(List<WorkloadFolder> workloads) throws IOException {
         IngestJob job = new IngestJob(spark, warehouse, runId, limits);
         List<WorkloadIngest> results = new ArrayList<>();
@@ -50,19 +58,27 @@ public final class IngestRun {
             long bytes = w.files().stream().mapToLong(WorkloadFolder.InputFile::sizeBytes).sum();
             Progress.workloadStarted(n, workloads.size(), w.name(), w.files().size(), bytes);
             WorkloadIngest result = job.ingest(w);
-            commit(result);
-            Progress.workloadDone(n, workloads.size(), result, result.ok() ? "ok" : "FAILED, previous tables kept");
+            Progress.workloadDone(n, workloads.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");
             results.add(result);
         }
-        warehouse.dropStaging(runId);
         return results;
     }
 
-    private void commit(WorkloadIngest result) throws IOException {
+    /**
+     * Swap a workload's staged tables in: all of them when it ingested cleanly (plus {@code alsoTables}, e.g. its
+     * metrics), else only its trace_files ledger, which says what went wrong; its other tables stay as they were.
+     */
+    public void commit(WorkloadIngest result, List<String> alsoTables) throws IOException {
         if (result.ok()) {
-            warehouse.swapIn(runId, result.workload(), IngestJob.TABLES);
+            List<String> tables = new ArrayList<>(IngestJob.TABLES);
+            tables.addAll(alsoTables);
+            warehouse.swapIn(runId, result.workload(), tables);
         } else {
             warehouse.swapIn(runId, result.workload(), List.of(Tables.TRACE_FILES));
         }
+    }
+
+    public void finish() throws IOException {
+        warehouse.dropStaging(runId);
     }
 }

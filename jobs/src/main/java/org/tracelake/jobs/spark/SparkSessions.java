@@ -30,6 +30,9 @@ public final class SparkSessions {
         } else if (!conf.contains("spark.master")) {
             conf.setMaster("local[*]");
         }
+        // tracelake's SQL (metric files, cookbook) treats a division by zero as NULL — a metric that cannot be
+        // computed is a null with a reason, never an exception — which is Spark's behaviour without ANSI mode.
+        conf.setIfMissing("spark.sql.ansi.enabled", "false");
         overrides.forEach(conf::set);
         conf.setIfMissing("spark.app.name", appName);
         SparkSession spark = SparkSession.builder().config(conf).getOrCreate();

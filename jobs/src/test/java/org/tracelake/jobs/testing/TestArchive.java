@@ -97,7 +97,7 @@ public final class TestArchive {
             Warehouse wh = new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
             IngestRun run = new IngestRun(spark, wh, RunIds.newId(), InputLimits.defaults());
             List<WorkloadFolder> folders = run.scan(archive.toString());
-            return run.ingestAll(folders);
+            return run.ingestAndCommit(folders);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,0 +1,54 @@
+package org.tracelake.jobs.cli;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.Row;
+import org.tracelake.jobs.ingest.WorkloadIngest;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.Tables;
+
+/** The one-screen summary at the end of a refresh: per workload, its inputs and headline metrics. */
+final class RunSummary {
+    private RunSummary() {}
+
+    /** Headline (metric, figure) pairs shown per workload, with their column titles. */
+    private static final String[][] HEADLINES = {
+            {"comm_comp_overlap", "overlap_ratio_of_comm", "overlap"},
+            {"gpu_utilization", null, "gpu util %"},
+            {"iter_time", "avg_ms", "step ms"},
+            {"straggler_lag", "p50_lag_us", "lag p50 us"},
+            {"coll_call_num", null, "colls/rank"},
+    };
+
+    static void print(Warehouse warehouse, List<WorkloadIngest> results, Map<String, List<Row>> metrics) {
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-32s %5s %6s %12s", "workload", "files", "ranks", "events"));
+        for (String[] h : HEADLINES) header.append(String.format(Locale.ROOT, " %11s", h[2]));
+        System.out.println();
+        System.out.println(header.append("  status"));
+        for (WorkloadIngest r : results) {
+            long ranks = r.files().stream().filter(f -> f.rank != null).map(f -> f.rank).distinct().count();
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-32s %5d %6d %,12d",
+                    r.workload(), r.files().size(), ranks, r.events()));
+            List<Row> rows = metrics.getOrDefault(r.workload(), List.of());
+            for (String[] h : HEADLINES) line.append(String.format(Locale.ROOT, " %11s", headline(rows, h[0], h[1])));
+            line.append("  ").append(r.ok() ? "ok" : "FAILED (previous tables kept): " + String.join("; ", r.problems()));
+            System.out.println(line);
+        }
+        System.out.println();
+        System.out.println("tables under " + warehouse.root() + " (" + String.join(", ", Tables.ALL) + ")");
+        System.out.println("metrics per workload: " + warehouse.table(Tables.EXPORTS) + "/metrics/<workload>.json");
+    }
+
+    private static String headline(List<Row> rows, String metric, String figure) {
+        for (Row r : rows) {
+            if (!metric.equals(r.getAs("metric")) || !"workload".equals(r.getAs("scope"))) continue;
+            if (figure != null && !figure.equals(r.getAs("figure"))) continue;
+            if (figure == null && r.getAs("figure") != null) continue;
+            if (r.getAs("key") != null && !metric.equals("pipeline_bubble")) continue;
+            Double v = r.getAs("value");
+            return v == null ? "-" : String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.0f" : "%.3g", v);
+        }
+        return "-";
+    }
+}

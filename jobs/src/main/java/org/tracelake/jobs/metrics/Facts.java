@@ -1,0 +1,38 @@
+package org.tracelake.jobs.metrics;
+
+/**
+ * Names of the per-rank interval facts the sweep produces ({@code rank_facts} view: workload, rank, step, fact,
+ * value_ns). Whole-trace facts have a null step; step facts carry the step number.
+ */
+final class Facts {
+    private Facts() {}
+
+    // whole trace, and per step (GPU activity grouped by its step column)
+    static final String GPU_UNION = "gpu_union_ns";
+    static final String COMM_UNION = "comm_union_ns";
+    static final String COMPUTE_UNION = "compute_union_ns";
+    static final String OVERLAP = "overlap_ns";
+    // whole trace only
+    static final String GPU_FIRST = "gpu_first_ns";
+    static final String GPU_LAST = "gpu_last_ns";
+    static final String KERNEL_UNION = "kernel_union_ns";
+    static final String KERNEL_FIRST = "kernel_first_ns";
+    static final String KERNEL_LAST = "kernel_last_ns";
+    static final String ALLGATHER_UNION = "allgather_union_ns";
+    static final String ALLGATHER_OVERLAP = "allgather_overlap_ns";
+    static final String COPY_PURE = "copy_pure_ns";
+    static final String POSITIVE_FIRST = "positive_first_ns";
+    static final String POSITIVE_LAST = "positive_last_ns";
+    static final String TRIMMED_STEPS = "trimmed_steps";
+    static final String CCL_COMM_IN_TRIMMED_SPAN = "ccl_comm_in_trimmed_span_ns";
+    static final String CCL_COMM_TOTAL = "ccl_comm_total_ns";
+    // per step window (ProfilerStep annotation)
+    static final String WINDOW_START = "window_start_ns";
+    static final String WINDOW_END = "window_end_ns";
+    static final String GPU_IN_WINDOW = "gpu_in_window_ns";
+    static final String TRIMMED = "trimmed";
+    static final String CCL_COMM_IN_WINDOW = "ccl_comm_in_window_ns";
+    static final String CCL_OVERLAP_IN_WINDOW = "ccl_overlap_in_window_ns";
+    static final String CCL_COMM_DUR_OVERLAPPING = "ccl_comm_dur_overlapping_ns";
+    static final String CCL_KERNEL_DUR_OVERLAPPING = "ccl_kernel_dur_overlapping_ns";
+}

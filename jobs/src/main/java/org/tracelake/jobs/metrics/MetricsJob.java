@@ -1,0 +1,125 @@
+package org.tracelake.jobs.metrics;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.current_timestamp;
+import static org.apache.spark.sql.functions.lit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+import org.tracelake.schemas.CollectiveSchema;
+import org.tracelake.schemas.MetricSchema;
+
+/**
+ * Computes the {@code metrics} and {@code collectives} tables of a set of workloads from their {@code events}
+ * and {@code workloads} rows only (metrics never reread trace files). Interval arithmetic runs per
+ * (workload, rank) inside sorted partitions ({@link RankSweepFunction}); everything else is the SQL in
+ * {@code resources/metrics/*.sql}, which a person can read and rerun by hand.
+ */
+public final class MetricsJob {
+    public static final String PIPELINE_VERSION = "0.1.0";
+
+    /** Metric families, in the order their queries run. */
+    static final List<String> METRIC_FILES = List.of(
+            "communication.sql", "overlap.sql", "cross_rank.sql", "steps.sql", "kernels.sql");
+
+    private final SparkSession spark;
+
+    public MetricsJob(SparkSession spark) {
+        this.spark = spark;
+    }
+
+    /** The two outputs, not yet written. Both are partitioned by workload when written. */
+    public record Output(Dataset<Row> metrics, Dataset<Row> collectives) {}
+
+    public Output compute(Dataset<Row> events, Dataset<Row> workloads, Dataset<Row> devicePeaks) {
+        events.createOrReplaceTempView("events");
+        workloads.createOrReplaceTempView("workloads");
+        devicePeaks.createOrReplaceTempView("device_peak_flops");
+
+        Dataset<Row> facts = spark.sql(SqlScripts.text("sweep_input.sql"))
+                .repartition(col("workload"), col("rank"))
+                .sortWithinPartitions("workload", "rank", "row_kind", "ts_ns", "end_ns")
+                .mapPartitions(new RankSweepFunction(), Encoders.row(RankSweepFunction.OUTPUT))
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        facts.createOrReplaceTempView("rank_facts");
+        runAll("views.sql");
+
+        Dataset<Row> collectives = select(lastQuery("collectives.sql"), CollectiveSchema.SCHEMA.fieldNames())
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        collectives.createOrReplaceTempView("collectives");
+
+        // Each metric query is an aggregate (rows per rank and step at most): run it on its own and keep its rows,
+        // rather than planning one union of every query, which Spark re-plans and re-executes far more slowly.
+        List<Row> computedRows = new ArrayList<>();
+        for (String file : METRIC_FILES) {
+            for (String statement : SqlScripts.statements(file)) {
+                if (isQuery(statement)) {
+                    computedRows.addAll(conform(spark.sql(statement)).collectAsList());
+                } else {
+                    spark.sql(statement);
+                }
+            }
+        }
+        Dataset<Row> computed = spark.createDataFrame(computedRows, MetricSchema.QUERY_SCHEMA);
+        computed.createOrReplaceTempView("computed_metrics");
+        MetricCatalog.asDataFrame(spark).createOrReplaceTempView("metric_catalog");
+        List<Row> gapRows = conform(lastQuery("gaps.sql")).collectAsList();
+        computedRows.addAll(gapRows);
+        Dataset<Row> all = spark.createDataFrame(computedRows, MetricSchema.QUERY_SCHEMA)
+                .withColumn("computed_at", current_timestamp())
+                .withColumn("pipeline_version", lit(PIPELINE_VERSION));
+        return new Output(select(all, MetricSchema.SCHEMA.fieldNames()), collectives);
+    }
+
+    /** Runs a file's view definitions and returns its final query. */
+    private Dataset<Row> lastQuery(String file) {
+        Dataset<Row> result = null;
+        for (String statement : SqlScripts.statements(file)) {
+            if (isQuery(statement)) result = spark.sql(statement);
+            else spark.sql(statement);
+        }
+        if (result == null) throw new IllegalStateException(file + " has no query");
+        return result;
+    }
+
+    private void runAll(String file) {
+        for (String statement : SqlScripts.statements(file)) spark.sql(statement);
+    }
+
+    static boolean isQuery(String statement) {
+        String s = statement.strip().toUpperCase(Locale.ROOT);
+        return s.startsWith("SELECT") || s.startsWith("WITH") || s.startsWith("(");
+    }
+
+    /**
+     * A metric query's columns, by position (queries need not alias them: workload, metric, figure, value, unit,
+     * scope, rank, step, key, status, reason), cast to the metrics table's types.
+     */
+    private static Dataset<Row> conform(Dataset<Row> query) {
+        if (query.columns().length != MetricSchema.QUERY_SCHEMA.size()) {
+            throw new IllegalStateException("a metric query must return " + MetricSchema.QUERY_SCHEMA.size()
+                    + " columns (" + String.join(", ", MetricSchema.QUERY_SCHEMA.fieldNames()) + "), not "
+                    + String.join(", ", query.columns()));
+        }
+        Dataset<Row> rows = query.toDF(MetricSchema.QUERY_SCHEMA.fieldNames());
+        Column[] cols = new Column[MetricSchema.QUERY_SCHEMA.size()];
+        for (int i = 0; i < cols.length; i++) {
+            var field = MetricSchema.QUERY_SCHEMA.fields()[i];
+            cols[i] = col(field.name()).cast(field.dataType()).as(field.name());
+        }
+        return rows.select(cols);
+    }
+
+    private static Dataset<Row> select(Dataset<Row> df, String[] names) {
+        Column[] cols = new Column[names.length];
+        for (int i = 0; i < names.length; i++) cols[i] = col(names[i]);
+        return df.select(cols);
+    }
+}

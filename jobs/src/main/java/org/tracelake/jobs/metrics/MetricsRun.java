@@ -1,0 +1,81 @@
+package org.tracelake.jobs.metrics;
+
+import static org.apache.spark.sql.functions.col;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.Tables;
+
+/**
+ * Computes metrics for a set of workloads whose events and cards sit in some location (the run's staging area,
+ * or the live tables) and writes {@code metrics} and {@code collectives} into the run's staging area.
+ */
+public final class MetricsRun {
+    /** Tables a metrics run stages for a workload. */
+    public static final List<String> TABLES = List.of(Tables.METRICS, Tables.COLLECTIVES);
+
+    private final SparkSession spark;
+    private final Warehouse warehouse;
+    private final String runId;
+
+    public MetricsRun(SparkSession spark, Warehouse warehouse, String runId) {
+        this.spark = spark;
+        this.warehouse = warehouse;
+        this.runId = runId;
+    }
+
+    /** Reads the given workloads' partitions of a table from a root holding {@code <table>/workload=<w>/}. */
+    Dataset<Row> readPartitions(String tableRoot, List<String> workloads) {
+        String[] paths = workloads.stream().map(w -> tableRoot + "/" + Warehouse.partitionDir(w)).toArray(String[]::new);
+        return spark.read().option("basePath", tableRoot).parquet(paths);
+    }
+
+    /** Metrics for workloads staged by this run's ingest. */
+    public void computeStaged(List<String> workloads) {
+        if (workloads.isEmpty()) return;
+        String stagingRoot = warehouse.root() + "/_staging/" + runId;
+        compute(readPartitions(stagingRoot + "/" + Tables.EVENTS, workloads),
+                readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads));
+    }
+
+    /** Metrics for workloads already live (the {@code metrics} job alone). */
+    public void computeLive(List<String> workloads) {
+        if (workloads.isEmpty()) return;
+        compute(readPartitions(warehouse.table(Tables.EVENTS), workloads),
+                readPartitions(warehouse.table(Tables.WORKLOADS), workloads));
+    }
+
+    private void compute(Dataset<Row> events, Dataset<Row> workloads) {
+        MetricsJob.Output out = new MetricsJob(spark).compute(events, workloads, DevicePeaks.load(spark));
+        String stagingRoot = warehouse.root() + "/_staging/" + runId;
+        spark.sparkContext().setJobDescription("metrics");
+        out.collectives().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
+                .parquet(stagingRoot + "/" + Tables.COLLECTIVES);
+        out.metrics().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
+                .parquet(stagingRoot + "/" + Tables.METRICS);
+        spark.sparkContext().setJobDescription(null);
+    }
+
+    /** After the swap: exports/metrics/<workload>.json from the live metrics of the workloads. */
+    public Map<String, List<Row>> export(List<String> workloads) throws IOException {
+        Map<String, List<Row>> byWorkload = new TreeMap<>();
+        if (workloads.isEmpty()) return byWorkload;
+        Dataset<Row> live = readPartitions(warehouse.table(Tables.METRICS), workloads)
+                .orderBy("workload", "metric", "scope", "figure", "key", "rank", "step");
+        for (Row r : live.collectAsList()) { // metrics rows: hundreds per workload, not events
+            byWorkload.computeIfAbsent(r.getString(r.fieldIndex("workload")), k -> new ArrayList<>()).add(r);
+        }
+        for (Map.Entry<String, List<Row>> e : byWorkload.entrySet()) {
+            MetricsExport.write(warehouse.fs(), warehouse.table(Tables.EXPORTS), e.getKey(), e.getValue());
+        }
+        return byWorkload;
+    }
+}

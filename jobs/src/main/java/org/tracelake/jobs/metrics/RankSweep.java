@@ -1,0 +1,169 @@
+package org.tracelake.jobs.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.tracelake.udfs.ActivityClass;
+import org.tracelake.udfs.CollectiveKind;
+
+/**
+ * The interval arithmetic of METRICS.md §3 for one rank: fed its step windows, then its GPU activities in start
+ * order, it keeps one merged union per activity set and emits the facts every overlap, utilisation and CCL-Bench
+ * metric is computed from. Memory is one rank's merged intervals, never its events.
+ */
+final class RankSweep {
+    /** One fact row: step is null for whole-trace facts. */
+    record Fact(Long step, String fact, long value) {}
+
+    private record Window(long step, long start, long end) {}
+
+    private final List<Window> windows = new ArrayList<>();
+    private final IntervalList gpu = new IntervalList();
+    private final IntervalList comm = new IntervalList();
+    private final IntervalList compute = new IntervalList();
+    private final IntervalList allGather = new IntervalList();
+    private final IntervalList kernelAll = new IntervalList();
+    private final IntervalList kernelComm = new IntervalList();
+    private final IntervalList kernelCompute = new IntervalList();
+    private final IntervalList copies = new IntervalList();
+    private final IntervalList nonCopyNonComm = new IntervalList();
+    private final Map<Long, StepSets> bySteps = new TreeMap<>();
+    private List<Window> trimmed;
+    private long[] trimmedCommDur;
+    private long[] trimmedKernelDur;
+    private int firstOpenTrimmed;
+    private long gpuFirst = Long.MAX_VALUE;
+    private long gpuLast = Long.MIN_VALUE;
+    private long kernelFirst = Long.MAX_VALUE;
+    private long kernelLast = Long.MIN_VALUE;
+    private long positiveFirst = Long.MAX_VALUE;
+    private long positiveLast = Long.MIN_VALUE;
+    private boolean sawCopy;
+
+    private static final class StepSets {
+        final IntervalList gpu = new IntervalList();
+        final IntervalList comm = new IntervalList();
+        final IntervalList compute = new IntervalList();
+    }
+
+    void addWindow(long step, long start, long end) {
+        windows.add(new Window(step, start, end));
+    }
+
+    /** GPU activities must arrive in start order, after every window. */
+    void addActivity(long start, long end, String activityClass, boolean isKernel, Long step, String collective,
+                     boolean isCopy) {
+        if (trimmed == null) sealWindows();
+        gpu.add(start, end);
+        gpuFirst = Math.min(gpuFirst, start);
+        gpuLast = Math.max(gpuLast, end);
+        boolean isComm = ActivityClass.COMM.equals(activityClass);
+        boolean isCompute = ActivityClass.COMPUTE.equals(activityClass);
+        if (isComm) comm.add(start, end);
+        if (isCompute) compute.add(start, end);
+        if (isComm && CollectiveKind.ALL_GATHER.equals(collective)) allGather.add(start, end);
+        if (isKernel) {
+            kernelAll.add(start, end);
+            kernelFirst = Math.min(kernelFirst, start);
+            kernelLast = Math.max(kernelLast, end);
+            // CCL-Bench splits kernels in two: communication, and everything else.
+            if (isComm) kernelComm.add(start, end);
+            else kernelCompute.add(start, end);
+            addToOverlappingTrimmedWindows(start, end, isComm);
+        }
+        if (end > start) {
+            positiveFirst = Math.min(positiveFirst, start);
+            positiveLast = Math.max(positiveLast, end);
+            if (isCopy) {
+                copies.add(start, end);
+                sawCopy = true;
+            } else if (!isComm) {
+                nonCopyNonComm.add(start, end);
+            }
+        }
+        if (step != null) {
+            StepSets s = bySteps.computeIfAbsent(step, k -> new StepSets());
+            s.gpu.add(start, end);
+            if (isComm) s.comm.add(start, end);
+            if (isCompute) s.compute.add(start, end);
+        }
+    }
+
+    void emit(Consumer<Fact> out) {
+        if (gpuFirst != Long.MAX_VALUE) {
+            out.accept(new Fact(null, Facts.GPU_FIRST, gpuFirst));
+            out.accept(new Fact(null, Facts.GPU_LAST, gpuLast));
+            out.accept(new Fact(null, Facts.GPU_UNION, gpu.length()));
+            out.accept(new Fact(null, Facts.COMM_UNION, comm.length()));
+            out.accept(new Fact(null, Facts.COMPUTE_UNION, compute.length()));
+            out.accept(new Fact(null, Facts.OVERLAP, IntervalList.intersect(comm, compute).length()));
+            out.accept(new Fact(null, Facts.ALLGATHER_UNION, allGather.length()));
+            out.accept(new Fact(null, Facts.ALLGATHER_OVERLAP, IntervalList.intersect(allGather, compute).length()));
+        }
+        if (kernelFirst != Long.MAX_VALUE) {
+            out.accept(new Fact(null, Facts.KERNEL_FIRST, kernelFirst));
+            out.accept(new Fact(null, Facts.KERNEL_LAST, kernelLast));
+            out.accept(new Fact(null, Facts.KERNEL_UNION, kernelAll.length()));
+            out.accept(new Fact(null, Facts.CCL_COMM_TOTAL, kernelComm.length()));
+        }
+        if (sawCopy) {
+            long overlap = IntervalList.intersect(copies, nonCopyNonComm).length();
+            out.accept(new Fact(null, Facts.COPY_PURE, copies.length() - overlap));
+            out.accept(new Fact(null, Facts.POSITIVE_FIRST, positiveFirst));
+            out.accept(new Fact(null, Facts.POSITIVE_LAST, positiveLast));
+        }
+        for (Map.Entry<Long, StepSets> e : bySteps.entrySet()) {
+            StepSets s = e.getValue();
+            out.accept(new Fact(e.getKey(), Facts.GPU_UNION, s.gpu.length()));
+            out.accept(new Fact(e.getKey(), Facts.COMM_UNION, s.comm.length()));
+            out.accept(new Fact(e.getKey(), Facts.COMPUTE_UNION, s.compute.length()));
+            out.accept(new Fact(e.getKey(), Facts.OVERLAP, IntervalList.intersect(s.comm, s.compute).length()));
+        }
+        emitWindows(out);
+    }
+
+    /** Windows in time order; trimmed steps (CCL-Bench) drop the first and last when a rank has more than two. */
+    private void sealWindows() {
+        windows.sort((a, b) -> Long.compare(a.start, b.start));
+        trimmed = windows.size() > 2 ? windows.subList(1, windows.size() - 1) : windows;
+        trimmedCommDur = new long[trimmed.size()];
+        trimmedKernelDur = new long[trimmed.size()];
+    }
+
+    /** Σ of full durations of the kernels that overlap each trimmed window (communication_fraction). */
+    private void addToOverlappingTrimmedWindows(long start, long end, boolean isComm) {
+        while (firstOpenTrimmed < trimmed.size() && trimmed.get(firstOpenTrimmed).end <= start) firstOpenTrimmed++;
+        for (int i = firstOpenTrimmed; i < trimmed.size() && trimmed.get(i).start < end; i++) {
+            Window w = trimmed.get(i);
+            if (start < w.end && end > w.start) {
+                trimmedKernelDur[i] += end - start;
+                if (isComm) trimmedCommDur[i] += end - start;
+            }
+        }
+    }
+
+    private void emitWindows(Consumer<Fact> out) {
+        if (trimmed == null) sealWindows();
+        if (windows.isEmpty()) return;
+        IntervalList cclOverlap = IntervalList.intersect(kernelComm, kernelCompute);
+        for (Window w : windows) {
+            out.accept(new Fact(w.step, Facts.WINDOW_START, w.start));
+            out.accept(new Fact(w.step, Facts.WINDOW_END, w.end));
+            out.accept(new Fact(w.step, Facts.GPU_IN_WINDOW, gpu.lengthWithin(w.start, w.end)));
+        }
+        for (int i = 0; i < trimmed.size(); i++) {
+            Window w = trimmed.get(i);
+            out.accept(new Fact(w.step, Facts.TRIMMED, 1));
+            out.accept(new Fact(w.step, Facts.CCL_COMM_IN_WINDOW, kernelComm.lengthWithin(w.start, w.end)));
+            out.accept(new Fact(w.step, Facts.CCL_OVERLAP_IN_WINDOW, cclOverlap.lengthWithin(w.start, w.end)));
+            out.accept(new Fact(w.step, Facts.CCL_COMM_DUR_OVERLAPPING, trimmedCommDur[i]));
+            out.accept(new Fact(w.step, Facts.CCL_KERNEL_DUR_OVERLAPPING, trimmedKernelDur[i]));
+        }
+        out.accept(new Fact(null, Facts.TRIMMED_STEPS, trimmed.size()));
+        long spanStart = trimmed.get(0).start;
+        long spanEnd = trimmed.get(trimmed.size() - 1).end;
+        out.accept(new Fact(null, Facts.CCL_COMM_IN_TRIMMED_SPAN, kernelComm.lengthWithin(spanStart, spanEnd)));
+    }
+}

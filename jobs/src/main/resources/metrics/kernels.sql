@@ -1,0 +1,1 @@
+-- Kernel-level leaderboard metrics (METRICS.md §4): filled in by the kernels family.

@@ -1,0 +1,1 @@
+-- Steps, throughput and efficiency (METRICS.md §4): filled in by the steps family.
