@@ -12,6 +12,7 @@ import org.tracelake.jobs.cli.RunIds;
 import org.tracelake.jobs.ingest.IngestRun;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
@@ -98,6 +99,16 @@ public final class TestArchive {
             IngestRun run = new IngestRun(spark, wh, RunIds.newId(), InputLimits.defaults());
             List<WorkloadFolder> folders = run.scan(archive.toString());
             return run.ingestAndCommit(folders);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The main job on this archive: ingest + metrics + swap, exactly as {@code tracelake refresh} runs it. */
+    public Refresh.Result refresh(SparkSession spark) {
+        try {
+            Warehouse wh = new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
+            return new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults()).run(archive.toString(), java.util.Set.of());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
