@@ -10,6 +10,8 @@ public final class ExitCodes {
     public static final int FAILED = 1;
     /** The command line was wrong (picocli's convention). */
     public static final int USAGE = 2;
-    /** Some workloads failed; the others were committed. */
+    /** Some workloads or files failed; everything else was committed. */
     public static final int PARTIAL = 3;
+    /** Another refresh holds the warehouse lock: nothing was done; try again later (sysexits EX_TEMPFAIL). */
+    public static final int LOCKED = 75;
 }

@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.refresh.Refresh;
+import org.tracelake.jobs.refresh.WarehouseLock;
 import org.tracelake.jobs.warehouse.Warehouse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,6 +23,9 @@ public final class RefreshCommand implements Callable<Integer> {
     @Option(names = "--workloads", split = ",", paramLabel = "NAME", description = "Only these workloads (comma-separated).")
     Set<String> workloads = new LinkedHashSet<>();
 
+    @Option(names = "--full", description = "Refresh every workload, changed or not.")
+    boolean full;
+
     @Mixin WarehouseOption warehouseOption;
     @Mixin SparkOptions sparkOptions;
 
@@ -30,8 +34,14 @@ public final class RefreshCommand implements Callable<Integer> {
         SparkSession spark = sparkOptions.session("tracelake refresh");
         try {
             Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Refresh.Result result = new Refresh(spark, warehouse, RunIds.newId(), Limits.from(spark)).run(archive, workloads);
-            RunSummary.print(warehouse, result.workloads(), result.metrics());
+            Refresh.Result result;
+            try {
+                result = new Refresh(spark, warehouse, RunIds.newId(), Limits.from(spark)).run(archive, workloads, full);
+            } catch (WarehouseLock.HeldException e) {
+                System.err.println("tracelake refresh: " + e.getMessage());
+                return ExitCodes.LOCKED;
+            }
+            RunSummary.print(warehouse, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;
         } finally {
             spark.stop();

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.tracelake.jobs.ingest.WorkloadIngest;
+import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
@@ -21,7 +22,32 @@ final class RunSummary {
             {"coll_call_num", null, "colls/rank"},
     };
 
-    static void print(Warehouse warehouse, List<WorkloadIngest> results, Map<String, List<Row>> metrics) {
+    static void print(Warehouse warehouse, Refresh.Result run) {
+        long failed = run.workloads().stream().filter(w -> !w.ok()).count();
+        System.out.println();
+        System.out.printf(Locale.ROOT, "run %s: %d refreshed, %d unchanged (not read), %d failed, %d removed%n",
+                run.runId(), run.workloads().size() - failed, run.unchanged().size(), failed, run.removed().size());
+        if (!run.restoredAfterCrash().isEmpty()) {
+            System.out.println("restored after an interrupted run: " + String.join(", ", run.restoredAfterCrash()));
+        }
+        if (!run.workloads().isEmpty()) printWorkloads(run.workloads(), run.metrics());
+        if (!run.regressions().isEmpty()) {
+            System.out.println();
+            System.out.println("metrics that moved more than " + run.regressions().get(0).getAs("threshold") + " since the previous run:");
+            for (Row r : run.regressions()) {
+                System.out.printf(Locale.ROOT, "  %-28s %-34s %12.4g -> %-12.4g (%+.1f%%)%n", r.getAs("workload"),
+                        r.getAs("metric") + (r.getAs("figure") == null ? "" : "." + r.getAs("figure"))
+                                + (r.getAs("key") == null ? "" : "[" + r.getAs("key") + "]"),
+                        (Double) r.getAs("previous_value"), (Double) r.getAs("value"),
+                        100 * (Double) r.getAs("relative_change"));
+            }
+        }
+        System.out.println();
+        System.out.println("tables under " + warehouse.root() + " (" + String.join(", ", Tables.ALL) + ")");
+        System.out.println("metrics per workload: " + warehouse.table(Tables.EXPORTS) + "/metrics/<workload>.json");
+    }
+
+    private static void printWorkloads(List<WorkloadIngest> results, Map<String, List<Row>> metrics) {
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-32s %5s %6s %12s", "workload", "files", "ranks", "events"));
         for (String[] h : HEADLINES) header.append(String.format(Locale.ROOT, " %11s", h[2]));
         System.out.println();
@@ -32,12 +58,10 @@ final class RunSummary {
                     r.workload(), r.files().size(), ranks, r.events()));
             List<Row> rows = metrics.getOrDefault(r.workload(), List.of());
             for (String[] h : HEADLINES) line.append(String.format(Locale.ROOT, " %11s", headline(rows, h[0], h[1])));
-            line.append("  ").append(r.ok() ? "ok" : "FAILED (previous tables kept): " + String.join("; ", r.problems()));
+            line.append("  ").append(r.clean() ? "ok" : r.ok() ? "ok, with file errors: " + String.join("; ", r.problems())
+                    : "FAILED (previous tables kept): " + String.join("; ", r.problems()));
             System.out.println(line);
         }
-        System.out.println();
-        System.out.println("tables under " + warehouse.root() + " (" + String.join(", ", Tables.ALL) + ")");
-        System.out.println("metrics per workload: " + warehouse.table(Tables.EXPORTS) + "/metrics/<workload>.json");
     }
 
     private static String headline(List<Row> rows, String metric, String figure) {

@@ -14,7 +14,7 @@ final class DuplicateRanks {
     static void flag(List<FileReport> reports) {
         Map<String, List<FileReport>> byRank = new HashMap<>();
         for (FileReport r : reports) {
-            if (r.rank == null || !TraceFileSchema.STATUS_OK.equals(r.status)) continue;
+            if (r.rank == null || r.fatal || TraceFileSchema.STATUS_SKIPPED.equals(r.status)) continue;
             byRank.computeIfAbsent(r.format + "#" + r.rank, k -> new ArrayList<>()).add(r);
         }
         for (List<FileReport> claim : byRank.values()) {

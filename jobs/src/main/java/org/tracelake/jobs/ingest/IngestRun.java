@@ -70,8 +70,12 @@ public final class IngestRun {
      */
     public void commit(WorkloadIngest result, List<String> alsoTables) throws IOException {
         if (result.ok()) {
+            // trace_files last: after a crash mid-swap the ledger still describes the old inputs, so the next
+            // refresh sees the workload as changed and redoes it.
             List<String> tables = new ArrayList<>(IngestJob.TABLES);
+            tables.remove(Tables.TRACE_FILES);
             tables.addAll(alsoTables);
+            tables.add(Tables.TRACE_FILES);
             warehouse.swapIn(runId, result.workload(), tables);
         } else {
             warehouse.swapIn(runId, result.workload(), List.of(Tables.TRACE_FILES));

@@ -112,6 +112,7 @@ public final class ReadEventFiles implements FlatMapFunction<FileTask, Row> {
             } catch (Exception ignored) {
                 // the report already says what matters
             }
+            stream.report().flagDroppedEvents();
             reports.add(stream.report());
         }
     }

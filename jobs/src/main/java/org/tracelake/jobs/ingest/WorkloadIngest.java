@@ -13,8 +13,14 @@ public record WorkloadIngest(
         long events,
         long elapsedMs) {
 
+    /** Nothing fatal: the workload's new tables replace the old ones. */
     public boolean ok() {
-        return card.ok() && files.stream().noneMatch(FileReport::isError);
+        return card.ok() && files.stream().noneMatch(f -> f.fatal);
+    }
+
+    /** Committed and without any file error (dropped events included). */
+    public boolean clean() {
+        return ok() && files.stream().noneMatch(FileReport::isError);
     }
 
     /** Why the workload failed, one line per problem (empty when it did not). */

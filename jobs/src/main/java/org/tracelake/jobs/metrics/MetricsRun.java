@@ -64,6 +64,15 @@ public final class MetricsRun {
         spark.sparkContext().setJobDescription(null);
     }
 
+    public void dropExport(String workload) throws IOException {
+        warehouse.fs().delete(new org.apache.hadoop.fs.Path(warehouse.table(Tables.EXPORTS) + "/metrics/" + workload + ".json"), false);
+    }
+
+    /** The live metrics rows of some workloads. */
+    public Dataset<Row> readLive(List<String> workloads) {
+        return readPartitions(warehouse.table(Tables.METRICS), workloads);
+    }
+
     /** After the swap: exports/metrics/<workload>.json from the live metrics of the workloads. */
     public Map<String, List<Row>> export(List<String> workloads) throws IOException {
         Map<String, List<Row>> byWorkload = new TreeMap<>();

@@ -36,9 +36,26 @@ public final class FileReport implements Serializable {
         return r;
     }
 
+    /** True when the file could not be used at all; its workload keeps its previous tables. */
+    public boolean fatal;
+
     public void fail(String message) {
         status = TraceFileSchema.STATUS_ERROR;
         error = message;
+        fatal = true;
+    }
+
+    /**
+     * A file read to its end whose bad events were dropped: it is reported as an error (someone should look),
+     * but its good events are kept and its workload is refreshed.
+     */
+    public void flagDroppedEvents() {
+        if (drops.total() == 0 || isError()) return;
+        status = TraceFileSchema.STATUS_ERROR;
+        StringBuilder why = new StringBuilder();
+        drops.byReason().forEach((reason, n) -> why.append(why.length() == 0 ? "" : "; ").append(n).append(" × ").append(reason));
+        error = "kept " + eventsRead + " events, dropped " + drops.total() + " bad ones: " + why
+                + " (fix the producer, or ignore if these events do not matter)";
     }
 
     public boolean isError() {

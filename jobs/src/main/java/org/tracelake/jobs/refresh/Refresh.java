@@ -1,23 +1,30 @@
 package org.tracelake.jobs.refresh;
 
 import java.io.IOException;
+import java.sql.Timestamp;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.ingest.IngestRun;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.Tables;
 
 /**
- * One refresh: ingest the archive's workloads into the run's staging area, compute their metrics there, then
- * swap each workload in whole (a failed one keeps its previous tables) and export its metrics JSON.
+ * One refresh, the nightly job: under the warehouse lock, find what changed since the last run, ingest only
+ * those workloads into the run's staging area, compute their metrics there, swap each workload in whole (a
+ * failed one keeps its previous tables), remove workloads whose folder is gone, and record the run, its metric
+ * history and what moved.
  */
 public final class Refresh {
     private final SparkSession spark;
@@ -32,27 +39,72 @@ public final class Refresh {
         this.limits = limits;
     }
 
-    /** What a refresh did: per workload its ingest, and the metrics rows exported for the committed ones. */
-    public record Result(String runId, List<WorkloadIngest> workloads, Map<String, List<Row>> metrics) {
+    /** What a refresh did. */
+    public record Result(String runId, List<WorkloadIngest> workloads, List<WorkloadFolder> unchanged,
+                         List<String> removed, Map<String, List<Row>> metrics, List<Row> regressions,
+                         List<String> restoredAfterCrash) {
         public boolean allOk() {
-            return workloads.stream().allMatch(WorkloadIngest::ok);
+            return workloads.stream().allMatch(WorkloadIngest::clean);
+        }
+
+        public long filesRead() {
+            return workloads.stream().mapToLong(w -> w.files().size()).sum();
         }
     }
 
-    public Result run(String archive, Set<String> only) throws IOException {
-        IngestRun ingest = new IngestRun(spark, warehouse, runId, limits);
-        List<WorkloadFolder> selected = IngestRun.select(ingest.scan(archive), only);
-        Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root());
-        List<WorkloadIngest> results = ingest.ingestAll(selected);
+    public Result run(String archive, Set<String> only, boolean full) throws IOException {
+        Timestamp started = new Timestamp(System.currentTimeMillis());
+        Duration staleAfter = Duration.ofHours(Long.parseLong(spark.conf().get(WarehouseLock.CONF_STALE_HOURS, "24")));
+        try (WarehouseLock lock = WarehouseLock.acquire(warehouse, runId, staleAfter)) {
+            List<String> restored = warehouse.recoverInterrupted(runId);
+            if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);
 
-        List<String> ok = new ArrayList<>();
-        for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
-        Progress.info("computing metrics for " + ok.size() + " workloads");
-        MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
-        metrics.computeStaged(ok);
-        for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
-        Map<String, List<Row>> exported = metrics.export(ok);
-        ingest.finish();
-        return new Result(runId, results, exported);
+            IngestRun ingest = new IngestRun(spark, warehouse, runId, limits);
+            List<WorkloadFolder> selected = IngestRun.select(ingest.scan(archive), only);
+            ChangePlan plan = ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty());
+            Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
+                    + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
+                    + plan.vanished.size() + " gone");
+            for (ChangePlan.Redo r : plan.redo) Progress.info("  " + r.folder().name() + ": " + r.why());
+
+            List<WorkloadFolder> toRead = new ArrayList<>();
+            for (ChangePlan.Redo r : plan.redo) toRead.add(r.folder());
+            List<WorkloadIngest> results = ingest.ingestAll(toRead);
+
+            List<String> ok = new ArrayList<>();
+            for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
+            if (!ok.isEmpty()) Progress.info("computing metrics for " + ok.size() + " workloads");
+            MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
+            metrics.computeStaged(ok);
+            for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
+            for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
+            Map<String, List<Row>> exported = metrics.export(ok);
+            for (String gone : plan.vanished) metrics.dropExport(gone);
+
+            History history = new History(spark, warehouse, runId);
+            List<Row> moved = history.record(ok);
+            Result result = new Result(runId, results, plan.unchanged, plan.vanished, exported, moved, restored);
+            history.recordRun(runRow(result, archive, full, started));
+            ingest.finish();
+            return result;
+        }
+    }
+
+    private Row runRow(Result r, String archive, boolean full, Timestamp started) {
+        long failed = r.workloads().stream().filter(w -> !w.ok()).count();
+        long bytes = r.workloads().stream().mapToLong(WorkloadIngest::bytes).sum();
+        long events = r.workloads().stream().mapToLong(WorkloadIngest::events).sum();
+        long filesUnchanged = r.unchanged().stream().mapToLong(w -> w.files().size() + w.cards().size()).sum();
+        List<String> errors = new ArrayList<>();
+        for (WorkloadIngest w : r.workloads()) {
+            for (FileReport f : w.files()) {
+                if (f.isError()) errors.add(w.workload() + "/" + f.task.fileName() + ": " + f.error);
+            }
+        }
+        String status = failed > 0 ? "partial" : errors.isEmpty() ? "ok" : "ok_with_errors";
+        return RowFactory.create(r.runId(), started, new Timestamp(System.currentTimeMillis()), status, archive, full,
+                (long) r.workloads().size() - failed, (long) r.unchanged().size(), failed, (long) r.removed().size(),
+                r.filesRead(), filesUnchanged, bytes, events,
+                scala.jdk.javaapi.CollectionConverters.asScala(errors).toSeq());
     }
 }

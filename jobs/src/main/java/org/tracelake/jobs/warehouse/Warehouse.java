@@ -101,12 +101,45 @@ public final class Warehouse {
         }
     }
 
-    /** Remove a workload from the live tables (its inputs vanished). */
-    public void remove(String runId, String workload, List<String> tables) throws IOException {
+    /** Remove a workload from the live tables (its folder is gone from the archive; history keeps it). */
+    public void remove(String workload, List<String> tables) throws IOException {
         for (String table : tables) {
             Path live = new Path(livePartition(table, workload));
             if (fs.exists(live)) fs.delete(live, true);
         }
+    }
+
+    /**
+     * After a crash (call while holding the lock): a swap cut between its two renames left a workload's old
+     * partition aside in {@code _trash} with no live one — put it back; then drop every other run's leftovers.
+     * The crashed run's workloads were not committed, so the next refresh redoes them.
+     */
+    public List<String> recoverInterrupted(String currentRunId) throws IOException {
+        List<String> restored = new ArrayList<>();
+        Path trash = new Path(root + "/_trash");
+        if (fs.exists(trash)) {
+            for (FileStatus run : fs.listStatus(trash)) {
+                if (run.getPath().getName().equals(currentRunId)) continue;
+                for (FileStatus table : fs.listStatus(run.getPath())) {
+                    for (FileStatus part : fs.listStatus(table.getPath())) {
+                        Path live = new Path(table(table.getPath().getName()) + "/" + part.getPath().getName());
+                        if (!fs.exists(live)) {
+                            fs.mkdirs(live.getParent());
+                            rename(part.getPath(), live);
+                            restored.add(table.getPath().getName() + "/" + part.getPath().getName());
+                        }
+                    }
+                }
+                fs.delete(run.getPath(), true);
+            }
+        }
+        Path staging = new Path(root + "/_staging");
+        if (fs.exists(staging)) {
+            for (FileStatus run : fs.listStatus(staging)) {
+                if (!run.getPath().getName().equals(currentRunId)) fs.delete(run.getPath(), true);
+            }
+        }
+        return restored;
     }
 
     public void dropStaging(String runId) throws IOException {

@@ -108,7 +108,7 @@ public final class TestArchive {
     public Refresh.Result refresh(SparkSession spark) {
         try {
             Warehouse wh = new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
-            return new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults()).run(archive.toString(), java.util.Set.of());
+            return new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults()).run(archive.toString(), java.util.Set.of(), false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

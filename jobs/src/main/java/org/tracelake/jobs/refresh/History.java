@@ -1,0 +1,79 @@
+package org.tracelake.jobs.refresh;
+
+import static org.apache.spark.sql.functions.lit;
+
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.RunSchema;
+import org.tracelake.schemas.Tables;
+
+/**
+ * The warehouse's memory across runs: every run's metric values ({@code metrics_history}, appended, partitioned
+ * by workload) and the workload-scope values that moved by more than a threshold since the workload's previous
+ * run ({@code regressions}).
+ */
+public final class History {
+    public static final String CONF_THRESHOLD = "spark.tracelake.regressionThreshold";
+    public static final double DEFAULT_THRESHOLD = 0.05;
+
+    private final SparkSession spark;
+    private final Warehouse warehouse;
+    private final String runId;
+
+    public History(SparkSession spark, Warehouse warehouse, String runId) {
+        this.spark = spark;
+        this.warehouse = warehouse;
+        this.runId = runId;
+    }
+
+    public double threshold() {
+        return Double.parseDouble(spark.conf().get(CONF_THRESHOLD, Double.toString(DEFAULT_THRESHOLD)));
+    }
+
+    /** Compare the committed workloads' new metrics with their previous run, then append them to the history. */
+    public List<Row> record(List<String> workloads) {
+        if (workloads.isEmpty()) return List.of();
+        Dataset<Row> current = new MetricsRun(spark, warehouse, runId).readLive(workloads);
+        List<Row> moved = List.of();
+        if (warehouse.exists(Tables.METRICS_HISTORY)) {
+            current.createOrReplaceTempView("run_metrics");
+            spark.read().parquet(warehouse.table(Tables.METRICS_HISTORY)).createOrReplaceTempView("metrics_history_before");
+            double threshold = threshold();
+            moved = spark.sql("""
+                    WITH previous_run AS (
+                      SELECT workload, max(run_id) AS run_id FROM metrics_history_before GROUP BY workload
+                    ),
+                    previous AS (
+                      SELECT h.workload, h.metric, h.figure, h.key, h.run_id, h.value
+                      FROM metrics_history_before h JOIN previous_run p ON h.workload = p.workload AND h.run_id = p.run_id
+                      WHERE h.scope = 'workload'
+                    )
+                    SELECT '%s' AS run_id, c.workload, c.metric, c.figure, c.key, p.run_id AS previous_run_id,
+                           p.value AS previous_value, c.value,
+                           (c.value - p.value) / abs(p.value) AS relative_change, %s AS threshold
+                    FROM run_metrics c JOIN previous p
+                      ON c.workload = p.workload AND c.metric = p.metric AND c.figure <=> p.figure AND c.key <=> p.key
+                    WHERE c.scope = 'workload' AND c.value IS NOT NULL AND p.value IS NOT NULL
+                      AND (p.value = 0 AND c.value <> 0 OR abs(c.value - p.value) > %s * abs(p.value))
+                    ORDER BY c.workload, c.metric, c.figure, c.key
+                    """.formatted(runId, threshold, threshold)).collectAsList();
+            if (!moved.isEmpty()) {
+                spark.createDataFrame(moved, RunSchema.REGRESSIONS).coalesce(1)
+                        .write().mode(SaveMode.Append).parquet(warehouse.table(Tables.REGRESSIONS));
+            }
+        }
+        current.withColumn("run_id", lit(runId)).write().mode(SaveMode.Append).partitionBy("workload")
+                .parquet(warehouse.table(Tables.METRICS_HISTORY));
+        return moved;
+    }
+
+    public void recordRun(Row run) {
+        spark.createDataFrame(List.of(run), RunSchema.RUNS).coalesce(1)
+                .write().mode(SaveMode.Append).parquet(warehouse.table(Tables.RUNS));
+    }
+}

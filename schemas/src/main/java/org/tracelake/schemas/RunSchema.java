@@ -1,0 +1,46 @@
+package org.tracelake.schemas;
+
+import static org.apache.spark.sql.types.DataTypes.DoubleType;
+import static org.apache.spark.sql.types.DataTypes.LongType;
+import static org.apache.spark.sql.types.DataTypes.StringType;
+import static org.apache.spark.sql.types.DataTypes.TimestampType;
+
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/** The {@code runs} table (one row per refresh), and {@code regressions} (metrics that moved in a run). */
+public final class RunSchema {
+    private RunSchema() {}
+
+    public static final StructType RUNS = new StructType()
+            .add("run_id", StringType, false)
+            .add("started_at", TimestampType, false)
+            .add("finished_at", TimestampType, false)
+            .add("status", StringType, false)
+            .add("archive", StringType, true)
+            .add("full", DataTypes.BooleanType, false)
+            .add("workloads_refreshed", LongType, false)
+            .add("workloads_unchanged", LongType, false)
+            .add("workloads_failed", LongType, false)
+            .add("workloads_removed", LongType, false)
+            .add("files_read", LongType, false)
+            .add("files_unchanged", LongType, false)
+            .add("bytes_read", LongType, false)
+            .add("events", LongType, false)
+            .add("errors", DataTypes.createArrayType(StringType, false), true);
+
+    public static final StructType REGRESSIONS = new StructType()
+            .add("run_id", StringType, false)
+            .add("workload", StringType, false)
+            .add("metric", StringType, false)
+            .add("figure", StringType, true)
+            .add("key", StringType, true)
+            .add("previous_run_id", StringType, false)
+            .add("previous_value", DoubleType, true)
+            .add("value", DoubleType, true)
+            .add("relative_change", DoubleType, true)
+            .add("threshold", DoubleType, false);
+
+    /** metrics_history: every run's metric rows, tagged with the run. */
+    public static final StructType METRICS_HISTORY = MetricSchema.SCHEMA.add("run_id", StringType, false);
+}
