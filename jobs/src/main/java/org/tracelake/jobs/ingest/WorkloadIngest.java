@@ -28,7 +28,8 @@ public record WorkloadIngest(
         List<String> out = new ArrayList<>();
         if (!card.ok()) out.add("card: " + card.error());
         for (FileReport f : files) {
-            if (f.isError()) out.add(f.task.fileName() + ": " + f.error);
+            boolean card = f.task.format() == org.tracelake.jobs.readers.TraceFormat.WORKLOAD_CARD;
+            if (f.isError() && !card) out.add(f.task.fileName() + ": " + f.error); // the card's is said above
         }
         return out;
     }

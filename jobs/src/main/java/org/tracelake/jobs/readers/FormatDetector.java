@@ -24,6 +24,7 @@ public final class FormatDetector {
         if (n.endsWith(".toml")) return TraceFormat.TORCHTITAN_TOML;
         if (n.endsWith("results.json")) return TraceFormat.ROCPROF_JSON;
         if (n.endsWith(".pt.trace.json")) return TraceFormat.KINETO;
+        if (n.matches("(.*[_/-])?(rank|worker)[_-]?\\d+_trace\\.json|kineto_trace_\\d+\\.json")) return TraceFormat.KINETO;
         if (n.endsWith(".trace.json")) return null; // Kineto or xprof: only the content can tell
         if (n.matches(".*(_et|_eg)(_\\d+)?\\.json") || n.matches("(torch_)?et_\\d+\\.json")) return TraceFormat.PYTORCH_ET;
         return null;

@@ -20,8 +20,12 @@ public final class ReadErrors {
             return "truncated JSON: the file ends " + where(j.getLocation())
                     + " before the document is complete (was the profiler stopped while writing, or the copy cut short?)";
         }
-        if (e instanceof CharConversionException) {
-            return "not UTF-8 text: " + firstLine(e.getMessage()) + " (the file is binary or in another encoding)";
+        if (e instanceof CharConversionException
+                || e instanceof JsonProcessingException && String.valueOf(e.getMessage()).contains("Invalid UTF-8")) {
+            String where = e instanceof JsonProcessingException j ? " " + where(j.getLocation()) : "";
+            String what = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+            return "not UTF-8 text" + where + ": " + firstLine(what)
+                    + " (the file is binary or in another encoding; traces must be UTF-8 JSON)";
         }
         if (e instanceof StreamConstraintsException) {
             return "refused: " + firstLine(e.getMessage()) + " (nesting or sizes beyond any real trace)";

@@ -55,7 +55,7 @@ public final class History {
                     )
                     SELECT '%s' AS run_id, c.workload, c.metric, c.figure, c.key, p.run_id AS previous_run_id,
                            p.value AS previous_value, c.value,
-                           (c.value - p.value) / abs(p.value) AS relative_change, %s AS threshold
+                           (c.value - p.value) / abs(p.value) AS relative_change, CAST(%s AS DOUBLE) AS threshold
                     FROM run_metrics c JOIN previous p
                       ON c.workload = p.workload AND c.metric = p.metric AND c.figure <=> p.figure AND c.key <=> p.key
                     WHERE c.scope = 'workload' AND c.value IS NOT NULL AND p.value IS NOT NULL

@@ -106,12 +106,33 @@ public final class TestArchive {
 
     /** The main job on this archive: ingest + metrics + swap, exactly as {@code tracelake refresh} runs it. */
     public Refresh.Result refresh(SparkSession spark) {
+        return refresh(spark, InputLimits.defaults());
+    }
+
+    public Refresh.Result refresh(SparkSession spark, InputLimits limits) {
         try {
             Warehouse wh = new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
-            return new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults()).run(archive.toString(), java.util.Set.of(), false);
+            return new Refresh(spark, wh, RunIds.newId(), limits).run(archive.toString(), java.util.Set.of(), false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A small simulated workload written by the project's generator (plain JSON, so tests can edit it). */
+    public TestArchive generated(String workload, int ranks, int steps, int stragglerRank, long stragglerDelayUs) {
+        try {
+            org.tracelake.jobs.generate.SampleArchiveGenerator.write(archive, new org.tracelake.jobs.generate.WorkloadSpec(
+                    workload, org.tracelake.jobs.generate.TraceStyle.MODERN, ranks, 1, steps, 1, false,
+                    stragglerRank, stragglerDelayUs * 1000, 5));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** The generated trace of one rank (see {@link #generated}). */
+    public Path generatedTrace(String workload, int rank, int steps) {
+        return archive.resolve(workload).resolve("profile_traces/iteration_" + steps + "/rank" + rank + "_trace.json");
     }
 
     public String table(String name) {

@@ -1,0 +1,135 @@
+package org.tracelake.jobs.readers.xla;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.tracelake.jobs.readers.MicrosText;
+
+/**
+ * What the first pass over an XLA profiler JSON learns, because {@code M} events may follow the ops they name:
+ * which pid is which device ({@code process_name} ~ {@code /device:TPU:N}), the name of every line
+ * ({@code thread_name}), the step windows of each device's {@code Steps} line, host step annotations, and the
+ * header. Memory grows with processes, lines and steps, never with ops.
+ */
+final class XlaTraceIndex {
+    private record StepCandidate(String pid, String tid, long number, long start, long dur) {}
+
+    final Map<String, String> metadata = new LinkedHashMap<>();
+    private final Map<String, String> processNames = new HashMap<>();
+    private final Map<String, Integer> deviceByPid = new HashMap<>();
+    private final Map<String, String> lineNames = new HashMap<>();
+    private final List<StepCandidate> stepCandidates = new ArrayList<>();
+    private final Map<Integer, StepTimeline> deviceSteps = new HashMap<>();
+    final StepTimeline hostSteps = new StepTimeline();
+    final TreeSet<Integer> devices = new TreeSet<>();
+    boolean sawTraceEvents;
+
+    static XlaTraceIndex build(JsonParser p) throws IOException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new IOException("an XLA profiler trace is a JSON object; this file starts with " + p.currentToken());
+        }
+        XlaTraceIndex index = new XlaTraceIndex();
+        XlaEventParser parser = new XlaEventParser();
+        XlaEvent e = new XlaEvent();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonToken v = p.nextToken();
+            if (key.equals("traceEvents")) {
+                if (v != JsonToken.START_ARRAY) throw new IOException("traceEvents is not an array");
+                index.sawTraceEvents = true;
+                JsonToken t;
+                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                    if (t == null) throw new IOException("file ends inside traceEvents");
+                    if (t != JsonToken.START_OBJECT) {
+                        p.skipChildren();
+                        continue;
+                    }
+                    parser.read(p, e);
+                    index.learn(e);
+                }
+            } else {
+                String text = parser.text(p, v);
+                index.metadata.put(key, text != null && text.length() > 65_536 ? text.substring(0, 65_536) + "…(truncated)" : text);
+            }
+        }
+        index.seal();
+        return index;
+    }
+
+    private void learn(XlaEvent e) {
+        if (e.isMetadata()) {
+            String name = e.args.get("name");
+            if ("process_name".equals(e.name)) processNames.put(e.pid, name);
+            if ("thread_name".equals(e.name)) lineNames.put(lineKey(e.pid, e.tid), name);
+            return;
+        }
+        if (e.ts == null || e.dur == null || e.name == null) return;
+        long start;
+        long dur;
+        try {
+            start = MicrosText.toNanos(e.ts);
+            dur = MicrosText.toNanos(e.dur);
+        } catch (MicrosText.NotANumber bad) {
+            return; // the second pass drops the event and says why
+        }
+        Long number = stepNumber(e);
+        if (number != null) stepCandidates.add(new StepCandidate(e.pid, e.tid, number, start, dur));
+        hostSteps.offerAnnotation(e.name, start, dur);
+    }
+
+    /** Steps-line events are named by their number; some writers put it in step_num or group_id instead. */
+    private static Long stepNumber(XlaEvent e) {
+        for (String candidate : new String[] {e.name, e.args.get("step_num"), e.args.get("group_id")}) {
+            if (candidate != null && candidate.matches("\\d{1,18}")) return Long.valueOf(candidate);
+        }
+        return null;
+    }
+
+    private void seal() {
+        processNames.forEach((pid, name) -> {
+            Integer device = DeviceNames.index(name);
+            if (device != null) {
+                deviceByPid.put(pid, device);
+                devices.add(device);
+            }
+        });
+        for (StepCandidate c : stepCandidates) {
+            Integer device = deviceByPid.get(c.pid);
+            if (device == null || !XlaLines.STEPS.equals(lineName(c.pid, c.tid))) continue;
+            deviceSteps.computeIfAbsent(device, d -> new StepTimeline()).offerNumbered(c.number, c.start, c.dur);
+        }
+        stepCandidates.clear();
+        deviceSteps.values().forEach(StepTimeline::seal);
+        hostSteps.seal();
+    }
+
+    Integer deviceOf(String pid) {
+        return pid == null ? null : deviceByPid.get(pid);
+    }
+
+    String lineName(String pid, String tid) {
+        return lineNames.get(lineKey(pid, tid));
+    }
+
+    /** The step of a time on a device: its Steps line when it has one, else the host's step annotations. */
+    Long stepAt(Integer device, Long ts) {
+        StepTimeline steps = device == null ? null : deviceSteps.get(device);
+        return steps != null && steps.count() > 0 ? steps.stepAt(ts) : hostSteps.stepAt(ts);
+    }
+
+    int stepCount() {
+        int n = hostSteps.count();
+        for (StepTimeline t : deviceSteps.values()) n = Math.max(n, t.count());
+        return n;
+    }
+
+    private static String lineKey(String pid, String tid) {
+        return pid + "\u0000" + tid;
+    }
+}

@@ -1,0 +1,91 @@
+package org.tracelake.jobs.readers.xla;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.CollectionAccumulator;
+import org.tracelake.jobs.ingest.ReadEventFiles;
+import org.tracelake.jobs.ingest.SerializableConf;
+import org.tracelake.jobs.readers.EventStream;
+import org.tracelake.jobs.readers.FileReport;
+import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.schemas.EventSchema;
+import scala.jdk.javaapi.CollectionConverters;
+
+/** Shared by the reader tests of the Nsight, rocprof, XLA JSON and XSpace readers: tasks, reads and column access. */
+public final class ReaderTestSupport {
+    private ReaderTestSupport() {}
+
+    /** A file under the shared real-trace folder (surefire sets tracelake.shared). */
+    public static Path sharedTrace(String relative) {
+        Path root = Path.of(System.getProperty("tracelake.shared", "../../shared"));
+        Path p = root.resolve("traces").resolve(relative);
+        if (!Files.isRegularFile(p)) throw new IllegalStateException("missing shared trace " + p.toAbsolutePath());
+        return p;
+    }
+
+    public static FileTask task(Path file, TraceFormat format) throws IOException {
+        return new FileTask("w", file.toAbsolutePath().toUri().toString(), Files.size(file),
+                Files.getLastModifiedTime(file).toMillis(), format, 7, InputLimits.defaults(), "test-run");
+    }
+
+    public record Read(List<Row> rows, FileReport report) {}
+
+    /** Opens the file with the reader and pulls every row, as the ingest wrapper would, without Spark. */
+    public static Read readAll(TraceReader reader, FileTask task) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        try (EventStream stream = reader.open(task, new Configuration())) {
+            while (stream.hasNext()) rows.add(stream.next());
+            return new Read(rows, stream.report());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <T> T col(Row r, String column) {
+        return (T) r.get(EventSchema.index(column));
+    }
+
+    public static String arg(Row r, String key) {
+        Map<String, String> args = args(r);
+        return args == null ? null : args.get(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Map<String, String> args(Row r) {
+        Object m = r.get(EventSchema.index(EventSchema.ARGS));
+        return m == null ? null : CollectionConverters.asJava((scala.collection.Map<String, String>) m);
+    }
+
+    public static SparkSession localSpark() {
+        return SparkSession.builder().master("local[2]").appName("reader-test")
+                .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2").getOrCreate();
+    }
+
+    /**
+     * The file through the real ingest path on executors — format detection, the reader registry, the reader, the
+     * events schema — as a DataFrame; the file's report is returned through the accumulator in {@code reports}.
+     */
+    public static Dataset<Row> ingest(SparkSession spark, FileTask task, List<FileReport> reports) {
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        CollectionAccumulator<FileReport> acc = spark.sparkContext().collectionAccumulator("reports");
+        FileTask undetected = new FileTask(task.workload(), task.path(), task.sizeBytes(), task.modifiedAtMs(), null,
+                task.fileOrderRank(), task.limits(), task.runId());
+        var rows = jsc.parallelize(List.of(undetected), 1)
+                .flatMap(new ReadEventFiles(new SerializableConf(new Configuration()), acc));
+        Dataset<Row> df = spark.createDataFrame(rows, EventSchema.SCHEMA).cache();
+        df.count();
+        reports.addAll(acc.value());
+        return df;
+    }
+}
