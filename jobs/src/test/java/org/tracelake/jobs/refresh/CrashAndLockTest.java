@@ -1,0 +1,158 @@
+package org.tracelake.jobs.refresh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.cli.ExitCodes;
+import org.tracelake.jobs.testing.SharedSpark;
+import org.tracelake.jobs.testing.TestArchive;
+import org.tracelake.jobs.testing.TestFiles;
+import org.tracelake.jobs.warehouse.Warehouse;
+
+/**
+ * A refresh killed with SIGKILL while it writes leaves the previous tables readable and the next refresh
+ * completes the work; a second refresh on a locked warehouse stops at once; a stale lock is taken over.
+ * The refresh under test runs as a real subprocess (the application's main class), so the kill is real.
+ */
+class CrashAndLockTest {
+    @TempDir Path tmp;
+
+    @Test
+    void sigkillMidWriteKeepsPreviousTablesAndTheNextRefreshCompletes() throws Exception {
+        SparkSession spark = SharedSpark.get();
+        TestArchive archive = new TestArchive(tmp).generated("alpha", 2, 3, -1, 0).generated("beta", 2, 3, -1, 0);
+        archive.refresh(spark);
+        long alphaEvents = events(spark, archive, "alpha");
+        double lagBefore = meanLag(spark, archive, "alpha");
+        assertEquals(0.0, lagBefore, 1e-9);
+
+        // New inputs for both workloads, so the next refresh rewrites both.
+        for (String w : List.of("alpha", "beta")) TestFiles.deleteTree(archive.archive.resolve(w));
+        archive.generated("alpha", 2, 3, 1, 120).generated("beta", 2, 3, 0, 80);
+
+        Process refresh = startRefresh(archive, "local[1]");
+        Path staging = archive.warehouse.resolve("_staging");
+        assertTrue(waitFor(() -> hasStagedPartition(staging), Duration.ofSeconds(120)), "the refresh never started writing");
+        refresh.destroyForcibly(); // SIGKILL
+        assertTrue(refresh.waitFor(30, TimeUnit.SECONDS));
+        assertNotEquals(0, refresh.exitValue());
+        assertTrue(Files.exists(archive.warehouse.resolve("_lock")), "a killed refresh leaves its lock behind");
+
+        // The previous tables are intact and readable.
+        assertEquals(alphaEvents, events(spark, archive, "alpha"));
+        assertEquals(lagBefore, meanLag(spark, archive, "alpha"), 1e-9);
+
+        // The next refresh takes over the dead run's lock, drops its staging and completes both workloads.
+        Refresh.Result next = archive.refresh(spark);
+        assertEquals(2, next.workloads().size());
+        assertTrue(next.allOk());
+        assertEquals(120.0, meanLag(spark, archive, "alpha"), 1e-9);
+        assertEquals(80.0, meanLag(spark, archive, "beta"), 1e-9);
+        assertFalse(Files.exists(archive.warehouse.resolve("_lock")));
+        assertFalse(Files.exists(staging) && Files.list(staging).findAny().isPresent(), "leftover staging was dropped");
+    }
+
+    @Test
+    void aSecondRefreshStopsAtOnceWhileTheWarehouseIsLocked() throws Exception {
+        TestArchive archive = new TestArchive(tmp).generated("alpha", 2, 2, -1, 0);
+        Warehouse warehouse = new Warehouse(archive.warehouse.toString(), new org.apache.hadoop.conf.Configuration());
+        try (WarehouseLock held = WarehouseLock.acquire(warehouse, "test-run", Duration.ofHours(24))) {
+            Process second = startRefresh(archive, "local[1]");
+            assertTrue(second.waitFor(120, TimeUnit.SECONDS));
+            String stderr = new String(second.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(ExitCodes.LOCKED, second.exitValue(), stderr);
+            assertTrue(stderr.contains("another refresh holds"), stderr);
+            assertTrue(stderr.contains("run test-run"), stderr);
+            assertFalse(Files.exists(archive.warehouse.resolve("events")), "the second refresh wrote nothing");
+        }
+        assertFalse(Files.exists(archive.warehouse.resolve("_lock")), "closing the lock removes it");
+    }
+
+    @Test
+    void aStaleLockIsTakenOver() throws Exception {
+        TestArchive archive = new TestArchive(tmp).generated("alpha", 2, 2, -1, 0);
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Files.createDirectories(archive.warehouse);
+        Files.writeString(archive.warehouse.resolve("_lock"), String.join("\n",
+                "run_id=crashed-run", "host=" + java.net.InetAddress.getLocalHost().getHostName(),
+                "pid=" + gone.pid(), "started_at=" + java.time.Instant.now()));
+        Refresh.Result result = archive.refresh(SharedSpark.get());
+        assertTrue(result.allOk());
+    }
+
+    @Test
+    void anInterruptedSwapIsPutBack() throws IOException {
+        // A swap moves the live partition aside, then renames the new one in. Killed between the two, the
+        // workload has no live partition: recovery puts the old one back.
+        Path wh = tmp.resolve("wh");
+        Files.createDirectories(wh.resolve("_trash/run-1/events/workload=alpha"));
+        Files.writeString(wh.resolve("_trash/run-1/events/workload=alpha/part-0.parquet"), "old");
+        Files.createDirectories(wh.resolve("_staging/run-1/events/workload=alpha"));
+        Warehouse warehouse = new Warehouse(wh.toString(), new org.apache.hadoop.conf.Configuration());
+        List<String> restored = warehouse.recoverInterrupted("run-2");
+        assertEquals(List.of("events/workload=alpha"), restored);
+        assertEquals("old", Files.readString(wh.resolve("events/workload=alpha/part-0.parquet")));
+        assertFalse(Files.exists(wh.resolve("_trash/run-1")));
+        assertFalse(Files.exists(wh.resolve("_staging/run-1")));
+    }
+
+    /** bin/tracelake's java command line, with the test classpath. */
+    private static Process startRefresh(TestArchive archive, String master) throws IOException {
+        Path home = Path.of(System.getProperty("tracelake.home", "."));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx1g");
+        cmd.addAll(Arrays.asList(Files.readString(home.resolve("jobs/target/jvm-options.txt")).trim().split("\\s+")));
+        cmd.add("-Dlog4j2.configurationFile=" + home.resolve("conf/log4j2-test.properties"));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.tracelake.jobs.Main",
+                "refresh", "--archive", archive.archive.toString(), "--warehouse", archive.warehouse.toString(),
+                "--master", master, "--conf", "spark.ui.enabled=false"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+        return pb.start();
+    }
+
+    private static boolean hasStagedPartition(Path staging) {
+        if (!Files.exists(staging)) return false;
+        try (Stream<Path> files = Files.walk(staging)) {
+            return files.anyMatch(p -> p.getFileName().toString().startsWith("workload="));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false; // being written
+        }
+    }
+
+    private static boolean waitFor(java.util.function.BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) return true;
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    private static long events(SparkSession spark, TestArchive archive, String workload) {
+        return spark.read().parquet(archive.table("events")).where("workload = '" + workload + "'").count();
+    }
+
+    private static double meanLag(SparkSession spark, TestArchive archive, String workload) {
+        return spark.read().parquet(archive.table("metrics"))
+                .where("workload = '" + workload + "' AND metric = 'straggler_lag' AND figure = 'mean_lag_us' AND scope = 'workload'")
+                .first().<Double>getAs("value");
+    }
+}
