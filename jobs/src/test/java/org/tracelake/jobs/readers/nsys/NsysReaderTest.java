@@ -254,20 +254,16 @@ class NsysReaderTest {
     @Test
     void ingestsThroughSpark() throws IOException {
         SparkSession spark = ReaderTestSupport.localSpark();
-        try {
-            List<FileReport> reports = new ArrayList<>();
-            var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(REAL, TraceFormat.NSYS_SQLITE), reports);
-            df.createOrReplaceTempView("nsys_events");
-            Row r = spark.sql("SELECT count(*), sum(CASE WHEN cat = 'kernel' THEN 1 ELSE 0 END), "
-                    + "sum(CASE WHEN activity_class = 'memcpy' THEN 1 ELSE 0 END) FROM nsys_events").first();
-            assertEquals(4_639L, r.getLong(0));
-            assertEquals(1_312L, r.getLong(1));
-            assertEquals(279L, r.getLong(2));
-            assertEquals(TraceFileSchema.STATUS_OK, reports.get(0).status, reports.get(0).error);
-            assertEquals("nsys_sqlite", reports.get(0).format);
-        } finally {
-            spark.stop();
-        }
+        List<FileReport> reports = new ArrayList<>();
+        var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(REAL, TraceFormat.NSYS_SQLITE), reports);
+        df.createOrReplaceTempView("nsys_events");
+        Row r = spark.sql("SELECT count(*), sum(CASE WHEN cat = 'kernel' THEN 1 ELSE 0 END), "
+                + "sum(CASE WHEN activity_class = 'memcpy' THEN 1 ELSE 0 END) FROM nsys_events").first();
+        assertEquals(4_639L, r.getLong(0));
+        assertEquals(1_312L, r.getLong(1));
+        assertEquals(279L, r.getLong(2));
+        assertEquals(TraceFileSchema.STATUS_OK, reports.get(0).status, reports.get(0).error);
+        assertEquals("nsys_sqlite", reports.get(0).format);
     }
 
     private static long nsysTempDirs() throws IOException {

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,10 +46,6 @@ class RocprofReaderTest {
         real = ReaderTestSupport.readAll(new RocprofReader(), ReaderTestSupport.task(REAL, TraceFormat.ROCPROF_JSON));
     }
 
-    @AfterAll
-    static void stopSpark() {
-        if (spark != null) spark.stop();
-    }
 
     @Test
     void everyKernelDispatchBecomesAKernelRowOnDeviceZero() {

@@ -67,9 +67,9 @@ public final class ReaderTestSupport {
         return m == null ? null : CollectionConverters.asJava((scala.collection.Map<String, String>) m);
     }
 
+    /** The test JVM's one SparkSession (shared by every test class; never stopped by a test). */
     public static SparkSession localSpark() {
-        return SparkSession.builder().master("local[2]").appName("reader-test")
-                .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2").getOrCreate();
+        return org.tracelake.jobs.testing.SharedSpark.get();
     }
 
     /**

@@ -169,23 +169,19 @@ class XlaTraceReaderTest {
     @Test
     void ingestsThroughSpark() throws Exception {
         SparkSession spark = ReaderTestSupport.localSpark();
-        try {
-            List<FileReport> reports = new ArrayList<>();
-            var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(trace(), TraceFormat.XLA_TRACE_JSON), reports);
-            df.createOrReplaceTempView("xla_events");
-            List<Row> perRank = spark.sql("SELECT rank, count(*), sum(in_bytes) FROM xla_events WHERE activity_class = 'comm' "
-                    + "GROUP BY rank ORDER BY rank").collectAsList();
-            assertEquals(4, perRank.size());
-            for (Row r : perRank) {
-                assertEquals(10L, r.getLong(1)); // 5 collectives × 2 steps
-                // 2 × (4 + 16 + 64 MiB all-reduce + 8 MiB all-gather + 2 MiB permute)
-                assertEquals(2L * (94L << 20), r.getLong(2));
-            }
-            assertEquals(TraceFileSchema.STATUS_OK, reports.get(0).status, reports.get(0).error);
-            assertEquals("xla_trace_json", reports.get(0).format);
-        } finally {
-            spark.stop();
+        List<FileReport> reports = new ArrayList<>();
+        var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(trace(), TraceFormat.XLA_TRACE_JSON), reports);
+        df.createOrReplaceTempView("xla_events");
+        List<Row> perRank = spark.sql("SELECT rank, count(*), sum(in_bytes) FROM xla_events WHERE activity_class = 'comm' "
+                + "GROUP BY rank ORDER BY rank").collectAsList();
+        assertEquals(4, perRank.size());
+        for (Row r : perRank) {
+            assertEquals(10L, r.getLong(1)); // 5 collectives × 2 steps
+            // 2 × (4 + 16 + 64 MiB all-reduce + 8 MiB all-gather + 2 MiB permute)
+            assertEquals(2L * (94L << 20), r.getLong(2));
         }
+        assertEquals(TraceFileSchema.STATUS_OK, reports.get(0).status, reports.get(0).error);
+        assertEquals("xla_trace_json", reports.get(0).format);
     }
 
     private static double[] leastSquares(List<double[]> points) {

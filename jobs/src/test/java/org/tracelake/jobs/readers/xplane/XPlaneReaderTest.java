@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,10 +57,6 @@ class XPlaneReaderTest {
         real = ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(REAL, TraceFormat.XPLANE));
     }
 
-    @AfterAll
-    static void stopSpark() {
-        if (spark != null) spark.stop();
-    }
 
     @Test
     void eightDevicePlanesWithTheirEventCounts() throws IOException {
