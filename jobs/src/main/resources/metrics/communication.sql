@@ -43,25 +43,35 @@ SELECT workload, 'comm_bytes_total', NULL, CAST(sum(coalesce(size_bytes, 0)) AS 
        CASE WHEN count_if(size_bytes IS NULL) > 0 THEN concat(count_if(size_bytes IS NULL), ' of ', count(*), ' instances have no known size') END
 FROM comm GROUP BY workload, collective;
 
--- collective_vol_*_gb (CCL-Bench): rank 0 only, Σ in_bytes / 1e9 per kind; total = the sum of the four.
+-- collective_vol_*_gb (CCL-Bench): rank 0 only, Σ in_bytes / 1e9 per kind; total = the sum of the four. A workload
+-- row (rank null, like every workload row) and the same number as rank 0's rank row. Rank-0 instances of these
+-- kinds whose size stays unknown after the §2 fallbacks make the value partial, and the reason counts them.
 CREATE OR REPLACE TEMP VIEW rank0_volume AS
 SELECT r.workload,
        coalesce(sum(CASE WHEN c.collective = 'all_reduce' THEN c.in_bytes END), 0) / 1e9 AS allreduce,
        coalesce(sum(CASE WHEN c.collective = 'all_gather' THEN c.in_bytes END), 0) / 1e9 AS allgather,
        coalesce(sum(CASE WHEN c.collective = 'reduce_scatter' THEN c.in_bytes END), 0) / 1e9 AS reducescatter,
-       coalesce(sum(CASE WHEN c.collective = 'all_to_all' THEN c.in_bytes END), 0) / 1e9 AS alltoall
+       coalesce(sum(CASE WHEN c.collective = 'all_to_all' THEN c.in_bytes END), 0) / 1e9 AS alltoall,
+       count_if(c.collective = 'all_reduce' AND c.in_bytes IS NULL) AS allreduce_unknown,
+       count_if(c.collective = 'all_gather' AND c.in_bytes IS NULL) AS allgather_unknown,
+       count_if(c.collective = 'reduce_scatter' AND c.in_bytes IS NULL) AS reducescatter_unknown,
+       count_if(c.collective = 'all_to_all' AND c.in_bytes IS NULL) AS alltoall_unknown
 FROM ranks r LEFT JOIN comm c ON c.workload = r.workload AND c.rank = r.rank
 WHERE r.rank = 0
 GROUP BY r.workload;
 
-SELECT workload, metric, NULL, value, 'GB', 'workload', 0, NULL, NULL, 'ok', NULL
+SELECT workload, metric, NULL, value, 'GB', scope, CASE WHEN scope = 'rank' THEN 0 END, NULL, NULL,
+       CASE WHEN unknown > 0 THEN 'partial' ELSE 'ok' END,
+       CASE WHEN unknown > 0 THEN concat(unknown, ' of rank 0''s instances of this kind have no known size') END
 FROM rank0_volume
 LATERAL VIEW stack(5,
-  'collective_vol_allreduce_gb', allreduce,
-  'collective_vol_allgather_gb', allgather,
-  'collective_vol_reducescatter_gb', reducescatter,
-  'collective_vol_alltoall_gb', alltoall,
-  'collective_vol_total_gb', allreduce + allgather + reducescatter + alltoall) s AS metric, value;
+  'collective_vol_allreduce_gb', allreduce, allreduce_unknown,
+  'collective_vol_allgather_gb', allgather, allgather_unknown,
+  'collective_vol_reducescatter_gb', reducescatter, reducescatter_unknown,
+  'collective_vol_alltoall_gb', alltoall, alltoall_unknown,
+  'collective_vol_total_gb', allreduce + allgather + reducescatter + alltoall,
+    allreduce_unknown + allgather_unknown + reducescatter_unknown + alltoall_unknown) s AS metric, value, unknown
+LATERAL VIEW explode(array('workload', 'rank')) sc AS scope;
 
 -- comm_time_s: |union of communication intervals| per rank; the workload value is the mean over ranks.
 SELECT workload, 'comm_time_s', NULL, coalesce(f['comm_union_ns'], 0) / 1e9, 's', 'rank', rank, NULL, NULL, 'ok', NULL
@@ -105,13 +115,14 @@ FROM (SELECT workload, rank, avg(pct) AS pct FROM comm_fraction_per_step GROUP B
 GROUP BY workload;
 
 -- busbw_gbps: median bus bandwidth per kind (nccl-tests convention, GB = 1e9) over activities with a known
--- size, n >= 2 and dur > 0; each rank's kernel of each collective is one sample. Also per power-of-2 size bucket.
+-- size (0 included: a known size), n >= 2 and dur > 0; each rank's kernel of each collective is one sample.
+-- Also per power-of-2 size bucket (the largest power of 2 <= S; bucket 0 for S = 0).
 CREATE OR REPLACE TEMP VIEW busbw_samples AS
 SELECT workload, rank, collective, size_bytes, in_bytes, group_size, dur_ns,
        busbw_gbps(collective, in_bytes, out_bytes, group_size, dur_ns) AS busbw,
-       CAST(pow(2, floor(log2(size_bytes))) AS BIGINT) AS bucket
+       CASE WHEN size_bytes = 0 THEN 0 ELSE CAST(pow(2, floor(log2(size_bytes))) AS BIGINT) END AS bucket
 FROM comm
-WHERE size_bytes IS NOT NULL AND size_bytes > 0 AND group_size >= 2 AND dur_ns > 0;
+WHERE size_bytes IS NOT NULL AND size_bytes >= 0 AND group_size >= 2 AND dur_ns > 0;
 
 SELECT workload, 'busbw_gbps', NULL, percentile(busbw, 0.5), 'GB/s', 'workload', NULL, NULL, collective, 'ok', NULL
 FROM busbw_samples GROUP BY workload, collective;
@@ -120,7 +131,8 @@ SELECT workload, 'busbw_gbps', NULL, percentile(busbw, 0.5), 'GB/s', 'key', NULL
        concat(collective, ' bytes>=', bucket), 'ok', NULL
 FROM busbw_samples GROUP BY workload, collective, bucket;
 
--- bandwidth_utilization_* (CCL-Bench units): the same medians with S = In msg nelems bytes for every kind, in GiB/s.
+-- bandwidth_utilization_* (CCL-Bench units): the same medians with S = In msg nelems bytes for every kind, in GiB/s
+-- (CCL-Bench skips messages of 0 elements).
 SELECT workload, concat('bandwidth_utilization_', replace(collective, '_', '')), NULL,
        percentile(in_bytes / (dur_ns / 1e9) * busbw_factor(collective, group_size) / 1073741824.0, 0.5),
        'GiB/s', 'workload', NULL, NULL, NULL, 'ok', NULL
@@ -129,13 +141,13 @@ WHERE collective IN ('all_gather', 'all_reduce', 'reduce_scatter', 'all_to_all')
 GROUP BY workload, collective;
 
 -- Hockney model: least-squares fit of dur = α + β · S·2(n−1)/n over all_reduce instances
--- (needs ≥ 5 instances and ≥ 2 distinct sizes).
+-- (needs ≥ 5 instances and ≥ 2 distinct sizes S; and ≥ 2 distinct x, without which there is no line to fit).
 CREATE OR REPLACE TEMP VIEW hockney_fit AS
 SELECT workload, regr_intercept(dur_s, x) AS alpha, regr_slope(dur_s, x) AS beta
-FROM (SELECT workload, dur_ns / 1e9 AS dur_s, size_bytes * 2.0 * (group_size - 1) / group_size AS x
+FROM (SELECT workload, size_bytes, dur_ns / 1e9 AS dur_s, size_bytes * 2.0 * (group_size - 1) / group_size AS x
       FROM busbw_samples WHERE collective = 'all_reduce')
 GROUP BY workload
-HAVING count(*) >= 5 AND count(DISTINCT x) >= 2;
+HAVING count(*) >= 5 AND count(DISTINCT size_bytes) >= 2 AND count(DISTINCT x) >= 2;
 
 SELECT workload, metric, NULL, value, unit, 'workload', NULL, NULL, NULL, 'ok', NULL
 FROM hockney_fit

@@ -1,16 +1,12 @@
 -- Cross-rank metrics (METRICS.md §4): the k-th join is the `collectives` view (collectives.sql).
 
--- Keys on which ranks disagree about the number of collectives (matched up to the smallest count).
+-- Keys matched by ordinal on which ranks disagree about the number of collectives (matched up to the smallest
+-- count); keys matched by sequence number need no agreement. Sorted, so the reason reads the same every run.
 CREATE OR REPLACE TEMP VIEW collective_count_mismatch AS
-SELECT workload, concat_ws('; ', collect_list(concat(match_key, ': ', lo, '..', hi, ' per rank'))) AS detail
-FROM (SELECT workload, match_key, min(n) AS lo, max(n) AS hi
-      FROM (SELECT workload, rank,
-                   CASE WHEN pg_name IS NOT NULL THEN concat('pg=', pg_name, ' kind=', coalesce(collective, 'unknown'))
-                        WHEN stream IS NOT NULL THEN concat('stream=', stream, ' kind=', coalesce(collective, 'unknown'))
-                        ELSE concat('kind=', coalesce(collective, 'unknown')) END AS match_key,
-                   count(*) AS n
-            FROM comm WHERE seq IS NULL GROUP BY 1, 2, 3)
-      GROUP BY workload, match_key HAVING min(n) <> max(n))
+SELECT workload, concat_ws('; ', sort_array(collect_list(concat(match_key, ': ', lo, '..', hi, ' per rank')))) AS detail
+FROM (SELECT workload, match_key, min(rank_count) AS lo, max(rank_count) AS hi
+      FROM collective_numbered WHERE NOT by_seq
+      GROUP BY workload, match_key HAVING min(rank_count) <> max(rank_count))
 GROUP BY workload;
 
 -- straggler_lag: per matched instance lag = max(start) − min(start); nearest-rank percentiles.

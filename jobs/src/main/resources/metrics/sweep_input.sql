@@ -18,6 +18,7 @@ FROM step_events s JOIN best b ON s.workload = b.workload AND s.rank <=> b.rank 
 WHERE s.step IS NOT NULL
 UNION ALL
 SELECT workload, rank, 1 AS row_kind, ts_ns, ts_ns + dur_ns AS end_ns, step,
-       activity_class, cat = 'kernel' AS is_kernel, collective, is_copy_kernel(name) AS is_copy
+       activity_class, coalesce(cat = 'kernel', false) AS is_kernel, collective,
+       coalesce(is_copy_kernel(name), false) AS is_copy
 FROM events
 WHERE activity_class IS NOT NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL

@@ -1,8 +1,10 @@
 package org.tracelake.jobs.metrics;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.tracelake.udfs.ActivityClass;
@@ -127,6 +129,11 @@ final class RankSweep {
     /** Windows in time order; trimmed steps (CCL-Bench) drop the first and last when a rank has more than two. */
     private void sealWindows() {
         windows.sort((a, b) -> Long.compare(a.start, b.start));
+        // A step number names one window (METRICS.md §1). A malformed rank that repeats ProfilerStep#N keeps its
+        // earliest window: every per-step fact stays one value per (rank, step), where a repeat used to end the
+        // whole metrics run with a duplicate map key in rank_step.
+        Set<Long> seen = new HashSet<>();
+        windows.removeIf(w -> !seen.add(w.step));
         trimmed = windows.size() > 2 ? windows.subList(1, windows.size() - 1) : windows;
         trimmedCommDur = new long[trimmed.size()];
         trimmedKernelDur = new long[trimmed.size()];

@@ -1,0 +1,413 @@
+package org.tracelake.jobs.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.testing.SharedSpark;
+import org.tracelake.jobs.testing.TestArchive;
+
+/**
+ * ../shared/traces/kineto/dlrm-8rank-v100 (eight V100 ranks, one ProfilerStep#10 each, legacy PyTorch: NCCL kernels
+ * carry no collective args, all eight per rank run on stream 84, no process-group names) against a second, plain
+ * implementation of METRICS.md written here: the gzip JSON read with Jackson, the §2 regexes written out again, and
+ * unions, intersections and the k-th cross-rank match done with lists and loops. Pipeline and plain implementation
+ * must agree to 1 ns (1e-9 relative on ratios).
+ */
+class DlrmMetricsTest {
+    static final String W = "dlrm";
+
+    // METRICS.md §2, written out again on purpose (not the udfs classes).
+    static final Pattern COMM = Pattern.compile("^nccl|^rccl|nccl(Dev)?Kernel|^msccl|mscclpp|cross_device_reduce"
+            + "|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|sendrecv|collective-permute", Pattern.CASE_INSENSITIVE);
+    static final Pattern COPY_NAME = Pattern.compile("Memcpy|copy-start|copy-done|\\bdma\\b");
+    static final Pattern SET_NAME = Pattern.compile("Memset");
+    static final Pattern SYNC_NAME = Pattern.compile("cudaStreamWaitEvent|Sync");
+    static final Pattern PROFILER_STEP = Pattern.compile("ProfilerStep#(\\d+)$");
+
+    @TempDir static Path tmp;
+    static SparkSession spark;
+    static TestArchive archive;
+    static MetricRows m;
+    static List<Row> collectives;
+    static Map<Integer, PlainRank> plain = new TreeMap<>();
+
+    // ------------------------------------------------------------------------------------------------------------
+    // The plain implementation
+    // ------------------------------------------------------------------------------------------------------------
+
+    record Activity(long start, long end, String cls, String kind, long stream) {}
+
+    record Window(long step, long start, long end) {}
+
+    static final class PlainRank {
+        final int rank;
+        final List<Activity> gpu = new ArrayList<>();
+        final List<Window> steps = new ArrayList<>();
+
+        PlainRank(int rank) {
+            this.rank = rank;
+        }
+
+        List<long[]> intervals(String cls) {
+            List<long[]> out = new ArrayList<>();
+            for (Activity a : gpu) if (cls == null || cls.equals(a.cls)) out.add(new long[] {a.start, a.end});
+            return out;
+        }
+    }
+
+    /** Sort by start, merge when start <= current end (METRICS.md §3). */
+    static List<long[]> union(List<long[]> intervals) {
+        List<long[]> sorted = new ArrayList<>(intervals);
+        sorted.sort(Comparator.comparingLong(a -> a[0]));
+        List<long[]> out = new ArrayList<>();
+        for (long[] iv : sorted) {
+            if (!out.isEmpty() && iv[0] <= out.get(out.size() - 1)[1]) {
+                long[] last = out.get(out.size() - 1);
+                last[1] = Math.max(last[1], iv[1]);
+            } else {
+                out.add(new long[] {iv[0], iv[1]});
+            }
+        }
+        return out;
+    }
+
+    static long length(List<long[]> union) {
+        long total = 0;
+        for (long[] iv : union) total += iv[1] - iv[0];
+        return total;
+    }
+
+    /** Two-pointer walk adding max(0, min(ends) − max(starts)). */
+    static long intersection(List<long[]> a, List<long[]> b) {
+        long total = 0;
+        int i = 0;
+        int j = 0;
+        while (i < a.size() && j < b.size()) {
+            total += Math.max(0, Math.min(a.get(i)[1], b.get(j)[1]) - Math.max(a.get(i)[0], b.get(j)[0]));
+            if (a.get(i)[1] < b.get(j)[1]) i++;
+            else j++;
+        }
+        return total;
+    }
+
+    /** µs text as in the file (integers here, fractions allowed) to ns, without a double in between. */
+    static long ns(JsonNode micros) {
+        return micros.decimalValue().movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
+    }
+
+    static PlainRank readRank(Path file) throws IOException {
+        ObjectMapper json = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            root = json.readTree(in);
+        }
+        long base = root.has("baseTimeNanoseconds") ? root.get("baseTimeNanoseconds").asLong() : 0L;
+        PlainRank r = new PlainRank(root.get("distributedInfo").get("rank").asInt());
+        // Launches by correlation (ts, tid), and the nccl:* / c10d::* ops that may enclose them.
+        Map<Long, long[]> launchTs = new HashMap<>();
+        Map<Long, String> launchTid = new HashMap<>();
+        List<JsonNode> commOps = new ArrayList<>();
+        for (JsonNode e : root.get("traceEvents")) {
+            if (!"X".equals(e.path("ph").asText())) continue;
+            String cat = e.path("cat").asText();
+            String name = e.path("name").asText();
+            if (cat.equals("cuda_runtime") && e.path("args").has("correlation")) {
+                launchTs.put(e.get("args").get("correlation").asLong(), new long[] {base + ns(e.get("ts"))});
+                launchTid.put(e.get("args").get("correlation").asLong(), e.get("tid").asText());
+            }
+            if ((cat.equals("cpu_op") || cat.equals("user_annotation"))
+                    && (name.startsWith("nccl:") || name.startsWith("c10d::"))) {
+                commOps.add(e);
+            }
+            if (cat.equals("user_annotation") && PROFILER_STEP.matcher(name).find()) {
+                var mm = PROFILER_STEP.matcher(name);
+                mm.find();
+                long start = base + ns(e.get("ts"));
+                r.steps.add(new Window(Long.parseLong(mm.group(1)), start, start + ns(e.get("dur"))));
+            }
+        }
+        for (JsonNode e : root.get("traceEvents")) {
+            String cat = e.path("cat").asText();
+            if (!"X".equals(e.path("ph").asText())
+                    || !(cat.equals("kernel") || cat.equals("gpu_memcpy") || cat.equals("gpu_memset"))) {
+                continue;
+            }
+            String name = e.path("name").asText();
+            String cls;
+            if (COMM.matcher(name).find()) cls = "comm";
+            else if (cat.equals("gpu_memcpy") || COPY_NAME.matcher(name).find()) cls = "memcpy";
+            else if (cat.equals("gpu_memset") || SET_NAME.matcher(name).find()) cls = "memset";
+            else if (SYNC_NAME.matcher(name).find()) cls = "sync";
+            else cls = "compute";
+            String kind = null;
+            if (cls.equals("comm")) {
+                if (name.contains("AllReduce")) kind = "all_reduce";
+                else if (name.contains("SendRecv")) {
+                    // SendRecv is all_to_all when the op around its launch says so.
+                    long corr = e.get("args").get("correlation").asLong();
+                    long launch = launchTs.get(corr)[0];
+                    String tid = launchTid.get(corr);
+                    boolean a2a = false;
+                    for (JsonNode op : commOps) {
+                        long s = base + ns(op.get("ts"));
+                        long end = s + ns(op.get("dur"));
+                        if (op.get("tid").asText().equals(tid) && s <= launch && launch <= end
+                                && op.get("name").asText().contains("all_to_all")) a2a = true;
+                    }
+                    kind = a2a ? "all_to_all" : "send_recv";
+                } else kind = "other";
+            }
+            long start = base + ns(e.get("ts"));
+            long stream = e.get("args").has("stream") ? e.get("args").get("stream").asLong() : e.get("tid").asLong();
+            r.gpu.add(new Activity(start, start + ns(e.get("dur")), cls, kind, stream));
+        }
+        return r;
+    }
+
+    /** One matched instance: the members' (rank, start, end). */
+    record Instance(String key, int k, List<long[]> members) {
+        long lag() {
+            return members.stream().mapToLong(x -> x[1]).max().orElseThrow() - members.stream().mapToLong(x -> x[1]).min().orElseThrow();
+        }
+
+        long endSkew() {
+            return members.stream().mapToLong(x -> x[2]).max().orElseThrow() - members.stream().mapToLong(x -> x[2]).min().orElseThrow();
+        }
+
+        /** Later start is last; equal starts: the higher rank. */
+        int lastRank() {
+            long[] last = null;
+            for (long[] x : members) {
+                if (last == null || x[1] > last[1] || (x[1] == last[1] && x[0] > last[0])) last = x;
+            }
+            return (int) last[0];
+        }
+    }
+
+    /** The k-th join on (stream, kind): no pg names, no Seq in these traces. */
+    static List<Instance> plainInstances() {
+        Map<String, Map<Integer, List<Activity>>> byKey = new TreeMap<>();
+        for (PlainRank r : plain.values()) {
+            for (Activity a : r.gpu) {
+                if (!a.cls.equals("comm")) continue;
+                byKey.computeIfAbsent("stream=" + a.stream + " kind=" + a.kind, k -> new TreeMap<>())
+                        .computeIfAbsent(r.rank, k -> new ArrayList<>()).add(a);
+            }
+        }
+        List<Instance> out = new ArrayList<>();
+        for (var e : byKey.entrySet()) {
+            int min = Integer.MAX_VALUE;
+            for (List<Activity> acts : e.getValue().values()) {
+                acts.sort(Comparator.comparingLong(Activity::start).thenComparingLong(Activity::end));
+                min = Math.min(min, acts.size());
+            }
+            for (int k = 0; k < min; k++) {
+                List<long[]> members = new ArrayList<>();
+                for (var ra : e.getValue().entrySet()) {
+                    Activity a = ra.getValue().get(k);
+                    members.add(new long[] {ra.getKey(), a.start, a.end});
+                }
+                if (members.size() >= 2) out.add(new Instance(e.getKey(), k + 1, members));
+            }
+        }
+        return out;
+    }
+
+    @BeforeAll
+    static void refresh() throws IOException {
+        spark = SharedSpark.get();
+        archive = new TestArchive(tmp).copyShared(W, "kineto/dlrm-8rank-v100").card(W, "training", "dlrm", "NVIDIA V100", 8);
+        var result = archive.refresh(spark);
+        assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
+        m = MetricRows.load(spark, archive.table("metrics"));
+        collectives = spark.read().parquet(archive.table("collectives")).orderBy("match_key", "k").collectAsList();
+        spark.read().parquet(archive.table("events")).createOrReplaceTempView("dlrm_events");
+        try (var files = Files.list(TestArchive.shared("kineto/dlrm-8rank-v100"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".gz")).toList()) {
+                PlainRank r = readRank(f);
+                plain.put(r.rank, r);
+            }
+        }
+        assertEquals(8, plain.size());
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Tests
+    // ------------------------------------------------------------------------------------------------------------
+
+    @Test
+    void eightCollectivesPerRank() {
+        for (PlainRank r : plain.values()) {
+            long comm = r.gpu.stream().filter(a -> a.cls.equals("comm")).count();
+            assertEquals(8, comm, "plain count on rank " + r.rank);
+            m.ok(8, W, "coll_call_num", null, "rank", r.rank, null, null);
+            // 5 all_to_all (SendRecv under nccl:all_to_all) + 3 all_reduce, all in ProfilerStep#10.
+            assertEquals(5, r.gpu.stream().filter(a -> "all_to_all".equals(a.kind)).count());
+            assertEquals(3, r.gpu.stream().filter(a -> "all_reduce".equals(a.kind)).count());
+            m.ok(8, W, "coll_call_num", null, "step", r.rank, 10L, null);
+        }
+        m.workload(8, W, "coll_call_num", null);
+        m.ok(5, W, "coll_call_num", null, "key", null, null, "all_to_all");
+        m.ok(3, W, "coll_call_num", null, "key", null, null, "all_reduce");
+    }
+
+    @Test
+    void collectivesAreEightInstancesJoinedAcrossAllRanks() {
+        List<Instance> expected = plainInstances();
+        assertEquals(8, expected.size());
+        assertEquals(8, collectives.size());
+        for (int i = 0; i < 8; i++) {
+            Instance e = expected.get(i);
+            Row c = collectives.get(i);
+            assertEquals(e.key(), c.getAs("match_key"));
+            assertEquals("ordinal", c.getAs("match_by"));
+            assertEquals(e.k(), (long) c.getAs("k"));
+            assertEquals(8, (int) c.getAs("ranks"), "instance joined across all 8 ranks");
+            assertEquals(8, e.members().size());
+            assertEquals(e.lag(), (long) c.getAs("lag_ns"), e.key() + " k " + e.k());
+            assertEquals(e.endSkew(), (long) c.getAs("end_skew_ns"), e.key() + " k " + e.k());
+            assertEquals(e.lastRank(), (int) c.getAs("last_rank"), e.key() + " k " + e.k());
+        }
+        assertEquals(5, expected.stream().filter(i -> i.key().equals("stream=84 kind=all_to_all")).count());
+        assertEquals(3, expected.stream().filter(i -> i.key().equals("stream=84 kind=all_reduce")).count());
+    }
+
+    @Test
+    void stragglerLagMatchesThePlainJoin() {
+        List<Instance> instances = plainInstances();
+        List<Long> lags = new ArrayList<>();
+        for (Instance i : instances) lags.add(i.lag());
+        lags.sort(null);
+        int n = lags.size();
+        double mean = lags.stream().mapToLong(Long::longValue).sum() / (double) n / 1e3;
+        long p50 = lags.get((int) Math.ceil(0.50 * n) - 1); // nearest rank
+        long p95 = lags.get((int) Math.ceil(0.95 * n) - 1);
+        long max = lags.get(n - 1);
+        m.workload(mean, W, "straggler_lag", "mean_lag_us");
+        m.workload(p50 / 1e3, W, "straggler_lag", "p50_lag_us");
+        m.workload(p95 / 1e3, W, "straggler_lag", "p95_lag_us");
+        m.workload(max / 1e3, W, "straggler_lag", "max_lag_us");
+        m.workload(n, W, "straggler_lag", "num_collectives");
+        // Share of instances each rank started last; the straggler has the largest (ties: the lower rank).
+        Map<Integer, Integer> last = new TreeMap<>();
+        Map<Integer, Integer> tookPart = new TreeMap<>();
+        for (Instance i : instances) {
+            last.merge(i.lastRank(), 1, Integer::sum);
+            for (long[] mem : i.members()) tookPart.merge((int) mem[0], 1, Integer::sum);
+        }
+        int straggler = -1;
+        double best = -1;
+        for (int rank : tookPart.keySet()) {
+            double share = last.getOrDefault(rank, 0) / (double) tookPart.get(rank);
+            m.ok(share, W, "straggler_lag", "last_arrival_share", "rank", rank, null, null);
+            if (share > best) {
+                best = share;
+                straggler = rank;
+            }
+        }
+        m.workload(straggler, W, "straggler_lag", "straggler_rank");
+        System.out.printf("DLRM straggler_lag: mean %.3f us, p50 %.3f, p95 %.3f, max %.3f, n %d, straggler rank %d (share %.4f)%n",
+                mean, p50 / 1e3, p95 / 1e3, max / 1e3, n, straggler, best);
+    }
+
+    @Test
+    void commCompOverlapPerRankMatchesThePlainUnions() {
+        double ratioComm = 0;
+        double ratioComp = 0;
+        double commMs = 0;
+        double compMs = 0;
+        double overlapMs = 0;
+        double exposedMs = 0;
+        for (PlainRank r : plain.values()) {
+            List<long[]> comm = union(r.intervals("comm"));
+            List<long[]> comp = union(r.intervals("compute"));
+            long uComm = length(comm);
+            long uComp = length(comp);
+            long o = intersection(comm, comp);
+            m.ok((double) o / uComm, W, "comm_comp_overlap", "overlap_ratio_of_comm", "rank", r.rank, null, null);
+            m.ok((double) o / uComp, W, "comm_comp_overlap", "overlap_ratio_of_comp", "rank", r.rank, null, null);
+            m.ok(uComm / 1e6, W, "comm_comp_overlap", "comm_time_ms", "rank", r.rank, null, null);
+            m.ok(uComp / 1e6, W, "comm_comp_overlap", "comp_time_ms", "rank", r.rank, null, null);
+            m.ok(o / 1e6, W, "comm_comp_overlap", "overlap_time_ms", "rank", r.rank, null, null);
+            m.ok((uComm - o) / 1e6, W, "comm_comp_overlap", "exposed_comm_ms", "rank", r.rank, null, null);
+            m.ok(uComm / 1e9, W, "comm_time_s", null, "rank", r.rank, null, null);
+            ratioComm += (double) o / uComm / 8;
+            ratioComp += (double) o / uComp / 8;
+            commMs += uComm / 1e6 / 8;
+            compMs += uComp / 1e6 / 8;
+            overlapMs += o / 1e6 / 8;
+            exposedMs += (uComm - o) / 1e6 / 8;
+            System.out.printf("DLRM rank %d: |U_comm| %d ns, |U_compute| %d ns, O %d ns%n", r.rank, uComm, uComp, o);
+        }
+        m.workload(ratioComm, W, "comm_comp_overlap", "overlap_ratio_of_comm");
+        m.workload(ratioComp, W, "comm_comp_overlap", "overlap_ratio_of_comp");
+        m.workload(commMs, W, "comm_comp_overlap", "comm_time_ms");
+        m.workload(compMs, W, "comm_comp_overlap", "comp_time_ms");
+        m.workload(overlapMs, W, "comm_comp_overlap", "overlap_time_ms");
+        m.workload(exposedMs, W, "comm_comp_overlap", "exposed_comm_ms");
+    }
+
+    @Test
+    void gpuUtilizationMatchesThePlainUnion() {
+        double mean = 0;
+        for (PlainRank r : plain.values()) {
+            List<long[]> all = union(r.intervals(null));
+            long first = r.gpu.stream().mapToLong(Activity::start).min().orElseThrow();
+            long last = r.gpu.stream().mapToLong(Activity::end).max().orElseThrow();
+            double util = 100.0 * length(all) / (last - first);
+            m.ok(util, W, "gpu_utilization", null, "rank", r.rank, null, null);
+            m.ok((last - first - length(all)) / 1e6, W, "gpu_utilization", "idle_ms", "rank", r.rank, null, null);
+            mean += util / 8;
+            System.out.printf("DLRM rank %d: gpu_utilization %.9f %%%n", r.rank, util);
+        }
+        m.workload(mean, W, "gpu_utilization", null);
+    }
+
+    @Test
+    void stepWindowsAndIterTimeMatchThePlainAnnotations() {
+        // One ProfilerStep#10 per rank. The events table holds the same windows to the ns, and the per-step
+        // pipeline_bubble total_time_ms (the step_windows view's duration) equals them.
+        Map<Integer, Row> events = new HashMap<>();
+        for (Row r : spark.sql("SELECT rank, ts_ns, dur_ns FROM dlrm_events WHERE cat = 'user_annotation' "
+                + "AND ph = 'X' AND name RLIKE 'ProfilerStep#[0-9]+$'").collectAsList()) {
+            assertEquals(null, events.put(r.getInt(0), r), "one step window per rank");
+        }
+        for (PlainRank r : plain.values()) {
+            assertEquals(1, r.steps.size());
+            Window w = r.steps.get(0);
+            assertEquals(10L, w.step());
+            assertEquals(w.start(), events.get(r.rank).getLong(1));
+            assertEquals(w.end() - w.start(), events.get(r.rank).getLong(2));
+            m.ok((w.end() - w.start()) / 1e6, W, "pipeline_bubble", "total_time_ms", "step", r.rank, 10L, "gaps");
+            System.out.printf("DLRM rank %d: ProfilerStep#10 %d ns%n", r.rank, w.end() - w.start());
+        }
+        // iter_time (steps.sql, the steps family's file) per (rank, step): the same windows, in ms.
+        for (PlainRank r : plain.values()) {
+            Window w = r.steps.get(0);
+            m.ok((w.end() - w.start()) / 1e6, W, "iter_time", null, "step", r.rank, 10L, null);
+        }
+    }
+}

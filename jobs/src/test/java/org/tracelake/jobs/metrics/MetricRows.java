@@ -1,0 +1,109 @@
+package org.tracelake.jobs.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The metrics table of a test warehouse, collected once (a few hundred rows per workload), with lookups by the
+ * table's key (workload, metric, figure, scope, rank, step, key) that fail loudly when a row is missing or doubled.
+ */
+final class MetricRows {
+    /** Relative tolerance for doubles: the SQL divides in doubles or 14-digit decimals. */
+    static final double REL = 1e-9;
+
+    private final List<Row> rows;
+
+    private MetricRows(List<Row> rows) {
+        this.rows = rows;
+    }
+
+    static MetricRows load(SparkSession spark, String metricsTable) {
+        return new MetricRows(spark.read().parquet(metricsTable)
+                .selectExpr("workload", "metric", "figure", "value", "unit", "scope", "rank", "step", "key", "status",
+                        "reason")
+                .collectAsList());
+    }
+
+    /** Every row of a metric in a workload. */
+    List<Row> all(String workload, String metric) {
+        return rows.stream().filter(r -> workload.equals(r.getString(0)) && metric.equals(r.getString(1)))
+                .collect(Collectors.toList());
+    }
+
+    /** The rows of a metric/figure at a scope (any rank, step, key). */
+    List<Row> at(String workload, String metric, String figure, String scope) {
+        return all(workload, metric).stream()
+                .filter(r -> Objects.equals(figure, r.getString(2)) && scope.equals(r.getString(5)))
+                .collect(Collectors.toList());
+    }
+
+    /** Exactly one row for the full key. */
+    Row one(String workload, String metric, String figure, String scope, Integer rank, Long step, String key) {
+        List<Row> hits = all(workload, metric).stream()
+                .filter(r -> Objects.equals(figure, r.getString(2)) && scope.equals(r.getString(5))
+                        && Objects.equals(rank, r.isNullAt(6) ? null : r.getInt(6))
+                        && Objects.equals(step, r.isNullAt(7) ? null : r.getLong(7))
+                        && Objects.equals(key, r.getString(8)))
+                .collect(Collectors.toList());
+        if (hits.size() != 1) {
+            fail(hits.size() + " rows for " + describe(workload, metric, figure, scope, rank, step, key)
+                    + "; rows of the metric: " + all(workload, metric));
+        }
+        return hits.get(0);
+    }
+
+    boolean has(String workload, String metric, String figure, String scope, Integer rank, Long step, String key) {
+        return all(workload, metric).stream().anyMatch(r -> Objects.equals(figure, r.getString(2))
+                && scope.equals(r.getString(5))
+                && Objects.equals(rank, r.isNullAt(6) ? null : r.getInt(6))
+                && Objects.equals(step, r.isNullAt(7) ? null : r.getLong(7))
+                && Objects.equals(key, r.getString(8)));
+    }
+
+    /** The value of an {@code ok} row, checked against the expected number. */
+    void ok(double expected, String workload, String metric, String figure, String scope, Integer rank, Long step,
+            String key) {
+        Row r = one(workload, metric, figure, scope, rank, step, key);
+        String what = describe(workload, metric, figure, scope, rank, step, key);
+        assertEquals("ok", r.getString(9), () -> what + ": status (reason " + r.getString(10) + ")");
+        assertNotNull(r.isNullAt(3) ? null : r.getDouble(3), () -> what + ": value");
+        close(expected, r.getDouble(3), what);
+    }
+
+    /** Workload-scope shortcut. */
+    void workload(double expected, String workload, String metric, String figure) {
+        ok(expected, workload, metric, figure, "workload", null, null, null);
+    }
+
+    static void close(double expected, double actual, String what) {
+        double tol = REL * Math.abs(expected) + 1e-15;
+        if (Math.abs(expected - actual) > tol) {
+            fail(what + ": expected " + expected + " but was " + actual + " (diff " + (actual - expected) + ")");
+        }
+    }
+
+    /** A workload-scope row without a value: its status and a reason containing the given text. */
+    void gap(String status, String reasonContains, String workload, String metric, String figure) {
+        Row r = one(workload, metric, figure, "workload", null, null, null);
+        String what = describe(workload, metric, figure, "workload", null, null, null);
+        assertTrue(r.isNullAt(3), () -> what + ": value should be null, was " + r.get(3));
+        assertEquals(status, r.getString(9), () -> what + ": status");
+        assertNotNull(r.getString(10), () -> what + ": reason");
+        assertTrue(r.getString(10).contains(reasonContains), () -> what + ": reason " + r.getString(10));
+    }
+
+    private static String describe(String workload, String metric, String figure, String scope, Integer rank,
+                                   Long step, String key) {
+        return workload + "/" + metric + (figure == null ? "" : "." + figure) + " [" + scope
+                + (rank == null ? "" : " rank " + rank) + (step == null ? "" : " step " + step)
+                + (key == null ? "" : " key " + key) + "]";
+    }
+}
