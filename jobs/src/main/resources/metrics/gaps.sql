@@ -24,6 +24,7 @@ SELECT w.workload,
     'copies', 'no copy events with a byte count',
     'xla', 'no XLA/TPU device ops in this workload',
     'memory', 'no CUDA memory snapshot in this workload',
+    'telemetry', 'no AORTA iteration telemetry (rank_NN_metrics.jsonl) in this workload',
     'simulator', 'a what-if of CCL-Bench''s network simulator; tracelake computes only what the traces show'
   ) AS unmet
 FROM workloads w

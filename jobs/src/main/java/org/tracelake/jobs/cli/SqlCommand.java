@@ -1,14 +1,17 @@
 package org.tracelake.jobs.cli;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.sql.ResultPrinter;
-import org.tracelake.jobs.sql.WarehouseViews;
+import org.tracelake.jobs.sql.SqlRunner;
+import org.tracelake.jobs.sql.SqlText;
 import org.tracelake.jobs.warehouse.Warehouse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,10 +19,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "sql", mixinStandardHelpOptions = true,
-        description = {"Run Spark SQL over the warehouse: every table is a view of its name, every udf is registered.",
-                "Statements in a file are separated by ';' at the end of a line; the last one's result is printed."})
+        description = {"Spark SQL over the warehouse: every table is a view of its name, every",
+                "udf a function. Give a query (argument or -e), or a file of statements",
+                "separated by ';' (--file): each statement's result is printed. With",
+                "neither, a prompt reads statements from standard input until ';' (piped",
+                "input too): \\d tables, \\d TABLE columns, \\f functions, \\q quit.",
+                "Cookbook: docs/SQL.md."})
 public final class SqlCommand implements Callable<Integer> {
-    @Parameters(arity = "0..1", paramLabel = "QUERY", description = "The query.")
+    @Parameters(arity = "0..1", paramLabel = "QUERY", description = "The query (several, separated by ';').")
     String query;
 
     @Option(names = {"-e", "--execute"}, paramLabel = "QUERY", description = "The query (same as the argument).")
@@ -39,45 +46,50 @@ public final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<String> statements = statements();
-        if (statements.isEmpty()) {
-            System.err.println("give a query: tracelake sql \"SELECT …\", -e \"…\" or --file q.sql");
+        ResultPrinter.Format fmt;
+        try {
+            fmt = ResultPrinter.Format.valueOf(format.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            System.err.println("--format must be table, json or csv, not " + format);
             return ExitCodes.USAGE;
         }
-        ResultPrinter.Format fmt = ResultPrinter.Format.valueOf(format.toUpperCase(java.util.Locale.ROOT));
+        if (query != null && execute != null) {
+            System.err.println("give the query once: as the argument or with -e");
+            return ExitCodes.USAGE;
+        }
+        if (file != null && (query != null || execute != null)) {
+            System.err.println("give either a query or --file, not both");
+            return ExitCodes.USAGE;
+        }
+        List<String> statements = statements();
+        if (statements != null && statements.isEmpty()) {
+            System.err.println("no statement to run");
+            return ExitCodes.USAGE;
+        }
         SparkSession spark = sparkOptions.session("tracelake sql");
         try {
             Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            List<String> views = WarehouseViews.register(spark, warehouse);
-            if (views.isEmpty()) {
-                System.err.println("no tables under " + warehouse.root() + ": run `tracelake refresh` (or ingest) first");
+            SqlRunner runner = new SqlRunner(spark, fmt, limit, System.out, System.err);
+            runner.register(warehouse);
+            boolean ok;
+            if (statements != null) {
+                ok = runner.runAll(statements);
+            } else {
+                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                ok = runner.interactive(in, System.console() != null);
             }
-            for (int i = 0; i < statements.size() - 1; i++) spark.sql(statements.get(i)).collect();
-            ResultPrinter.print(spark.sql(statements.get(statements.size() - 1)), fmt, limit, System.out);
-            return ExitCodes.OK;
+            return ok ? ExitCodes.OK : ExitCodes.FAILED;
         } finally {
             spark.stop();
         }
     }
 
+    /** The statements to run, or null for the interactive prompt. */
     private List<String> statements() throws Exception {
         String text = execute != null ? execute : query;
-        if (file != null) text = Files.readString(file, StandardCharsets.UTF_8);
-        List<String> out = new ArrayList<>();
-        if (text == null) return out;
-        for (String s : text.split(";\\s*(\\n|$)")) {
-            String stripped = stripComments(s).strip();
-            if (!stripped.isEmpty()) out.add(stripped);
+        if (file != null) {
+            text = Files.readString(file, StandardCharsets.UTF_8);
         }
-        return out;
+        return text == null ? null : SqlText.split(text);
     }
-
-    private static String stripComments(String sql) {
-        StringBuilder sb = new StringBuilder();
-        for (String line : sql.split("\n")) {
-            if (!line.strip().startsWith("--")) sb.append(line).append('\n');
-        }
-        return sb.toString();
-    }
-
 }

@@ -1,41 +1,58 @@
 package org.tracelake.jobs.ingest;
 
+import static org.apache.spark.sql.functions.col;
+
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.CollectionAccumulator;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.FormatDetector;
 import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.readers.ReaderRegistry;
+import org.tracelake.jobs.readers.TableRows;
 import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.jobs.readers.et.KinetoLink;
 import org.tracelake.jobs.warehouse.Warehouse;
-import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.schemas.WorkloadSchema;
 
 /**
- * Ingests one workload into the run's staging area: its card into {@code workloads}, every file into
- * {@code events} (read on executors, one task per file) and a row per file into {@code trace_files}.
- * Nothing becomes visible until the caller swaps the workload in.
+ * Ingests one workload into the run's staging area: its card into {@code workloads} (filled from a torchtitan
+ * TOML where the card lacks values), every other file into the table its reader writes (read on executors, one task
+ * per file, one Spark write job per table that has files: events, memory_events + memory_segments,
+ * iteration_telemetry, et_nodes — see {@link ReaderRegistry}), then the execution-trace link, and a row per file
+ * into {@code trace_files}. Tasks are grouped by the format their file NAME suggests; a file whose name says nothing
+ * goes to the events job, which sniffs it and skips what it cannot read. Nothing becomes visible until the caller
+ * swaps the workload in.
  */
 public final class IngestJob {
     private static final Logger LOG = LogManager.getLogger(IngestJob.class);
 
-    /** Tables an ingest stages for a workload; swapped in together. */
-    public static final List<String> TABLES = List.of(Tables.EVENTS, Tables.TRACE_FILES, Tables.WORKLOADS);
+    /**
+     * Tables an ingest stages for a workload; swapped in together. A table with nothing staged for a workload (no
+     * file of its kind) ends with no partition for it: {@link Warehouse#swapIn} moves the old one aside and has
+     * nothing to put in its place.
+     */
+    public static final List<String> TABLES = List.of(Tables.EVENTS, Tables.MEMORY_EVENTS, Tables.MEMORY_SEGMENTS,
+            Tables.ITERATION_TELEMETRY, Tables.ET_NODES, Tables.TRACE_FILES, Tables.WORKLOADS);
 
     private final SparkSession spark;
     private final Warehouse warehouse;
@@ -53,7 +70,27 @@ public final class IngestJob {
         long start = System.currentTimeMillis();
         WorkloadCards.Outcome card = WorkloadCards.read(w, warehouse.conf());
         List<FileTask> tasks = tasksFor(w);
-        List<FileReport> reports = readEvents(w, tasks);
+
+        // The driver reads torchtitan configs (a few KB) to fill the card; every other file goes to a write job.
+        List<FileTask> configs = new ArrayList<>();
+        Map<String, List<FileTask>> byTable = new LinkedHashMap<>();
+        byTable.put(Tables.EVENTS, new ArrayList<>()); // always staged, so every workload has an events partition
+        for (FileTask t : tasks) {
+            if (t.format() == TraceFormat.TORCHTITAN_TOML) {
+                configs.add(t);
+                continue;
+            }
+            ReaderRegistry.Entry entry = ReaderRegistry.entry(t.format());
+            byTable.computeIfAbsent(entry == null ? Tables.EVENTS : entry.table(), k -> new ArrayList<>()).add(t);
+        }
+        WorkloadCards.Filled filled = WorkloadCards.fillFromTorchtitanConfigs(card, configs, warehouse.conf());
+        card = filled.card();
+
+        List<FileReport> reports = new ArrayList<>(filled.reports());
+        for (Map.Entry<String, List<FileTask>> group : byTable.entrySet()) {
+            reports.addAll(readInto(w, group.getKey(), group.getValue()));
+        }
+        if (!byTable.getOrDefault(Tables.ET_NODES, List.of()).isEmpty()) linkExecutionTraces(w, reports);
         reports.add(cardReport(w, card));
         DuplicateRanks.flag(reports);
         reports.sort(Comparator.comparing(r -> r.task.path()));
@@ -81,21 +118,62 @@ public final class IngestJob {
         return tasks;
     }
 
-    private List<FileReport> readEvents(WorkloadFolder w, List<FileTask> tasks) {
-        String target = warehouse.stagingPartition(runId, Tables.EVENTS, w.name());
-        if (tasks.isEmpty()) return new ArrayList<>();
+    /**
+     * One Spark job: the files of one table read on executors and written to that table's staged partition (each
+     * output of a multi-table reader to its own table, from envelopes cached once, so each file is parsed once).
+     */
+    private List<FileReport> readInto(WorkloadFolder w, String table, List<FileTask> tasks) {
+        List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(table);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        CollectionAccumulator<FileReport> acc = spark.sparkContext().collectionAccumulator("trace files of " + w.name());
-        JavaRDD<Row> rows = jsc.parallelize(tasks, tasks.size())
-                .flatMap(new ReadEventFiles(new SerializableConf(warehouse.conf()), acc));
-        spark.sparkContext().setJobDescription("ingest " + w.name() + ": " + tasks.size() + " files");
-        spark.createDataFrame(rows, EventSchema.SCHEMA)
-                .drop(EventSchema.WORKLOAD)
-                .write().mode(SaveMode.Overwrite).parquet(target);
-        spark.sparkContext().setJobDescription(null);
-        List<FileReport> reports = new ArrayList<>(acc.value());
-        LOG.debug("{}: {} file reports", w.name(), reports.size());
-        return reports;
+        CollectionAccumulator<FileReport> acc = spark.sparkContext().collectionAccumulator(table + " files of " + w.name());
+        JavaRDD<Row> rows = tasks.isEmpty()
+                ? jsc.emptyRDD()
+                : jsc.parallelize(tasks, tasks.size()).flatMap(new ReadEventFiles(new SerializableConf(warehouse.conf()), acc, table));
+        spark.sparkContext().setJobDescription("ingest " + w.name() + ": " + tasks.size() + " files into " + table);
+        try {
+            if (outputs.size() == 1) {
+                write(spark.createDataFrame(rows, outputs.get(0).schema()), table, w.name());
+            } else {
+                Dataset<Row> envelopes = spark.createDataFrame(rows, TableRows.schema(outputs))
+                        .persist(StorageLevel.MEMORY_AND_DISK());
+                try {
+                    for (int i = 0; i < outputs.size(); i++) {
+                        Dataset<Row> part = envelopes.where(col(TableRows.INDEX).equalTo(i))
+                                .select(col(TableRows.column(i) + ".*"));
+                        write(part, outputs.get(i).table(), w.name());
+                    }
+                } finally {
+                    envelopes.unpersist();
+                }
+            }
+        } finally {
+            spark.sparkContext().setJobDescription(null);
+        }
+        // A task retried by Spark may report its file twice: keep one report per file.
+        Map<String, FileReport> byPath = new LinkedHashMap<>();
+        for (FileReport r : acc.value()) byPath.put(r.task.path(), r);
+        LOG.debug("{}: {} file reports for {}", w.name(), byPath.size(), table);
+        return new ArrayList<>(byPath.values());
+    }
+
+    private void write(Dataset<Row> rows, String table, String workload) {
+        rows.drop(Tables.PARTITION_COLUMN).write().mode(SaveMode.Overwrite)
+                .parquet(warehouse.stagingPartition(runId, table, workload));
+    }
+
+    /** Fills message sizes of Kineto comm kernels from the workload's execution traces (see {@link KinetoLink}). */
+    private void linkExecutionTraces(WorkloadFolder w, List<FileReport> reports) {
+        try {
+            long n = KinetoLink.link(spark, warehouse.fs(), warehouse.stagingPartition(runId, Tables.EVENTS, w.name()),
+                    warehouse.stagingPartition(runId, Tables.ET_NODES, w.name()), reports);
+            LOG.debug("{}: {} kernels sized from execution traces", w.name(), n);
+        } catch (IOException | RuntimeException e) {
+            String why = "not linked: the link step failed (" + e.getMessage() + "); events kept as read";
+            for (FileReport r : reports) {
+                if (TraceFormat.PYTORCH_ET.id().equals(r.format)) r.metadata.put(KinetoLink.METADATA_KEY, why);
+            }
+            LOG.warn("{}: {}", w.name(), why);
+        }
     }
 
     private FileReport cardReport(WorkloadFolder w, WorkloadCards.Outcome card) {

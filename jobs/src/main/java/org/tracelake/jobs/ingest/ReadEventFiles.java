@@ -14,20 +14,30 @@ import org.tracelake.jobs.readers.ReadErrors;
 import org.tracelake.jobs.readers.ReaderRegistry;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.TraceInput;
-import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.schemas.Tables;
 
 /**
  * Runs on an executor, one input file per call: confirms the format by content, streams the file's rows to
  * Spark's writer, and hands the file's {@link FileReport} to the driver through an accumulator when the file is
  * done — whether it ended well, was skipped or failed. A failing file never fails the task.
+ *
+ * <p>One instance serves one write job, named by its table ({@link ReaderRegistry.Entry#table()}): a file whose
+ * content turns out to belong to another table's reader is not read here (the events job, which also gets the files
+ * whose name says nothing, skips it with the reason; another job reports the mismatch as an error).
  */
 public final class ReadEventFiles implements FlatMapFunction<FileTask, Row> {
     private final SerializableConf conf;
     private final CollectionAccumulator<FileReport> reports;
+    private final String table;
 
     public ReadEventFiles(SerializableConf conf, CollectionAccumulator<FileReport> reports) {
+        this(conf, reports, Tables.EVENTS);
+    }
+
+    public ReadEventFiles(SerializableConf conf, CollectionAccumulator<FileReport> reports, String table) {
         this.conf = conf;
         this.reports = reports;
+        this.table = table;
     }
 
     @Override
@@ -52,12 +62,25 @@ public final class ReadEventFiles implements FlatMapFunction<FileTask, Row> {
                 reports.add(report);
                 return Collections.emptyIterator();
             }
-            TraceReader reader = ReaderRegistry.eventsReader(format);
-            if (reader == null) {
-                reports.add(FileReport.skipped(withFormat(task, format), "no events reader for format " + format.id()));
+            ReaderRegistry.Entry entry = ReaderRegistry.entry(format);
+            if (entry == null) {
+                String what = table.equals(Tables.EVENTS) ? "no events reader" : "no reader";
+                reports.add(FileReport.skipped(withFormat(task, format), what + " for format " + format.id()));
                 return Collections.emptyIterator();
             }
-            return new Reporting(reader.open(withFormat(task, format), conf.get()));
+            if (!entry.table().equals(table)) {
+                if (table.equals(Tables.EVENTS) && named == null) {
+                    reports.add(FileReport.skipped(withFormat(task, format), "the content is a " + format.id()
+                            + " file but its name does not say so; rename it as that format is named (FORMATS.md §0) "
+                            + "to ingest it into " + entry.table()));
+                } else {
+                    report.fail("named like a " + (named == null ? "trace" : named.id()) + " file but its content is "
+                            + format.id() + " (first bytes: " + printable(head) + "); rename it to match its content");
+                    reports.add(report);
+                }
+                return Collections.emptyIterator();
+            }
+            return new Reporting(entry.reader().open(withFormat(task, format), conf.get()));
         } catch (Exception | StackOverflowError e) {
             report.fail(ReadErrors.describe(e));
             reports.add(report);

@@ -9,7 +9,10 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.readers.FileReport;
+import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.ScalaMaps;
+import org.tracelake.jobs.readers.toml.TorchtitanConfigs;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.schemas.card.CardException;
 import org.tracelake.schemas.card.Hashes;
@@ -55,6 +58,21 @@ public final class WorkloadCards {
         } catch (IOException e) {
             return new Outcome(null, file.path(), null, "cannot read card: " + e.getMessage());
         }
+    }
+
+    /** The card after torchtitan configs filled what it lacked, and the configs' trace_files reports. */
+    public record Filled(Outcome card, List<FileReport> reports) {}
+
+    /**
+     * Fills what the card lacks (batch_size, seq_len, parallelism degrees) from the workload's torchtitan TOML
+     * configs, read here on the driver as plain data ({@link TorchtitanConfigs}); each filled value is recorded in
+     * {@code workloads.field_sources} as {@code toml:<file name>}. A bad config is an error row for that file only.
+     */
+    public static Filled fillFromTorchtitanConfigs(Outcome o, List<FileTask> configs, Configuration conf) {
+        if (configs.isEmpty()) return new Filled(o, List.of());
+        TorchtitanConfigs.Result r = TorchtitanConfigs.fill(o.card(), configs, conf);
+        Outcome filled = r.card() == o.card() ? o : new Outcome(r.card(), o.cardPath(), o.cardHash(), o.error());
+        return new Filled(filled, r.reports());
     }
 
     /** The {@code workloads} row (WorkloadSchema order). */

@@ -7,14 +7,19 @@ import static org.apache.spark.sql.functions.lit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.tracelake.schemas.CollectiveSchema;
+import org.tracelake.schemas.MemorySchema;
 import org.tracelake.schemas.MetricSchema;
+import org.tracelake.schemas.Tables;
+import org.tracelake.schemas.TelemetrySchema;
 
 /**
  * Computes the {@code metrics} and {@code collectives} tables of a set of workloads from their {@code events}
@@ -27,7 +32,9 @@ public final class MetricsJob {
 
     /** Metric families, in the order their queries run. */
     static final List<String> METRIC_FILES = List.of(
-            "communication.sql", "overlap.sql", "cross_rank.sql", "steps.sql", "kernels.sql");
+            "communication.sql", "overlap.sql", "cross_rank.sql", "steps.sql", "kernels.sql",
+            "xla.sql", // xla.sql after communication.sql: it reads comm_fraction_per_step
+            "memory.sql", "telemetry.sql"); // these two read only the side tables below
 
     private final SparkSession spark;
 
@@ -38,7 +45,26 @@ public final class MetricsJob {
     /** The two outputs, not yet written. Both are partitioned by workload when written. */
     public record Output(Dataset<Row> metrics, Dataset<Row> collectives) {}
 
+    /**
+     * Tables other than events and workloads that metric files read (memory.sql, telemetry.sql), with the schema
+     * of the empty view registered when a run has none of them.
+     */
+    public static final Map<String, StructType> SIDE_TABLES = Map.of(
+            Tables.MEMORY_EVENTS, MemorySchema.EVENTS,
+            Tables.MEMORY_SEGMENTS, MemorySchema.SEGMENTS,
+            Tables.ITERATION_TELEMETRY, TelemetrySchema.SCHEMA);
+
     public Output compute(Dataset<Row> events, Dataset<Row> workloads, Dataset<Row> devicePeaks) {
+        return compute(events, workloads, devicePeaks, Map.of());
+    }
+
+    /** As above, with the side tables present for these workloads (any not given is registered empty). */
+    public Output compute(Dataset<Row> events, Dataset<Row> workloads, Dataset<Row> devicePeaks,
+                          Map<String, Dataset<Row>> sideTables) {
+        SIDE_TABLES.forEach((name, schema) -> {
+            Dataset<Row> t = sideTables.get(name);
+            (t != null ? t : spark.createDataFrame(new ArrayList<Row>(), schema)).createOrReplaceTempView(name);
+        });
         events.createOrReplaceTempView("events");
         workloads.createOrReplaceTempView("workloads");
         devicePeaks.createOrReplaceTempView("device_peak_flops");

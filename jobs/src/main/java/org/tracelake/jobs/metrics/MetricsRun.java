@@ -43,18 +43,40 @@ public final class MetricsRun {
         if (workloads.isEmpty()) return;
         String stagingRoot = warehouse.root() + "/_staging/" + runId;
         compute(readPartitions(stagingRoot + "/" + Tables.EVENTS, workloads),
-                readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads));
+                readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads), sideTables(stagingRoot, workloads));
     }
 
     /** Metrics for workloads already live (the {@code metrics} job alone). */
     public void computeLive(List<String> workloads) {
         if (workloads.isEmpty()) return;
         compute(readPartitions(warehouse.table(Tables.EVENTS), workloads),
-                readPartitions(warehouse.table(Tables.WORKLOADS), workloads));
+                readPartitions(warehouse.table(Tables.WORKLOADS), workloads), sideTables(warehouse.root(), workloads));
     }
 
-    private void compute(Dataset<Row> events, Dataset<Row> workloads) {
-        MetricsJob.Output out = new MetricsJob(spark).compute(events, workloads, DevicePeaks.load(spark));
+    /**
+     * The memory and telemetry tables of the workloads that have them (most have neither: a table is read only
+     * from the partitions that exist, and left out when none does).
+     */
+    private Map<String, Dataset<Row>> sideTables(String root, List<String> workloads) {
+        Map<String, Dataset<Row>> out = new TreeMap<>();
+        for (String table : MetricsJob.SIDE_TABLES.keySet()) {
+            String tableRoot = root + "/" + table;
+            List<String> present = new ArrayList<>();
+            for (String w : workloads) {
+                String path = tableRoot + "/" + Warehouse.partitionDir(w);
+                try {
+                    if (warehouse.fs().exists(new org.apache.hadoop.fs.Path(path))) present.add(w);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+            if (!present.isEmpty()) out.put(table, readPartitions(tableRoot, present));
+        }
+        return out;
+    }
+
+    private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
+        MetricsJob.Output out = new MetricsJob(spark).compute(events, workloads, DevicePeaks.load(spark), sideTables);
         String stagingRoot = warehouse.root() + "/_staging/" + runId;
         spark.sparkContext().setJobDescription("metrics");
         out.collectives().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")

@@ -62,6 +62,8 @@ public final class FormatDetector {
         if (seen == null) {
             return switch (named) {
                 case XPLANE, NSYS_REP, TORCHTITAN_TOML -> named; // protobuf, binary report, TOML: no JSON header
+                // AORTA lines put "total_ms" after the step counters; a long first line may hide it from the sniff.
+                case AORTA_JSONL -> new String(head, StandardCharsets.ISO_8859_1).stripLeading().startsWith("{") ? named : null;
                 default -> null;
             };
         }

@@ -3,6 +3,7 @@ package org.tracelake.jobs.sql;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
@@ -41,7 +42,7 @@ public final class ResultPrinter {
         for (int i = 0; i < cols.length; i++) rule.append(i == 0 ? "" : "-+-").append("-".repeat(width[i]));
         out.println(rule);
         for (int k = 0; k < cells.size(); k++) out.println(line(cells.get(k), width, rows.subList(k, k + 1), false));
-        out.println("(" + rows.size() + (more ? "+ rows; showing the first " + limit + ", raise --limit for more)" : " rows)"));
+        out.println("(" + rows.size() + (more ? "+ rows; showing the first " + limit + ", raise --limit for more)" : rows.size() == 1 ? " row)" : " rows)"));
     }
 
     private static String line(String[] values, int[] width, List<Row> row, boolean header) {
@@ -69,12 +70,24 @@ public final class ResultPrinter {
         }
     }
 
-    static String cell(Object v) {
+    /**
+     * A double with at most 6 significant digits and no trailing zeros (2.25, 0.089, 20937965632.0 for whole
+     * numbers so a double still reads as one); exponent notation outside [1e-4, 1e15).
+     */
+    static String number(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) return Double.toString(d);
+        if (d == 0) return "0.0";
+        double a = Math.abs(d);
+        if (d == Math.rint(d) && a < 1e15) return String.format(Locale.ROOT, "%.1f", d);
+        if (a < 1e-4 || a >= 1e15) return String.format(Locale.ROOT, "%.5e", d).replaceAll("\\.?0+e", "e");
+        String s = new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+        return s.contains(".") ? s : s + ".0";
+    }
+
+    public static String cell(Object v) {
         if (v == null) return "NULL";
-        if (v instanceof Double d) {
-            if (d == Math.rint(d) && Math.abs(d) < 1e15) return String.format("%.1f", d);
-            return String.format("%.6g", d);
-        }
+        if (v instanceof Double d) return number(d);
+        if (v instanceof Float f) return number(f.doubleValue());
         if (v instanceof scala.collection.Map<?, ?> m) return m.mkString("{", ", ", "}");
         if (v instanceof scala.collection.Seq<?> s) return s.mkString("[", ", ", "]");
         return v.toString();

@@ -1,0 +1,104 @@
+package org.tracelake.jobs.cli;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.report.Comparison;
+import org.tracelake.jobs.report.ReportQueries;
+import org.tracelake.jobs.report.Reports;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.Tables;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Reports on the warehouse's workloads:",
+                "  --workload W [--out FILE]          text report (stdout without --out)",
+                "  --html [--workload W] [--out DIR]  HTML pages with charts, one per workload",
+                "                                     (DIR default <warehouse>/exports/reports)",
+                "  --compare REF CAND [--out DIR]     shared workload-scope metrics with CAND/REF",
+                "                                     ratios (text on stdout; with --out DIR:",
+                "                                     compare.txt, compare.html, summary.json)"})
+public final class ReportCommand implements Callable<Integer> {
+    @Option(names = "--workload", paramLabel = "NAME", description = "The workload.")
+    String workload;
+
+    @Option(names = "--html", description = "Write HTML pages (charts; opens with no network).")
+    boolean html;
+
+    @Option(names = "--compare", arity = "2", paramLabel = "WORKLOAD",
+            description = "Compare two workloads: REF (reference) and CAND (candidate).")
+    List<String> compare;
+
+    @Option(names = {"-o", "--out"}, paramLabel = "PATH",
+            description = "Output: a file for the text report, a directory for --html and --compare.")
+    String out;
+
+    @Option(names = "--step", paramLabel = "N",
+            description = "The step the HTML timeline shows (default: the middle step every rank has).")
+    Long step;
+
+    @Option(names = "--timeline-cap", paramLabel = "N", defaultValue = "" + ReportQueries.DEFAULT_TIMELINE_CAP,
+            description = "At most this many activities in the HTML timeline. Default: ${DEFAULT-VALUE}")
+    int timelineCap;
+
+    @Mixin WarehouseOption warehouseOption;
+    @Mixin SparkOptions sparkOptions;
+
+    @Override
+    public Integer call() throws Exception {
+        if (compare != null && (html || workload != null)) {
+            System.err.println("--compare takes two workloads and no --workload or --html");
+            return ExitCodes.USAGE;
+        }
+        if (compare == null && !html && workload == null) {
+            System.err.println("give --workload W (text report), --html, or --compare REF CAND");
+            return ExitCodes.USAGE;
+        }
+        if (timelineCap < 1) {
+            System.err.println("--timeline-cap must be at least 1");
+            return ExitCodes.USAGE;
+        }
+        SparkSession spark = sparkOptions.session("tracelake report");
+        try {
+            Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+            Reports reports = new Reports(spark, warehouse);
+            List<String> known = reports.workloads();
+            if (known.isEmpty()) {
+                System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
+                return ExitCodes.FAILED;
+            }
+            List<String> named = compare != null ? compare : workload != null ? List.of(workload) : List.of();
+            for (String w : named) {
+                if (!known.contains(w)) {
+                    System.err.println("no workload " + w + " in " + warehouse.root() + " (there are: " + String.join(", ", known) + ")");
+                    return ExitCodes.USAGE;
+                }
+            }
+            if (compare != null) {
+                Comparison c = reports.compare(compare.get(0), compare.get(1));
+                if (out == null) {
+                    System.out.print(c.text());
+                } else {
+                    reports.writeComparison(c, out).forEach(f -> System.err.println("wrote " + f));
+                }
+            } else if (html) {
+                String dir = out != null ? out : warehouse.table(Tables.EXPORTS) + "/reports";
+                reports.html(workload != null ? List.of(workload) : known, dir, step, timelineCap)
+                        .forEach(f -> System.err.println("wrote " + f));
+            } else {
+                String text = reports.text(workload, step);
+                if (out == null) {
+                    System.out.print(text);
+                } else {
+                    System.err.println("wrote " + org.tracelake.jobs.report.Outputs.write(
+                            spark.sparkContext().hadoopConfiguration(), out, text));
+                }
+            }
+            return ExitCodes.OK;
+        } finally {
+            spark.stop();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package org.tracelake.jobs.readers;
+
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Rows of a reader that writes several tables from one parse: each row is an envelope
+ * {@code (table index, t0, t1, …)} with exactly one of the {@code t<i>} structs set. Ingest caches the envelopes
+ * and writes each table from them, so the file is parsed once.
+ */
+public final class TableRows {
+    private TableRows() {}
+
+    public static final String INDEX = "_table";
+
+    public static String column(int i) {
+        return "t" + i;
+    }
+
+    public static StructType schema(List<ReaderRegistry.Output> outputs) {
+        StructType s = new StructType().add(INDEX, DataTypes.IntegerType, false);
+        for (int i = 0; i < outputs.size(); i++) s = s.add(column(i), outputs.get(i).schema(), true);
+        return s;
+    }
+
+    /** The envelope of a row of output {@code index} out of {@code count}. */
+    public static Row wrap(int index, int count, Row row) {
+        Object[] values = new Object[count + 1];
+        values[0] = index;
+        values[index + 1] = row;
+        return RowFactory.create(values);
+    }
+}

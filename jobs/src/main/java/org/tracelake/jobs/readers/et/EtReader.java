@@ -1,0 +1,249 @@
+package org.tracelake.jobs.readers.et;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.tracelake.jobs.readers.EventStream;
+import org.tracelake.jobs.readers.FileReport;
+import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.ScalaMaps;
+import org.tracelake.jobs.readers.TraceInput;
+import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.schemas.EtNodeSchema;
+import org.tracelake.udfs.RankFromFileName;
+
+/**
+ * PyTorch execution traces (ET JSON, schema {@code 1.0.x} and {@code 1.x-chakra}; FORMATS.md §7) into
+ * {@code et_nodes}: Jackson's token parser walks to {@code nodes} and reads one node object at a time (a small tree
+ * per node, never the array), emitting its row before the next is read. Header keys after {@code nodes}
+ * ({@code finish_ts}) are read when the array ends.
+ *
+ * <p>Rank: the file name ({@code dlrm_eg_3.json}, {@code rank3_et.json}, {@code torch_et_3.json}), else the file's
+ * position among the workload's ET files: an ET has no rank of its own. Linking to Kineto is a separate, cross-file
+ * step ({@link KinetoLink}).
+ */
+public final class EtReader implements TraceReader {
+    static final JsonFactory FACTORY = JsonFactory.builder().build();
+    private static final ObjectMapper TREE = new ObjectMapper(FACTORY);
+
+    /** Longest inputs/outputs JSON text kept in a column; longer lists are left out (and counted). */
+    static final int MAX_JSON_TEXT = 1 << 20;
+
+    @Override
+    public EventStream open(FileTask task, Configuration conf) throws IOException {
+        FileReport report = new FileReport(task);
+        TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true);
+        JsonParser p = FACTORY.createParser(in);
+        Map<String, String> header = new LinkedHashMap<>();
+        try {
+            if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object: not a PyTorch execution trace");
+            boolean found = false;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                JsonToken v = p.nextToken();
+                if (key.equals("nodes") && v == JsonToken.START_ARRAY) {
+                    found = true;
+                    break;
+                }
+                if (v.isScalarValue()) header.put(key, p.getText());
+                p.skipChildren();
+            }
+            if (!found) throw new IOException("no \"nodes\" array: this JSON object is not a PyTorch execution trace");
+        } catch (IOException | RuntimeException e) {
+            p.close();
+            in.close();
+            throw e;
+        }
+        report.resolveRank(null, RankFromFileName.rank(task.fileName()));
+        header.forEach((k, v) -> {
+            if (k.equals("schema") || k.equals("pid") || k.equals("time") || k.equals("start_ts")) report.metadata.put("et." + k, v);
+        });
+        return new Rows(task, report, in, p, header.get("schema"));
+    }
+
+    private static final class Rows implements EventStream {
+        private final FileTask task;
+        private final FileReport report;
+        private final TraceInput.Opened in;
+        private final JsonParser p;
+        private final String schema;
+        private long ordinal;
+        private long commNodes;
+        private long clipped;
+        private boolean done;
+        private Row next;
+
+        Rows(FileTask task, FileReport report, TraceInput.Opened in, JsonParser p, String schema) {
+            this.task = task;
+            this.report = report;
+            this.in = in;
+            this.p = p;
+            this.schema = schema;
+        }
+
+        @Override
+        public FileReport report() {
+            return report;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (next != null) return true;
+            if (done) return false;
+            try {
+                while (next == null) {
+                    JsonToken t = p.nextToken();
+                    if (t == null) throw new IOException("file ends inside the nodes array");
+                    if (t == JsonToken.END_ARRAY) {
+                        finish();
+                        return false;
+                    }
+                    long position = ordinal++;
+                    if (t != JsonToken.START_OBJECT) {
+                        p.skipChildren();
+                        report.drops.drop("nodes entry is not an object");
+                        continue;
+                    }
+                    JsonNode node = TREE.readTree(p);
+                    next = toRow(position, node);
+                }
+                return true;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public Row next() {
+            if (!hasNext()) throw new NoSuchElementException();
+            Row r = next;
+            next = null;
+            report.eventsRead++;
+            return r;
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                p.close();
+            } finally {
+                in.close();
+            }
+        }
+
+        private void finish() throws IOException {
+            done = true;
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                JsonToken v = p.nextToken();
+                if (key.equals("finish_ts") && v.isScalarValue()) report.metadata.put("et.finish_ts", p.getText());
+                p.skipChildren();
+            }
+            if (t != JsonToken.END_OBJECT) throw new IOException("malformed JSON after the nodes array");
+            report.metadata.put("et.nodes", Long.toString(ordinal));
+            report.metadata.put("et.comm_nodes", Long.toString(commNodes));
+            if (clipped > 0) report.metadata.put("et.clipped_json_columns", Long.toString(clipped));
+            report.contentHash = in.drainAndHash();
+            close();
+        }
+
+        private Row toRow(long position, JsonNode n) {
+            boolean chakra = n.has("attrs") || n.path("inputs").isObject();
+            Map<String, JsonNode> attrs = new HashMap<>();
+            if (n.path("attrs").isArray()) {
+                for (JsonNode a : n.path("attrs")) {
+                    if (a.isObject() && a.path("name").isTextual()) attrs.put(a.get("name").textValue(), a.get("value"));
+                }
+            }
+            JsonNode inputs;
+            JsonNode inputShapes;
+            JsonNode inputTypes;
+            JsonNode outputs;
+            JsonNode outputShapes;
+            JsonNode outputTypes;
+            if (chakra) {
+                inputs = n.path("inputs").get("values");
+                inputShapes = n.path("inputs").get("shapes");
+                inputTypes = n.path("inputs").get("types");
+                outputs = n.path("outputs").get("values");
+                outputShapes = n.path("outputs").get("shapes");
+                outputTypes = n.path("outputs").get("types");
+            } else {
+                inputs = n.get("inputs");
+                inputShapes = n.get("input_shapes");
+                inputTypes = n.get("input_types");
+                outputs = n.get("outputs");
+                outputShapes = n.get("output_shapes");
+                outputTypes = n.get("output_types");
+            }
+            String name = CommNode.text(n.get("name"));
+            CommNode c = CommNode.decode(name, inputs, inputTypes, outputs, attrs);
+            if (c.isComm) commNodes++;
+            Long parent = CommNode.asLong(n.get("parent"));
+            if (parent == null) parent = firstLong(n.get("ctrl_deps"));
+            Map<String, String> otherAttrs = null;
+            if (!attrs.isEmpty()) {
+                otherAttrs = new LinkedHashMap<>();
+                for (Map.Entry<String, JsonNode> a : attrs.entrySet()) {
+                    if (!TOP_LEVEL_ATTRS.contains(a.getKey())) otherAttrs.put(a.getKey(), clip(CommNode.text(a.getValue())));
+                }
+                if (otherAttrs.isEmpty()) otherAttrs = null;
+            }
+            return RowFactory.create(task.workload(), report.rank, task.path(), position, schema,
+                    CommNode.asLong(n.get("id")), name, parent,
+                    field(n, attrs, "fw_parent"), field(n, attrs, "rf_id"), field(n, attrs, "seq_id"),
+                    field(n, attrs, "scope"), field(n, attrs, "tid"), field(n, attrs, "fw_tid"),
+                    clip(CommNode.text(n.has("op_schema") ? n.get("op_schema") : attrs.get("op_schema"))),
+                    json(inputs), json(inputShapes), json(inputTypes), json(outputs), json(outputShapes), json(outputTypes),
+                    otherAttrs == null ? null : ScalaMaps.of(otherAttrs),
+                    c.isComm, c.kind, c.collectiveName, c.inNelems, c.outNelems, c.dtype, c.inBytes, c.outBytes,
+                    c.inSplits, c.outSplits, c.groupSize, c.pgName, c.seq);
+        }
+
+        /** Chakra nodes keep these in attrs; they have their own columns, so they are not repeated in the map. */
+        private static final java.util.Set<String> TOP_LEVEL_ATTRS = java.util.Set.of(
+                "rf_id", "fw_parent", "seq_id", "scope", "tid", "fw_tid", "op_schema");
+
+        private static Long field(JsonNode n, Map<String, JsonNode> attrs, String key) {
+            Long v = CommNode.asLong(n.get(key));
+            return v != null ? v : CommNode.asLong(attrs.get(key));
+        }
+
+        private static Long firstLong(JsonNode v) {
+            if (v == null) return null;
+            if (v.isArray()) return v.isEmpty() ? null : CommNode.asLong(v.get(0));
+            return CommNode.asLong(v);
+        }
+
+        private String json(JsonNode v) {
+            if (v == null || v.isNull()) return null;
+            String s = v.toString();
+            if (s.length() > MAX_JSON_TEXT) {
+                clipped++;
+                return null;
+            }
+            return s;
+        }
+
+        private static String clip(String s) {
+            return s != null && s.length() > 8192 ? s.substring(0, 8192) + "…" : s;
+        }
+    }
+
+    static {
+        if (EtNodeSchema.SCHEMA.size() != 35) {
+            throw new IllegalStateException("EtReader's row layout is out of step with EtNodeSchema");
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package org.tracelake.jobs.readers.memory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import net.razorvine.pickle.PickleException;
+import net.razorvine.pickle.Unpickler;
+
+/**
+ * razorvine's unpickler with every object-constructing opcode refused a second time, at dispatch: a belt to
+ * {@link PickleGuard}'s braces. Call {@link #loadChecked} only on bytes the guard has passed; should the two ever
+ * disagree, this throws before any class is looked up.
+ */
+final class PlainUnpickler extends Unpickler {
+    private static final String REFUSED = "cRbio\u0081\u0092\u0082\u0083\u0084PQ\u0093\u0097\u0098";
+
+    @Override
+    protected Object dispatch(short key) throws PickleException, IOException {
+        if (REFUSED.indexOf((char) (key & 0xff)) >= 0) {
+            throw new PickleException(String.format("refused pickle opcode 0x%02x: not plain data", key & 0xff));
+        }
+        return super.dispatch(key);
+    }
+
+    Object loadChecked(InputStream in) throws IOException {
+        try {
+            return load(in);
+        } finally {
+            close();
+        }
+    }
+}

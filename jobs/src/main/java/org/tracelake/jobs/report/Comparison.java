@@ -1,0 +1,121 @@
+package org.tracelake.jobs.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiPredicate;
+import org.tracelake.jobs.report.ReportModel.MetricRow;
+
+/**
+ * Two workloads side by side: every workload-scope (metric, figure, key) both have a row for, with
+ * ratio = candidate ÷ reference (null when the reference is 0 or either value is null). Rows of overlap ratios
+ * also get {@code ratio_delta = candidate − reference} (a difference of two ratios says more than their ratio).
+ */
+public final class Comparison {
+    /**
+     * Which rows get a {@code ratio_delta}: AORTA's {@code overlap_ratio} (metric or figure), and the
+     * {@code overlap_ratio_of_*} figures of {@code comm_comp_overlap}. The hook for the AORTA telemetry metrics:
+     * replace it (or extend the test) when their names settle.
+     */
+    public static BiPredicate<String, String> RATIO_DELTA_ROWS = (metric, figure) ->
+            "overlap_ratio".equals(metric) || "overlap_ratio".equals(figure)
+                    || (figure != null && figure.startsWith("overlap_ratio_"));
+
+    public record Row(String metric, String figure, String key, String unit, Double reference, Double candidate,
+                      Double ratio, boolean hasDelta, Double ratioDelta) {}
+
+    private final String reference;
+    private final String candidate;
+    private final List<Row> rows;
+
+    private Comparison(String reference, String candidate, List<Row> rows) {
+        this.reference = reference;
+        this.candidate = candidate;
+        this.rows = rows;
+    }
+
+    public String reference() {
+        return reference;
+    }
+
+    public String candidate() {
+        return candidate;
+    }
+
+    public List<Row> rows() {
+        return rows;
+    }
+
+    /** Both lists are workload-scope rows ordered by (metric, figure, key); the result keeps the reference's order. */
+    public static Comparison of(String reference, List<MetricRow> ref, String candidate, List<MetricRow> cand) {
+        Map<String, MetricRow> byKey = new LinkedHashMap<>();
+        for (MetricRow r : cand) byKey.put(id(r), r);
+        List<Row> rows = new ArrayList<>();
+        for (MetricRow r : ref) {
+            MetricRow c = byKey.get(id(r));
+            if (c == null) continue;
+            Double a = r.value();
+            Double b = c.value();
+            Double ratio = a == null || b == null || a == 0.0 ? null : b / a;
+            boolean hasDelta = RATIO_DELTA_ROWS.test(r.metric(), r.figure());
+            Double delta = hasDelta && a != null && b != null ? b - a : null;
+            rows.add(new Row(r.metric(), r.figure(), r.key(), r.unit() != null ? r.unit() : c.unit(), a, b, ratio,
+                    hasDelta, delta));
+        }
+        return new Comparison(reference, candidate, rows);
+    }
+
+    private static String id(MetricRow r) {
+        return r.metric() + "\u0000" + Objects.toString(r.figure(), "\u0001") + "\u0000" + Objects.toString(r.key(), "\u0001");
+    }
+
+    /** {@code summary.json}: {"reference", "candidate", "metrics": [{metric, figure, key, unit, reference, candidate, ratio[, ratio_delta]}]}. */
+    public Map<String, Object> summary() {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("reference", reference);
+        o.put("candidate", candidate);
+        List<Map<String, Object>> metrics = new ArrayList<>();
+        for (Row r : rows) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("metric", r.metric());
+            m.put("figure", r.figure());
+            m.put("key", r.key());
+            m.put("unit", r.unit());
+            m.put("reference", r.reference());
+            m.put("candidate", r.candidate());
+            m.put("ratio", r.ratio());
+            if (r.hasDelta()) m.put("ratio_delta", r.ratioDelta());
+            metrics.add(m);
+        }
+        o.put("metrics", metrics);
+        return o;
+    }
+
+    public String text() {
+        StringBuilder sb = new StringBuilder();
+        String title = "tracelake comparison: " + candidate + " vs " + reference;
+        sb.append(title).append('\n').append("=".repeat(title.length())).append('\n');
+        sb.append("reference  ").append(reference).append('\n');
+        sb.append("candidate  ").append(candidate).append('\n');
+        sb.append("ratio      candidate / reference (- when the reference is 0 or a value is missing)\n\n");
+        Fmt.Table t = new Fmt.Table("metric", "figure", "key", "unit", "reference", "candidate", "ratio", "delta");
+        for (Row r : rows) {
+            t.row(r.metric(), r.figure(), r.key(), r.unit(), Fmt.num(r.reference()), Fmt.num(r.candidate()),
+                    ratio(r.ratio()), r.hasDelta() ? Fmt.num(r.ratioDelta()) : "");
+        }
+        sb.append(t.render(""));
+        return sb.toString();
+    }
+
+    private static String ratio(Double r) {
+        return r == null ? "-" : Fmt.num(r) + "x";
+    }
+
+    public String html() {
+        Map<String, Object> d = summary();
+        d.put("page", "compare");
+        return HtmlPage.render("tracelake comparison: " + candidate + " vs " + reference, d);
+    }
+}

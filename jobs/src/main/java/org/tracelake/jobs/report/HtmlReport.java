@@ -1,0 +1,265 @@
+package org.tracelake.jobs.report;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.tracelake.jobs.report.ReportModel.CommBucket;
+import org.tracelake.jobs.report.ReportModel.KernelTime;
+import org.tracelake.jobs.report.ReportModel.MetricRow;
+import org.tracelake.jobs.report.ReportModel.Span;
+
+/** The per-workload HTML page: {@link ReportModel} as JSON for {@code report.js}, inside {@link HtmlPage}. */
+public final class HtmlReport {
+    private HtmlReport() {}
+
+    public static String render(ReportModel m) {
+        return HtmlPage.render("tracelake report: " + m.workload(), data(m));
+    }
+
+    static Map<String, Object> data(ReportModel m) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("page", "workload");
+        d.put("workload", m.workload());
+        d.put("runId", m.runId());
+        List<List<Object>> cardAll = new ArrayList<>();
+        m.card().forEach((k, v) -> cardAll.add(List.of(k, text(v))));
+        ReportModel.Files f = m.files();
+        List<List<Object>> card = new ArrayList<>();
+        Map<String, Object> c = m.card();
+        fact(card, "description", c.get("description"));
+        fact(card, "model", join(" · ", c.get("model_family"), c.get("phase"), c.get("precision"),
+                c.get("num_params") == null ? null : text(c.get("num_params")) + " params"));
+        fact(card, "batch × seq", c.get("batch_size") == null ? null : text(c.get("batch_size")) + " × " + text(c.get("seq_len")));
+        fact(card, "hardware", join(" · ", c.get("xpu_model"), c.get("device_count") == null ? null : c.get("device_count") + " devices",
+                c.get("topology")));
+        StringBuilder par = new StringBuilder();
+        for (String p : new String[] {"dp_replicate", "dp_shard", "tp", "pp", "cp", "ep"}) {
+            if (c.get(p) != null) par.append(par.length() == 0 ? "" : " · ").append(p).append(' ').append(c.get(p));
+        }
+        fact(card, "parallelism", par.length() == 0 ? null : par.toString());
+        fact(card, "framework", join(" ", c.get("framework"), c.get("framework_version")));
+        fact(card, "comm library", join(" ", c.get("comm_library"), c.get("comm_library_version")));
+        card.add(List.of("trace files", f.total() + " (" + f.ok() + " ok, " + f.skipped() + " skipped, " + f.error() + " error)"));
+        card.add(List.of("ranks · events", f.ranks() + " · " + Fmt.num(f.events())));
+        for (String e : f.errors()) card.add(List.of("error", e));
+        d.put("cardAll", cardAll);
+        d.put("card", card);
+        List<Map<String, Object>> headlines = new ArrayList<>();
+        TextReport.headlines(m).forEach((label, r) -> headlines.add(metric(r)));
+        d.put("headlines", headlines);
+        d.put("timeline", timeline(m.timeline()));
+        d.put("overlap", overlap(m));
+        d.put("comm", comm(m.commBuckets()));
+        d.put("lag", Map.of("instances", m.lag().instances(), "ranks", m.lag().ranks(), "cells", m.lag().cells(),
+                "total", m.lag().totalInstances()));
+        d.put("stragglers", stragglers(m));
+        d.put("kernels", kernels(m.categoryByRank()));
+        List<Map<String, Object>> top = new ArrayList<>();
+        for (KernelTime k : m.topKernels()) {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("name", k.name());
+            t.put("category", k.category());
+            t.put("count", k.count());
+            t.put("ms", k.durNs() / 1e6);
+            top.add(t);
+        }
+        d.put("topKernels", top);
+        List<Map<String, Object>> series = new ArrayList<>();
+        for (ReportModel.MemorySeries s : m.memory().series()) series.add(Map.of("device", s.device(), "points", s.points()));
+        d.put("memory", Map.of("note", m.memory().reason(), "series", series));
+        List<Map<String, Object>> metrics = new ArrayList<>();
+        for (MetricRow r : m.workloadMetrics()) metrics.add(metric(r));
+        d.put("metrics", metrics);
+        return d;
+    }
+
+    private static String text(Object v) {
+        return v instanceof Double x ? Fmt.num(x) : v instanceof Long l ? Fmt.num(l) : String.valueOf(v);
+    }
+
+    private static void fact(List<List<Object>> card, String key, Object value) {
+        if (value != null && !value.toString().isBlank()) card.add(List.of(key, value.toString()));
+    }
+
+    private static String join(String sep, Object... parts) {
+        StringBuilder sb = new StringBuilder();
+        for (Object p : parts) {
+            if (p == null) continue;
+            sb.append(sb.length() == 0 ? "" : sep).append(p);
+        }
+        return sb.length() == 0 ? null : sb.toString();
+    }
+
+    private static Map<String, Object> metric(MetricRow r) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("metric", r.metric());
+        o.put("figure", r.figure());
+        o.put("key", r.key());
+        o.put("value", r.value());
+        o.put("text", Fmt.num(r.value()));
+        o.put("unit", r.unit());
+        o.put("status", r.status());
+        o.put("reason", r.reason());
+        return o;
+    }
+
+    /** Lanes "rank r · class"; spans as [lane, start µs, dur µs, name index, category index]. */
+    private static Map<String, Object> timeline(ReportModel.Timeline t) {
+        TreeSet<Integer> ranks = new TreeSet<>();
+        TreeSet<String> classes = new TreeSet<>();
+        for (Span s : t.spans()) {
+            ranks.add(s.rank());
+            classes.add(s.activityClass());
+        }
+        List<String> lanes = new ArrayList<>();
+        Map<String, Integer> laneIndex = new HashMap<>();
+        for (Integer r : ranks) {
+            for (String c : classes) {
+                boolean present = t.spans().stream().anyMatch(s -> s.rank() == r && s.activityClass().equals(c));
+                if (!present) continue;
+                laneIndex.put(r + "/" + c, lanes.size());
+                lanes.add("rank " + r + " · " + c);
+            }
+        }
+        List<String> names = new ArrayList<>();
+        Map<String, Integer> nameIndex = new HashMap<>();
+        List<String> categories = new ArrayList<>();
+        Map<String, Integer> categoryIndex = new HashMap<>();
+        Map<String, List<double[]>> byClass = new TreeMap<>();
+        for (Span s : t.spans()) {
+            int n = nameIndex.computeIfAbsent(Objects.toString(s.name(), ""), k -> {
+                names.add(k);
+                return names.size() - 1;
+            });
+            int c = categoryIndex.computeIfAbsent(Objects.toString(s.category(), "other"), k -> {
+                categories.add(k);
+                return categories.size() - 1;
+            });
+            byClass.computeIfAbsent(s.activityClass(), k -> new ArrayList<>())
+                    .add(new double[] {laneIndex.get(s.rank() + "/" + s.activityClass()), s.startUs(), s.durUs(), n, c});
+        }
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("step", t.step());
+        o.put("total", t.totalSpans());
+        o.put("shown", t.spans().size());
+        o.put("lanes", lanes);
+        o.put("names", names);
+        o.put("categories", categories);
+        o.put("byClass", byClass);
+        return o;
+    }
+
+    private static Map<String, Object> overlap(ReportModel m) {
+        TreeMap<Long, double[]> steps = new TreeMap<>();
+        String[] figs = {"overlap_time_ms", "exposed_comm_ms", "overlap_ratio_of_comm", "comm_time_ms"};
+        for (MetricRow r : m.stepMeans()) {
+            if (!r.metric().equals("comm_comp_overlap") || r.key() != null || r.value() == null) continue;
+            for (int i = 0; i < figs.length; i++) {
+                if (figs[i].equals(r.figure())) {
+                    double[] a = steps.computeIfAbsent(r.step(), s -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
+                    a[i] = r.value();
+                }
+            }
+        }
+        List<Long> stepList = new ArrayList<>();
+        List<List<Double>> cols = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        steps.forEach((s, a) -> {
+            stepList.add(s);
+            for (int i = 0; i < a.length; i++) cols.get(i).add(Double.isNaN(a[i]) ? null : a[i]);
+        });
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("steps", stepList);
+        o.put("overlapMs", cols.get(0));
+        o.put("exposedMs", cols.get(1));
+        o.put("ratio", cols.get(2));
+        o.put("commMs", cols.get(3));
+        return o;
+    }
+
+    private static Map<String, Object> comm(List<CommBucket> buckets) {
+        TreeSet<Long> sizes = new TreeSet<>();
+        TreeSet<String> kinds = new TreeSet<>();
+        boolean unknown = false;
+        for (CommBucket b : buckets) {
+            if (b.bucket() == null) unknown = true;
+            else sizes.add(b.bucket());
+            kinds.add(b.kind());
+        }
+        List<Long> sizeList = new ArrayList<>(sizes);
+        List<String> labels = new ArrayList<>();
+        for (Long s : sizeList) labels.add(Fmt.bucket(s));
+        if (unknown) labels.add("unknown");
+        Map<String, List<Double>> bytes = new LinkedHashMap<>();
+        Map<String, List<Double>> busbw = new LinkedHashMap<>();
+        Map<String, List<Long>> calls = new LinkedHashMap<>();
+        for (String k : kinds) {
+            List<Double> by = new ArrayList<>();
+            List<Double> bw = new ArrayList<>();
+            List<Long> c = new ArrayList<>();
+            for (int i = 0; i < labels.size(); i++) {
+                by.add(null);
+                bw.add(null);
+                c.add(0L);
+            }
+            bytes.put(k, by);
+            busbw.put(k, bw);
+            calls.put(k, c);
+        }
+        for (CommBucket b : buckets) {
+            int i = b.bucket() == null ? labels.size() - 1 : sizeList.indexOf(b.bucket());
+            bytes.get(b.kind()).set(i, b.bytes() == null ? null : b.bytes().doubleValue());
+            busbw.get(b.kind()).set(i, b.busbwMedianGbps());
+            calls.get(b.kind()).set(i, b.calls());
+        }
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("buckets", labels);
+        o.put("kinds", new ArrayList<>(kinds));
+        o.put("bytes", bytes);
+        o.put("busbw", busbw);
+        o.put("calls", calls);
+        return o;
+    }
+
+    private static Map<String, Object> stragglers(ReportModel m) {
+        List<Integer> ranks = new ArrayList<>();
+        List<Double> share = new ArrayList<>();
+        List<Long> last = new ArrayList<>();
+        for (ReportModel.RankLastArrivals r : m.lastArrivals()) {
+            ranks.add(r.rank());
+            last.add(r.lastArrivals());
+            share.add(r.instances() == 0 ? 0.0 : (double) r.lastArrivals() / r.instances());
+        }
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("ranks", ranks);
+        o.put("share", share);
+        o.put("last", last);
+        o.put("instances", m.lastArrivals().isEmpty() ? 0 : m.lastArrivals().get(0).instances());
+        return o;
+    }
+
+    private static Map<String, Object> kernels(List<KernelTime> byRank) {
+        TreeSet<Integer> ranks = new TreeSet<>();
+        TreeSet<String> cats = new TreeSet<>();
+        for (KernelTime k : byRank) {
+            ranks.add(k.rank());
+            cats.add(k.category());
+        }
+        List<Integer> rankList = new ArrayList<>(ranks);
+        Map<String, List<Double>> ms = new LinkedHashMap<>();
+        for (String c : cats) {
+            List<Double> l = new ArrayList<>();
+            for (int i = 0; i < rankList.size(); i++) l.add(0.0);
+            ms.put(c, l);
+        }
+        for (KernelTime k : byRank) ms.get(k.category()).set(rankList.indexOf(k.rank()), k.durNs() / 1e6);
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("ranks", rankList);
+        o.put("ms", ms);
+        return o;
+    }
+}

@@ -1,0 +1,44 @@
+package org.tracelake.jobs.report;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** Writes a report file on any Hadoop file system, through a temporary file and a rename (never half a file). */
+public final class Outputs {
+    private Outputs() {}
+
+    public static String write(Configuration conf, String target, String content) throws IOException {
+        Path path = new Path(target);
+        if (path.toUri().getScheme() == null || "file".equals(path.toUri().getScheme())) {
+            // a local file: plain java.nio (Hadoop's local file system would leave a .crc file beside it)
+            java.nio.file.Path file = java.nio.file.Path.of(path.toUri().getPath()).toAbsolutePath();
+            if (file.getParent() != null) java.nio.file.Files.createDirectories(file.getParent());
+            java.nio.file.Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
+            java.nio.file.Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            return file.toString();
+        }
+        FileSystem fs = path.getFileSystem(conf);
+        Path qualified = fs.makeQualified(path);
+        if (qualified.getParent() != null) fs.mkdirs(qualified.getParent());
+        Path tmp = new Path(qualified.getParent(), "." + qualified.getName() + ".tmp");
+        try (OutputStream out = fs.create(tmp, true)) {
+            out.write(content.getBytes(StandardCharsets.UTF_8));
+        }
+        if (fs.exists(qualified)) fs.delete(qualified, false);
+        if (!fs.rename(tmp, qualified)) throw new IOException("could not rename " + tmp + " to " + qualified);
+        return qualified.toString();
+    }
+
+    /** A file name for a workload: its name with anything but letters, digits, '.', '_' and '-' replaced. */
+    public static String fileName(String workload, String suffix) {
+        String safe = workload.replaceAll("[^A-Za-z0-9._-]", "_");
+        if (safe.startsWith(".")) safe = "_" + safe.substring(1);
+        return safe + suffix;
+    }
+}

@@ -1,0 +1,67 @@
+package org.tracelake.jobs.report;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/**
+ * What a workload report shows: small, aggregated results only (metric rows, per-rank and per-step summaries,
+ * one step's timeline capped at a few thousand activities). Built on Spark by {@link ReportQueries}.
+ */
+public record ReportModel(
+        String workload,
+        String runId,
+        LinkedHashMap<String, Object> card,
+        Files files,
+        List<MetricRow> workloadMetrics,
+        List<MetricRow> rankMetrics,
+        List<MetricRow> keyMetrics,
+        List<MetricRow> stepMeans,
+        List<CommBucket> commBuckets,
+        List<RankLastArrivals> lastArrivals,
+        LagMap lag,
+        Timeline timeline,
+        List<KernelTime> categoryByRank,
+        List<KernelTime> topKernels,
+        Memory memory) {
+
+    /** trace_files of the workload, counted. */
+    public record Files(long total, long ok, long skipped, long error, long ranks, long events, long eventsDropped,
+                        List<String> errors) {}
+
+    /**
+     * One metrics row. For step means, {@code value} is the mean over ranks and {@code rank} holds the number of
+     * ranks averaged.
+     */
+    public record MetricRow(String metric, String figure, String key, Integer rank, Long step, Double value,
+                            String unit, String status, String reason) {
+        public String label() {
+            return metric + (figure == null ? "" : "." + figure) + (key == null ? "" : "[" + key + "]");
+        }
+    }
+
+    /** Communication activities of one collective kind and power-of-2 size bucket (bucket 0: size 0; null: unknown). */
+    public record CommBucket(String kind, Long bucket, long calls, Long bytes, long durNs, long busbwSamples,
+                             Double busbwMedianGbps) {}
+
+    /** Per rank: the matched collective instances it took part in and those it arrived at last. */
+    public record RankLastArrivals(int rank, long instances, long lastArrivals) {}
+
+    /**
+     * The rank × collective start-offset map: {@code instances} in time order (at most the cap), each cell the
+     * rank's start minus the instance's first start, in µs.
+     */
+    public record LagMap(List<String> instances, List<Integer> ranks, List<double[]> cells, long totalInstances) {}
+
+    /** One step's GPU activities on every rank (start relative to the earliest start in the step, µs). */
+    public record Timeline(Long step, List<Span> spans, long totalSpans) {}
+
+    public record Span(int rank, String activityClass, String category, String name, double startUs, double durUs) {}
+
+    /** Σ duration of kernels of a category (rank given) or of one kernel name (rank null). */
+    public record KernelTime(Integer rank, String category, String name, long count, long durNs) {}
+
+    /** Allocated bytes over time per device from memory_events, or the reason there is none. */
+    public record Memory(String reason, List<MemorySeries> series) {}
+
+    public record MemorySeries(String device, List<double[]> points) {}
+}

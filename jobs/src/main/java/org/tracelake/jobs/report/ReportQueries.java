@@ -1,0 +1,310 @@
+package org.tracelake.jobs.report;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.tracelake.jobs.report.ReportModel.CommBucket;
+import org.tracelake.jobs.report.ReportModel.KernelTime;
+import org.tracelake.jobs.report.ReportModel.LagMap;
+import org.tracelake.jobs.report.ReportModel.MetricRow;
+import org.tracelake.jobs.report.ReportModel.RankLastArrivals;
+import org.tracelake.jobs.report.ReportModel.Span;
+import org.tracelake.jobs.report.ReportModel.Timeline;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.Tables;
+
+/**
+ * The Spark side of the reports: every query filters one workload (by the Column API: a workload name is never
+ * spliced into SQL text), aggregates on the executors, and brings back only small results — metric rows,
+ * per-rank and per-step summaries, per-(kind, size) buckets, at most {@link #LAG_INSTANCE_CAP} collective
+ * instances and one step's timeline capped at {@code timelineCap} activities.
+ */
+public final class ReportQueries {
+    public static final int DEFAULT_TIMELINE_CAP = 4000;
+    public static final int LAG_INSTANCE_CAP = 300;
+    public static final int STEP_ROW_CAP = 20000;
+    public static final int MEMORY_POINTS = 600;
+    public static final int TOP_KERNELS = 15;
+
+    /** Card columns that are not facts to show (maps, bookkeeping). */
+    private static final List<String> CARD_SKIP = List.of(
+            "workload", "card", "field_sources", "status", "error", "ingest_run_id", "card_path", "card_hash");
+
+    private final SparkSession spark;
+    private final Warehouse warehouse;
+
+    public ReportQueries(SparkSession spark, Warehouse warehouse) {
+        this.spark = spark;
+        this.warehouse = warehouse;
+    }
+
+    /** The workloads that have metrics, sorted. */
+    public List<String> workloads() {
+        if (!warehouse.exists(Tables.METRICS)) return List.of();
+        List<String> out = new ArrayList<>();
+        for (Row r : table(Tables.METRICS).select("workload").distinct().orderBy("workload").collectAsList()) {
+            out.add(r.getString(0));
+        }
+        return out;
+    }
+
+    public boolean hasWorkload(String workload) {
+        return warehouse.exists(Tables.METRICS) && !forWorkload(Tables.METRICS, workload).limit(1).isEmpty();
+    }
+
+    /** Every workload-scope metric row of a workload, ordered (for comparisons and exports). */
+    public List<MetricRow> workloadMetrics(String workload) {
+        if (!warehouse.exists(Tables.METRICS)) return List.of();
+        return metricRows(forWorkload(Tables.METRICS, workload).where(col("scope").equalTo(lit("workload"))));
+    }
+
+    public ReportModel build(String workload, Long step, int timelineCap) {
+        if (!warehouse.exists(Tables.EVENTS) || !warehouse.exists(Tables.METRICS)) {
+            throw new IllegalStateException("no events or metrics under " + warehouse.root() + ": run `tracelake refresh` first");
+        }
+        Dataset<Row> events = forWorkload(Tables.EVENTS, workload);
+        events.createOrReplaceTempView("_report_events");
+        Dataset<Row> metrics = forWorkload(Tables.METRICS, workload);
+        LinkedHashMap<String, Object> card = new LinkedHashMap<>();
+        String runId = null;
+        if (warehouse.exists(Tables.WORKLOADS)) {
+            List<Row> w = forWorkload(Tables.WORKLOADS, workload).collectAsList();
+            if (!w.isEmpty()) {
+                Row r = w.get(0);
+                runId = r.getAs("ingest_run_id");
+                Map<?, ?> cardMap = r.isNullAt(r.fieldIndex("card")) ? Map.of()
+                        : scala.jdk.javaapi.CollectionConverters.asJava(r.<scala.collection.Map<Object, Object>>getAs("card"));
+                Object description = cardMap.get("description");
+                if (description != null) card.put("description", description.toString().strip());
+                for (StructField f : r.schema().fields()) {
+                    if (CARD_SKIP.contains(f.name())) continue;
+                    Object v = r.get(r.fieldIndex(f.name()));
+                    if (v != null) card.put(f.name(), v);
+                }
+            }
+        }
+        return new ReportModel(workload, runId, card, files(workload),
+                metricRows(metrics.where(col("scope").equalTo(lit("workload")))),
+                metricRows(metrics.where(col("scope").equalTo(lit("rank")))),
+                metricRows(metrics.where(col("scope").equalTo(lit("key")).and(col("rank").isNull()))),
+                stepMeans(metrics),
+                commBuckets(),
+                lastArrivals(workload),
+                lagMap(workload),
+                timeline(step, timelineCap),
+                categoryByRank(),
+                topKernels(),
+                new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS));
+    }
+
+    Dataset<Row> table(String name) {
+        return spark.read().parquet(warehouse.table(name));
+    }
+
+    /** One workload's rows of a table, or an empty frame when the table does not exist. */
+    Dataset<Row> forWorkload(String name, String workload) {
+        if (!warehouse.exists(name)) {
+            return spark.emptyDataFrame();
+        }
+        return table(name).where(col("workload").equalTo(lit(workload)));
+    }
+
+    private ReportModel.Files files(String workload) {
+        if (!warehouse.exists(Tables.TRACE_FILES)) return new ReportModel.Files(0, 0, 0, 0, 0, 0, 0, List.of());
+        Dataset<Row> tf = forWorkload(Tables.TRACE_FILES, workload);
+        tf.createOrReplaceTempView("_report_files");
+        Row r = spark.sql("""
+                SELECT count(*), count_if(status = 'ok'), count_if(status = 'skipped'), count_if(status = 'error'),
+                       count(DISTINCT CASE WHEN status = 'ok' THEN rank END),
+                       coalesce(sum(events_read), 0), coalesce(sum(events_dropped), 0)
+                FROM _report_files""").first();
+        List<String> errors = new ArrayList<>();
+        for (Row e : spark.sql("""
+                SELECT element_at(split(path, '/'), -1) AS file, error FROM _report_files
+                WHERE status = 'error' ORDER BY path LIMIT 20""").collectAsList()) {
+            errors.add(e.getString(0) + ": " + e.getString(1));
+        }
+        return new ReportModel.Files(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4),
+                r.getLong(5), r.getLong(6), errors);
+    }
+
+    private static List<MetricRow> metricRows(Dataset<Row> df) {
+        if (df.columns().length == 0) return List.of();
+        List<MetricRow> out = new ArrayList<>();
+        for (Row r : df.select("metric", "figure", "key", "rank", "step", "value", "unit", "status", "reason")
+                .orderBy(col("metric"), col("figure").asc_nulls_first(), col("key").asc_nulls_first(),
+                        col("rank").asc_nulls_first(), col("step").asc_nulls_first())
+                .limit(STEP_ROW_CAP).collectAsList()) {
+            out.add(new MetricRow(r.getString(0), r.getString(1), r.getString(2),
+                    r.isNullAt(3) ? null : r.getInt(3), r.isNullAt(4) ? null : r.getLong(4),
+                    r.isNullAt(5) ? null : r.getDouble(5), r.getString(6), r.getString(7), r.getString(8)));
+        }
+        return out;
+    }
+
+    /** Step-scope metrics averaged over ranks: one row per (metric, figure, key, step); rank = ranks averaged. */
+    private List<MetricRow> stepMeans(Dataset<Row> metrics) {
+        if (metrics.columns().length == 0) return List.of();
+        metrics.where(col("scope").equalTo(lit("step"))).createOrReplaceTempView("_report_step_metrics");
+        List<MetricRow> out = new ArrayList<>();
+        for (Row r : spark.sql("""
+                SELECT metric, figure, key, CAST(count(value) AS INT) AS ranks, step, avg(value) AS value, first(unit)
+                FROM _report_step_metrics WHERE step IS NOT NULL
+                GROUP BY metric, figure, key, step
+                ORDER BY metric, figure NULLS FIRST, key NULLS FIRST, step""").limit(STEP_ROW_CAP).collectAsList()) {
+            out.add(new MetricRow(r.getString(0), r.getString(1), r.getString(2), r.getInt(3), r.getLong(4),
+                    r.isNullAt(5) ? null : r.getDouble(5), r.getString(6), "ok", null));
+        }
+        return out;
+    }
+
+    /** Communication by collective kind and power-of-2 message size (METRICS.md §2: S and busbw). */
+    private List<CommBucket> commBuckets() {
+        List<CommBucket> out = new ArrayList<>();
+        for (Row r : spark.sql("""
+                WITH c AS (
+                  SELECT coalesce(collective, 'unknown') AS kind,
+                         bus_size_bytes(collective, in_bytes, out_bytes) AS size, dur_ns, group_size,
+                         busbw_gbps(collective, in_bytes, out_bytes, group_size, dur_ns) AS bw
+                  FROM _report_events
+                  WHERE activity_class = 'comm' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL)
+                SELECT kind,
+                       CASE WHEN size = 0 THEN 0 WHEN size > 0 THEN CAST(pow(2, floor(log2(size))) AS BIGINT) END AS bucket,
+                       count(*) AS calls, sum(size) AS bytes, sum(dur_ns) AS dur_ns,
+                       count(CASE WHEN size >= 0 AND group_size >= 2 AND dur_ns > 0 THEN bw END) AS samples,
+                       percentile(CASE WHEN size >= 0 AND group_size >= 2 AND dur_ns > 0 THEN bw END, 0.5) AS busbw
+                FROM c GROUP BY 1, 2 ORDER BY kind, bucket NULLS FIRST""").collectAsList()) {
+            out.add(new CommBucket(r.getString(0), r.isNullAt(1) ? null : r.getLong(1), r.getLong(2),
+                    r.isNullAt(3) ? null : r.getLong(3), r.isNullAt(4) ? 0L : r.getLong(4), r.getLong(5),
+                    r.isNullAt(6) ? null : r.getDouble(6)));
+        }
+        return out;
+    }
+
+    /** Per rank, from the collectives table: instances matched and instances where it started last. */
+    private List<RankLastArrivals> lastArrivals(String workload) {
+        if (!warehouse.exists(Tables.COLLECTIVES)) return List.of();
+        forWorkload(Tables.COLLECTIVES, workload).createOrReplaceTempView("_report_collectives");
+        long total = spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
+        List<RankLastArrivals> out = new ArrayList<>();
+        for (Row r : spark.sql("""
+                SELECT r.rank, coalesce(l.n, 0) FROM (SELECT DISTINCT rank FROM _report_events
+                                                      WHERE rank IS NOT NULL AND activity_class = 'comm') r
+                LEFT JOIN (SELECT last_rank, count(*) AS n FROM _report_collectives GROUP BY last_rank) l
+                  ON l.last_rank = r.rank
+                ORDER BY r.rank""").collectAsList()) {
+            out.add(new RankLastArrivals(r.getInt(0), total, r.getLong(1)));
+        }
+        return out;
+    }
+
+    /**
+     * Each rank's start offset in the first {@link #LAG_INSTANCE_CAP} collective instances (time order): the
+     * per-rank comm activities are numbered by the collectives table's match rule (match key; sequence number
+     * or ordinal) and joined to their instance on the executors.
+     */
+    private LagMap lagMap(String workload) {
+        if (!warehouse.exists(Tables.COLLECTIVES)) return new LagMap(List.of(), List.of(), List.of(), 0);
+        long total = spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
+        List<Row> rows = spark.sql("""
+                WITH c AS (
+                  SELECT rank, ts_ns, ts_ns + dur_ns AS end_ns, seq,
+                         CASE WHEN pg_name IS NOT NULL THEN concat('pg=', pg_name, ' kind=', coalesce(collective, 'unknown'))
+                              WHEN stream IS NOT NULL THEN concat('stream=', stream, ' kind=', coalesce(collective, 'unknown'))
+                              ELSE concat('kind=', coalesce(collective, 'unknown')) END AS match_key
+                  FROM _report_events
+                  WHERE activity_class = 'comm' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL),
+                n AS (SELECT *, row_number() OVER (PARTITION BY rank, match_key ORDER BY ts_ns, end_ns) AS ordinal FROM c),
+                i AS (SELECT match_key, match_by, k, kind, min_start_ns,
+                             row_number() OVER (ORDER BY min_start_ns, match_key, k) AS idx
+                      FROM _report_collectives)
+                SELECT i.idx, i.kind, i.k, n.rank, CAST(n.ts_ns - i.min_start_ns AS DOUBLE) / 1e3 AS offset_us
+                FROM i JOIN n ON n.match_key = i.match_key
+                             AND (CASE WHEN i.match_by = 'seq' THEN n.seq ELSE n.ordinal END) = i.k
+                WHERE i.idx <= %d
+                ORDER BY i.idx, n.rank""".formatted(LAG_INSTANCE_CAP)).collectAsList();
+        TreeMap<Long, String> instances = new TreeMap<>();
+        java.util.TreeSet<Integer> ranks = new java.util.TreeSet<>();
+        for (Row r : rows) {
+            instances.put(n(r, 0), (r.isNullAt(1) ? "unknown" : r.getString(1)) + " #" + n(r, 2));
+            ranks.add(r.getInt(3));
+        }
+        List<Long> idx = new ArrayList<>(instances.keySet());
+        List<Integer> rankList = new ArrayList<>(ranks);
+        List<double[]> cells = new ArrayList<>();
+        for (Row r : rows) {
+            cells.add(new double[] {idx.indexOf(n(r, 0)), rankList.indexOf(r.getInt(3)), r.getDouble(4)});
+        }
+        return new LagMap(new ArrayList<>(instances.values()), rankList, cells, total);
+    }
+
+    /** GPU activities of one step on every rank: the given step, else the middle step that every rank has. */
+    private Timeline timeline(Long step, int cap) {
+        Long chosen = step;
+        if (chosen == null) {
+            List<Row> steps = spark.sql("""
+                    SELECT step FROM _report_events
+                    WHERE activity_class IS NOT NULL AND step IS NOT NULL AND rank IS NOT NULL
+                    GROUP BY step
+                    HAVING count(DISTINCT rank) = (SELECT count(DISTINCT rank) FROM _report_events
+                                                   WHERE activity_class IS NOT NULL AND rank IS NOT NULL)
+                    ORDER BY step""").collectAsList();
+            if (steps.isEmpty()) return new Timeline(null, List.of(), 0);
+            chosen = steps.get(steps.size() / 2).getLong(0);
+        }
+        Dataset<Row> inStep = spark.table("_report_events")
+                .where("activity_class IS NOT NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL")
+                .where(col("step").equalTo(lit(chosen)));
+        Row span = inStep.selectExpr("count(*)", "min(ts_ns)").first();
+        long total = span.getLong(0);
+        if (total == 0) return new Timeline(chosen, List.of(), 0);
+        long origin = span.getLong(1);
+        List<Span> spans = new ArrayList<>();
+        for (Row r : inStep.select("rank", "activity_class", "kernel_category", "name", "ts_ns", "dur_ns")
+                .orderBy("ts_ns", "rank", "name").limit(cap).collectAsList()) {
+            spans.add(new Span(r.getInt(0), r.getString(1), r.getString(2), r.getString(3),
+                    (r.getLong(4) - origin) / 1000.0, r.getLong(5) / 1000.0));
+        }
+        return new Timeline(chosen, spans, total);
+    }
+
+    private List<KernelTime> categoryByRank() {
+        List<KernelTime> out = new ArrayList<>();
+        for (Row r : spark.sql("""
+                SELECT rank, coalesce(kernel_category, 'other'), count(*), sum(dur_ns) FROM _report_events
+                WHERE activity_class IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL
+                GROUP BY 1, 2 ORDER BY 1, 2""").collectAsList()) {
+            out.add(new KernelTime(r.getInt(0), r.getString(1), null, r.getLong(2), r.getLong(3)));
+        }
+        return out;
+    }
+
+    private List<KernelTime> topKernels() {
+        List<KernelTime> out = new ArrayList<>();
+        for (Row r : spark.sql("""
+                SELECT name, min(coalesce(kernel_category, 'other')), count(*), sum(dur_ns) AS t FROM _report_events
+                WHERE activity_class IS NOT NULL AND dur_ns IS NOT NULL
+                GROUP BY name ORDER BY t DESC, name LIMIT %d""".formatted(TOP_KERNELS)).collectAsList()) {
+            out.add(new KernelTime(null, r.getString(1), r.getString(0), r.getLong(2), r.getLong(3)));
+        }
+        return out;
+    }
+
+    private static long n(Row r, int i) {
+        return ((Number) r.get(i)).longValue();
+    }
+
+    static List<String> columns(Dataset<Row> df) {
+        return Arrays.asList(df.columns());
+    }
+}

@@ -1,0 +1,75 @@
+package org.tracelake.jobs.report;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.warehouse.Warehouse;
+
+/** The {@code report} job's work, callable from the command line and from tests with any SparkSession. */
+public final class Reports {
+    private final SparkSession spark;
+    private final Warehouse warehouse;
+    private final ReportQueries queries;
+
+    public Reports(SparkSession spark, Warehouse warehouse) {
+        this.spark = spark;
+        this.warehouse = warehouse;
+        this.queries = new ReportQueries(spark, warehouse);
+    }
+
+    public List<String> workloads() {
+        return queries.workloads();
+    }
+
+    public boolean has(String workload) {
+        return queries.hasWorkload(workload);
+    }
+
+    public ReportModel model(String workload, Long step, int timelineCap) {
+        return queries.build(workload, step, timelineCap);
+    }
+
+    public String text(String workload, Long step) {
+        return TextReport.render(model(workload, step, ReportQueries.DEFAULT_TIMELINE_CAP));
+    }
+
+    /** One page per workload, {@code <dir>/<workload>.html}; returns the files written. */
+    public List<String> html(List<String> workloads, String dir, Long step, int timelineCap) throws IOException {
+        List<String> written = new ArrayList<>();
+        for (String w : workloads) {
+            String page = HtmlReport.render(model(w, step, timelineCap));
+            written.add(Outputs.write(conf(), dir + "/" + Outputs.fileName(w, ".html"), page));
+        }
+        return written;
+    }
+
+    public Comparison compare(String reference, String candidate) {
+        return Comparison.of(reference, queries.workloadMetrics(reference), candidate, queries.workloadMetrics(candidate));
+    }
+
+    /** {@code compare.txt}, {@code compare.html} and {@code summary.json} in {@code dir}; returns the files. */
+    public List<String> writeComparison(Comparison c, String dir) throws IOException {
+        List<String> written = new ArrayList<>();
+        written.add(Outputs.write(conf(), dir + "/compare.txt", c.text()));
+        written.add(Outputs.write(conf(), dir + "/compare.html", c.html()));
+        written.add(Outputs.write(conf(), dir + "/summary.json", prettyJson(c.summary())));
+        return written;
+    }
+
+    static String prettyJson(Object o) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(o) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private org.apache.hadoop.conf.Configuration conf() {
+        return spark.sparkContext().hadoopConfiguration();
+    }
+
+    public Warehouse warehouse() {
+        return warehouse;
+    }
+}

@@ -1,0 +1,354 @@
+package org.tracelake.jobs.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.tracelake.jobs.report.ReportModel.CommBucket;
+import org.tracelake.jobs.report.ReportModel.KernelTime;
+import org.tracelake.jobs.report.ReportModel.MetricRow;
+import org.tracelake.jobs.report.ReportModel.RankLastArrivals;
+
+/**
+ * The per-workload text report: the one file performance engineers archive. Plain text, aligned, and stable —
+ * the same warehouse gives the same bytes (no clock time; the only run-specific text is the run id).
+ */
+public final class TextReport {
+    private TextReport() {}
+
+    public static String render(ReportModel m) {
+        StringBuilder sb = new StringBuilder();
+        String title = "tracelake report: " + m.workload();
+        sb.append(title).append('\n').append("=".repeat(title.length())).append('\n');
+        sb.append("run ").append(m.runId() == null ? "-" : m.runId()).append('\n');
+        card(sb, m);
+        throughput(sb, m);
+        stepTime(sb, m);
+        overlap(sb, m);
+        bandwidth(sb, m);
+        traffic(sb, m);
+        stragglers(sb, m);
+        kernels(sb, m);
+        memory(sb, m);
+        allMetrics(sb, m);
+        return sb.toString();
+    }
+
+    private static void section(StringBuilder sb, String name) {
+        sb.append('\n').append(name).append('\n').append("-".repeat(name.length())).append('\n');
+    }
+
+    static Double value(List<MetricRow> rows, String metric, String figure, String key) {
+        for (MetricRow r : rows) {
+            if (r.metric().equals(metric) && Objects.equals(r.figure(), figure) && Objects.equals(r.key(), key)) {
+                return r.value();
+            }
+        }
+        return null;
+    }
+
+    /** A workload-scope figure whatever its key (traffic_distribution and pipeline_bubble put a mode there). */
+    static MetricRow anyKey(List<MetricRow> rows, String metric, String figure) {
+        for (MetricRow r : rows) {
+            if (r.metric().equals(metric) && Objects.equals(r.figure(), figure)) return r;
+        }
+        return null;
+    }
+
+    private static void kv(StringBuilder sb, String key, String value) {
+        sb.append("  ").append(String.format(java.util.Locale.ROOT, "%-26s", key)).append(value).append('\n');
+    }
+
+    private static void card(StringBuilder sb, ReportModel m) {
+        section(sb, "Workload");
+        Map<String, Object> c = m.card();
+        if (c.isEmpty()) sb.append("  (no workload card row)\n");
+        for (Map.Entry<String, Object> e : c.entrySet()) {
+            Object v = e.getValue();
+            kv(sb, e.getKey(), v instanceof Double d ? Fmt.num(d) : v instanceof Long l ? Fmt.num(l) : v.toString());
+        }
+        ReportModel.Files f = m.files();
+        kv(sb, "trace files", f.total() + " (" + f.ok() + " ok, " + f.skipped() + " skipped, " + f.error() + " error)");
+        kv(sb, "ranks", Long.toString(f.ranks()));
+        kv(sb, "events", Fmt.num(f.events()) + (f.eventsDropped() > 0 ? " (" + Fmt.num(f.eventsDropped()) + " dropped)" : ""));
+        for (String e : f.errors()) kv(sb, "error", e);
+    }
+
+    private static void throughput(StringBuilder sb, ReportModel m) {
+        section(sb, "Throughput");
+        List<MetricRow> w = m.workloadMetrics();
+        Fmt.Table t = new Fmt.Table("metric", "value", "unit", "status");
+        for (String[] mf : new String[][] {
+                {"throughput_tokens", "tokens_per_s"}, {"throughput_tokens", "tokens_per_s_per_gpu"},
+                {"avg_step_time", null}, {"mfu", null}, {"gpu_utilization", null},
+                {"aggregate_gpu_utilization", null}, {"ttft", null}, {"tpot", null}}) {
+            MetricRow r = anyKey(w, mf[0], mf[1]);
+            if (r != null) t.row(r.label(), Fmt.num(r.value()), r.unit(), status(r));
+        }
+        sb.append(t.isEmpty() ? "  (no metrics)\n" : t.render("  "));
+    }
+
+    private static String status(MetricRow r) {
+        return "ok".equals(r.status()) ? "ok" : r.status() + (r.reason() == null ? "" : ": " + r.reason());
+    }
+
+    private static void stepTime(StringBuilder sb, ReportModel m) {
+        section(sb, "Step time");
+        List<MetricRow> w = m.workloadMetrics();
+        kv(sb, "iter_time avg/min/max", Fmt.num(value(w, "iter_time", "avg_ms", null)) + " / "
+                + Fmt.num(value(w, "iter_time", "min_ms", null)) + " / " + Fmt.num(value(w, "iter_time", "max_ms", null)) + " ms");
+        kv(sb, "iter_time std", Fmt.num(value(w, "iter_time", "std_ms", null)) + " ms (population)");
+        kv(sb, "avg_step_time", Fmt.num(value(w, "avg_step_time", null, null)) + " s (CCL-Bench, trimmed)");
+        kv(sb, "iter_time_skew_ms", Fmt.num(value(w, "iter_time_skew_ms", null, null)) + " ms");
+        Fmt.Table t = new Fmt.Table("rank", "avg ms", "min ms", "max ms", "std ms", "avg_step_time s");
+        for (Integer rank : ranks(m.rankMetrics(), "iter_time")) {
+            t.row(rank, Fmt.num(rank(m, "iter_time", "avg_ms", rank)), Fmt.num(rank(m, "iter_time", "min_ms", rank)),
+                    Fmt.num(rank(m, "iter_time", "max_ms", rank)), Fmt.num(rank(m, "iter_time", "std_ms", rank)),
+                    Fmt.num(rank(m, "avg_step_time", null, rank)));
+        }
+        if (!t.isEmpty()) sb.append('\n').append(t.render("  "));
+        Fmt.Table steps = new Fmt.Table("step", "ranks", "mean iter ms", "mean gpu util %", "skew ms");
+        for (Long step : steps(m.stepMeans(), "iter_time")) {
+            MetricRow it = stepRow(m, "iter_time", null, step);
+            steps.row(step, it == null ? "-" : it.rank(), Fmt.num(it == null ? null : it.value()),
+                    Fmt.num(stepValue(m, "gpu_utilization", null, step)), Fmt.num(stepValue(m, "iter_time_skew_ms", null, step)));
+        }
+        if (!steps.isEmpty()) sb.append('\n').append(steps.render("  "));
+    }
+
+    private static void overlap(StringBuilder sb, ReportModel m) {
+        section(sb, "Communication / computation overlap");
+        List<MetricRow> w = m.workloadMetrics();
+        String[] figs = {"comm_time_ms", "comp_time_ms", "overlap_time_ms", "exposed_comm_ms", "overlap_ratio_of_comm",
+                "overlap_ratio_of_comp"};
+        Fmt.Table t = new Fmt.Table("rank", "comm ms", "comp ms", "overlap ms", "exposed comm ms", "overlap/comm",
+                "overlap/comp");
+        for (Integer rank : ranks(m.rankMetrics(), "comm_comp_overlap")) {
+            Object[] cells = new Object[7];
+            cells[0] = rank;
+            for (int i = 0; i < figs.length; i++) cells[i + 1] = Fmt.num(rank(m, "comm_comp_overlap", figs[i], rank));
+            t.row(cells);
+        }
+        Object[] mean = new Object[7];
+        mean[0] = "mean";
+        for (int i = 0; i < figs.length; i++) mean[i + 1] = Fmt.num(value(w, "comm_comp_overlap", figs[i], null));
+        t.row(mean);
+        sb.append(t.render("  "));
+        sb.append('\n');
+        kv(sb, "compute_comm_overlap", Fmt.num(value(w, "compute_comm_overlap", null, null)) + " % (CCL-Bench, trimmed steps)");
+        kv(sb, "communication_fraction", Fmt.num(value(w, "communication_fraction", null, null)) + " % (CCL-Bench)");
+        kv(sb, "total_communication_time", Fmt.num(value(w, "total_communication_time", null, null)) + " s/step (CCL-Bench)");
+        Fmt.Table steps = new Fmt.Table("step", "comm ms", "overlap ms", "exposed comm ms", "overlap/comm");
+        for (Long step : steps(m.stepMeans(), "comm_comp_overlap")) {
+            steps.row(step, Fmt.num(stepValue(m, "comm_comp_overlap", "comm_time_ms", step)),
+                    Fmt.num(stepValue(m, "comm_comp_overlap", "overlap_time_ms", step)),
+                    Fmt.num(stepValue(m, "comm_comp_overlap", "exposed_comm_ms", step)),
+                    Fmt.num(stepValue(m, "comm_comp_overlap", "overlap_ratio_of_comm", step)));
+        }
+        if (!steps.isEmpty()) sb.append("\n  per step, mean over ranks:\n").append(steps.render("  "));
+    }
+
+    private static void bandwidth(StringBuilder sb, ReportModel m) {
+        section(sb, "Bandwidth by collective kind and message size");
+        List<MetricRow> w = m.workloadMetrics();
+        Map<String, long[]> byKind = new TreeMap<>();
+        for (CommBucket b : m.commBuckets()) {
+            long[] a = byKind.computeIfAbsent(b.kind(), k -> new long[3]);
+            a[0] += b.calls();
+            a[1] += b.bytes() == null ? 0 : b.bytes();
+            a[2] += b.durNs();
+        }
+        Fmt.Table t = new Fmt.Table("kind", "calls", "bytes", "time ms", "busbw GB/s (median)", "CCL-Bench GiB/s");
+        for (Map.Entry<String, long[]> e : byKind.entrySet()) {
+            String ccl = "bandwidth_utilization_" + e.getKey().replace("_", "");
+            t.row(e.getKey(), Fmt.num(e.getValue()[0]), Fmt.bytes(e.getValue()[1]), Fmt.ms(e.getValue()[2]),
+                    Fmt.num(value(w, "busbw_gbps", null, e.getKey())), Fmt.num(value(w, ccl, null, null)));
+        }
+        sb.append(t.isEmpty() ? "  (no communication)\n" : t.render("  "));
+        Fmt.Table s = new Fmt.Table("kind", "size bucket", "calls", "bytes", "busbw samples", "busbw GB/s (median)");
+        for (CommBucket b : m.commBuckets()) {
+            s.row(b.kind(), Fmt.bucket(b.bucket()), Fmt.num(b.calls()), Fmt.bytes(b.bytes()), Fmt.num(b.busbwSamples()),
+                    Fmt.num(b.busbwMedianGbps()));
+        }
+        if (!s.isEmpty()) sb.append('\n').append(s.render("  "));
+        MetricRow alpha = anyKey(w, "hockney_alpha_s", null);
+        if (alpha != null) {
+            sb.append('\n');
+            kv(sb, "hockney alpha", alpha.value() == null ? status(alpha) : Fmt.num(alpha.value()) + " s");
+            kv(sb, "hockney 1/beta", Fmt.num(value(w, "hockney_inverse_beta_Bps", null, null)) + " bytes/s");
+        }
+    }
+
+    private static void traffic(StringBuilder sb, ReportModel m) {
+        section(sb, "Traffic breakdown");
+        List<MetricRow> w = m.workloadMetrics();
+        List<MetricRow> rows = new ArrayList<>();
+        double total = 0;
+        for (MetricRow r : w) {
+            if (r.metric().equals("traffic_distribution")) {
+                rows.add(r);
+                if (r.value() != null) total += r.value();
+            }
+        }
+        if (rows.isEmpty()) {
+            sb.append("  (no traffic_distribution rows)\n");
+        } else {
+            kv(sb, "mode", rows.get(0).key() == null ? "-" : rows.get(0).key());
+            Fmt.Table t = new Fmt.Table("parallelism", "bytes", "share");
+            for (MetricRow r : rows) {
+                String dim = r.figure() == null ? "-" : r.figure().replace("_bytes", "");
+                t.row(dim, r.value() == null ? "-" : Fmt.bytes(r.value().longValue()),
+                        r.value() == null || total == 0 ? "-" : Fmt.pct(r.value() / total));
+            }
+            sb.append(t.render("  "));
+        }
+        Fmt.Table v = new Fmt.Table("collective_vol (rank 0)", "GB");
+        for (String k : new String[] {"allreduce", "allgather", "reducescatter", "alltoall", "total"}) {
+            MetricRow r = anyKey(w, "collective_vol_" + k + "_gb", null);
+            if (r != null) v.row(k, Fmt.num(r.value()));
+        }
+        if (!v.isEmpty()) sb.append('\n').append(v.render("  "));
+    }
+
+    private static void stragglers(StringBuilder sb, ReportModel m) {
+        section(sb, "Stragglers");
+        List<MetricRow> w = m.workloadMetrics();
+        kv(sb, "collectives matched", Fmt.num(value(w, "straggler_lag", "num_collectives", null)));
+        kv(sb, "lag mean/p50/p95/max", Fmt.num(value(w, "straggler_lag", "mean_lag_us", null)) + " / "
+                + Fmt.num(value(w, "straggler_lag", "p50_lag_us", null)) + " / "
+                + Fmt.num(value(w, "straggler_lag", "p95_lag_us", null)) + " / "
+                + Fmt.num(value(w, "straggler_lag", "max_lag_us", null)) + " us");
+        kv(sb, "straggler rank", Fmt.num(value(w, "straggler_lag", "straggler_rank", null)));
+        kv(sb, "straggler (CCL-Bench)", Fmt.num(value(w, "straggler", null, null)) + " ((max-min)/max comm time)");
+        kv(sb, "load_imbalance_ratio", Fmt.num(value(w, "load_imbalance_ratio", null, null)));
+        Fmt.Table t = new Fmt.Table("rank", "last arrivals", "instances", "last_arrival_share", "");
+        for (RankLastArrivals r : m.lastArrivals()) {
+            Double share = rank(m, "straggler_lag", "last_arrival_share", r.rank());
+            double s = share != null ? share : r.instances() == 0 ? 0 : (double) r.lastArrivals() / r.instances();
+            t.row(r.rank(), Fmt.num(r.lastArrivals()), Fmt.num(r.instances()), Fmt.num(share),
+                    "#".repeat((int) Math.round(s * 40)));
+        }
+        if (!t.isEmpty()) sb.append('\n').append(t.render("  "));
+    }
+
+    private static void kernels(StringBuilder sb, ReportModel m) {
+        section(sb, "Kernels");
+        Map<String, long[]> byCat = new TreeMap<>();
+        long total = 0;
+        for (KernelTime k : m.categoryByRank()) {
+            long[] a = byCat.computeIfAbsent(k.category(), c -> new long[2]);
+            a[0] += k.count();
+            a[1] += k.durNs();
+            total += k.durNs();
+        }
+        Fmt.Table t = new Fmt.Table("category", "count", "time ms", "share");
+        for (Map.Entry<String, long[]> e : byCat.entrySet()) {
+            t.row(e.getKey(), Fmt.num(e.getValue()[0]), Fmt.ms(e.getValue()[1]),
+                    total == 0 ? "-" : Fmt.pct((double) e.getValue()[1] / total));
+        }
+        sb.append(t.isEmpty() ? "  (no GPU activity)\n" : t.render("  "));
+        Fmt.Table top = new Fmt.Table("time ms", "count", "category", "kernel (all ranks)");
+        for (KernelTime k : m.topKernels()) top.row(Fmt.ms(k.durNs()), Fmt.num(k.count()), k.category(), k.name());
+        if (!top.isEmpty()) sb.append('\n').append(top.render("  "));
+    }
+
+    private static void memory(StringBuilder sb, ReportModel m) {
+        section(sb, "Memory");
+        Fmt.Table t = new Fmt.Table("metric", "value", "unit", "status");
+        boolean any = false;
+        for (String name : new String[] {"peak_allocated_bytes", "peak_reserved_bytes", "memory_efficiency",
+                "fragmentation", "internal_waste_bytes", "alloc_count", "free_count", "alloc_rate_per_s", "oom_count",
+                "largest_alloc_bytes"}) {
+            MetricRow r = anyKey(m.workloadMetrics(), name, null);
+            if (r == null) continue;
+            any |= r.value() != null;
+            t.row(name, Fmt.num(r.value()), r.unit(), status(r));
+        }
+        if (any) {
+            sb.append(t.render("  "));
+        } else {
+            sb.append("  no memory snapshot for this workload (memory metrics are ")
+                    .append(statusOf(m, "peak_allocated_bytes")).append(")\n");
+        }
+        if (!m.memory().series().isEmpty()) {
+            Fmt.Table d = new Fmt.Table("device", "points", "max level bytes");
+            for (ReportModel.MemorySeries s : m.memory().series()) {
+                double max = s.points().stream().mapToDouble(p -> p[1]).max().orElse(0);
+                d.row(s.device(), s.points().size(), Fmt.num(max));
+            }
+            sb.append('\n').append("  ").append(m.memory().reason()).append('\n').append(d.render("  "));
+        }
+    }
+
+    private static String statusOf(ReportModel m, String metric) {
+        MetricRow r = anyKey(m.workloadMetrics(), metric, null);
+        return r == null ? "absent" : r.status();
+    }
+
+    private static void allMetrics(StringBuilder sb, ReportModel m) {
+        section(sb, "Every workload-scope metric");
+        Fmt.Table t = new Fmt.Table("metric", "figure", "key", "value", "unit", "status", "reason");
+        for (MetricRow r : m.workloadMetrics()) {
+            t.row(r.metric(), r.figure(), r.key(), Fmt.num(r.value()), r.unit(), r.status(), r.reason());
+        }
+        sb.append(t.render("  "));
+    }
+
+    // ---- lookups over rank and step rows
+
+    private static Double rank(ReportModel m, String metric, String figure, Integer rank) {
+        for (MetricRow r : m.rankMetrics()) {
+            if (r.metric().equals(metric) && Objects.equals(r.figure(), figure) && Objects.equals(r.rank(), rank)
+                    && r.key() == null) {
+                return r.value();
+            }
+        }
+        return null;
+    }
+
+    private static TreeSet<Integer> ranks(List<MetricRow> rows, String metric) {
+        TreeSet<Integer> out = new TreeSet<>();
+        for (MetricRow r : rows) if (r.metric().equals(metric) && r.rank() != null) out.add(r.rank());
+        return out;
+    }
+
+    private static TreeSet<Long> steps(List<MetricRow> rows, String metric) {
+        TreeSet<Long> out = new TreeSet<>();
+        for (MetricRow r : rows) if (r.metric().equals(metric) && r.step() != null) out.add(r.step());
+        return out;
+    }
+
+    private static MetricRow stepRow(ReportModel m, String metric, String figure, Long step) {
+        for (MetricRow r : m.stepMeans()) {
+            if (r.metric().equals(metric) && Objects.equals(r.figure(), figure) && Objects.equals(r.step(), step)
+                    && r.key() == null) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private static Double stepValue(ReportModel m, String metric, String figure, Long step) {
+        MetricRow r = stepRow(m, metric, figure, step);
+        return r == null ? null : r.value();
+    }
+
+    /** Headline numbers for the HTML page's summary table, in the text report's order. */
+    static LinkedHashMap<String, MetricRow> headlines(ReportModel m) {
+        LinkedHashMap<String, MetricRow> out = new LinkedHashMap<>();
+        String[][] picks = {
+                {"throughput_tokens", "tokens_per_s"}, {"avg_step_time", null}, {"mfu", null},
+                {"iter_time", "avg_ms"}, {"gpu_utilization", null}, {"comm_comp_overlap", "overlap_ratio_of_comm"},
+                {"comm_comp_overlap", "exposed_comm_ms"}, {"communication_fraction", null},
+                {"straggler_lag", "p50_lag_us"}, {"straggler_lag", "straggler_rank"}, {"comm_bytes_total", null},
+                {"peak_allocated_bytes", null}};
+        for (String[] p : picks) {
+            MetricRow r = anyKey(m.workloadMetrics(), p[0], p[1]);
+            if (r != null) out.put(r.label(), r);
+        }
+        return out;
+    }
+}

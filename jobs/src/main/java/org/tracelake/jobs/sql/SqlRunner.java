@@ -1,0 +1,206 @@
+package org.tracelake.jobs.sql;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.Tables;
+import org.tracelake.udfs.UdfRegistry;
+
+/**
+ * Runs SQL for the {@code sql} job: statements from an argument or a file, or an interactive prompt that reads
+ * statements until {@code ;} and knows a few backslash commands ({@code \d}, {@code \d TABLE}, {@code \f},
+ * {@code \q}). Every statement that returns columns has its result printed; only the printed rows reach the driver.
+ */
+public final class SqlRunner {
+    /** What each table holds, for {@code \d}. */
+    static final Map<String, String> TABLE_HELP = Map.ofEntries(
+            Map.entry(Tables.WORKLOADS, "one row per workload: the card, flattened"),
+            Map.entry(Tables.TRACE_FILES, "one row per input file: format, rank, status (ok|skipped|error), error"),
+            Map.entry(Tables.EVENTS, "every trace event, flattened (activity class, kernel category, collective, bytes)"),
+            Map.entry(Tables.COLLECTIVES, "one row per collective instance matched across ranks: lag, last rank, busbw"),
+            Map.entry(Tables.MEMORY_EVENTS, "memory snapshot replay: action, address, size, stream, time, device"),
+            Map.entry(Tables.MEMORY_SEGMENTS, "memory snapshot segments"),
+            Map.entry(Tables.ITERATION_TELEMETRY, "per-rank per-step telemetry from JSONL metric logs"),
+            Map.entry(Tables.ET_NODES, "execution trace nodes"),
+            Map.entry(Tables.METRICS, "the long metrics table (METRICS.md §5): metric, figure, scope, rank, step, key, value"),
+            Map.entry(Tables.METRICS_HISTORY, "every refresh's metric rows, with its run id"),
+            Map.entry(Tables.REGRESSIONS, "workload-scope metrics that moved since the workload's previous run"),
+            Map.entry(Tables.RUNS, "one row per refresh: id, start, end, status, counts"));
+
+    /** Signature and meaning of every udf, for {@code \f}. */
+    static final Map<String, String> UDF_HELP = Map.ofEntries(
+            Map.entry("activity_class", "activity_class(cat, name, hlo_category) -> comm|memcpy|memset|sync|compute, null for non-GPU events"),
+            Map.entry("kernel_category", "kernel_category(activity_class, name) -> comm|memory|gemm|attention|softmax|normalization|elementwise|reduction|other"),
+            Map.entry("collective_kind", "collective_kind(collective_name_arg, kernel_name, launching_op) -> all_reduce|all_gather|reduce_scatter|all_to_all|broadcast|reduce|send_recv|barrier|other"),
+            Map.entry("dtype_size", "dtype_size(dtype) -> bytes per element (Float 4, BFloat16 2, ...)"),
+            Map.entry("dtype_from_kernel_name", "dtype_from_kernel_name(name) -> dtype spelled in a kernel name (_bf16, _f32, half, ...)"),
+            Map.entry("message_bytes", "message_bytes(nelems, dtype) -> nelems x dtype_size(dtype)"),
+            Map.entry("bus_size_bytes", "bus_size_bytes(kind, in_bytes, out_bytes) -> S of the nccl-tests convention (out for all_gather, in otherwise)"),
+            Map.entry("busbw_factor", "busbw_factor(kind, n) -> 2(n-1)/n all_reduce, (n-1)/n all_gather/reduce_scatter/all_to_all, 1 otherwise"),
+            Map.entry("algbw_gbps", "algbw_gbps(size_bytes, dur_ns) -> size / dur in GB/s (1e9)"),
+            Map.entry("busbw_gbps", "busbw_gbps(kind, in_bytes, out_bytes, n, dur_ns) -> algbw x busbw_factor"),
+            Map.entry("profiler_step", "profiler_step(name) -> N of 'ProfilerStep#N', else null"),
+            Map.entry("rank_from_file_name", "rank_from_file_name(file_name) -> rank3, rank-3, worker3, kineto_trace_3, _3.json ..."),
+            Map.entry("is_gpu_activity", "is_gpu_activity(cat) -> kernel, gpu_memcpy, gpu_memset"),
+            Map.entry("step_name_priority", "step_name_priority(name) -> rank of a step annotation kind (ProfilerStep first), else null"),
+            Map.entry("is_copy_kernel", "is_copy_kernel(name) -> memcpy|memset|copy_kernel|... (memory_transfer_overhead)"),
+            Map.entry("is_moe_kernel", "is_moe_kernel(name) -> moe|expert|routing|gating|... (moe_fraction)"));
+
+    private final SparkSession spark;
+    private final ResultPrinter.Format format;
+    private final int limit;
+    private final PrintStream out;
+    private final PrintStream err;
+    private List<String> tables = List.of();
+
+    public SqlRunner(SparkSession spark, ResultPrinter.Format format, int limit, PrintStream out, PrintStream err) {
+        this.spark = spark;
+        this.format = format;
+        this.limit = limit;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Registers the warehouse's tables as views; returns their names. */
+    public List<String> register(Warehouse warehouse) {
+        tables = WarehouseViews.register(spark, warehouse);
+        if (tables.isEmpty()) {
+            err.println("no tables under " + warehouse.root() + ": run `tracelake refresh` (or ingest) first");
+        }
+        return tables;
+    }
+
+    /** Runs one statement and prints its result when it returns columns. */
+    public void execute(String statement) {
+        Dataset<Row> df = spark.sql(statement);
+        if (df.columns().length > 0) ResultPrinter.print(df, format, limit, out);
+    }
+
+    /** Runs statements in order; stops at the first that fails. Returns false when one failed. */
+    public boolean runAll(List<String> statements) {
+        for (String s : statements) {
+            try {
+                execute(s);
+            } catch (Exception e) {
+                err.println("error: " + message(e));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The interactive prompt: statements end with {@code ;} (and may span lines); a line starting with a backslash
+     * is a command. Reads until {@code \q} or the end of the input; a last statement without {@code ;} still runs.
+     * Returns false when any statement failed (each failure is printed and the prompt goes on).
+     */
+    public boolean interactive(BufferedReader in, boolean prompts) throws IOException {
+        if (prompts) {
+            out.println("tracelake sql: statements end with ';'.  \\d tables   \\d TABLE columns   \\f functions   \\q quit");
+        }
+        boolean ok = true;
+        StringBuilder buffer = new StringBuilder();
+        while (true) {
+            if (prompts) {
+                out.print(SqlText.isBlank(buffer.toString()) ? "tracelake> " : "        -> ");
+                out.flush();
+            }
+            String line = in.readLine();
+            if (line == null) break;
+            if (SqlText.isBlank(buffer.toString()) && line.strip().startsWith("\\")) {
+                buffer.setLength(0);
+                if (!command(line.strip())) return ok;
+                continue;
+            }
+            buffer.append(line).append('\n');
+            SqlText.Scan scan = SqlText.scan(buffer.toString());
+            for (String s : scan.statements()) {
+                try {
+                    execute(s);
+                } catch (Exception e) {
+                    ok = false;
+                    err.println("error: " + message(e));
+                }
+            }
+            buffer.setLength(0);
+            buffer.append(scan.rest());
+        }
+        if (!SqlText.isBlank(buffer.toString())) ok &= runAll(List.of(buffer.toString().strip()));
+        return ok;
+    }
+
+    /** A backslash command; false for quit. */
+    boolean command(String line) {
+        String[] parts = line.split("\\s+");
+        switch (parts[0]) {
+            case "\\q", "\\quit" -> {
+                return false;
+            }
+            case "\\d" -> {
+                if (parts.length > 1) describe(parts[1]);
+                else listTables();
+            }
+            case "\\f" -> listFunctions();
+            case "\\?", "\\h", "\\help" -> out.println(
+                    "\\d            the tables\n\\d TABLE      a table's columns\n\\f            tracelake's SQL functions (udfs)\n\\q            quit (or end of input)\nSQL           any Spark SQL statement, ended with ';'");
+            default -> err.println("unknown command " + parts[0] + " (\\? lists them)");
+        }
+        return true;
+    }
+
+    private void listTables() {
+        List<String> names = new ArrayList<>(tables);
+        for (Row r : spark.sql("SHOW VIEWS").collectAsList()) {
+            String name = r.getString(r.fieldIndex("viewName"));
+            if (!names.contains(name)) names.add(name);
+        }
+        int w = names.stream().mapToInt(String::length).max().orElse(5);
+        out.println(pad("table", w) + "  columns  about");
+        for (String t : names) {
+            int cols = spark.table(t).schema().fields().length;
+            out.println(pad(t, w) + "  " + String.format(Locale.ROOT, "%7d", cols) + "  "
+                    + TABLE_HELP.getOrDefault(t, "(a view of this session)"));
+        }
+    }
+
+    private void describe(String table) {
+        if (!spark.catalog().tableExists(table)) {
+            err.println("no table " + table + " (\\d lists them)");
+            return;
+        }
+        StructField[] fields = spark.table(table).schema().fields();
+        int w = 6;
+        for (StructField f : fields) w = Math.max(w, f.name().length());
+        out.println(pad("column", w) + "  type");
+        for (StructField f : fields) {
+            out.println(pad(f.name(), w) + "  " + f.dataType().simpleString() + (f.nullable() ? "" : " not null"));
+        }
+    }
+
+    private void listFunctions() {
+        int w = UdfRegistry.names().stream().mapToInt(String::length).max().orElse(8);
+        for (String name : UdfRegistry.names()) {
+            out.println(pad(name, w) + "  " + UDF_HELP.getOrDefault(name, ""));
+        }
+    }
+
+    private static String pad(String s, int w) {
+        return s + " ".repeat(Math.max(0, w - s.length()));
+    }
+
+    /** The first line of an error, which for Spark's analysis errors says what is wrong. */
+    static String message(Throwable e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

@@ -1,0 +1,366 @@
+// tracelake report page: reads the JSON block #report-data and draws with Apache ECharts (inlined above).
+// Every name from the traces is put on screen with textContent, or through ECharts, whose tooltips here are
+// built with echarts.format.encodeHTML: no trace text is ever parsed as HTML.
+// When every chart has rendered, <body data-charts-ready="N"> is set (the tests wait for it).
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+  var root = document.getElementById('report');
+  var enc = echarts.format.encodeHTML;
+  var charts = [];
+  var PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7',
+    '#9c755f', '#bab0ac'];
+  var CLASS_COLOR = { compute: '#4e79a7', comm: '#e15759', memcpy: '#59a14f', memset: '#76b7b2', sync: '#bab0ac' };
+
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  function section(title, note) {
+    var s = el('section');
+    s.appendChild(el('h2', title));
+    if (note) s.appendChild(el('p', note, 'note'));
+    root.appendChild(s);
+    return s;
+  }
+
+  function table(parent, headers, rows, numericCols) {
+    var t = el('table');
+    var tr = el('tr');
+    headers.forEach(function (h) { tr.appendChild(el('th', h)); });
+    var thead = el('thead');
+    thead.appendChild(tr);
+    t.appendChild(thead);
+    var tb = el('tbody');
+    rows.forEach(function (r) {
+      var row = el('tr');
+      r.forEach(function (c, i) {
+        var cls = numericCols && numericCols.indexOf(i) >= 0 ? 'num' : (i === 0 && r.length === 2 ? 'key' : '');
+        row.appendChild(el('td', c === null || c === undefined ? '-' : c, cls));
+      });
+      tb.appendChild(row);
+    });
+    t.appendChild(tb);
+    parent.appendChild(t);
+    return t;
+  }
+
+  function chart(parent, id, height, option) {
+    var div = el('div', null, 'chart');
+    div.id = id;
+    div.style.height = height + 'px';
+    parent.appendChild(div);
+    var c = echarts.init(div, null, { renderer: 'svg' });
+    option.animation = false;
+    option.color = option.color || PALETTE;
+    charts.push({ chart: c, option: option, id: id });
+    return c;
+  }
+
+  function empty(parent, text) {
+    parent.appendChild(el('p', text, 'empty'));
+  }
+
+  function fmt(v, digits) {
+    if (v === null || v === undefined) return '-';
+    if (typeof v !== 'number') return String(v);
+    if (Math.abs(v) >= 1000) return v.toLocaleString('en-US', { maximumFractionDigits: 1 });
+    return Number(v.toPrecision(digits || 4)).toString();
+  }
+
+  function bytes(v) {
+    if (v === null || v === undefined) return '-';
+    var u = ['B', 'kB', 'MB', 'GB', 'TB'];
+    var i = 0;
+    while (Math.abs(v) >= 1000 && i < u.length - 1) { v /= 1000; i++; }
+    return (i === 0 ? v : Number(v.toPrecision(3))) + ' ' + u[i];
+  }
+
+  // the power of 10 at or above the largest value of every series (log axes)
+  function logCeil(keys, byKey) {
+    var max = 1;
+    keys.forEach(function (k) { byKey[k].forEach(function (v) { if (v !== null && v > max) max = v; }); });
+    return Math.pow(10, Math.ceil(Math.log10(max)));
+  }
+
+  function tooltipRows(title, rows) {
+    return '<b>' + enc(title) + '</b><br>' + rows.map(function (r) {
+      return enc(r[0]) + ': ' + enc(r[1]);
+    }).join('<br>');
+  }
+
+  // ---------------------------------------------------------------- workload page
+  function workloadPage() {
+    var sub = el('p', 'run ' + (data.runId || '-'), 'note');
+    root.appendChild(sub);
+
+    var top = section('Summary');
+    var grid = el('div', null, 'twocol');
+    top.appendChild(grid);
+    var left = el('div');
+    var right = el('div');
+    grid.appendChild(left);
+    grid.appendChild(right);
+    left.appendChild(el('h3', 'Workload card'));
+    table(left, ['fact', 'value'], data.card);
+    var all = el('details');
+    all.appendChild(el('summary', 'every card fact'));
+    table(all, ['fact', 'value'], data.cardAll);
+    left.appendChild(all);
+    right.appendChild(el('h3', 'Headline metrics'));
+    table(right, ['metric', 'value', 'unit', 'status'], data.headlines.map(function (h) {
+      return [h.metric + (h.figure ? '.' + h.figure : ''), h.text, h.unit, h.status];
+    }), [1]);
+
+    // 1. timeline of one step
+    var tl = data.timeline;
+    var s1 = section('Timeline of one step',
+      tl.step === null ? null : 'Step ' + tl.step + ': GPU activity per rank (µs from the first start in the step)' +
+      (tl.shown < tl.total ? '; the first ' + tl.shown + ' of ' + tl.total + ' activities' : '') + '.');
+    if (tl.shown === 0) {
+      empty(s1, 'No step with GPU activity on every rank.');
+    } else {
+      var series = Object.keys(tl.byClass).map(function (cls) {
+        return {
+          type: 'custom', name: cls, renderItem: renderSpan, encode: { x: [1, 2], y: 0 },
+          itemStyle: { color: CLASS_COLOR[cls] || '#888' }, data: tl.byClass[cls]
+        };
+      });
+      chart(s1, 'chart-timeline', Math.max(220, 60 + tl.lanes.length * 26), {
+        tooltip: {
+          formatter: function (p) {
+            var v = p.value;
+            return tooltipRows(tl.names[v[3]], [['class', p.seriesName], ['category', tl.categories[v[4]]],
+              ['lane', tl.lanes[v[0]]], ['start', fmt(v[1]) + ' µs'], ['duration', fmt(v[2]) + ' µs']]);
+          }
+        },
+        legend: { top: 0 },
+        grid: { left: 130, right: 30, top: 30, bottom: 40 },
+        xAxis: { type: 'value', name: 'µs', nameLocation: 'end', min: 0, scale: false },
+        yAxis: { type: 'category', data: tl.lanes, inverse: true, axisLabel: { fontSize: 11 } },
+        dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter' }],
+        series: series
+      });
+    }
+
+    // 2. overlap per step
+    var ov = data.overlap;
+    var s2 = section('Communication / computation overlap per step',
+      'Mean over ranks: communication time hidden under compute (overlap) and exposed; overlap ÷ communication on the right axis.');
+    if (ov.steps.length === 0) {
+      empty(s2, 'No per-step overlap rows.');
+    } else {
+      chart(s2, 'chart-overlap', 300, {
+        tooltip: { trigger: 'axis' },
+        legend: { top: 0 },
+        grid: { left: 70, right: 70, top: 40, bottom: 40 },
+        xAxis: { type: 'category', name: 'step', data: ov.steps.map(String) },
+        yAxis: [{ type: 'value', name: 'ms' }, { type: 'value', name: 'ratio', min: 0, max: 1 }],
+        series: [
+          { type: 'bar', name: 'overlapped comm ms', stack: 'comm', data: ov.overlapMs, itemStyle: { color: '#59a14f' } },
+          { type: 'bar', name: 'exposed comm ms', stack: 'comm', data: ov.exposedMs, itemStyle: { color: '#e15759' } },
+          { type: 'line', name: 'overlap ÷ comm', yAxisIndex: 1, data: ov.ratio, itemStyle: { color: '#4e79a7' } }
+        ]
+      });
+    }
+
+    // 3, 4. bytes and busbw by kind and size
+    var cm = data.comm;
+    var s3 = section('Communication by collective kind and message size',
+      'Power-of-2 size buckets of S (nccl-tests convention). Bytes summed over every rank; bus bandwidth is the median over kernels (GB/s = 1e9 B/s).');
+    if (cm.kinds.length === 0) {
+      empty(s3, 'No communication activity.');
+    } else {
+      chart(s3, 'chart-bytes', 300, {
+        title: { text: 'bytes', left: 'center', textStyle: { fontSize: 13 } },
+        tooltip: {
+          trigger: 'item',
+          formatter: function (p) {
+            return tooltipRows(p.seriesName + ' · ' + p.name, [['bytes', bytes(p.value)], ['calls', cm.calls[p.seriesName][p.dataIndex]]]);
+          }
+        },
+        legend: { top: 22 },
+        grid: { left: 80, right: 30, top: 60, bottom: 40 },
+        xAxis: { type: 'category', name: 'size', data: cm.buckets },
+        yAxis: { type: 'log', name: 'bytes', min: 1, max: logCeil(cm.kinds, cm.bytes), axisLabel: { formatter: bytes } },
+        series: cm.kinds.map(function (k) { return { type: 'bar', name: k, data: cm.bytes[k] }; })
+      });
+      chart(s3, 'chart-busbw', 300, {
+        title: { text: 'bus bandwidth (median)', left: 'center', textStyle: { fontSize: 13 } },
+        tooltip: {
+          trigger: 'item',
+          formatter: function (p) {
+            return tooltipRows(p.seriesName + ' · ' + p.name, [['busbw', fmt(p.value) + ' GB/s']]);
+          }
+        },
+        legend: { top: 22 },
+        grid: { left: 80, right: 30, top: 60, bottom: 40 },
+        xAxis: { type: 'category', name: 'size', data: cm.buckets },
+        yAxis: { type: 'log', name: 'GB/s' },
+        series: cm.kinds.map(function (k) {
+          return { type: 'line', name: k, data: cm.busbw[k], connectNulls: true, symbolSize: 9 };
+        })
+      });
+    }
+
+    // 5. lag heat map
+    var lag = data.lag;
+    var s5 = section('Arrival lag: rank × collective',
+      'Each cell: the rank\'s start minus the first start of that collective instance (µs), instances in time order' +
+      (lag.instances.length < lag.total ? ' (the first ' + lag.instances.length + ' of ' + lag.total + ')' : '') + '.');
+    if (lag.cells.length === 0) {
+      empty(s5, 'No collective matched across ranks.');
+    } else {
+      var maxLag = 0;
+      lag.cells.forEach(function (c) { if (c[2] > maxLag) maxLag = c[2]; });
+      chart(s5, 'chart-lag', Math.max(230, 120 + lag.ranks.length * 30), {
+        tooltip: {
+          formatter: function (p) {
+            return tooltipRows(lag.instances[p.value[0]], [['rank', lag.ranks[p.value[1]]], ['start offset', fmt(p.value[2]) + ' µs']]);
+          }
+        },
+        grid: { left: 70, right: 110, top: 20, bottom: 90 },
+        xAxis: { type: 'category', data: lag.instances, axisLabel: { rotate: 45, fontSize: 10 }, splitArea: { show: true } },
+        yAxis: { type: 'category', data: lag.ranks.map(function (r) { return 'rank ' + r; }), inverse: true, splitArea: { show: true } },
+        visualMap: {
+          min: 0, max: maxLag || 1, calculable: true, orient: 'vertical', right: 10, top: 'middle', itemHeight: 120,
+          text: [fmt(maxLag || 1) + ' µs', '0'], inRange: { color: ['#f7fbff', '#6baed6', '#08306b'] }
+        },
+        series: [{ type: 'heatmap', data: lag.cells }]
+      });
+    }
+
+    // 6. stragglers
+    var st = data.stragglers;
+    var s6 = section('Stragglers', 'Share of the ' + st.instances + ' matched collective instances in which each rank started last.');
+    if (st.ranks.length === 0) {
+      empty(s6, 'No collective instances.');
+    } else {
+      chart(s6, 'chart-stragglers', 240, {
+        tooltip: { trigger: 'axis' },
+        grid: { left: 70, right: 30, top: 20, bottom: 40 },
+        xAxis: { type: 'category', name: 'rank', data: st.ranks.map(String) },
+        yAxis: { type: 'value', name: 'share', min: 0, max: 1 },
+        series: [{ type: 'bar', name: 'last-arrival share', data: st.share, itemStyle: { color: '#f28e2b' } }]
+      });
+    }
+
+    // 7. kernel categories
+    var kn = data.kernels;
+    var s7 = section('Kernel time by category', 'Σ duration of GPU activity per rank and kernel category (ms).');
+    var cats = Object.keys(kn.ms);
+    if (cats.length === 0) {
+      empty(s7, 'No GPU activity.');
+    } else {
+      chart(s7, 'chart-kernels', Math.max(220, 90 + kn.ranks.length * 32), {
+        tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+        legend: { top: 0 },
+        grid: { left: 70, right: 30, top: 40, bottom: 40 },
+        xAxis: { type: 'value', name: 'ms' },
+        yAxis: { type: 'category', data: kn.ranks.map(function (r) { return 'rank ' + r; }), inverse: true },
+        series: cats.map(function (c) { return { type: 'bar', name: c, stack: 'k', data: kn.ms[c] }; })
+      });
+      s7.appendChild(el('h3', 'Top kernels by time (all ranks)'));
+      table(s7, ['ms', 'count', 'category', 'kernel'], data.topKernels.map(function (k) {
+        return [fmt(k.ms), k.count, k.category, k.name];
+      }), [0, 1]);
+    }
+
+    // 8. memory
+    var mem = data.memory;
+    var s8 = section('Memory over time', mem.note);
+    if (mem.series.length === 0) {
+      empty(s8, 'No memory snapshot for this workload.');
+    } else {
+      chart(s8, 'chart-memory', 300, {
+        tooltip: { trigger: 'axis' },
+        legend: { top: 0 },
+        grid: { left: 90, right: 30, top: 40, bottom: 40 },
+        xAxis: { type: 'value', name: 'time' },
+        yAxis: { type: 'value', name: 'bytes', axisLabel: { formatter: bytes } },
+        series: mem.series.map(function (s) {
+          return { type: 'line', name: 'device ' + s.device, data: s.points, showSymbol: false, step: 'end' };
+        })
+      });
+    }
+
+    var s9 = section('Every workload-scope metric');
+    var det = el('details');
+    det.appendChild(el('summary', data.metrics.length + ' rows'));
+    table(det, ['metric', 'figure', 'key', 'value', 'unit', 'status', 'reason'], data.metrics.map(function (r) {
+      return [r.metric, r.figure, r.key, r.text, r.unit, r.status, r.reason];
+    }), [3]);
+    s9.appendChild(det);
+  }
+
+  function renderSpan(params, api) {
+    var lane = api.value(0);
+    var start = api.coord([api.value(1), lane]);
+    var end = api.coord([api.value(1) + api.value(2), lane]);
+    var h = api.size([0, 1])[1] * 0.7;
+    var shape = echarts.graphic.clipRectByRect(
+      { x: start[0], y: start[1] - h / 2, width: Math.max(end[0] - start[0], 1), height: h },
+      { x: params.coordSys.x, y: params.coordSys.y, width: params.coordSys.width, height: params.coordSys.height });
+    return shape && { type: 'rect', transition: [], shape: shape, style: api.style() };
+  }
+
+  // ---------------------------------------------------------------- comparison page
+  function comparePage() {
+    root.appendChild(el('p', 'reference ' + data.reference + ' · candidate ' + data.candidate +
+      ' · ratio = candidate ÷ reference', 'note'));
+    var rows = data.metrics;
+    var s1 = section('Ratios', 'Workload-scope metrics both workloads have a value for; bars at 1 mean no change (log scale).');
+    var withRatio = rows.filter(function (r) { return r.ratio !== null && r.ratio > 0; });
+    if (withRatio.length === 0) {
+      empty(s1, 'No metric with a ratio.');
+    } else {
+      var labels = withRatio.map(function (r) { return r.metric + (r.figure ? '.' + r.figure : '') + (r.key ? ' [' + r.key + ']' : ''); });
+      chart(s1, 'chart-ratios', Math.max(240, 60 + withRatio.length * 18), {
+        tooltip: {
+          formatter: function (p) {
+            var r = withRatio[p.dataIndex];
+            return tooltipRows(labels[p.dataIndex], [['reference', fmt(r.reference)], ['candidate', fmt(r.candidate)],
+              ['ratio', fmt(r.ratio)], ['unit', r.unit || '']]);
+          }
+        },
+        grid: { left: 330, right: 40, top: 20, bottom: 40 },
+        xAxis: { type: 'log', name: 'ratio', min: 0.01, max: 100 },
+        yAxis: { type: 'category', data: labels, inverse: true, axisLabel: { fontSize: 10 } },
+        series: [{
+          type: 'bar', data: withRatio.map(function (r) {
+            return { value: r.ratio, itemStyle: { color: r.ratio >= 1 ? '#4e79a7' : '#f28e2b' } };
+          })
+        }]
+      });
+    }
+    var s2 = section('Every shared workload-scope metric');
+    table(s2, ['metric', 'figure', 'key', 'unit', 'reference', 'candidate', 'ratio', 'ratio_delta'], rows.map(function (r) {
+      return [r.metric, r.figure, r.key, r.unit, fmt(r.reference), fmt(r.candidate), fmt(r.ratio),
+        r.ratio_delta === undefined ? '' : fmt(r.ratio_delta)];
+    }), [4, 5, 6, 7]);
+  }
+
+  if (data.page === 'compare') comparePage(); else workloadPage();
+
+  // Draw every chart; mark the page when each one has finished rendering.
+  var pending = charts.length;
+  function done() {
+    document.body.setAttribute('data-charts-ready', String(charts.length));
+  }
+  if (pending === 0) done();
+  charts.forEach(function (c) {
+    var finished = false;
+    c.chart.on('finished', function () {
+      if (finished) return;
+      finished = true;
+      c.chart.getDom().setAttribute('data-rendered', 'true');
+      pending -= 1;
+      if (pending === 0) done();
+    });
+    c.chart.setOption(c.option);
+  });
+  window.addEventListener('resize', function () { charts.forEach(function (c) { c.chart.resize(); }); });
+})();

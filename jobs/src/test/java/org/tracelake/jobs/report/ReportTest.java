@@ -1,0 +1,264 @@
+package org.tracelake.jobs.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.Main;
+import org.tracelake.jobs.cli.ExitCodes;
+import org.tracelake.jobs.report.ReportModel.MetricRow;
+import org.tracelake.jobs.sql.SampleWarehouse;
+import org.tracelake.jobs.testing.SharedSpark;
+
+/**
+ * The report job on a refresh of data/: the text report (numbers from the sample's traces, stable bytes), the
+ * comparison (ratios, summary.json), and the HTML pages rendered in headless Chromium (every chart drew; trace
+ * names stay text), with a screenshot kept in jobs/target/report-artifacts/.
+ */
+class ReportTest {
+    static final String DLRM = "dlrm-ddp-v100x4-legacy";
+    static final String LLAMA = "llama3-8b-fsdp-h100x4";
+    static final Path ARTIFACTS = Path.of("target", "report-artifacts");
+
+    static SparkSession spark;
+    static Reports reports;
+
+    @TempDir Path tmp;
+
+    @BeforeAll
+    static void setUp() {
+        spark = SharedSpark.get();
+        SampleWarehouse.get();
+        reports = new Reports(spark, SampleWarehouse.warehouse(spark));
+    }
+
+    private static String line(String text, String startsWith) {
+        return text.lines().filter(l -> l.strip().startsWith(startsWith)).findFirst()
+                .orElseThrow(() -> new AssertionError("no line starting with '" + startsWith + "' in:\n" + text));
+    }
+
+    /** The cells of the first table line whose first two cells are these. */
+    private static List<String> row(String text, String first, String second) {
+        return text.lines().map(ReportTest::cells).filter(c -> c.size() > 1 && c.get(0).equals(first) && c.get(1).equals(second))
+                .findFirst().orElseThrow(() -> new AssertionError("no row " + first + " " + second + " in:\n" + text));
+    }
+
+    private static List<String> cells(String line) {
+        return List.of(line.strip().split("\\s{2,}"));
+    }
+
+    @Test
+    void textReportSummarisesTheWorkload() {
+        String text = reports.text(LLAMA, null);
+        assertTrue(text.startsWith("tracelake report: " + LLAMA + "\n"), text);
+        assertTrue(text.contains("\nrun "), text);
+        // card and files
+        assertEquals(List.of("xpu_model", "NVIDIA H100"), cells(line(text, "xpu_model")));
+        assertEquals(List.of("dp_shard", "4"), cells(line(text, "dp_shard")));
+        assertEquals(List.of("trace files", "5 (5 ok, 0 skipped, 0 error)"), cells(line(text, "trace files")));
+        assertEquals(List.of("events", "6,188"), cells(line(text, "events")));
+        // bandwidth: 128 all-gather kernels (32 per rank), 13,958,643,712 bytes in the 64 MiB bucket
+        assertEquals(List.of("all_gather", "64 MiB", "128", "13.96 GB", "128"), row(text, "all_gather", "64 MiB").subList(0, 5));
+        assertEquals(List.of("reduce_scatter", "64 MiB", "64", "6.98 GB", "64"), row(text, "reduce_scatter", "64 MiB").subList(0, 5));
+        // stragglers: rank 3 is 40 µs late to every one of the 52 collectives
+        assertEquals(List.of("lag mean/p50/p95/max", "40 / 40 / 40 / 40 us"), cells(line(text, "lag mean/p50/p95/max")));
+        assertEquals(List.of("straggler rank", "3"), cells(line(text, "straggler rank")));
+        String section = text.substring(text.indexOf("\nStragglers\n"), text.indexOf("\nKernels\n"));
+        assertEquals(List.of("3", "52", "52", "1", "#".repeat(40)), cells(line(section, "3 ")));
+        assertEquals(List.of("0", "0", "52", "0"), cells(line(section, "0 ")));
+        // kernels by category: 576 gemm kernels (144 per rank)
+        assertEquals("576", cells(line(text, "gemm ")).get(1));
+        assertTrue(text.contains("no memory snapshot for this workload"), text);
+        // every workload-scope metric is listed
+        assertTrue(line(text, "coll_call_num").contains(" 52 "), line(text, "coll_call_num"));
+    }
+
+    @Test
+    void textReportIsStable() {
+        String first = reports.text(DLRM, null);
+        assertEquals(first, reports.text(DLRM, null));
+        Matcher time = Pattern.compile("\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}").matcher(first);
+        assertFalse(time.find(), "no clock time in the report: " + (time.find(0) ? time.group() : ""));
+        assertTrue(Pattern.compile("\\n  straggler rank +1\\n").matcher(first).find(), first);
+    }
+
+    @Test
+    void modelKeepsOnlySmallAggregates() {
+        ReportModel m = reports.model(LLAMA, null, 100);
+        // the middle of the four steps 10..13 every rank has; 71 GPU activities per rank in a step
+        assertEquals(12L, m.timeline().step());
+        assertEquals(4 * 71, m.timeline().totalSpans());
+        assertEquals(100, m.timeline().spans().size());
+        // lag map: 52 instances × 4 ranks; rank 3 starts 40 µs after the others everywhere
+        assertEquals(52, m.lag().instances().size());
+        assertEquals(52 * 4, m.lag().cells().size());
+        for (double[] c : m.lag().cells()) {
+            assertEquals(m.lag().ranks().get((int) c[1]) == 3 ? 40.0 : 0.0, c[2], 1e-9);
+        }
+        assertTrue(m.memory().series().isEmpty());
+    }
+
+    @Test
+    void comparisonHasRatiosForSharedMetrics() throws Exception {
+        Comparison c = reports.compare(DLRM, LLAMA);
+        Comparison.Row calls = row(c, "coll_call_num", null, null);
+        assertEquals(12.0, calls.reference(), 1e-9);  // 48 comm kernels over 4 ranks
+        assertEquals(52.0, calls.candidate(), 1e-9);  // 208 over 4
+        assertEquals(52.0 / 12.0, calls.ratio(), 1e-12);
+        assertNull(row(c, "collective_vol_allgather_gb", null, null).ratio(), "reference 0: no ratio");
+        assertNull(row(c, "peak_allocated_bytes", null, null).ratio(), "both null: no ratio");
+        Comparison.Row overlap = row(c, "comm_comp_overlap", "overlap_ratio_of_comm", null);
+        assertTrue(overlap.hasDelta());
+        assertEquals(overlap.candidate() - overlap.reference(), overlap.ratioDelta(), 1e-12);
+        // busbw_gbps rows are per kind: only all_reduce is in both workloads
+        assertEquals(List.of("all_reduce"), c.rows().stream().filter(r -> r.metric().equals("busbw_gbps")).map(Comparison.Row::key).toList());
+
+        List<String> written = reports.writeComparison(c, tmp.resolve("cmp").toString());
+        assertEquals(3, written.size());
+        JsonNode summary = new ObjectMapper().readTree(tmp.resolve("cmp/summary.json").toFile());
+        assertEquals(DLRM, summary.get("reference").asText());
+        assertEquals(LLAMA, summary.get("candidate").asText());
+        assertEquals(c.rows().size(), summary.get("metrics").size());
+        Set<String> base = Set.of("metric", "figure", "key", "unit", "reference", "candidate", "ratio");
+        for (JsonNode m : summary.get("metrics")) {
+            Set<String> keys = new TreeSet<>();
+            m.fieldNames().forEachRemaining(keys::add);
+            boolean delta = Comparison.RATIO_DELTA_ROWS.test(m.get("metric").asText(), m.get("figure").isNull() ? null : m.get("figure").asText());
+            Set<String> expected = new TreeSet<>(base);
+            if (delta) expected.add("ratio_delta");
+            assertEquals(expected, keys, m.toString());
+        }
+        JsonNode callsJson = find(summary, "coll_call_num");
+        assertEquals(52.0 / 12.0, callsJson.get("ratio").asDouble(), 1e-12);
+        String text = Files.readString(tmp.resolve("cmp/compare.txt"));
+        assertTrue(text.startsWith("tracelake comparison: " + LLAMA + " vs " + DLRM), text);
+        assertTrue(line(text, "coll_call_num").contains("4.333x"), line(text, "coll_call_num"));
+
+        if (Chromium.available()) {
+            String dom = Chromium.dumpDom(tmp.resolve("cmp/compare.html"), tmp.resolve("chrome-cmp"));
+            assertEquals("1", bodyAttribute(dom, "data-charts-ready"), "the ratio chart drew");
+        }
+    }
+
+    private static JsonNode find(JsonNode summary, String metric) {
+        for (JsonNode m : summary.get("metrics")) if (m.get("metric").asText().equals(metric)) return m;
+        throw new AssertionError("no " + metric);
+    }
+
+    private static Comparison.Row row(Comparison c, String metric, String figure, String key) {
+        return c.rows().stream().filter(r -> r.metric().equals(metric) && java.util.Objects.equals(r.figure(), figure)
+                && java.util.Objects.equals(r.key(), key)).findFirst().orElseThrow(() -> new AssertionError("no row " + metric));
+    }
+
+    /** The attribute of the page's own body element (ECharts' source also holds the text "<body"). */
+    static String bodyAttribute(String dom, String attribute) {
+        Matcher m = Pattern.compile("<body([^>]*)>").matcher(dom);
+        assertTrue(m.find(), "no body element");
+        Matcher a = Pattern.compile(attribute + "=\"([^\"]*)\"").matcher(m.group(1));
+        return a.find() ? a.group(1) : null;
+    }
+
+    @Test
+    void htmlPagesDrawEveryChartInChromium() throws Exception {
+        assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent (apt-get install -y chromium; .ci/run installs it)");
+        Path dir = tmp.resolve("html");
+        List<String> files = reports.html(List.of(DLRM, LLAMA), dir.toString(), null, 4000);
+        assertEquals(2, files.size());
+        for (String w : List.of(DLRM, LLAMA)) {
+            Path page = dir.resolve(w + ".html");
+            String html = Files.readString(page, StandardCharsets.UTF_8);
+            assertFalse(html.contains("http://") && html.contains("<script src"), "no external script");
+            assertFalse(Pattern.compile("<(script|link)[^>]+(src|href)=").matcher(html).find(), "nothing loaded from elsewhere");
+            String data = html.substring(html.indexOf("<script type=\"application/json\" id=\"report-data\">"));
+            data = data.substring(data.indexOf('>') + 1, data.indexOf("</script>"));
+            assertFalse(data.contains("<") || data.contains(">") || data.contains("&"), "trace names are escaped in the JSON");
+            JsonNode json = new ObjectMapper().readTree(data);
+            assertEquals(w, json.get("workload").asText());
+
+            String dom = Chromium.dumpDom(page, tmp.resolve("chrome-" + w));
+            assertEquals("7", bodyAttribute(dom, "data-charts-ready"), "timeline, overlap, bytes, busbw, lag, stragglers, kernels");
+            for (String id : List.of("chart-timeline", "chart-overlap", "chart-bytes", "chart-busbw", "chart-lag",
+                    "chart-stragglers", "chart-kernels")) {
+                Matcher chart = Pattern.compile("<div class=\"chart\" id=\"" + id + "\"[^>]*data-rendered=\"true\"").matcher(dom);
+                assertTrue(chart.find(), id + " rendered");
+                String rest = dom.substring(chart.end());
+                int svg = rest.indexOf("<svg");
+                assertTrue(svg >= 0 && svg < 200, id + " holds an SVG drawing");
+                int paths = 0;
+                Matcher p = Pattern.compile("<(path|rect)\\b").matcher(rest.substring(0, rest.indexOf("</svg>")));
+                while (p.find()) paths++;
+                assertTrue(paths >= 10, id + " drew shapes: " + paths);
+            }
+            assertTrue(dom.contains("<title>tracelake report: " + w + "</title>"));
+            assertFalse(dom.contains("id=\"chart-memory\""), "no memory chart without a memory snapshot");
+            Chromium.screenshot(page, ARTIFACTS.resolve(w + ".png"), tmp.resolve("shot-" + w));
+            assertTrue(Files.size(ARTIFACTS.resolve(w + ".png")) > 50_000, "screenshot written");
+        }
+        String llama = Chromium.dumpDom(dir.resolve(LLAMA + ".html"), tmp.resolve("chrome-names"));
+        // a kernel name with <, >, & is on the page as text
+        assertTrue(llama.contains("pytorch_flash::flash_fwd_kernel&lt;Flash_fwd_kernel_traits&lt;128, 128, 64, 4"), "names shown as text");
+    }
+
+    @Test
+    void hostileNamesStayText() throws Exception {
+        String evil = "</script><img src=x onerror=\"document.title='pwned'\"><b>&amp;";
+        ReportModel m = new ReportModel("evil<w>&\"'", "run-1", new LinkedHashMap<>(java.util.Map.of("description", evil)),
+                new ReportModel.Files(1, 1, 0, 0, 1, 2, 0, List.of(evil + ": " + evil)),
+                List.of(new MetricRow("iter_time", "avg_ms", null, null, null, 1.5, "ms", "ok", evil)),
+                List.of(), List.of(), List.of(),
+                List.of(new ReportModel.CommBucket(evil, 1024L, 2, 2048L, 10, 2, 1.0)),
+                List.of(new ReportModel.RankLastArrivals(0, 1, 1)),
+                new ReportModel.LagMap(List.of(evil), List.of(0), List.of(new double[] {0, 0, 1.0}), 1),
+                new ReportModel.Timeline(1L, List.of(new ReportModel.Span(0, "compute", evil, evil, 0, 5)), 1),
+                List.of(new ReportModel.KernelTime(0, evil, null, 1, 5)),
+                List.of(new ReportModel.KernelTime(null, evil, evil, 1, 5)),
+                new ReportModel.Memory(evil, List.of()));
+        String html = HtmlReport.render(m);
+        String data = html.substring(html.indexOf("id=\"report-data\">"), html.indexOf("<script>\n/* Apache ECharts"));
+        assertFalse(data.contains("<img") || data.contains("<b>"), "no markup from a name reaches the HTML");
+        assertTrue(html.contains("<title>tracelake report: evil&lt;w&gt;&amp;&quot;&#39;</title>"));
+        assertEquals(3, countOf(html, "</script>"), "only the page's own three script elements end");
+        Path page = tmp.resolve("evil.html");
+        Files.writeString(page, html);
+        String text = TextReport.render(m);
+        assertTrue(text.contains(evil), "the text report is plain text");
+        assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent");
+        String dom = Chromium.dumpDom(page, tmp.resolve("chrome-evil"));
+        assertTrue(dom.contains("<title>tracelake report: evil&lt;w&gt;&amp;\"'</title>"), "title untouched");
+        String body = dom.substring(dom.indexOf("<main"), dom.indexOf("</main>"));
+        assertFalse(Pattern.compile("<(img|b)\\b").matcher(body).find(), "no element from a name");
+        assertTrue(dom.contains("&lt;/script&gt;&lt;img src=x"), "the name is shown as text");
+        assertEquals("6", bodyAttribute(dom, "data-charts-ready"), "every chart with data drew (no overlap steps here)");
+    }
+
+    private static int countOf(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) n++;
+        return n;
+    }
+
+    @Test
+    void commandLineRefusesIncompleteRequests() {
+        assertEquals(ExitCodes.USAGE, Main.run("report"));
+        assertEquals(ExitCodes.USAGE, Main.run("report", "--compare", "a", "b", "--html"));
+        assertEquals(ExitCodes.USAGE, Main.run("export"));
+    }
+}
