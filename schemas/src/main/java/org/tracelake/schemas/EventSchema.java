@@ -1,5 +1,7 @@
 package org.tracelake.schemas;
 
+import java.util.List;
+
 import static org.apache.spark.sql.types.DataTypes.IntegerType;
 import static org.apache.spark.sql.types.DataTypes.LongType;
 import static org.apache.spark.sql.types.DataTypes.StringType;
@@ -48,6 +50,13 @@ public final class EventSchema {
     public static final String PG_RANKS = "pg_ranks";
     public static final String SEQ = "seq";
     public static final String ARGS = "args";
+
+    /**
+     * Columns (nearly) unique per row. Parquet's dictionary encoding tries every value of a column chunk before it
+     * falls back to plain encoding, which on these was the hottest method of an ingest (BENCHMARKS.md): writers turn
+     * it off for them.
+     */
+    public static final List<String> NEAR_UNIQUE_COLUMNS = List.of(ORDINAL, TS_NS, DUR_NS, CORRELATION, EXTERNAL_ID, LAUNCH_TS_NS);
 
     public static final StructType SCHEMA = new StructType()
             .add(WORKLOAD, StringType, false)

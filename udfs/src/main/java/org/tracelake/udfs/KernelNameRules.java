@@ -18,11 +18,14 @@ public final class KernelNameRules {
             "moe|expert|routing|gating|gate_|topk|fused_expert|expert_kernel|dispatchkernel|combinekernel|grouped_gemm|dispatch|combine",
             Pattern.CASE_INSENSITIVE);
 
+    private static final NameMemo<Boolean> COPY_BY_NAME = new NameMemo<>(n -> n != null && COPY.matcher(n).find());
+    private static final NameMemo<Boolean> MOE_BY_NAME = new NameMemo<>(n -> n != null && MOE.matcher(n).find());
+
     public static boolean isCopyKernel(String name) {
-        return name != null && COPY.matcher(name).find();
+        return COPY_BY_NAME.apply(name);
     }
 
     public static boolean isMoeKernel(String name) {
-        return name != null && MOE.matcher(name).find();
+        return MOE_BY_NAME.apply(name);
     }
 }

@@ -37,6 +37,12 @@ public final class StepNames {
 
     /** "vllm", "sglang" or "tpu_vllm" for an inference step annotation, else null. */
     public static String inferenceStepKind(String name) {
+        return STEP_KIND_BY_NAME.apply(name);
+    }
+
+    private static final NameMemo<String> STEP_KIND_BY_NAME = new NameMemo<>(StepNames::matchInferenceStepKind);
+
+    private static String matchInferenceStepKind(String name) {
         if (name == null) {
             return null;
         }

@@ -13,6 +13,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
@@ -30,6 +31,7 @@ import org.tracelake.jobs.readers.TableRows;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.et.KinetoLink;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.schemas.WorkloadSchema;
@@ -157,8 +159,12 @@ public final class IngestJob {
     }
 
     private void write(Dataset<Row> rows, String table, String workload) {
-        rows.drop(Tables.PARTITION_COLUMN).write().mode(SaveMode.Overwrite)
-                .parquet(warehouse.stagingPartition(runId, table, workload));
+        DataFrameWriter<Row> writer = rows.drop(Tables.PARTITION_COLUMN).write().mode(SaveMode.Overwrite);
+        if (table.equals(Tables.EVENTS)) {
+            // parquet-hadoop's per-column setting ("key#column"), handed to the writer through the write's options
+            for (String c : EventSchema.NEAR_UNIQUE_COLUMNS) writer = writer.option("parquet.enable.dictionary#" + c, "false");
+        }
+        writer.parquet(warehouse.stagingPartition(runId, table, workload));
     }
 
     /** Fills message sizes of Kineto comm kernels from the workload's execution traces (see {@link KinetoLink}). */

@@ -29,6 +29,8 @@ import org.tracelake.schemas.TelemetrySchema;
  */
 public final class MetricsJob {
     public static final String PIPELINE_VERSION = "0.1.0";
+    /** How many metric queries run at once (each is a Spark job of a few small stages). */
+    public static final String CONF_CONCURRENT_QUERIES = "spark.tracelake.metrics.concurrentQueries";
 
     /** Metric families, in the order their queries run. */
     static final List<String> METRIC_FILES = List.of(
@@ -82,17 +84,19 @@ public final class MetricsJob {
         collectives.createOrReplaceTempView("collectives");
 
         // Each metric query is an aggregate (rows per rank and step at most): run it on its own and keep its rows,
-        // rather than planning one union of every query, which Spark re-plans and re-executes far more slowly.
-        List<Row> computedRows = new ArrayList<>();
+        // rather than planning one union of every query, which Spark re-plans and re-executes far more slowly. The
+        // views come first (definitions only, every name is unique across the files); the queries then run a few at
+        // a time, so that their small stages fill the executors instead of waiting on each other's planning.
+        List<ConcurrentQueries.Query> queries = new ArrayList<>();
         for (String file : METRIC_FILES) {
-            for (String statement : SqlScripts.statements(file)) {
-                if (isQuery(statement)) {
-                    computedRows.addAll(conform(spark.sql(statement)).collectAsList());
-                } else {
-                    spark.sql(statement);
-                }
+            List<String> statements = SqlScripts.statements(file);
+            for (int i = 0; i < statements.size(); i++) {
+                String statement = statements.get(i);
+                if (isQuery(statement)) queries.add(new ConcurrentQueries.Query("metrics " + file + " #" + (i + 1), statement));
+                else spark.sql(statement);
             }
         }
+        List<Row> computedRows = new ConcurrentQueries(spark, concurrency()).collect(queries, MetricsJob::conform);
         Dataset<Row> computed = spark.createDataFrame(computedRows, MetricSchema.QUERY_SCHEMA);
         computed.createOrReplaceTempView("computed_metrics");
         MetricCatalog.asDataFrame(spark).createOrReplaceTempView("metric_catalog");
@@ -102,6 +106,12 @@ public final class MetricsJob {
                 .withColumn("computed_at", current_timestamp())
                 .withColumn("pipeline_version", lit(PIPELINE_VERSION));
         return new Output(select(all, MetricSchema.SCHEMA.fieldNames()), collectives);
+    }
+
+    private int concurrency() {
+        int n = Integer.parseInt(spark.conf().get(CONF_CONCURRENT_QUERIES, "4"));
+        if (n < 1) throw new IllegalArgumentException(CONF_CONCURRENT_QUERIES + " must be at least 1, not " + n);
+        return n;
     }
 
     /** Runs a file's view definitions and returns its final query. */

@@ -33,6 +33,11 @@ public final class SparkSessions {
         // tracelake's SQL (metric files, cookbook) treats a division by zero as NULL — a metric that cannot be
         // computed is a null with a reason, never an exception — which is Spark's behaviour without ANSI mode.
         conf.setIfMissing("spark.sql.ansi.enabled", "false");
+        // Settings the tables' meaning depends on, so they hold under a bare spark-submit too (which reads the
+        // cluster's spark-defaults.conf, not the project's): timestamps are written and shown in UTC, and
+        // Hive-style partition values stay strings (a workload named "0042" must not be read back as the int 42).
+        conf.setIfMissing("spark.sql.session.timeZone", "UTC");
+        conf.setIfMissing("spark.sql.sources.partitionColumnTypeInference.enabled", "false");
         overrides.forEach(conf::set);
         conf.setIfMissing("spark.app.name", appName);
         SparkSession spark = SparkSession.builder().config(conf).getOrCreate();

@@ -32,10 +32,18 @@ final class CommDetails {
     static final String PG_NAME = "Process Group Name";
     static final String PG_RANKS = "Process Group Ranks";
     static final String SEQ = "Seq";
+    static final String INPUT_DIMS = "Input Dims";
+    static final String INPUT_TYPE = "Input type";
+    static final String CONCRETE_INPUTS = "Concrete Inputs";
 
     /** Args that have their own columns on a communication row; they are not repeated in its args map. */
     static final List<String> COMM_ARGS = List.of(
             COLLECTIVE_NAME, IN_NELEMS, OUT_NELEMS, DTYPE, GROUP_SIZE, PG_NAME, PG_RANKS, SEQ);
+
+    /** Every arg this class reads from a CPU comm op: all that KinetoIndex keeps of one. */
+    static final List<String> OP_ARGS = List.of(
+            COLLECTIVE_NAME, IN_NELEMS, OUT_NELEMS, DTYPE, GROUP_SIZE, PG_NAME, PG_RANKS, SEQ,
+            INPUT_DIMS, INPUT_TYPE, CONCRETE_INPUTS);
 
     /** A GPU communication activity: its own args first, then the CPU ops it links to. */
     static CommDetails forKernel(String kernelName, Map<String, String> kernelArgs, List<CommOp> linkedOps,
@@ -96,10 +104,10 @@ final class CommDetails {
     }
 
     private boolean takeInputDims(Map<String, String> args, String kernelName) {
-        Long nelems = MessageBytes.productOfFirstTensorDims(args.get("Input Dims"));
+        Long nelems = MessageBytes.productOfFirstTensorDims(args.get(INPUT_DIMS));
         if (nelems == null) return false;
         inNelems = nelems;
-        String type = firstString(args.get("Input type"));
+        String type = firstString(args.get(INPUT_TYPE));
         dtype = DtypeSize.bytes(type) != null ? type : DtypeSize.fromKernelName(kernelName);
         return true;
     }
@@ -137,7 +145,7 @@ final class CommDetails {
 
     /** Older traces keep the per-group sequence number as the second of record_param_comms' Concrete Inputs. */
     private static Long concreteInputSeq(Map<String, String> args) {
-        String concrete = args.get("Concrete Inputs");
+        String concrete = args.get(CONCRETE_INPUTS);
         if (concrete == null) return null;
         List<String> values = JsonStrings.elements(concrete);
         return values.size() > 1 ? KinetoEvent.parseLong(values.get(1)) : null;

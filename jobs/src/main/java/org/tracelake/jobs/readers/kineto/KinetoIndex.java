@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +25,9 @@ final class KinetoIndex {
      */
     static final long EPOCH_FLOOR_NS = 1_000_000_000_000_000_000L;
 
+    /** Bounds the string sharing of comm-op args: distinct values beyond it are kept as they come. */
+    private static final int MAX_SHARED_STRINGS = 65_536;
+
     static final ObjectMapper JSON = new ObjectMapper(KinetoEventParser.FACTORY);
 
     Long baseTimeNs;
@@ -39,7 +40,9 @@ final class KinetoIndex {
     final List<String> threadNames = new ArrayList<>();
     private final Map<String, Integer> threadIds = new HashMap<>();
     final Map<Long, CommOp> commOpsByExternalId = new HashMap<>();
-    final Map<String, List<CommOp>> commOpsByThread = new HashMap<>();
+    private final Map<String, CommOpTimeline> commOpsByThread = new HashMap<>();
+    /** One instance per distinct arg value and thread name of the comm ops: they repeat for every collective. */
+    private final Map<String, String> sharedStrings = new HashMap<>();
     long maxRelTsNs = Long.MIN_VALUE;
     boolean sawTraceEvents;
 
@@ -77,9 +80,7 @@ final class KinetoIndex {
             }
         }
         index.steps.seal();
-        for (List<CommOp> ops : index.commOpsByThread.values()) {
-            ops.sort(Comparator.comparingLong(CommOp::relStart));
-        }
+        index.commOpsByThread.values().forEach(CommOpTimeline::seal);
         return index;
     }
 
@@ -105,11 +106,27 @@ final class KinetoIndex {
             Long correlation = e.longArg("correlation");
             if (correlation != null) launches.putIfAbsent(correlation, relTs, threadId(e.tid));
         } else if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOp.isCommOpName(e.name)) {
-            CommOp op = new CommOp(e.name, e.tid, relTs, relTs + dur, new HashMap<>(e.args));
+            CommOp op = new CommOp(shared(e.name), shared(e.tid), relTs, relTs + dur, keptArgs(e.args));
             Long externalId = e.longArg("External id");
             if (externalId != null) commOpsByExternalId.putIfAbsent(externalId, op);
-            commOpsByThread.computeIfAbsent(e.tid, k -> new ArrayList<>()).add(op);
+            commOpsByThread.computeIfAbsent(op.thread(), k -> new CommOpTimeline()).add(op);
         }
+    }
+
+    /** The args of a comm op that CommDetails reads, as a compact immutable map of shared strings. */
+    private Map<String, String> keptArgs(Map<String, String> args) {
+        Map<String, String> kept = new HashMap<>(CommDetails.OP_ARGS.size() * 2);
+        for (String key : CommDetails.OP_ARGS) {
+            String value = args.get(key);
+            if (value != null) kept.put(key, shared(value));
+        }
+        return Map.copyOf(kept);
+    }
+
+    private String shared(String s) {
+        if (s == null || sharedStrings.size() >= MAX_SHARED_STRINGS) return s;
+        String known = sharedStrings.putIfAbsent(s, s);
+        return known == null ? s : known;
     }
 
     private int threadId(String tid) {
@@ -161,15 +178,8 @@ final class KinetoIndex {
 
     /** Comm ops on the thread whose span encloses the time, innermost (latest start) first. */
     List<CommOp> enclosingCommOps(String thread, long relTs) {
-        List<CommOp> ops = commOpsByThread.get(thread);
-        if (ops == null) return List.of();
-        List<CommOp> result = new ArrayList<>(4);
-        for (CommOp op : ops) {
-            if (op.relStart() > relTs) break;
-            if (op.encloses(relTs)) result.add(op);
-        }
-        Collections.reverse(result);
-        return result;
+        CommOpTimeline ops = commOpsByThread.get(thread);
+        return ops == null ? List.of() : ops.enclosing(relTs);
     }
 
     boolean baseUnknown() {

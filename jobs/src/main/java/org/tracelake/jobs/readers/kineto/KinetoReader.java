@@ -11,6 +11,7 @@ import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.tracelake.jobs.readers.ActivityClassifier;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
@@ -21,7 +22,6 @@ import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.udfs.ActivityClass;
-import org.tracelake.udfs.KernelCategory;
 import org.tracelake.udfs.RankFromFileName;
 
 /**
@@ -92,6 +92,7 @@ public final class KinetoReader implements TraceReader {
         private final TraceInput.Opened in;
         private final KinetoEventParser parser = new KinetoEventParser();
         private final KinetoEvent e = new KinetoEvent();
+        private final ActivityClassifier classifier = new ActivityClassifier();
         private final long base;
         private long ordinal;
         private Row next;
@@ -185,7 +186,8 @@ public final class KinetoReader implements TraceReader {
             Integer device = null;
             Long stream = null;
             Long launchRel = null;
-            String activityClass = ActivityClass.of(e.cat, e.name, null);
+            ActivityClassifier.Classes classes = classifier.classify(e.cat, e.name, null);
+            String activityClass = classes.activityClass();
             boolean gpu = activityClass != null;
             if (gpu) {
                 Long dev = e.longArg("device");
@@ -209,7 +211,7 @@ public final class KinetoReader implements TraceReader {
                     e.pid, e.tid, device, stream, e.ph, e.cat, e.name,
                     relTs == null ? null : base + relTs, dur, step, correlation, externalId,
                     launchRel == null ? null : base + launchRel,
-                    activityClass, KernelCategory.of(activityClass, e.name),
+                    activityClass, classes.kernelCategory(),
                     comm == null ? null : comm.kind,
                     comm == null ? null : comm.inNelems, comm == null ? null : comm.outNelems,
                     comm == null ? null : comm.dtype,

@@ -4,12 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.tracelake.jobs.readers.ActivityClassifier;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.ScalaMaps;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.udfs.ActivityClass;
-import org.tracelake.udfs.KernelCategory;
 
 /**
  * One {@code events} row being filled, reused from event to event: the Nsight, rocprof, XLA JSON and XSpace readers
@@ -48,6 +48,7 @@ public final class EventRow {
     public Long seq;
     /** Every other field of the event, values as text; a fresh map per row because the Row keeps it. */
     public Map<String, String> args = new LinkedHashMap<>();
+    private final ActivityClassifier classifier = new ActivityClassifier();
 
     public void clear() {
         rank = device = groupSize = null;
@@ -67,8 +68,9 @@ public final class EventRow {
 
     /** Activity class and kernel category from the udfs (METRICS.md §2); null for anything that is not GPU activity. */
     public void classify(String hloCategory) {
-        activityClass = ActivityClass.of(cat, name, hloCategory);
-        kernelCategory = KernelCategory.of(activityClass, name);
+        ActivityClassifier.Classes classes = classifier.classify(cat, name, hloCategory);
+        activityClass = classes.activityClass();
+        kernelCategory = classes.kernelCategory();
     }
 
     public boolean isComm() {
