@@ -272,7 +272,8 @@ public final class BenchHarness {
             if (type.equals("org.tracelake.jobs.readers.kineto.KinetoReader$Rows")) pass2 = true;
             if (inPass2 == null && type.equals("org.tracelake.jobs.readers.kineto.KinetoIndex")
                     && method.equals("enclosingCommOps")) inPass2 = "comm-op lookup (KinetoIndex.enclosingCommOps)";
-            if (inPass2 == null && type.startsWith("org.tracelake.udfs")) inPass2 = "classification (udfs)";
+            if (inPass2 == null && (type.startsWith("org.tracelake.udfs")
+                    || type.equals("org.tracelake.jobs.readers.ActivityClassifier"))) inPass2 = "classification (udfs)";
             if (inPass2 == null && type.equals("org.tracelake.jobs.readers.kineto.KinetoEventParser")) inPass2 = "JSON parsing";
             if (type.startsWith("com.github.luben.zstd")) zstd = true;
             if (type.startsWith("org.apache.parquet")) parquet = true;
