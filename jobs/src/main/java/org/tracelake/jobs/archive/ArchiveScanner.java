@@ -8,9 +8,7 @@ import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * Lists an archive (DESIGN.md "Input"): every folder directly below the root is a workload; its card is the
@@ -36,13 +34,28 @@ public final class ArchiveScanner {
     private static WorkloadFolder scanWorkload(FileSystem fs, Path dir) throws IOException {
         List<WorkloadFolder.InputFile> cards = new ArrayList<>();
         List<WorkloadFolder.InputFile> files = new ArrayList<>();
-        RemoteIterator<LocatedFileStatus> it = fs.listFiles(dir, true);
-        while (it.hasNext()) {
-            LocatedFileStatus f = it.next();
-            if (hiddenBelow(dir, f.getPath())) continue;
+        collect(fs, dir, true, cards, files);
+        cards.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
+        files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
+        return new WorkloadFolder(dir.getName(), fs.makeQualified(dir).toString(), List.copyOf(cards), List.copyOf(files));
+    }
+
+    /**
+     * Walks a workload folder with plain {@code listStatus}: name, size and modification time are all a refresh
+     * needs. ({@code listFiles} builds a {@code LocatedFileStatus} per file, which on a local or mounted archive
+     * without Hadoop's native library runs {@code ls -ld} in a new process for every file and folder just to fill
+     * in permissions, and on HDFS asks for block locations: the cost of a no-change refresh of a large archive.)
+     */
+    private static void collect(FileSystem fs, Path dir, boolean topLevel, List<WorkloadFolder.InputFile> cards,
+                                List<WorkloadFolder.InputFile> files) throws IOException {
+        for (FileStatus f : fs.listStatus(dir)) {
+            if (hidden(f.getPath().getName())) continue; // a hidden folder is skipped whole, as its files would be
+            if (f.isDirectory()) {
+                collect(fs, f.getPath(), false, cards, files);
+                continue;
+            }
             WorkloadFolder.InputFile input = new WorkloadFolder.InputFile(
                     f.getPath().toString(), f.getLen(), f.getModificationTime());
-            boolean topLevel = f.getPath().getParent().equals(fs.makeQualified(dir)) || f.getPath().getParent().equals(dir);
             String lower = f.getPath().getName().toLowerCase(Locale.ROOT);
             if (topLevel && (lower.endsWith(".yaml") || lower.endsWith(".yml"))) {
                 cards.add(input);
@@ -50,21 +63,11 @@ public final class ArchiveScanner {
                 files.add(input);
             }
         }
-        cards.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
-        files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
-        return new WorkloadFolder(dir.getName(), fs.makeQualified(dir).toString(), List.copyOf(cards), List.copyOf(files));
     }
 
     /** Dot and underscore files are tool droppings (.DS_Store, _SUCCESS), not inputs. */
     private static boolean hidden(String name) {
         return name.startsWith(".") || name.startsWith("_");
-    }
-
-    private static boolean hiddenBelow(Path dir, Path file) {
-        for (Path p = file; p != null && !p.getName().equals(dir.getName()); p = p.getParent()) {
-            if (hidden(p.getName())) return true;
-        }
-        return false;
     }
 
     private static FileStatus[] sorted(FileStatus[] entries) {

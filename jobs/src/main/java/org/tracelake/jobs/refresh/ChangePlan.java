@@ -13,6 +13,7 @@ import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
+import org.tracelake.schemas.WorkloadSchema;
 
 /**
  * Which workloads a refresh must redo: those with a new, changed or vanished file (path, size, modification
@@ -47,7 +48,7 @@ public final class ChangePlan {
         if (!limited) {
             Set<String> present = new TreeSet<>();
             for (WorkloadFolder w : scanned) present.add(w.name());
-            for (String known : new TreeSet<>(ledgerWorkloads(spark, warehouse))) {
+            for (String known : ledgerWorkloads(spark, warehouse, full ? ledger(spark, warehouse) : ledger)) {
                 if (!present.contains(known)) plan.vanished.add(known);
             }
         }
@@ -77,7 +78,9 @@ public final class ChangePlan {
     private static Map<String, Map<String, Seen>> ledger(SparkSession spark, Warehouse warehouse) {
         Map<String, Map<String, Seen>> out = new HashMap<>();
         if (!warehouse.exists(Tables.TRACE_FILES)) return out;
-        for (Row r : spark.read().parquet(warehouse.table(Tables.TRACE_FILES))
+        // The schema given, not inferred: inferring it reads the footers in a Spark job of its own, a cost every
+        // no-change refresh paid.
+        for (Row r : spark.read().schema(TraceFileSchema.SCHEMA).parquet(warehouse.table(Tables.TRACE_FILES))
                 .select("workload", "path", "size_bytes", "modified_at", "status", "events_read").collectAsList()) {
             Timestamp t = r.getTimestamp(3);
             out.computeIfAbsent(r.getString(0), k -> new HashMap<>())
@@ -86,11 +89,13 @@ public final class ChangePlan {
         return out;
     }
 
-    private static Set<String> ledgerWorkloads(SparkSession spark, Warehouse warehouse) {
-        Set<String> out = new TreeSet<>();
-        for (String table : List.of(Tables.TRACE_FILES, Tables.WORKLOADS)) {
-            if (!warehouse.exists(table)) continue;
-            for (Row r : spark.read().parquet(warehouse.table(table)).select("workload").distinct().collectAsList()) {
+    /** Workloads the warehouse knows: those of the ledger, and any with a card row (a workload whose files all failed). */
+    private static Set<String> ledgerWorkloads(SparkSession spark, Warehouse warehouse, Map<String, Map<String, Seen>> ledger) {
+        Set<String> out = new TreeSet<>(ledger.keySet());
+        if (warehouse.exists(Tables.WORKLOADS)) {
+            // A plain collect of one row per workload: distinct() would add a shuffle to every no-change run
+            for (Row r : spark.read().schema(WorkloadSchema.SCHEMA).parquet(warehouse.table(Tables.WORKLOADS))
+                    .select("workload").collectAsList()) {
                 out.add(r.getString(0));
             }
         }
