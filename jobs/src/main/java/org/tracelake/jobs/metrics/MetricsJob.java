@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
@@ -39,6 +41,9 @@ public final class MetricsJob {
             "memory.sql", "telemetry.sql"); // these two read only the side tables below
 
     private final SparkSession spark;
+    /** What compute() cached, for {@link #release()}: datasets it persisted and views the SQL files CACHE. */
+    private final List<Dataset<Row>> persisted = new ArrayList<>();
+    private final List<String> cachedViews = new ArrayList<>();
 
     public MetricsJob(SparkSession spark) {
         this.spark = spark;
@@ -76,11 +81,13 @@ public final class MetricsJob {
                 .sortWithinPartitions("workload", "rank", "row_kind", "ts_ns", "end_ns")
                 .mapPartitions(new RankSweepFunction(), Encoders.row(RankSweepFunction.OUTPUT))
                 .persist(StorageLevel.MEMORY_AND_DISK());
+        persisted.add(facts);
         facts.createOrReplaceTempView("rank_facts");
         runAll("views.sql");
 
         Dataset<Row> collectives = select(lastQuery("collectives.sql"), CollectiveSchema.SCHEMA.fieldNames())
                 .persist(StorageLevel.MEMORY_AND_DISK());
+        persisted.add(collectives);
         collectives.createOrReplaceTempView("collectives");
 
         // Each metric query is an aggregate (rows per rank and step at most): run it on its own and keep its rows,
@@ -93,7 +100,7 @@ public final class MetricsJob {
             for (int i = 0; i < statements.size(); i++) {
                 String statement = statements.get(i);
                 if (isQuery(statement)) queries.add(new ConcurrentQueries.Query("metrics " + file + " #" + (i + 1), statement));
-                else spark.sql(statement);
+                else run(statement);
             }
         }
         List<Row> computedRows = new ConcurrentQueries(spark, concurrency()).collect(queries, MetricsJob::conform);
@@ -119,14 +126,35 @@ public final class MetricsJob {
         Dataset<Row> result = null;
         for (String statement : SqlScripts.statements(file)) {
             if (isQuery(statement)) result = spark.sql(statement);
-            else spark.sql(statement);
+            else run(statement);
         }
         if (result == null) throw new IllegalStateException(file + " has no query");
         return result;
     }
 
     private void runAll(String file) {
-        for (String statement : SqlScripts.statements(file)) spark.sql(statement);
+        for (String statement : SqlScripts.statements(file)) run(statement);
+    }
+
+    /** A view definition or a CACHE TABLE, remembering what it cached. */
+    private void run(String statement) {
+        Matcher cache = CACHE_TABLE.matcher(statement.strip());
+        if (cache.matches()) cachedViews.add(cache.group(1));
+        spark.sql(statement);
+    }
+
+    private static final Pattern CACHE_TABLE = Pattern.compile("(?is)CACHE\\s+(?:LAZY\\s+)?TABLE\\s+([A-Za-z_][A-Za-z0-9_]*).*");
+
+    /**
+     * Frees what {@link #compute} cached (the per-rank facts, the collectives, the views its SQL caches), once the
+     * caller has written the output: a long-lived session (the tests', an interactive one) would otherwise keep every
+     * run's caches until it ends.
+     */
+    public void release() {
+        for (String view : cachedViews) spark.sql("UNCACHE TABLE IF EXISTS " + view);
+        for (Dataset<Row> d : persisted) d.unpersist();
+        cachedViews.clear();
+        persisted.clear();
     }
 
     static boolean isQuery(String statement) {

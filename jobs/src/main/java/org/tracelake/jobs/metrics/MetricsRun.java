@@ -76,14 +76,19 @@ public final class MetricsRun {
     }
 
     private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
-        MetricsJob.Output out = new MetricsJob(spark).compute(events, workloads, DevicePeaks.load(spark), sideTables);
+        MetricsJob job = new MetricsJob(spark);
+        MetricsJob.Output out = job.compute(events, workloads, DevicePeaks.load(spark), sideTables);
         String stagingRoot = warehouse.root() + "/_staging/" + runId;
         spark.sparkContext().setJobDescription("metrics");
-        out.collectives().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
-                .parquet(stagingRoot + "/" + Tables.COLLECTIVES);
-        out.metrics().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
-                .parquet(stagingRoot + "/" + Tables.METRICS);
-        spark.sparkContext().setJobDescription(null);
+        try {
+            out.collectives().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
+                    .parquet(stagingRoot + "/" + Tables.COLLECTIVES);
+            out.metrics().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
+                    .parquet(stagingRoot + "/" + Tables.METRICS);
+        } finally {
+            spark.sparkContext().setJobDescription(null);
+            job.release();
+        }
     }
 
     public void dropExport(String workload) throws IOException {
