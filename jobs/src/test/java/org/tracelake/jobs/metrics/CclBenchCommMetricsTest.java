@@ -3,6 +3,8 @@ package org.tracelake.jobs.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tracelake.jobs.testing.KinetoTraceBuilder.collectiveArgs;
+import static org.tracelake.jobs.testing.TraceClock.t;
+import static org.tracelake.jobs.testing.TraceClock.us;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -47,7 +49,6 @@ import org.tracelake.jobs.testing.TestArchive;
  * and [600,700), all_reduce [500,1500), all_reduce [2500,2600) launched in #2 but run after it.
  */
 class CclBenchCommMetricsTest {
-    static final long T0 = 1_700_000_000_000_000_000L;
     static final double GIB = 1024.0 * 1024 * 1024;
 
     static final String GEMM = "ampere_sgemm_128x64_nn";
@@ -60,14 +61,6 @@ class CclBenchCommMetricsTest {
     static SparkSession spark;
     static TestArchive archive;
     static MetricRows m;
-
-    static long t(long us) {
-        return T0 + us * 1_000;
-    }
-
-    static long d(long us) {
-        return us * 1_000;
-    }
 
     static Map<String, Object> ar(long in) {
         return collectiveArgs("allreduce", in, in, "Float", 2, "0");
@@ -87,7 +80,7 @@ class CclBenchCommMetricsTest {
 
     static KinetoTraceBuilder fiveSteps(int rank) {
         KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2);
-        for (int n = 1; n <= 5; n++) b.step(n, t(1000L * (n - 1)), d(1000));
+        for (int n = 1; n <= 5; n++) b.step(n, t(1000L * (n - 1)), us(1000));
         return b;
     }
 
@@ -96,48 +89,48 @@ class CclBenchCommMetricsTest {
         spark = SharedSpark.get();
         archive = new TestArchive(tmp);
         KinetoTraceBuilder r0 = fiveSteps(0)
-                .kernel(GEMM, 7, t(100), d(800), t(10), Map.of())
-                .kernel(AR, 20, t(200), d(300), t(20), ar(1024))
-                .kernel(GEMM, 7, t(1100), d(500), t(1010), Map.of())
-                .kernel(AR, 20, t(1400), d(400), t(1020), ar(1024))
-                .kernel(AG, 20, t(1900), d(400), t(1030), ag(1024))
-                .kernel(GEMM, 7, t(2100), d(300), t(2010), Map.of())
-                .kernel(RS, 20, t(2500), d(200), t(2020), rs(2048))
-                .kernel(GEMM, 7, t(2600), d(500), t(2030), Map.of())
-                .kernel(SR, 20, t(3200), d(400), t(3010), a2a(1024))
-                .kernel(GEMM, 7, t(4100), d(800), t(4010), Map.of())
-                .kernel(AR, 20, t(4200), d(600), t(4020), ar(1024))
-                .memcpy(7, t(4900), d(100), 1 << 20);
+                .kernel(GEMM, 7, t(100), us(800), t(10), Map.of())
+                .kernel(AR, 20, t(200), us(300), t(20), ar(1024))
+                .kernel(GEMM, 7, t(1100), us(500), t(1010), Map.of())
+                .kernel(AR, 20, t(1400), us(400), t(1020), ar(1024))
+                .kernel(AG, 20, t(1900), us(400), t(1030), ag(1024))
+                .kernel(GEMM, 7, t(2100), us(300), t(2010), Map.of())
+                .kernel(RS, 20, t(2500), us(200), t(2020), rs(2048))
+                .kernel(GEMM, 7, t(2600), us(500), t(2030), Map.of())
+                .kernel(SR, 20, t(3200), us(400), t(3010), a2a(1024))
+                .kernel(GEMM, 7, t(4100), us(800), t(4010), Map.of())
+                .kernel(AR, 20, t(4200), us(600), t(4020), ar(1024))
+                .memcpy(7, t(4900), us(100), 1 << 20);
         KinetoTraceBuilder r1 = fiveSteps(1)
-                .kernel(AR, 20, t(200), d(300), t(20), ar(2048))
-                .kernel(GEMM, 7, t(1100), d(800), t(1010), Map.of())
-                .kernel(AR, 20, t(1500), d(200), t(1020), ar(2048))
-                .kernel(AG, 20, t(2100), d(400), t(2010), ag(1024))
-                .kernel(RS, 20, t(2600), d(300), t(2020), rs(2048))
-                .kernel(SR, 20, t(3100), d(200), t(3010), a2a(1024))
-                .kernel(GEMM, 7, t(3200), d(300), t(3020), Map.of())
-                .kernel(AR, 20, t(4200), d(400), t(4020), ar(2048));
+                .kernel(AR, 20, t(200), us(300), t(20), ar(2048))
+                .kernel(GEMM, 7, t(1100), us(800), t(1010), Map.of())
+                .kernel(AR, 20, t(1500), us(200), t(1020), ar(2048))
+                .kernel(AG, 20, t(2100), us(400), t(2010), ag(1024))
+                .kernel(RS, 20, t(2600), us(300), t(2020), rs(2048))
+                .kernel(SR, 20, t(3100), us(200), t(3010), a2a(1024))
+                .kernel(GEMM, 7, t(3200), us(300), t(3020), Map.of())
+                .kernel(AR, 20, t(4200), us(400), t(4020), ar(2048));
         archive.write("ccl_steps", "rank0_trace.json", r0.toJson())
                 .write("ccl_steps", "rank1_trace.json", r1.toJson())
                 .card("ccl_steps", "training", "llama", "NVIDIA H100", 2);
 
         KinetoTraceBuilder n0 = new KinetoTraceBuilder(0, 2)
-                .kernel(AR, 20, t(0), d(300), t(-5), ar(1024))
-                .kernel(AG, 21, t(200), d(300), t(-4), ag(1024))
-                .kernel(AR, 20, t(600), d(50), t(-3), Map.of());
+                .kernel(AR, 20, t(0), us(300), t(-5), ar(1024))
+                .kernel(AG, 21, t(200), us(300), t(-4), ag(1024))
+                .kernel(AR, 20, t(600), us(50), t(-3), Map.of());
         KinetoTraceBuilder n1 = new KinetoTraceBuilder(1, 2)
-                .kernel(AR, 20, t(0), d(200), t(-5), ar(1024))
-                .kernel(AG, 20, t(300), d(100), t(-4), ag(1024));
+                .kernel(AR, 20, t(0), us(200), t(-5), ar(1024))
+                .kernel(AG, 20, t(300), us(100), t(-4), ag(1024));
         archive.write("ccl_nosteps", "rank0_trace.json", n0.toJson())
                 .write("ccl_nosteps", "rank1_trace.json", n1.toJson())
                 .card("ccl_nosteps", "training", "llama", "NVIDIA H100", 2);
 
         KinetoTraceBuilder s0 = new KinetoTraceBuilder(0, 1)
-                .step(1, t(0), d(1000)).step(2, t(1000), d(1000))
-                .kernel(GEMM, 7, t(100), d(300), t(10), Map.of())
-                .kernel(GEMM, 7, t(600), d(100), t(15), Map.of())
-                .kernel(AR, 20, t(500), d(1000), t(20), ar(1024))
-                .kernel(AR, 20, t(2500), d(100), t(1900), ar(1024));
+                .step(1, t(0), us(1000)).step(2, t(1000), us(1000))
+                .kernel(GEMM, 7, t(100), us(300), t(10), Map.of())
+                .kernel(GEMM, 7, t(600), us(100), t(15), Map.of())
+                .kernel(AR, 20, t(500), us(1000), t(20), ar(1024))
+                .kernel(AR, 20, t(2500), us(100), t(1900), ar(1024));
         archive.write("ccl_twosteps", "rank0_trace.json", s0.toJson())
                 .card("ccl_twosteps", "training", "llama", "NVIDIA H100", 1);
 

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.tracelake.jobs.testing.TraceClock.T0;
+import static org.tracelake.jobs.testing.TraceClock.ms;
+import static org.tracelake.jobs.testing.TraceClock.t;
+import static org.tracelake.jobs.testing.TraceClock.us;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -34,7 +38,6 @@ import org.tracelake.jobs.testing.TestArchive;
  * </ul>
  */
 class CclBenchStepsKernelsTest {
-    static final long T0 = 1_700_000_000_000_000_000L;
     static final double REL = 1e-9;
 
     static final String A_GEMM = "ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_tn";
@@ -48,18 +51,6 @@ class CclBenchStepsKernelsTest {
     @TempDir static Path tmp;
     static SparkSession spark;
     static List<Row> rows;
-
-    static long us(long us) {
-        return us * 1_000L;
-    }
-
-    static long ms(long ms) {
-        return ms * 1_000_000L;
-    }
-
-    static long t(long us) {
-        return T0 + us(us);
-    }
 
     @BeforeAll
     static void refresh() {

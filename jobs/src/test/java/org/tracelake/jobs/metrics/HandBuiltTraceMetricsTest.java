@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tracelake.jobs.testing.KinetoTraceBuilder.collectiveArgs;
+import static org.tracelake.jobs.testing.TraceClock.t;
+import static org.tracelake.jobs.testing.TraceClock.us;
 
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -38,8 +40,6 @@ import org.tracelake.schemas.CollectiveSchema;
  * </ul>
  */
 class HandBuiltTraceMetricsTest {
-    /** 2023-11-14T22:13:20Z in ns: traces carry epoch microseconds, as Kineto writes them without a base. */
-    static final long T0 = 1_700_000_000_000_000_000L;
 
     static final String GEMM = "ampere_sgemm_128x64_nn";
     static final String ELEMENTWISE = "void at::native::vectorized_elementwise_kernel<4, float>";
@@ -53,16 +53,6 @@ class HandBuiltTraceMetricsTest {
     static TestArchive archive;
     static MetricRows m;
     static List<Row> collectives;
-
-    /** Absolute ns of a time in µs after T0. */
-    static long t(long us) {
-        return T0 + us * 1_000;
-    }
-
-    /** ns of a duration in µs. */
-    static long d(long us) {
-        return us * 1_000;
-    }
 
     /** all_reduce of n Float elements (4 bytes each) on process group "0" of the given size. */
     static Map<String, Object> allReduce(long nelems, int groupSize) {
@@ -129,23 +119,23 @@ class HandBuiltTraceMetricsTest {
      */
     static void overlapWorkload() {
         KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2)
-                .step(1, t(0), d(1000)).step(2, t(1000), d(1000))
-                .kernel(GEMM, 7, t(100), d(300), t(50), Map.of())
-                .kernel(ELEMENTWISE, 8, t(350), d(150), t(60), Map.of())
-                .kernel(ALL_REDUCE, 20, t(300), d(300), t(70), allReduce(1024, 2))
-                .kernel(GEMM, 7, t(650), d(250), t(80), Map.of())
-                .kernel(ALL_REDUCE, 20, t(700), d(100), t(85), allReduce(1024, 2))
+                .step(1, t(0), us(1000)).step(2, t(1000), us(1000))
+                .kernel(GEMM, 7, t(100), us(300), t(50), Map.of())
+                .kernel(ELEMENTWISE, 8, t(350), us(150), t(60), Map.of())
+                .kernel(ALL_REDUCE, 20, t(300), us(300), t(70), allReduce(1024, 2))
+                .kernel(GEMM, 7, t(650), us(250), t(80), Map.of())
+                .kernel(ALL_REDUCE, 20, t(700), us(100), t(85), allReduce(1024, 2))
                 .kernel(ELEMENTWISE, 7, t(750), 0, t(90), Map.of())
-                .kernel(GEMM, 7, t(985), d(115), t(980), Map.of())
-                .kernel(ALL_GATHER, 20, t(1200), d(300), t(1010), allGather(1024, 2))
-                .kernel(ELEMENTWISE, 8, t(1400), d(50), t(1020), Map.of())
-                .memcpy(7, t(1600), d(100), 4096);
+                .kernel(GEMM, 7, t(985), us(115), t(980), Map.of())
+                .kernel(ALL_GATHER, 20, t(1200), us(300), t(1010), allGather(1024, 2))
+                .kernel(ELEMENTWISE, 8, t(1400), us(50), t(1020), Map.of())
+                .memcpy(7, t(1600), us(100), 4096);
         KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2)
-                .step(1, t(0), d(1000)).step(2, t(1000), d(1000))
-                .kernel(GEMM, 7, t(300), d(400), t(5), Map.of())
-                .kernel(ALL_REDUCE, 20, t(200), d(300), t(10), allReduce(1024, 2))
-                .kernel(ALL_REDUCE, 21, t(400), d(200), t(20), allReduce(1024, 2))
-                .kernel(ALL_GATHER, 20, t(1200), d(100), t(1010), allGather(1024, 2));
+                .step(1, t(0), us(1000)).step(2, t(1000), us(1000))
+                .kernel(GEMM, 7, t(300), us(400), t(5), Map.of())
+                .kernel(ALL_REDUCE, 20, t(200), us(300), t(10), allReduce(1024, 2))
+                .kernel(ALL_REDUCE, 21, t(400), us(200), t(20), allReduce(1024, 2))
+                .kernel(ALL_GATHER, 20, t(1200), us(100), t(1010), allGather(1024, 2));
         archive.write("hb_overlap", "rank0_trace.json", r0.toJson())
                 .write("hb_overlap", "rank1_trace.json", r1.toJson())
                 .card("hb_overlap", "training", "llama", "NVIDIA H100", 2);
@@ -298,7 +288,7 @@ class HandBuiltTraceMetricsTest {
             for (int k = 1; k <= 6; k++) {
                 long start = 1000L * k + LATE[k - 1][rank];
                 long end = 1000L * k + 600; // the others wait inside the kernel for the last one
-                b.kernel(ALL_REDUCE, 20, t(start), d(end - start), t(start - 5), allReduce(1024, 4));
+                b.kernel(ALL_REDUCE, 20, t(start), us(end - start), t(start - 5), allReduce(1024, 4));
             }
             archive.write("hb_straggler", "rank" + rank + "_trace.json", b.toJson());
         }
@@ -339,7 +329,7 @@ class HandBuiltTraceMetricsTest {
             assertEquals(4, (int) c.getAs("group_size"));
             assertEquals(4096L, (long) c.getAs("bytes")); // 1024 Float
             assertEquals(t(1000L * (i + 1)), (long) c.getAs("min_start_ns"));
-            assertEquals(d(lags[i]), (long) c.getAs("lag_ns"));
+            assertEquals(us(lags[i]), (long) c.getAs("lag_ns"));
             assertEquals(0L, (long) c.getAs("end_skew_ns"), "ranks wait inside the kernel: ends align");
             assertEquals(last[i], (int) c.getAs("last_rank"));
         }
@@ -434,12 +424,12 @@ class HandBuiltTraceMetricsTest {
         for (int rank = 0; rank < 2; rank++) {
             long[] du = durs[rank];
             KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2)
-                    .kernel(ALL_REDUCE, 20, t(100), d(du[0]), t(95), allReduce(1024, 2))
-                    .kernel(ALL_REDUCE, 20, t(200), d(du[1]), t(195), allReduce(2048, 2))
-                    .kernel(ALL_GATHER, 20, t(300), d(du[2]), t(295), allGather(1024, 2))
-                    .kernel(ALL_GATHER, 20, t(400), d(du[3]), t(395), allGather(1024, 2))
-                    .kernel(BROADCAST, 20, t(500), d(10), t(495), Map.of())
-                    .kernel(REDUCE_SCATTER, 20, t(600), d(5), t(595),
+                    .kernel(ALL_REDUCE, 20, t(100), us(du[0]), t(95), allReduce(1024, 2))
+                    .kernel(ALL_REDUCE, 20, t(200), us(du[1]), t(195), allReduce(2048, 2))
+                    .kernel(ALL_GATHER, 20, t(300), us(du[2]), t(295), allGather(1024, 2))
+                    .kernel(ALL_GATHER, 20, t(400), us(du[3]), t(395), allGather(1024, 2))
+                    .kernel(BROADCAST, 20, t(500), us(10), t(495), Map.of())
+                    .kernel(REDUCE_SCATTER, 20, t(600), us(5), t(595),
                             collectiveArgs("_reduce_scatter_base", 0, 0, "Float", 2, "0"));
             archive.write("hb_busbw", "rank" + rank + "_trace.json", b.toJson());
         }
@@ -503,9 +493,9 @@ class HandBuiltTraceMetricsTest {
     /** Rank 0: all_reduces at 100, 200, 300 (10 µs); rank 1: at 105 and 200 only. */
     static void mismatchWorkload() {
         KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2);
-        for (long at : new long[] {100, 200, 300}) r0.kernel(ALL_REDUCE, 20, t(at), d(10), t(at - 5), allReduce(1024, 2));
+        for (long at : new long[] {100, 200, 300}) r0.kernel(ALL_REDUCE, 20, t(at), us(10), t(at - 5), allReduce(1024, 2));
         KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2);
-        for (long at : new long[] {105, 200}) r1.kernel(ALL_REDUCE, 20, t(at), d(10), t(at - 5), allReduce(1024, 2));
+        for (long at : new long[] {105, 200}) r1.kernel(ALL_REDUCE, 20, t(at), us(10), t(at - 5), allReduce(1024, 2));
         archive.write("hb_mismatch", "rank0_trace.json", r0.toJson())
                 .write("hb_mismatch", "rank1_trace.json", r1.toJson())
                 .card("hb_mismatch", "training", "llama", "NVIDIA H100", 2);
@@ -527,7 +517,7 @@ class HandBuiltTraceMetricsTest {
         });
         List<Row> rows = collectivesOf(w);
         assertEquals(2, rows.size());
-        assertEquals(d(5), (long) rows.get(0).getAs("lag_ns"));
+        assertEquals(us(5), (long) rows.get(0).getAs("lag_ns"));
         assertEquals(1, (int) rows.get(1).getAs("last_rank"));
     }
 
@@ -545,7 +535,7 @@ class HandBuiltTraceMetricsTest {
             KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2);
             for (long seq = 1 + rank; seq <= 5 + rank; seq++) {
                 long at = 1000 * seq + late[rank][(int) seq];
-                b.kernel(ALL_REDUCE, 20, t(at), d(100), t(at - 5), withSeq(allReduce(1024, 2), seq));
+                b.kernel(ALL_REDUCE, 20, t(at), us(100), t(at - 5), withSeq(allReduce(1024, 2), seq));
             }
             archive.write("hb_seq", "rank" + rank + "_trace.json", b.toJson());
         }
@@ -576,7 +566,7 @@ class HandBuiltTraceMetricsTest {
             assertEquals("seq", rows.get(i).getAs("match_by"));
             assertEquals(i + 2L, (long) rows.get(i).getAs("k"));
             assertEquals(2, (int) rows.get(i).getAs("ranks"));
-            assertEquals(d(lag[i]), (long) rows.get(i).getAs("lag_ns"));
+            assertEquals(us(lag[i]), (long) rows.get(i).getAs("lag_ns"));
             assertEquals(last[i], (int) rows.get(i).getAs("last_rank"));
         }
     }
@@ -592,13 +582,13 @@ class HandBuiltTraceMetricsTest {
      */
     static void missingStepWorkload() {
         KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2)
-                .step(1, t(0), d(1000)).step(2, t(1000), d(1000)).step(3, t(2000), d(1000));
+                .step(1, t(0), us(1000)).step(2, t(1000), us(1000)).step(3, t(2000), us(1000));
         KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2)
-                .step(1, t(0), d(1020)).step(3, t(2000), d(1050));
+                .step(1, t(0), us(1020)).step(3, t(2000), us(1050));
         for (KinetoTraceBuilder b : List.of(r0, r1)) {
             for (long s = 0; s <= 2000; s += 1000) {
-                b.kernel(GEMM, 7, t(s + 50), d(350), t(s + 30), Map.of());
-                b.kernel(ALL_REDUCE, 20, t(s + 100), d(200), t(s + 35), allReduce(1024, 2));
+                b.kernel(GEMM, 7, t(s + 50), us(350), t(s + 30), Map.of());
+                b.kernel(ALL_REDUCE, 20, t(s + 100), us(200), t(s + 35), allReduce(1024, 2));
             }
         }
         archive.write("hb_nostep", "rank0_trace.json", r0.toJson())
@@ -656,11 +646,11 @@ class HandBuiltTraceMetricsTest {
      * #1 [0,1000), #2 [1000,2000), with the same compute kernels and no communication at all.
      */
     static void duplicateStepWorkload() {
-        KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2).step(1, t(0), d(1000)).step(1, t(1000), d(1000))
-                .kernel(ALL_REDUCE, 20, t(300), d(100), t(20), allReduce(1024, 2));
-        KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2).step(1, t(0), d(1000)).step(2, t(1000), d(1000));
+        KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2).step(1, t(0), us(1000)).step(1, t(1000), us(1000))
+                .kernel(ALL_REDUCE, 20, t(300), us(100), t(20), allReduce(1024, 2));
+        KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2).step(1, t(0), us(1000)).step(2, t(1000), us(1000));
         for (KinetoTraceBuilder b : List.of(r0, r1)) {
-            for (long s = 0; s <= 1000; s += 1000) b.kernel(GEMM, 7, t(s + 100), d(500), t(s + 10), Map.of());
+            for (long s = 0; s <= 1000; s += 1000) b.kernel(GEMM, 7, t(s + 100), us(500), t(s + 10), Map.of());
         }
         archive.write("hb_dupstep", "rank0_trace.json", r0.toJson())
                 .write("hb_dupstep", "rank1_trace.json", r1.toJson())
@@ -705,7 +695,7 @@ class HandBuiltTraceMetricsTest {
             KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2);
             for (long at = 100; at <= 300; at += 100) {
                 Map<String, Object> args = rank == 0 && at == 100 ? withSeq(allReduce(1024, 2), 7) : allReduce(1024, 2);
-                b.kernel(ALL_REDUCE, 20, t(at + 5L * rank), d(10), t(at - 5), args);
+                b.kernel(ALL_REDUCE, 20, t(at + 5L * rank), us(10), t(at - 5), args);
             }
             archive.write("hb_mixedseq", "rank" + rank + "_trace.json", b.toJson());
         }

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.tracelake.jobs.testing.KinetoTraceBuilder.collectiveArgs;
+import static org.tracelake.jobs.testing.TraceClock.T0;
+import static org.tracelake.jobs.testing.TraceClock.ms;
+import static org.tracelake.jobs.testing.TraceClock.t;
+import static org.tracelake.jobs.testing.TraceClock.us;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -37,8 +41,6 @@ import org.tracelake.jobs.testing.TestArchive;
  * </ul>
  */
 class StepsAndKernelsMetricsTest {
-    /** 2023-11-14T22:13:20Z in ns: Kineto without a base writes epoch microseconds. */
-    static final long T0 = 1_700_000_000_000_000_000L;
     static final double REL = 1e-9;
 
     static final String GEMM = "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_kernel";
@@ -53,19 +55,6 @@ class StepsAndKernelsMetricsTest {
     @TempDir static Path tmp;
     static SparkSession spark;
     static List<Row> rows;
-
-    static long us(long us) {
-        return us * 1_000L;
-    }
-
-    static long ms(long ms) {
-        return ms * 1_000_000L;
-    }
-
-    /** Absolute ns of a time in µs after T0. */
-    static long t(long us) {
-        return T0 + us(us);
-    }
 
     @BeforeAll
     static void refresh() {
