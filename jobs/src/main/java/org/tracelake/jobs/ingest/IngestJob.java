@@ -5,14 +5,11 @@ import static org.apache.spark.sql.functions.col;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -20,16 +17,17 @@ import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
-import org.apache.spark.util.CollectionAccumulator;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.FormatDetector;
+import org.tracelake.jobs.readers.FileTasks;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.readers.ReaderRegistry;
 import org.tracelake.jobs.readers.TableRows;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.et.KinetoLink;
+import org.tracelake.jobs.source.ReportSink;
+import org.tracelake.jobs.source.TraceSource;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.Tables;
@@ -68,10 +66,10 @@ public final class IngestJob {
         this.limits = limits;
     }
 
-    public WorkloadIngest ingest(WorkloadFolder w) {
+    public WorkloadIngest ingest(WorkloadFolder w) throws IOException {
         long start = System.currentTimeMillis();
         WorkloadCards.Outcome card = WorkloadCards.read(w, warehouse.conf());
-        List<FileTask> tasks = tasksFor(w);
+        List<FileTask> tasks = FileTasks.of(w.name(), w.files(), limits, runId);
 
         // The driver reads torchtitan configs (a few KB) to fill the card; every other file goes to a write job.
         List<FileTask> configs = new ArrayList<>();
@@ -108,35 +106,22 @@ public final class IngestJob {
         return new WorkloadIngest(w.name(), card, reports, bytes, events, System.currentTimeMillis() - start);
     }
 
-    /** One task per file; the rank of last resort is the file's position among the workload's files of its kind. */
-    private List<FileTask> tasksFor(WorkloadFolder w) {
-        Map<TraceFormat, Integer> positions = new HashMap<>();
-        List<FileTask> tasks = new ArrayList<>();
-        for (WorkloadFolder.InputFile f : w.files()) {
-            TraceFormat named = FormatDetector.byName(f.fileName());
-            int position = positions.merge(named == null ? TraceFormat.KINETO : named, 1, Integer::sum) - 1;
-            tasks.add(new FileTask(w.name(), f.path(), f.sizeBytes(), f.modifiedAtMs(), named, position, limits, runId));
-        }
-        return tasks;
-    }
 
     /**
-     * One Spark job: the files of one table read on executors and written to that table's staged partition (each
-     * output of a multi-table reader to its own table, from envelopes cached once, so each file is parsed once).
+     * One Spark job: the files of one table read on executors through the {@code tracelake} data source and written to
+     * that table's staged partition (each output of a multi-table reader to its own table, from envelopes cached
+     * once, so each file is parsed once). Each file's report comes back through a {@link ReportSink} folder, once
+     * per file however often Spark ran its task.
      */
-    private List<FileReport> readInto(WorkloadFolder w, String table, List<FileTask> tasks) {
+    private List<FileReport> readInto(WorkloadFolder w, String table, List<FileTask> tasks) throws IOException {
         List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(table);
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        CollectionAccumulator<FileReport> acc = spark.sparkContext().collectionAccumulator(table + " files of " + w.name());
-        JavaRDD<Row> rows = tasks.isEmpty()
-                ? jsc.emptyRDD()
-                : jsc.parallelize(tasks, tasks.size()).flatMap(new ReadEventFiles(new SerializableConf(warehouse.conf()), acc, table));
+        String reportsDir = warehouse.root() + "/_staging/" + runId + "/_reports/" + table + "/" + Warehouse.partitionDir(w.name());
         spark.sparkContext().setJobDescription("ingest " + w.name() + ": " + tasks.size() + " files into " + table);
         try {
             if (outputs.size() == 1) {
-                write(spark.createDataFrame(rows, outputs.get(0).schema()), table, w.name());
+                write(TraceSource.read(spark, tasks, table, false, reportsDir), table, w.name());
             } else {
-                Dataset<Row> envelopes = spark.createDataFrame(rows, TableRows.schema(outputs))
+                Dataset<Row> envelopes = TraceSource.read(spark, tasks, table, true, reportsDir)
                         .persist(StorageLevel.MEMORY_AND_DISK());
                 try {
                     for (int i = 0; i < outputs.size(); i++) {
@@ -151,11 +136,9 @@ public final class IngestJob {
         } finally {
             spark.sparkContext().setJobDescription(null);
         }
-        // A task retried by Spark may report its file twice: keep one report per file.
-        Map<String, FileReport> byPath = new LinkedHashMap<>();
-        for (FileReport r : acc.value()) byPath.put(r.task.path(), r);
-        LOG.debug("{}: {} file reports for {}", w.name(), byPath.size(), table);
-        return new ArrayList<>(byPath.values());
+        List<FileReport> reports = ReportSink.readAll(reportsDir, warehouse.conf());
+        LOG.debug("{}: {} file reports for {}", w.name(), reports.size(), table);
+        return reports;
     }
 
     private void write(Dataset<Row> rows, String table, String workload) {

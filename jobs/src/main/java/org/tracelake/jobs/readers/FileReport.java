@@ -5,7 +5,9 @@ import java.sql.Timestamp;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.CatalystTypeConverters;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.tracelake.jobs.readers.common.RowBuilder;
 import org.tracelake.schemas.TraceFileSchema;
 
 /** What became of one input file: the {@code trace_files} row, filled in by the reader as it goes. */
@@ -76,19 +78,25 @@ public final class FileReport implements Serializable {
         }
     }
 
-    public Row toRow() {
-        return RowFactory.create(
-                task.workload(), task.path(), format, rank, rankSource, task.sizeBytes(),
-                new Timestamp(task.modifiedAtMs()), contentHash, eventsRead, drops.total(),
-                drops.byReason().isEmpty() ? null : ScalaMaps.of(new LinkedHashMap<>(drops.byReason())),
-                status, error, timeBase, baseTimeNs, worldSize,
-                metadata.isEmpty() ? null : ScalaMaps.of(metadata), task.runId());
+    /** The {@code trace_files} row, in Spark's internal form, filled by column name. */
+    public InternalRow toInternalRow() {
+        return new RowBuilder(TraceFileSchema.SCHEMA)
+                .set("workload", task.workload()).set("path", task.path()).set("format", format)
+                .set("rank", rank).set("rank_source", rankSource).set("size_bytes", task.sizeBytes())
+                .set("modified_at", new Timestamp(task.modifiedAtMs())).set("content_hash", contentHash)
+                .set("events_read", eventsRead).set("events_dropped", drops.total())
+                .set("drop_reasons", drops.byReason().isEmpty() ? null : drops.byReason())
+                .set("status", status).set("error", error).set("time_base", timeBase).set("base_time_ns", baseTimeNs)
+                .set("world_size", worldSize).set("metadata", metadata.isEmpty() ? null : metadata)
+                .set("ingest_run_id", task.runId())
+                .build();
     }
 
-    static {
-        // Keep toRow() and the schema in step: a mismatch is a programming error, caught on first load.
-        if (TraceFileSchema.SCHEMA.size() != 18) {
-            throw new IllegalStateException("FileReport.toRow() is out of step with TraceFileSchema");
-        }
+    /** The same row as an external {@link Row}, for the driver's small {@code trace_files} writes. */
+    public Row toRow() {
+        return (Row) TO_ROW.apply(toInternalRow());
     }
+
+    private static final scala.Function1<Object, Object> TO_ROW =
+            CatalystTypeConverters.createToScalaConverter(TraceFileSchema.SCHEMA);
 }

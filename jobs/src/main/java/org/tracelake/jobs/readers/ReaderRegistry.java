@@ -73,6 +73,14 @@ public final class ReaderRegistry {
         return e != null && e.table().equals(Tables.EVENTS) ? e.reader() : null;
     }
 
+    /** The entry of the reader that writes {@code table} (as its first output or another), or null. */
+    public static Entry entryWriting(String table) {
+        for (Entry e : ENTRIES.values()) {
+            for (Output o : e.outputs()) if (o.table().equals(table)) return e;
+        }
+        return null;
+    }
+
     /** The outputs of the write job named {@code table} (events when no entry names it). */
     public static List<Output> outputsOf(String table) {
         for (Entry e : ENTRIES.values()) {

@@ -1,8 +1,8 @@
 package org.tracelake.jobs.readers;
 
 import java.util.List;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
@@ -26,11 +26,11 @@ public final class TableRows {
         return s;
     }
 
-    /** The envelope of a row of output {@code index} out of {@code count}. */
-    public static Row wrap(int index, int count, Row row) {
+    /** The envelope of a row of output {@code index} out of {@code count}, in Spark's internal form. */
+    public static InternalRow wrap(int index, int count, InternalRow row) {
         Object[] values = new Object[count + 1];
         values[0] = index;
         values[index + 1] = row;
-        return RowFactory.create(values);
+        return new GenericInternalRow(values);
     }
 }

@@ -12,7 +12,8 @@ public final class SharedSpark {
 
     public static synchronized SparkSession get() {
         if (spark == null) {
-            spark = SparkSessions.create("tracelake tests", "local[2]", Map.of(
+            // local[2,2]: two cores, and a failed task is tried once more, as on a cluster (SourceReportsOnceTest relies on it)
+            spark = SparkSessions.create("tracelake tests", "local[2,2]", Map.of(
                     "spark.ui.enabled", "false",
                     "spark.sql.shuffle.partitions", "4",
                     "spark.sql.session.timeZone", "UTC",

@@ -9,16 +9,15 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.ScalaMaps;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.jobs.readers.common.RowBuilder;
+import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.schemas.EtNodeSchema;
 import org.tracelake.udfs.RankFromFileName;
 
@@ -71,69 +70,40 @@ public final class EtReader implements TraceReader {
         return new Rows(task, report, in, p, header.get("schema"));
     }
 
-    private static final class Rows implements EventStream {
-        private final FileTask task;
-        private final FileReport report;
+    private static final class Rows extends RowStream {
         private final TraceInput.Opened in;
         private final JsonParser p;
         private final String schema;
+        private final RowBuilder row = new RowBuilder(EtNodeSchema.SCHEMA);
         private long ordinal;
         private long commNodes;
         private long clipped;
-        private boolean done;
-        private Row next;
 
         Rows(FileTask task, FileReport report, TraceInput.Opened in, JsonParser p, String schema) {
-            this.task = task;
-            this.report = report;
+            super(task, report);
             this.in = in;
             this.p = p;
             this.schema = schema;
         }
 
         @Override
-        public FileReport report() {
-            return report;
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (next != null) return true;
-            if (done) return false;
-            try {
-                while (next == null) {
-                    JsonToken t = p.nextToken();
-                    if (t == null) throw new IOException("file ends inside the nodes array");
-                    if (t == JsonToken.END_ARRAY) {
-                        finish();
-                        return false;
-                    }
-                    long position = ordinal++;
-                    if (t != JsonToken.START_OBJECT) {
-                        p.skipChildren();
-                        report.drops.drop("nodes entry is not an object");
-                        continue;
-                    }
-                    JsonNode node = TREE.readTree(p);
-                    next = toRow(position, node);
+        protected InternalRow advance() throws IOException {
+            while (true) {
+                JsonToken t = p.nextToken();
+                if (t == null) throw new IOException("file ends inside the nodes array");
+                if (t == JsonToken.END_ARRAY) return null;
+                long position = ordinal++;
+                if (t != JsonToken.START_OBJECT) {
+                    p.skipChildren();
+                    report.drops.drop("nodes entry is not an object");
+                    continue;
                 }
-                return true;
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                return toRow(position, TREE.readTree(p));
             }
         }
 
         @Override
-        public Row next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            Row r = next;
-            next = null;
-            report.eventsRead++;
-            return r;
-        }
-
-        @Override
-        public void close() throws IOException {
+        protected void release() throws IOException {
             try {
                 p.close();
             } finally {
@@ -141,8 +111,8 @@ public final class EtReader implements TraceReader {
             }
         }
 
-        private void finish() throws IOException {
-            done = true;
+        @Override
+        protected void finish() throws IOException {
             JsonToken t;
             while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
                 String key = p.currentName();
@@ -155,10 +125,9 @@ public final class EtReader implements TraceReader {
             report.metadata.put("et.comm_nodes", Long.toString(commNodes));
             if (clipped > 0) report.metadata.put("et.clipped_json_columns", Long.toString(clipped));
             report.contentHash = in.drainAndHash();
-            close();
         }
 
-        private Row toRow(long position, JsonNode n) {
+        private InternalRow toRow(long position, JsonNode n) {
             boolean chakra = n.has("attrs") || n.path("inputs").isObject();
             Map<String, JsonNode> attrs = new HashMap<>();
             if (n.path("attrs").isArray()) {
@@ -200,15 +169,22 @@ public final class EtReader implements TraceReader {
                 }
                 if (otherAttrs.isEmpty()) otherAttrs = null;
             }
-            return RowFactory.create(task.workload(), report.rank, task.path(), position, schema,
-                    CommNode.asLong(n.get("id")), name, parent,
-                    field(n, attrs, "fw_parent"), field(n, attrs, "rf_id"), field(n, attrs, "seq_id"),
-                    field(n, attrs, "scope"), field(n, attrs, "tid"), field(n, attrs, "fw_tid"),
-                    clip(CommNode.text(n.has("op_schema") ? n.get("op_schema") : attrs.get("op_schema"))),
-                    json(inputs), json(inputShapes), json(inputTypes), json(outputs), json(outputShapes), json(outputTypes),
-                    otherAttrs == null ? null : ScalaMaps.of(otherAttrs),
-                    c.isComm, c.kind, c.collectiveName, c.inNelems, c.outNelems, c.dtype, c.inBytes, c.outBytes,
-                    c.inSplits, c.outSplits, c.groupSize, c.pgName, c.seq);
+            return row.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
+                    .set("ordinal", position).set("schema_version", schema)
+                    .set("id", CommNode.asLong(n.get("id"))).set("name", name).set("parent", parent)
+                    .set("fw_parent", field(n, attrs, "fw_parent")).set("rf_id", field(n, attrs, "rf_id"))
+                    .set("seq_id", field(n, attrs, "seq_id")).set("scope", field(n, attrs, "scope"))
+                    .set("tid", field(n, attrs, "tid")).set("fw_tid", field(n, attrs, "fw_tid"))
+                    .set("op_schema", clip(CommNode.text(n.has("op_schema") ? n.get("op_schema") : attrs.get("op_schema"))))
+                    .set("inputs", json(inputs)).set("input_shapes", json(inputShapes)).set("input_types", json(inputTypes))
+                    .set("outputs", json(outputs)).set("output_shapes", json(outputShapes))
+                    .set("output_types", json(outputTypes)).set("attrs", otherAttrs)
+                    .set("is_comm", c.isComm).set("collective", c.kind).set("collective_name", c.collectiveName)
+                    .set("in_nelems", c.inNelems).set("out_nelems", c.outNelems).set("dtype", c.dtype)
+                    .set("in_bytes", c.inBytes).set("out_bytes", c.outBytes)
+                    .set("in_split_sizes", c.inSplits).set("out_split_sizes", c.outSplits)
+                    .set("group_size", c.groupSize).set("pg_name", c.pgName).set("comm_seq", c.seq)
+                    .build();
         }
 
         /** Chakra nodes keep these in attrs; they have their own columns, so they are not repeated in the map. */
@@ -241,9 +217,4 @@ public final class EtReader implements TraceReader {
         }
     }
 
-    static {
-        if (EtNodeSchema.SCHEMA.size() != 35) {
-            throw new IllegalStateException("EtReader's row layout is out of step with EtNodeSchema");
-        }
-    }
 }

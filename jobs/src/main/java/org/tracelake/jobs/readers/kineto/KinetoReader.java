@@ -4,24 +4,19 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.tracelake.jobs.readers.ActivityClassifier;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.MicrosText;
-import org.tracelake.jobs.readers.ScalaMaps;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
-import org.tracelake.schemas.EventSchema;
+import org.tracelake.jobs.readers.common.EventRow;
+import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.schemas.TraceFileSchema;
-import org.tracelake.udfs.ActivityClass;
 import org.tracelake.udfs.RankFromFileName;
 
 /**
@@ -84,23 +79,18 @@ public final class KinetoReader implements TraceReader {
     }
 
     /** The second pass: one row per event, pulled by Spark as it writes. */
-    private static final class Rows implements EventStream {
-        private final FileTask task;
-        private final FileReport report;
+    private static final class Rows extends RowStream {
         private final KinetoIndex index;
         private final JsonParser p;
         private final TraceInput.Opened in;
         private final KinetoEventParser parser = new KinetoEventParser();
         private final KinetoEvent e = new KinetoEvent();
-        private final ActivityClassifier classifier = new ActivityClassifier();
+        private final EventRow row = new EventRow();
         private final long base;
         private long ordinal;
-        private Row next;
-        private boolean done;
 
         Rows(FileTask task, FileReport report, KinetoIndex index, JsonParser p, TraceInput.Opened in) {
-            this.task = task;
-            this.report = report;
+            super(task, report);
             this.index = index;
             this.p = p;
             this.in = in;
@@ -108,48 +98,24 @@ public final class KinetoReader implements TraceReader {
         }
 
         @Override
-        public FileReport report() {
-            return report;
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (next != null) return true;
-            if (done) return false;
-            try {
-                while (next == null) {
-                    JsonToken t = p.nextToken();
-                    if (t == JsonToken.END_ARRAY || t == null) {
-                        if (t == null) throw new IOException("file ends inside traceEvents");
-                        done = true;
-                        close();
-                        return false;
-                    }
-                    long position = ordinal++;
-                    if (t != JsonToken.START_OBJECT) {
-                        p.skipChildren();
-                        report.drops.drop("traceEvents entry is not an object");
-                        continue;
-                    }
-                    parser.read(p, e);
-                    next = toRow(position);
+        protected InternalRow advance() throws IOException {
+            while (true) {
+                JsonToken t = p.nextToken();
+                if (t == null) throw new IOException("file ends inside traceEvents");
+                if (t == JsonToken.END_ARRAY) return null;
+                long position = ordinal++;
+                if (t != JsonToken.START_OBJECT) {
+                    p.skipChildren();
+                    report.drops.drop("traceEvents entry is not an object");
+                    continue;
                 }
-                return true;
-            } catch (IOException ex) {
-                throw new java.io.UncheckedIOException(ex);
+                parser.read(p, e);
+                if (fill(position)) return row.build(task, report);
             }
         }
 
         @Override
-        public Row next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            Row r = next;
-            next = null;
-            return r;
-        }
-
-        @Override
-        public void close() throws IOException {
+        protected void release() throws IOException {
             try {
                 p.close();
             } finally {
@@ -157,69 +123,76 @@ public final class KinetoReader implements TraceReader {
             }
         }
 
-        /** The row for the current event, or null when it is dropped (counted with its reason). */
-        private Row toRow(long position) {
+        /** Fills the row from the current event; false when it is dropped (counted with its reason). */
+        private boolean fill(long position) {
             Long relTs = null;
             if (e.ts != null) {
                 relTs = nanos(e.ts, "ts");
-                if (relTs == null) return null;
+                if (relTs == null) return false;
             } else if (!"M".equals(e.ph)) {
                 report.drops.drop("event without ts (ph " + e.ph + ")");
-                return null;
+                return false;
             }
             Long dur = null;
             if (e.dur != null) {
                 dur = nanos(e.dur, "dur");
-                if (dur == null) return null;
+                if (dur == null) return false;
                 if (dur < 0) {
                     report.drops.drop("negative dur");
-                    return null;
+                    return false;
                 }
             } else if ("X".equals(e.ph)) {
                 report.drops.drop("complete event (ph X) without dur");
-                return null;
+                return false;
             }
 
             Map<String, String> args = e.args;
-            Long correlation = e.longArg("correlation");
-            Long externalId = e.longArg("External id");
-            Integer device = null;
-            Long stream = null;
+            row.clear();
+            row.rank = report.rank;
+            row.ordinal = position;
+            row.pid = e.pid;
+            row.tid = e.tid;
+            row.ph = e.ph;
+            row.cat = e.cat;
+            row.name = e.name;
+            row.tsNs = relTs == null ? null : base + relTs;
+            row.durNs = dur;
+            row.correlation = e.longArg("correlation");
+            row.externalId = e.longArg("External id");
+            row.classify(null);
+            boolean gpu = row.activityClass != null;
             Long launchRel = null;
-            ActivityClassifier.Classes classes = classifier.classify(e.cat, e.name, null);
-            String activityClass = classes.activityClass();
-            boolean gpu = activityClass != null;
             if (gpu) {
                 Long dev = e.longArg("device");
-                device = dev != null ? Integer.valueOf(dev.intValue()) : toInt(e.pid);
-                stream = e.longArg("stream");
-                if (stream == null) stream = KinetoEvent.parseLong(e.tid);
-                launchRel = index.launchStart(correlation);
+                row.device = dev != null ? Integer.valueOf(dev.intValue()) : toInt(e.pid);
+                row.stream = e.longArg("stream");
+                if (row.stream == null) row.stream = KinetoEvent.parseLong(e.tid);
+                launchRel = index.launchStart(row.correlation);
+                if (launchRel != null) row.launchTsNs = base + launchRel;
             }
-            Long step = relTs == null ? null : index.steps.stepAt(launchRel != null ? launchRel : relTs);
+            row.step = relTs == null ? null : index.steps.stepAt(launchRel != null ? launchRel : relTs);
 
             CommDetails comm = null;
-            if (ActivityClass.COMM.equals(activityClass)) {
-                comm = CommDetails.forKernel(e.name, args, linkedOps(externalId, correlation), index);
+            if (row.isComm()) {
+                comm = CommDetails.forKernel(e.name, args, linkedOps(row.externalId, row.correlation), index);
             } else if (!gpu && (CommOp.isCommOpName(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
                 comm = CommDetails.forCpuOp(e.name, args, index);
             }
-
-            report.eventsRead++;
-            return RowFactory.create(
-                    task.workload(), report.rank, task.path(), report.format, position,
-                    e.pid, e.tid, device, stream, e.ph, e.cat, e.name,
-                    relTs == null ? null : base + relTs, dur, step, correlation, externalId,
-                    launchRel == null ? null : base + launchRel,
-                    activityClass, classes.kernelCategory(),
-                    comm == null ? null : comm.kind,
-                    comm == null ? null : comm.inNelems, comm == null ? null : comm.outNelems,
-                    comm == null ? null : comm.dtype,
-                    comm == null ? null : comm.inBytes, comm == null ? null : comm.outBytes,
-                    comm == null ? null : comm.bytesSource, comm == null ? null : comm.groupSize,
-                    comm == null ? null : comm.pgName, comm == null ? null : comm.pgRanks,
-                    comm == null ? null : comm.seq,
-                    ScalaMaps.of(otherArgs(args, gpu, comm != null)));
+            if (comm != null) {
+                row.collective = comm.kind;
+                row.inNelems = comm.inNelems;
+                row.outNelems = comm.outNelems;
+                row.dtype = comm.dtype;
+                row.inBytes = comm.inBytes;
+                row.outBytes = comm.outBytes;
+                row.bytesSource = comm.bytesSource;
+                row.groupSize = comm.groupSize;
+                row.pgName = comm.pgName;
+                row.pgRanks = comm.pgRanks;
+                row.seq = comm.seq;
+            }
+            otherArgs(args, gpu, comm != null);
+            return true;
         }
 
         /** The CPU op with the kernel's External id, then the comm ops enclosing its launch, innermost first. */
@@ -255,24 +228,16 @@ public final class KinetoReader implements TraceReader {
             return v == null ? null : v.intValue();
         }
 
-        /** Every arg not already in a column of this row. */
-        private static Map<String, String> otherArgs(Map<String, String> args, boolean gpu, boolean comm) {
-            if (args.isEmpty()) return null;
-            Map<String, String> rest = new HashMap<>(args);
-            rest.remove("correlation");
-            rest.remove("External id");
-            if (gpu) {
-                rest.remove("device");
-                rest.remove("stream");
+        /** Every arg not already in a column of this row goes to the row's args. */
+        private void otherArgs(Map<String, String> args, boolean gpu, boolean comm) {
+            for (Map.Entry<String, String> a : args.entrySet()) {
+                String key = a.getKey();
+                if (key.equals("correlation") || key.equals("External id")) continue;
+                if (gpu && (key.equals("device") || key.equals("stream"))) continue;
+                if (comm && CommDetails.COMM_ARGS.contains(key)) continue;
+                row.args.put(key, a.getValue());
             }
-            if (comm) CommDetails.COMM_ARGS.forEach(rest::remove);
-            return rest.isEmpty() ? null : rest;
         }
     }
 
-    static {
-        if (EventSchema.SCHEMA.size() != 32) {
-            throw new IllegalStateException("KinetoReader's row layout is out of step with EventSchema");
-        }
-    }
 }

@@ -5,11 +5,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
@@ -17,6 +15,8 @@ import org.tracelake.jobs.readers.InputRefusedException;
 import org.tracelake.jobs.readers.TableRows;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.jobs.readers.common.RowBuilder;
+import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.schemas.MemorySchema;
 import org.tracelake.udfs.RankFromFileName;
 
@@ -119,31 +119,25 @@ public final class MemorySnapshotReader implements TraceReader {
     }
 
     /** Trace entries device by device, then segments and their blocks: one row at a time from the object graph. */
-    private static final class Rows implements EventStream {
-        private final FileTask task;
-        private final FileReport report;
+    private static final class Rows extends RowStream {
         private final Snapshot s;
+        private final RowBuilder event = new RowBuilder(MemorySchema.EVENTS);
+        private final RowBuilder segmentOrBlock = new RowBuilder(MemorySchema.SEGMENTS);
         private int device;
         private int entry;
         private int segment;
         private int block = -1;
         private Long blockCursor;
-        private Row next;
 
         Rows(FileTask task, FileReport report, Snapshot s) {
-            this.task = task;
-            this.report = report;
+            super(task, report);
             this.s = s;
         }
 
+        /** Trace entries device by device, then each segment followed by its blocks (nothing to release: read whole). */
         @Override
-        public FileReport report() {
-            return report;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (next == null) {
+        protected InternalRow advance() {
+            while (true) {
                 if (device < s.deviceTraces().size()) {
                     List<Object> trace = SnapshotValues.asList(s.deviceTraces().get(device));
                     if (trace == null || entry >= trace.size()) {
@@ -152,11 +146,11 @@ public final class MemorySnapshotReader implements TraceReader {
                         continue;
                     }
                     int position = entry++;
-                    Row r = traceRow(device, position, trace.get(position));
-                    if (r != null) next = TableRows.wrap(EVENTS, OUTPUTS, r);
+                    InternalRow r = traceRow(device, position, trace.get(position));
+                    if (r != null) return TableRows.wrap(EVENTS, OUTPUTS, r);
                     continue;
                 }
-                if (segment >= s.segments().size()) return false;
+                if (segment >= s.segments().size()) return null;
                 Map<Object, Object> seg = SnapshotValues.asMap(s.segments().get(segment));
                 if (seg == null) {
                     report.drops.drop("segment is not a mapping");
@@ -167,8 +161,7 @@ public final class MemorySnapshotReader implements TraceReader {
                 if (block < 0) {
                     block = 0;
                     blockCursor = SnapshotValues.asLong(seg.get("address"));
-                    next = TableRows.wrap(SEGMENTS, OUTPUTS, segmentRow(segment, seg));
-                    continue;
+                    return TableRows.wrap(SEGMENTS, OUTPUTS, segmentRow(segment, seg));
                 }
                 List<Object> blocks = SnapshotValues.asList(seg.get("blocks"));
                 if (blocks == null || block >= blocks.size()) {
@@ -177,27 +170,12 @@ public final class MemorySnapshotReader implements TraceReader {
                     continue;
                 }
                 int position = block++;
-                Row r = blockRow(segment, seg, position, blocks.get(position));
-                if (r != null) next = TableRows.wrap(SEGMENTS, OUTPUTS, r);
+                InternalRow r = blockRow(segment, seg, position, blocks.get(position));
+                if (r != null) return TableRows.wrap(SEGMENTS, OUTPUTS, r);
             }
-            return true;
         }
 
-        @Override
-        public Row next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            Row r = next;
-            next = null;
-            report.eventsRead++;
-            return r;
-        }
-
-        @Override
-        public void close() {
-            // nothing open: the file was read whole in open()
-        }
-
-        private Row traceRow(int dev, long position, Object value) {
+        private InternalRow traceRow(int dev, long position, Object value) {
             Map<Object, Object> e = SnapshotValues.asMap(value);
             if (e == null) {
                 report.drops.drop("device trace entry is not a mapping");
@@ -213,25 +191,31 @@ public final class MemorySnapshotReader implements TraceReader {
                 }
             }
             List<Object> frames = SnapshotValues.asList(e.get("frames"));
-            return RowFactory.create(task.workload(), report.rank, task.path(), dev, position,
-                    SnapshotValues.asText(e.get("action")), SnapshotValues.asLong(e.get("addr")),
-                    SnapshotValues.asLong(e.get("size")), SnapshotValues.asLong(e.get("stream")), timeUs, tsNs,
-                    SnapshotValues.frameSummary(frames), frames == null ? null : frames.size(),
-                    SnapshotValues.asLong(e.get("device_free")), SnapshotValues.asText(e.get("compile_context")),
-                    SnapshotValues.asText(e.get("user_metadata")));
+            return event.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
+                    .set("device", dev).set("ordinal", position)
+                    .set("action", SnapshotValues.asText(e.get("action"))).set("address", SnapshotValues.asLong(e.get("addr")))
+                    .set("size", SnapshotValues.asLong(e.get("size"))).set("stream", SnapshotValues.asLong(e.get("stream")))
+                    .set("time_us", timeUs).set("ts_ns", tsNs)
+                    .set("frame", SnapshotValues.frameSummary(frames)).set("frame_count", frames == null ? null : frames.size())
+                    .set("device_free", SnapshotValues.asLong(e.get("device_free")))
+                    .set("compile_context", SnapshotValues.asText(e.get("compile_context")))
+                    .set("user_metadata", SnapshotValues.asText(e.get("user_metadata")))
+                    .build();
         }
 
-        private Row segmentRow(long position, Map<Object, Object> seg) {
+        private InternalRow segmentRow(long position, Map<Object, Object> seg) {
             Long address = SnapshotValues.asLong(seg.get("address"));
-            return RowFactory.create(task.workload(), report.rank, task.path(), deviceOf(seg), MemorySchema.KIND_SEGMENT,
-                    position, null, address, address, SnapshotValues.asLong(seg.get("total_size")),
-                    SnapshotValues.asLong(seg.get("requested_size")), SnapshotValues.asLong(seg.get("allocated_size")),
-                    SnapshotValues.asLong(seg.get("active_size")), null, SnapshotValues.asLong(seg.get("stream")),
-                    SnapshotValues.asText(seg.get("segment_type")), SnapshotValues.asText(seg.get("segment_pool_id")),
-                    SnapshotValues.asBool(seg.get("is_expandable")), SnapshotValues.frameSummary(seg.get("frames")));
+            return segmentColumns(seg).set("row_kind", MemorySchema.KIND_SEGMENT).set("segment_ordinal", position)
+                    .set("address", address)
+                    .set("size", SnapshotValues.asLong(seg.get("total_size")))
+                    .set("requested_size", SnapshotValues.asLong(seg.get("requested_size")))
+                    .set("allocated_size", SnapshotValues.asLong(seg.get("allocated_size")))
+                    .set("active_size", SnapshotValues.asLong(seg.get("active_size")))
+                    .set("frame", SnapshotValues.frameSummary(seg.get("frames")))
+                    .build();
         }
 
-        private Row blockRow(long segPosition, Map<Object, Object> seg, long position, Object value) {
+        private InternalRow blockRow(long segPosition, Map<Object, Object> seg, long position, Object value) {
             Map<Object, Object> b = SnapshotValues.asMap(value);
             if (b == null) {
                 report.drops.drop("block is not a mapping");
@@ -242,12 +226,22 @@ public final class MemorySnapshotReader implements TraceReader {
             Long address = SnapshotValues.asLong(b.containsKey("address") ? b.get("address") : b.get("addr"));
             if (address == null) address = blockCursor;
             blockCursor = address == null || size == null ? null : address + size;
-            return RowFactory.create(task.workload(), report.rank, task.path(), deviceOf(seg), MemorySchema.KIND_BLOCK,
-                    segPosition, position, SnapshotValues.asLong(seg.get("address")), address,
-                    size, SnapshotValues.asLong(b.get("requested_size")), null, null,
-                    SnapshotValues.asText(b.get("state")), SnapshotValues.asLong(seg.get("stream")),
-                    SnapshotValues.asText(seg.get("segment_type")), SnapshotValues.asText(seg.get("segment_pool_id")),
-                    SnapshotValues.asBool(seg.get("is_expandable")), SnapshotValues.frameSummary(b.get("frames")));
+            return segmentColumns(seg).set("row_kind", MemorySchema.KIND_BLOCK).set("segment_ordinal", segPosition)
+                    .set("block_ordinal", position).set("address", address).set("size", size)
+                    .set("requested_size", SnapshotValues.asLong(b.get("requested_size")))
+                    .set("state", SnapshotValues.asText(b.get("state")))
+                    .set("frame", SnapshotValues.frameSummary(b.get("frames")))
+                    .build();
+        }
+
+        /** The columns a segment row and its blocks' rows share. */
+        private RowBuilder segmentColumns(Map<Object, Object> seg) {
+            return segmentOrBlock.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
+                    .set("device", deviceOf(seg)).set("segment_address", SnapshotValues.asLong(seg.get("address")))
+                    .set("stream", SnapshotValues.asLong(seg.get("stream")))
+                    .set("segment_type", SnapshotValues.asText(seg.get("segment_type")))
+                    .set("segment_pool_id", SnapshotValues.asText(seg.get("segment_pool_id")))
+                    .set("is_expandable", SnapshotValues.asBool(seg.get("is_expandable")));
         }
 
         private int deviceOf(Map<Object, Object> seg) {
@@ -256,9 +250,4 @@ public final class MemorySnapshotReader implements TraceReader {
         }
     }
 
-    static {
-        if (MemorySchema.EVENTS.size() != 16 || MemorySchema.SEGMENTS.size() != 19) {
-            throw new IllegalStateException("MemorySnapshotReader's row layout is out of step with MemorySchema");
-        }
-    }
 }

@@ -11,7 +11,7 @@ import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.InputRefusedException;
 import org.tracelake.jobs.readers.TraceReader;
-import org.tracelake.jobs.readers.xla.DeviceRanks;
+import org.tracelake.jobs.readers.common.DeviceRanks;
 import org.tracelake.schemas.TraceFileSchema;
 
 /**

@@ -1,7 +1,6 @@
 package org.tracelake.jobs.readers.nsys;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -9,13 +8,12 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import org.apache.spark.sql.Row;
-import org.tracelake.jobs.readers.EventStream;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.xla.DeviceRanks;
-import org.tracelake.jobs.readers.xla.EventRow;
+import org.tracelake.jobs.readers.common.DeviceRanks;
+import org.tracelake.jobs.readers.common.EventRow;
+import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.udfs.ActivityClass;
 import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.DtypeSize;
@@ -25,7 +23,7 @@ import org.tracelake.udfs.MessageBytes;
  * The rows of an Nsight export, pulled one at a time from one forward-only result set per kind; the next kind's
  * query runs only when the previous one is exhausted, so at most one cursor is open and no table is held.
  */
-final class NsysRows implements EventStream {
+final class NsysRows extends RowStream {
     /** One kind of row: its query and how a result row becomes an events row (false: dropped, reason counted). */
     private record Section(String kind, String sql, Filler filler) {}
 
@@ -44,8 +42,6 @@ final class NsysRows implements EventStream {
             Map.entry(10, "PtoP"), Map.entry(11, "HtoD (unified)"), Map.entry(12, "DtoH (unified)"),
             Map.entry(13, "DtoD (unified)"));
 
-    private final FileTask task;
-    private final FileReport report;
     private final Connection conn;
     private final SqliteSource source;
     private final NsysIndex index;
@@ -58,13 +54,10 @@ final class NsysRows implements EventStream {
     private ResultSet rs;
     private long lastRid = Long.MIN_VALUE;
     private long ordinal;
-    private Row next;
-    private boolean closed;
 
     NsysRows(FileTask task, FileReport report, Connection conn, SqliteSource source, SqliteSchema schema, NsysIndex index,
              DeviceRanks ranks) {
-        this.task = task;
-        this.report = report;
+        super(task, report);
         this.conn = conn;
         this.source = source;
         this.index = index;
@@ -92,19 +85,11 @@ final class NsysRows implements EventStream {
     }
 
     @Override
-    public FileReport report() {
-        return report;
-    }
-
-    @Override
-    public boolean hasNext() {
+    protected InternalRow advance() throws IOException {
         try {
-            while (next == null && !closed) {
+            while (true) {
                 if (rs == null) {
-                    if (sectionIdx >= sections.size()) {
-                        close();
-                        break;
-                    }
+                    if (sectionIdx >= sections.size()) return null;
                     openSection();
                 }
                 if (!rs.next()) {
@@ -117,30 +102,16 @@ final class NsysRows implements EventStream {
                 lastRid = rid;
                 row.clear();
                 row.ordinal = ordinal++;
-                if (sections.get(sectionIdx).filler.fill(rs)) {
-                    report.eventsRead++;
-                    next = row.toRow(task, report);
-                }
+                if (sections.get(sectionIdx).filler.fill(rs)) return row.build(task, report);
             }
-            return next != null;
         } catch (SQLException e) {
-            throw new UncheckedIOException(new IOException("reading the " + sections.get(sectionIdx).kind
-                    + " rows of the Nsight export failed: " + e.getMessage(), e));
+            throw new IOException("reading the " + sections.get(sectionIdx).kind
+                    + " rows of the Nsight export failed: " + e.getMessage(), e);
         }
     }
 
     @Override
-    public Row next() {
-        if (!hasNext()) throw new NoSuchElementException();
-        Row r = next;
-        next = null;
-        return r;
-    }
-
-    @Override
-    public void close() {
-        if (closed) return;
-        closed = true;
+    protected void release() {
         try {
             closeSection();
         } catch (SQLException ignored) {

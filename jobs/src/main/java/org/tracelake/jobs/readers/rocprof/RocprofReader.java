@@ -6,20 +6,19 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.NoSuchElementException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
-import org.tracelake.jobs.readers.xla.DeviceRanks;
-import org.tracelake.jobs.readers.xla.EventRow;
-import org.tracelake.jobs.readers.xla.TimeBases;
+import org.tracelake.jobs.readers.common.DeviceRanks;
+import org.tracelake.jobs.readers.common.EventRow;
+import org.tracelake.jobs.readers.common.RowStream;
+import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.udfs.ActivityClass;
 import org.tracelake.udfs.CollectiveKind;
 
@@ -62,13 +61,11 @@ public final class RocprofReader implements TraceReader {
      * The second pass, resumable between pulls: the parser walks root → tool array → process objects →
      * buffer_records → record arrays, and {@link #position} says at which level it stands.
      */
-    private static final class Rows implements EventStream {
+    private static final class Rows extends RowStream {
         private enum Level { ROOT, PROCESSES, PROCESS, BUFFERS, RECORDS, DONE }
 
         private static final Pattern COPY_DIRECTION = Pattern.compile("MEMORY_COPY_([A-Z]+)_TO_([A-Z]+)");
 
-        private final FileTask task;
-        private final FileReport report;
         private final RocprofIndex index;
         private final DeviceRanks ranks;
         private final JsonParser p;
@@ -78,11 +75,11 @@ public final class RocprofReader implements TraceReader {
         private int processIdx = -1;
         private String recordKind;
         private long ordinal;
-        private Row next;
+        /** The row the last step produced, if any. */
+        private InternalRow next;
 
         Rows(FileTask task, FileReport report, RocprofIndex index, DeviceRanks ranks, JsonParser p, TraceInput.Opened in) {
-            this.task = task;
-            this.report = report;
+            super(task, report);
             this.index = index;
             this.ranks = ranks;
             this.p = p;
@@ -90,30 +87,15 @@ public final class RocprofReader implements TraceReader {
         }
 
         @Override
-        public FileReport report() {
-            return report;
-        }
-
-        @Override
-        public boolean hasNext() {
-            try {
-                while (next == null && position != Level.DONE) step();
-                return next != null;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public Row next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            Row r = next;
+        protected InternalRow advance() throws IOException {
+            while (next == null && position != Level.DONE) step();
+            InternalRow row = next;
             next = null;
-            return r;
+            return row;
         }
 
         @Override
-        public void close() throws IOException {
+        protected void release() throws IOException {
             try {
                 p.close();
             } finally {
@@ -138,7 +120,7 @@ public final class RocprofReader implements TraceReader {
                         processIdx++;
                         position = Level.PROCESS;
                     } else {
-                        finish();
+                        walkDone();
                     }
                 }
                 case PROCESS -> {
@@ -187,9 +169,8 @@ public final class RocprofReader implements TraceReader {
             }
         }
 
-        private void finish() throws IOException {
+        private void walkDone() {
             position = Level.DONE;
-            close();
         }
 
         private IOException changed() {
@@ -200,7 +181,7 @@ public final class RocprofReader implements TraceReader {
             return index.processes.get(processIdx);
         }
 
-        private Row kernelRow(JsonNode r, long at) {
+        private InternalRow kernelRow(JsonNode r, long at) {
             JsonNode info = r.path("dispatch_info");
             Long kernelId = longOrNull(info.path("kernel_id"));
             RocprofProcess.KernelSymbol symbol = kernelId == null ? null : process().kernels.get(kernelId);
@@ -218,7 +199,7 @@ public final class RocprofReader implements TraceReader {
             return finishRow();
         }
 
-        private Row copyRow(JsonNode r, long at) {
+        private InternalRow copyRow(JsonNode r, long at) {
             Integer dst = process().device(longOrNull(r.path("dst_agent_id").path("handle")));
             Integer src = process().device(longOrNull(r.path("src_agent_id").path("handle")));
             if (!common(r, at, dst != null ? dst : src)) return null;
@@ -262,11 +243,10 @@ public final class RocprofReader implements TraceReader {
             return true;
         }
 
-        private Row finishRow() {
+        private InternalRow finishRow() {
             row.classify(null);
             if (row.isComm()) row.collective = CollectiveKind.of(null, row.name, null);
-            report.eventsRead++;
-            return row.toRow(task, report);
+            return row.build(task, report);
         }
 
         /** "MEMORY_COPY_HOST_TO_DEVICE" → "Memcpy HtoD", the spelling CUDA tools and Kineto use. */

@@ -13,16 +13,15 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.ScalaMaps;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.jobs.readers.common.RowBuilder;
+import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.schemas.TelemetrySchema;
 import org.tracelake.udfs.RankFromFileName;
 
@@ -54,12 +53,12 @@ public final class TelemetryReader implements TraceReader {
         return new Rows(task, report, in);
     }
 
-    private static final class Rows implements EventStream {
-        private final FileTask task;
-        private final FileReport report;
+    private static final class Rows extends RowStream {
         private final TraceInput.Opened in;
         private final BoundedLines lines;
-        private final Deque<Row> pending = new ArrayDeque<>();
+        private final RowBuilder row = new RowBuilder(TelemetrySchema.SCHEMA);
+        /** A line gives several rows (its iteration, ranges and markers): those not yet returned. */
+        private final Deque<InternalRow> pending = new ArrayDeque<>();
         private long lineNo;
         private long ordinal;
         private long otherRankLines;
@@ -67,43 +66,26 @@ public final class TelemetryReader implements TraceReader {
         private boolean done;
 
         Rows(FileTask task, FileReport report, TraceInput.Opened in) {
-            this.task = task;
-            this.report = report;
+            super(task, report);
             this.in = in;
             this.lines = new BoundedLines(new BufferedInputStream(in, 1 << 16), MAX_LINE_BYTES);
         }
 
         @Override
-        public FileReport report() {
-            return report;
-        }
-
-        @Override
-        public boolean hasNext() {
-            try {
-                while (pending.isEmpty() && !done) readLine();
-                return !pending.isEmpty();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public Row next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            report.eventsRead++;
+        protected InternalRow advance() throws IOException {
+            while (pending.isEmpty() && !done) readLine();
             return pending.poll();
         }
 
         @Override
-        public void close() throws IOException {
+        protected void release() throws IOException {
             in.close();
         }
 
         private void readLine() throws IOException {
             BoundedLines.Line line = lines.next();
             if (line == null) {
-                finish();
+                endOfFile();
                 return;
             }
             lineNo++;
@@ -129,7 +111,8 @@ public final class TelemetryReader implements TraceReader {
             emit(node);
         }
 
-        private void finish() throws IOException {
+        /** The end of the file: what only the whole file tells, then the hash (the base class then releases). */
+        private void endOfFile() throws IOException {
             done = true;
             if (!rankResolved) resolveRank(null);
             if (otherRankLines > 0) {
@@ -138,7 +121,6 @@ public final class TelemetryReader implements TraceReader {
             }
             report.metadata.put("lines", Long.toString(lineNo));
             report.contentHash = in.drainAndHash();
-            close();
         }
 
         private void resolveRank(Integer fromContent) {
@@ -170,17 +152,21 @@ public final class TelemetryReader implements TraceReader {
                 extra.put(f.getKey(), clip(f.getValue().isTextual() ? f.getValue().textValue() : f.getValue().toString()));
             }
 
-            pending.add(RowFactory.create(task.workload(), report.rank, task.path(), lineNo, ordinal++,
-                    TelemetrySchema.KIND_ITERATION, worldSize, epoch, step, globalStep,
-                    hasProfile ? longOrNull(profile.get("index")) : null,
-                    doubleOrNull(n.get("loss")), doubleOrNull(n.get("grad_norm")), doubleOrNull(n.get("lr")),
-                    hasProfile ? doubleOrNull(profile.get("total_ms")) : null,
-                    stream(perStream, "compute"), stream(perStream, "allreduce"),
-                    stream(perStream, "reducescatter"), stream(perStream, "aux"),
-                    stream(overlapMs, "compute_allreduce"), stream(overlapMs, "compute_reducescatter"),
-                    stream(overlapMs, "compute_comm"), stream(overlapMs, "idle"),
-                    ScalaMaps.of(doubles(perStream)), ScalaMaps.of(doubles(hasOverlap ? overlap.path("utilization") : null)),
-                    null, null, null, null, null, extra.isEmpty() ? null : ScalaMaps.of(extra)));
+            pending.add(common(TelemetrySchema.KIND_ITERATION, worldSize, epoch, step, globalStep)
+                    .set("profile_index", hasProfile ? longOrNull(profile.get("index")) : null)
+                    .set("loss", doubleOrNull(n.get("loss"))).set("grad_norm", doubleOrNull(n.get("grad_norm")))
+                    .set("lr", doubleOrNull(n.get("lr")))
+                    .set("total_ms", hasProfile ? doubleOrNull(profile.get("total_ms")) : null)
+                    .set("compute_ms", stream(perStream, "compute")).set("allreduce_ms", stream(perStream, "allreduce"))
+                    .set("reducescatter_ms", stream(perStream, "reducescatter")).set("aux_ms", stream(perStream, "aux"))
+                    .set("overlap_compute_allreduce_ms", stream(overlapMs, "compute_allreduce"))
+                    .set("overlap_compute_reducescatter_ms", stream(overlapMs, "compute_reducescatter"))
+                    .set("overlap_compute_comm_ms", stream(overlapMs, "compute_comm"))
+                    .set("idle_ms", stream(overlapMs, "idle"))
+                    .set("per_stream_ms", doubles(perStream))
+                    .set("utilization", doubles(hasOverlap ? overlap.path("utilization") : null))
+                    .set("metadata", extra.isEmpty() ? null : extra)
+                    .build());
 
             if (!hasProfile) return;
             for (JsonNode r : profile.path("ranges")) {
@@ -201,12 +187,20 @@ public final class TelemetryReader implements TraceReader {
             }
         }
 
-        private Row sub(String kind, Integer worldSize, Long epoch, Long step, Long globalStep, JsonNode r,
-                        Double start, Double end, Double duration) {
-            return RowFactory.create(task.workload(), report.rank, task.path(), lineNo, ordinal++, kind, worldSize,
-                    epoch, step, globalStep, null, null, null, null, null, null, null, null, null, null, null, null,
-                    null, null, null, text(r.get("stream")), text(r.get("tag")), start, end, duration,
-                    ScalaMaps.of(texts(r.get("metadata"))));
+        private InternalRow sub(String kind, Integer worldSize, Long epoch, Long step, Long globalStep, JsonNode r,
+                                Double start, Double end, Double duration) {
+            return common(kind, worldSize, epoch, step, globalStep)
+                    .set("stream", text(r.get("stream"))).set("tag", text(r.get("tag")))
+                    .set("start_ms", start).set("end_ms", end).set("duration_ms", duration)
+                    .set("metadata", texts(r.get("metadata")))
+                    .build();
+        }
+
+        /** The columns every row of a line has. */
+        private RowBuilder common(String kind, Integer worldSize, Long epoch, Long step, Long globalStep) {
+            return row.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
+                    .set("line", lineNo).set("ordinal", ordinal++).set("row_kind", kind).set("world_size", worldSize)
+                    .set("epoch", epoch).set("step", step).set("global_step", globalStep);
         }
 
         /** A stream's (or overlap's) ms: 0 when the overlap object exists without the key (AORTA omits zeros). */
@@ -269,9 +263,4 @@ public final class TelemetryReader implements TraceReader {
         }
     }
 
-    static {
-        if (TelemetrySchema.SCHEMA.size() != 31) {
-            throw new IllegalStateException("TelemetryReader's row layout is out of step with TelemetrySchema");
-        }
-    }
 }

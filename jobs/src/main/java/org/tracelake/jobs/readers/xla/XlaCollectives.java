@@ -1,5 +1,6 @@
 package org.tracelake.jobs.readers.xla;
 
+import org.tracelake.jobs.readers.common.EventRow;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

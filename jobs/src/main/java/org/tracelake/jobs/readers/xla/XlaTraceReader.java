@@ -3,16 +3,18 @@ package org.tracelake.jobs.readers.xla;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.MicrosText;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.jobs.readers.common.DeviceRanks;
+import org.tracelake.jobs.readers.common.EventRow;
+import org.tracelake.jobs.readers.common.RowStream;
+import org.tracelake.jobs.readers.common.TimeBases;
 
 /**
  * XLA / TPU profiler trace JSON ({@code *.trace.json[.gz]} from xprof/TensorBoard, {@code perfetto_trace.json.gz}
@@ -72,9 +74,7 @@ public final class XlaTraceReader implements TraceReader {
     }
 
     /** The second pass: one row per event, pulled by Spark as it writes. */
-    private static final class Rows implements EventStream {
-        private final FileTask task;
-        private final FileReport report;
+    private static final class Rows extends RowStream {
         private final XlaTraceIndex index;
         private final DeviceRanks ranks;
         private final JsonParser p;
@@ -84,13 +84,10 @@ public final class XlaTraceReader implements TraceReader {
         private final EventRow row = new EventRow();
         private long ordinal;
         private long countersSkipped;
-        private Row next;
-        private boolean done;
 
         Rows(FileTask task, FileReport report, XlaTraceIndex index, DeviceRanks ranks, JsonParser p,
              TraceInput.Opened in) {
-            this.task = task;
-            this.report = report;
+            super(task, report);
             this.index = index;
             this.ranks = ranks;
             this.p = p;
@@ -98,48 +95,24 @@ public final class XlaTraceReader implements TraceReader {
         }
 
         @Override
-        public FileReport report() {
-            return report;
-        }
-
-        @Override
-        public boolean hasNext() {
-            if (next != null) return true;
-            if (done) return false;
-            try {
-                while (next == null) {
-                    JsonToken t = p.nextToken();
-                    if (t == null) throw new IOException("file ends inside traceEvents");
-                    if (t == JsonToken.END_ARRAY) {
-                        done = true;
-                        close();
-                        return false;
-                    }
-                    long position = ordinal++;
-                    if (t != JsonToken.START_OBJECT) {
-                        p.skipChildren();
-                        report.drops.drop("traceEvents entry is not an object");
-                        continue;
-                    }
-                    parser.read(p, e);
-                    next = toRow(position);
+        protected InternalRow advance() throws IOException {
+            while (true) {
+                JsonToken t = p.nextToken();
+                if (t == null) throw new IOException("file ends inside traceEvents");
+                if (t == JsonToken.END_ARRAY) return null;
+                long position = ordinal++;
+                if (t != JsonToken.START_OBJECT) {
+                    p.skipChildren();
+                    report.drops.drop("traceEvents entry is not an object");
+                    continue;
                 }
-                return true;
-            } catch (IOException ex) {
-                throw new UncheckedIOException(ex);
+                parser.read(p, e);
+                if (fill(position)) return row.build(task, report);
             }
         }
 
         @Override
-        public Row next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            Row r = next;
-            next = null;
-            return r;
-        }
-
-        @Override
-        public void close() throws IOException {
+        protected void release() throws IOException {
             try {
                 p.close();
             } finally {
@@ -147,25 +120,25 @@ public final class XlaTraceReader implements TraceReader {
             }
         }
 
-        /** The row of the current event, or null when it is dropped (counted with its reason). */
-        private Row toRow(long position) {
+        /** Fills the row from the current event; false when it is dropped (counted with its reason). */
+        private boolean fill(long position) {
             row.clear();
             row.ordinal = position;
             Long ts = null;
             if (e.ts != null) {
                 ts = nanos(e.ts, "ts");
-                if (ts == null) return null;
+                if (ts == null) return false;
             } else if ("C".equals(e.ph)) {
                 // xprof's counter series ({"ph":"C","entries":[[ts,value],…]}) are not events; not kept, not an error
                 countersSkipped++;
                 report.metadata.put("counter_series_not_kept", Long.toString(countersSkipped));
-                return null;
+                return false;
             } else if (!e.isMetadata()) {
                 report.drops.drop("event without ts (ph " + e.ph + ")");
-                return null;
+                return false;
             }
             Long dur = duration();
-            if (dur == null && e.dur != null) return null;
+            if (dur == null && e.dur != null) return false;
             Integer device = index.deviceOf(e.pid);
             String line = index.lineName(e.pid, e.tid);
 
@@ -193,8 +166,7 @@ public final class XlaTraceReader implements TraceReader {
             row.correlation = XlaCollectives.wholeNumber(row.args.remove("correlation_id"));
             row.classify(e.args.get(XlaCollectives.HLO_CATEGORY));
             XlaCollectives.fill(row, e.args);
-            report.eventsRead++;
-            return row.toRow(task, report);
+            return true;
         }
 
         /** device_duration_ps when the op has it (the device's own clock), else dur µs; null when absent or bad. */

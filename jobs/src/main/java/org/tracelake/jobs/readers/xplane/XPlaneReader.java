@@ -3,19 +3,19 @@ package org.tracelake.jobs.readers.xplane;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.readers.rocprof.AmdKernelNames;
 import org.tracelake.jobs.readers.xla.DeviceNames;
-import org.tracelake.jobs.readers.xla.DeviceRanks;
-import org.tracelake.jobs.readers.xla.EventRow;
+import org.tracelake.jobs.readers.common.DeviceRanks;
+import org.tracelake.jobs.readers.common.EventRow;
+import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.jobs.readers.xla.Picoseconds;
-import org.tracelake.jobs.readers.xla.TimeBases;
+import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.jobs.readers.xla.XlaCollectives;
 import org.tracelake.jobs.readers.xla.XlaLines;
 import org.tracelake.jobs.readers.xplane.proto.XEvent;
@@ -56,9 +56,7 @@ public final class XPlaneReader implements TraceReader {
     }
 
     /** Walks planes, lines and events in file order, one row per pull. */
-    private static final class Rows implements EventStream {
-        private final FileTask task;
-        private final FileReport report;
+    private static final class Rows extends RowStream {
         private final XSpace space;
         private final XPlaneIndex index;
         private final DeviceRanks ranks;
@@ -68,24 +66,17 @@ public final class XPlaneReader implements TraceReader {
         private int eventIdx;
         private long ordinal;
         private long aggregatesSkipped;
-        private Row next;
 
         Rows(FileTask task, FileReport report, XSpace space, XPlaneIndex index, DeviceRanks ranks) {
-            this.task = task;
-            this.report = report;
+            super(task, report);
             this.space = space;
             this.index = index;
             this.ranks = ranks;
         }
 
         @Override
-        public FileReport report() {
-            return report;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (next == null && planeIdx < space.getPlanesCount()) {
+        protected InternalRow advance() {
+            while (planeIdx < space.getPlanesCount()) {
                 XPlane plane = space.getPlanes(planeIdx);
                 if (lineIdx >= plane.getLinesCount()) {
                     planeIdx++;
@@ -98,30 +89,17 @@ public final class XPlaneReader implements TraceReader {
                     eventIdx = 0;
                     continue;
                 }
-                next = toRow(plane, line, line.getEvents(eventIdx++), ordinal++);
+                if (fill(plane, line, line.getEvents(eventIdx++), ordinal++)) return row.build(task, report);
             }
-            return next != null;
+            return null; // nothing to release: the parsed XSpace is garbage once the rows are consumed
         }
 
-        @Override
-        public Row next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            Row r = next;
-            next = null;
-            return r;
-        }
-
-        @Override
-        public void close() {
-            // nothing open: the parsed XSpace is garbage once the rows are consumed
-        }
-
-        private Row toRow(XPlane plane, XLine line, XEvent ev, long position) {
+        private boolean fill(XPlane plane, XLine line, XEvent ev, long position) {
             if (ev.getDataCase() != XEvent.DataCase.OFFSET_PS) {
                 // an aggregate (num_occurrences) has no start time: not an event row, and not a bad event either
                 aggregatesSkipped++;
                 report.metadata.put("aggregated_events_not_kept", Long.toString(aggregatesSkipped));
-                return null;
+                return false;
             }
             row.clear();
             row.ordinal = position;
@@ -167,8 +145,7 @@ public final class XPlaneReader implements TraceReader {
             }
             row.classify(stats.get(XlaCollectives.HLO_CATEGORY));
             XlaCollectives.fill(row, stats);
-            report.eventsRead++;
-            return row.toRow(task, report);
+            return true;
         }
     }
 }

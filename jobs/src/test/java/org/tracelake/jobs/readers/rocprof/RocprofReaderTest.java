@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.xla.ReaderTestSupport;
-import org.tracelake.jobs.readers.xla.TimeBases;
+import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
 

@@ -3,24 +3,23 @@ package org.tracelake.jobs.readers.xla;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.util.CollectionAccumulator;
-import org.tracelake.jobs.ingest.ReadEventFiles;
-import org.tracelake.jobs.ingest.SerializableConf;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.jobs.source.ReportSink;
+import org.tracelake.jobs.source.TraceSource;
+import org.tracelake.jobs.testing.InternalRows;
 import org.tracelake.schemas.EventSchema;
+import org.tracelake.schemas.Tables;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** Shared by the reader tests of the Nsight, rocprof, XLA JSON and XSpace readers: tasks, reads and column access. */
@@ -44,9 +43,8 @@ public final class ReaderTestSupport {
 
     /** Opens the file with the reader and pulls every row, as the ingest wrapper would, without Spark. */
     public static Read readAll(TraceReader reader, FileTask task) throws IOException {
-        List<Row> rows = new ArrayList<>();
         try (EventStream stream = reader.open(task, new Configuration())) {
-            while (stream.hasNext()) rows.add(stream.next());
+            List<Row> rows = InternalRows.drain(stream, EventSchema.SCHEMA);
             return new Read(rows, stream.report());
         }
     }
@@ -73,19 +71,21 @@ public final class ReaderTestSupport {
     }
 
     /**
-     * The file through the real ingest path on executors — format detection, the reader registry, the reader, the
-     * events schema — as a DataFrame; the file's report is returned through the accumulator in {@code reports}.
+     * The file through the real ingest path on executors — the {@code tracelake} data source: format detection, the
+     * reader registry, the reader, the events schema — as a DataFrame; the file's report is added to {@code reports}.
      */
     public static Dataset<Row> ingest(SparkSession spark, FileTask task, List<FileReport> reports) {
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        CollectionAccumulator<FileReport> acc = spark.sparkContext().collectionAccumulator("reports");
         FileTask undetected = new FileTask(task.workload(), task.path(), task.sizeBytes(), task.modifiedAtMs(), null,
                 task.fileOrderRank(), task.limits(), task.runId());
-        var rows = jsc.parallelize(List.of(undetected), 1)
-                .flatMap(new ReadEventFiles(new SerializableConf(new Configuration()), acc));
-        Dataset<Row> df = spark.createDataFrame(rows, EventSchema.SCHEMA).cache();
-        df.count();
-        reports.addAll(acc.value());
-        return df;
+        try {
+            Path reportsDir = Files.createTempDirectory("reports");
+            Dataset<Row> df = TraceSource.read(spark, List.of(undetected), Tables.EVENTS, false,
+                    reportsDir.toUri().toString()).cache();
+            df.count();
+            reports.addAll(ReportSink.readAll(reportsDir.toUri().toString(), new Configuration()));
+            return df;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

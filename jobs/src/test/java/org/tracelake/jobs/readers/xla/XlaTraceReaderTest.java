@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FormatDetector;
 import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.xla.ReaderTestSupport;
-import org.tracelake.jobs.readers.xla.TimeBases;
+import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.jobs.readers.xplane.proto.XEvent;
 import org.tracelake.jobs.readers.xplane.proto.XEventMetadata;
 import org.tracelake.jobs.readers.xplane.proto.XLine;

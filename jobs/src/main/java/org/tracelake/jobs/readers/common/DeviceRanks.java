@@ -1,4 +1,4 @@
-package org.tracelake.jobs.readers.xla;
+package org.tracelake.jobs.readers.common;
 
 import java.util.Collection;
 import java.util.SortedSet;

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.readers.xla;
+package org.tracelake.jobs.readers.common;
 
 /**
  * {@code trace_files.time_base} values for clocks that are neither epoch nor Kineto's base key (they belong next to

@@ -1,0 +1,85 @@
+package org.tracelake.jobs.source;
+
+import org.apache.hadoop.conf.Configuration;
+import org.tracelake.jobs.readers.EventStream;
+import org.tracelake.jobs.readers.FileReport;
+import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.FormatDetector;
+import org.tracelake.jobs.readers.ReadErrors;
+import org.tracelake.jobs.readers.ReaderRegistry;
+import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.jobs.readers.TraceInput;
+import org.tracelake.schemas.Tables;
+
+/**
+ * The first moments of reading one file, on an executor: confirm its format by content, pick the reader of the
+ * table being read, open it. The outcome is a stream of rows, or (empty file, unknown content, a file that belongs
+ * to another table's reader, a reader that refuses it at open) a finished {@link FileReport} that says why not.
+ * A failing file never fails the task.
+ */
+public final class FileOpening {
+    private FileOpening() {}
+
+    /** Exactly one of the two is set. */
+    public record Outcome(EventStream stream, FileReport report) {}
+
+    /**
+     * @param table the table being read: a file whose content is another table's is not read here (the events read,
+     *              which also gets the files whose name says nothing, skips it with the reason; another read reports
+     *              the mismatch as an error); null reads every file with its own format's reader
+     */
+    public static Outcome open(FileTask task, Configuration conf, String table) {
+        FileReport report = new FileReport(task);
+        try {
+            if (task.sizeBytes() == 0) {
+                report.fail("empty file (0 bytes): nothing to read; remove it or re-export the trace");
+                return new Outcome(null, report);
+            }
+            byte[] head = TraceInput.head(task.path(), conf, FormatDetector.SNIFF_BYTES);
+            TraceFormat named = FormatDetector.byName(task.fileName());
+            TraceFormat format = FormatDetector.resolve(task.fileName(), head);
+            if (format == null) {
+                if (named != null) {
+                    report.fail("named like a " + named.id() + " file but its content is not (first bytes: "
+                            + printable(head) + ")");
+                } else {
+                    report = FileReport.skipped(task, "not a recognised trace format (first bytes: " + printable(head) + ")");
+                }
+                return new Outcome(null, report);
+            }
+            ReaderRegistry.Entry entry = ReaderRegistry.entry(format);
+            if (entry == null) {
+                String what = Tables.EVENTS.equals(table) ? "no events reader" : "no reader";
+                return new Outcome(null, FileReport.skipped(withFormat(task, format), what + " for format " + format.id()));
+            }
+            if (table != null && !entry.table().equals(table)) {
+                if (table.equals(Tables.EVENTS) && named == null) {
+                    return new Outcome(null, FileReport.skipped(withFormat(task, format), "the content is a " + format.id()
+                            + " file but its name does not say so; rename it as that format is named (FORMATS.md §0) "
+                            + "to ingest it into " + entry.table()));
+                }
+                report.fail("named like a " + (named == null ? "trace" : named.id()) + " file but its content is "
+                        + format.id() + " (first bytes: " + printable(head) + "); rename it to match its content");
+                return new Outcome(null, report);
+            }
+            return new Outcome(entry.reader().open(withFormat(task, format), conf), null);
+        } catch (Exception | StackOverflowError e) {
+            report.fail(ReadErrors.describe(e));
+            return new Outcome(null, report);
+        }
+    }
+
+    private static FileTask withFormat(FileTask t, TraceFormat f) {
+        return new FileTask(t.workload(), t.path(), t.sizeBytes(), t.modifiedAtMs(), f, t.fileOrderRank(), t.limits(), t.runId());
+    }
+
+    /** The first bytes of a file, printable, for a message about what the file is not. */
+    static String printable(byte[] head) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < Math.min(16, head.length); i++) {
+            int b = head[i] & 0xff;
+            sb.append(b >= 0x20 && b < 0x7f ? String.valueOf((char) b) : String.format("\\x%02x", b));
+        }
+        return sb.length() == 0 ? "none" : "'" + sb + "'";
+    }
+}

@@ -1,0 +1,29 @@
+package org.tracelake.jobs.source;
+
+import java.util.List;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.readers.FileTask;
+
+/** tracelake's own reads through the {@code tracelake} data source: files it planned, reports to a folder. */
+public final class TraceSource {
+    private TraceSource() {}
+
+    /**
+     * The rows of {@code table} from the given files, one partition per file.
+     *
+     * @param envelopes  for a multi-table reader: rows of all its tables as envelopes ({@code TableRows}), read once
+     * @param reportsDir where each file's report is left ({@link ReportSink#readAll} once the data was written)
+     */
+    public static Dataset<Row> read(SparkSession spark, List<FileTask> tasks, String table, boolean envelopes,
+                                    String reportsDir) {
+        DataFrameReader reader = spark.read().format(TraceDataSource.class.getName())
+                .option(TraceSourceOptions.TABLE, table)
+                .option(TraceSourceOptions.TASKS, TraceSourceOptions.encodeTasks(tasks))
+                .option(TraceSourceOptions.ENVELOPES, envelopes)
+                .option(TraceSourceOptions.REPORTS_DIR, reportsDir);
+        return reader.load();
+    }
+}

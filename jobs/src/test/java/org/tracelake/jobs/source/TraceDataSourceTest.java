@@ -1,0 +1,88 @@
+package org.tracelake.jobs.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.sql.SampleWarehouse;
+import org.tracelake.jobs.testing.SharedSpark;
+import org.tracelake.schemas.EventSchema;
+import org.tracelake.schemas.TraceFileSchema;
+
+/**
+ * The {@code tracelake} data source as a Spark user meets it: a plain SparkSession (no tracelake job, no warehouse),
+ * {@code spark.read.format("tracelake")} over the sample archive's DLRM folder (four gzipped Kineto traces and the
+ * workload card, data/dlrm-ddp-v100x4-legacy).
+ */
+class TraceDataSourceTest {
+    private static final Path DLRM = SampleWarehouse.projectHome().resolve("data/dlrm-ddp-v100x4-legacy");
+
+    private final SparkSession spark = SharedSpark.get();
+
+    @Test
+    void aFolderReadsAsTheEventsTable() {
+        Dataset<Row> events = spark.read().format("tracelake").load(DLRM.toString());
+        assertEquals(EventSchema.SCHEMA, events.schema());
+        events.createOrReplaceTempView("raw_events");
+        List<Row> perRank = spark.sql("SELECT workload, rank, format, count(*) AS n, "
+                + "count_if(activity_class = 'comm') AS comm FROM raw_events GROUP BY ALL ORDER BY rank").collectAsList();
+        assertEquals(4, perRank.size(), "one rank per worker file");
+        for (int r = 0; r < 4; r++) {
+            Row row = perRank.get(r);
+            assertEquals("dlrm-ddp-v100x4-legacy", row.getString(0), "workload: the folder's name");
+            assertEquals(r, row.getInt(1));
+            assertEquals("kineto", row.getString(2));
+            assertTrue(row.getLong(3) > 0 && row.getLong(4) > 0, "events and NCCL kernels on rank " + r);
+        }
+
+        // The same files as trace_files: one row per file, the card skipped with its reason, events counted alike.
+        Dataset<Row> files = spark.read().format("tracelake").option("table", "trace_files").load(DLRM.toString());
+        assertEquals(TraceFileSchema.SCHEMA, files.schema());
+        Map<String, Row> byName = new HashMap<>();
+        for (Row f : files.collectAsList()) byName.put(Path.of(f.getString(f.fieldIndex("path"))).getFileName().toString(), f);
+        assertEquals(5, byName.size());
+        Row card = byName.get("dlrm-ddp-v100x4-legacy.yaml");
+        assertEquals("skipped", card.getString(card.fieldIndex("status")));
+        long read = 0;
+        for (Map.Entry<String, Row> e : byName.entrySet()) {
+            if (e.getKey().endsWith(".yaml")) continue;
+            assertEquals("ok", e.getValue().getString(e.getValue().fieldIndex("status")), e.getKey());
+            read += e.getValue().getLong(e.getValue().fieldIndex("events_read"));
+        }
+        assertEquals(events.count(), read);
+    }
+
+    @Test
+    void globsAndTheWorkloadOption() {
+        Dataset<Row> two = spark.read().format("tracelake").option("workload", "mine")
+                .load(DLRM.resolve("worker[01]_*.json.gz").toString());
+        List<Row> ranks = two.groupBy("workload", "rank").count().orderBy("rank").collectAsList();
+        assertEquals(2, ranks.size());
+        assertEquals("mine", ranks.get(0).getString(0));
+        assertEquals(List.of(0, 1), List.of(ranks.get(0).getInt(1), ranks.get(1).getInt(1)));
+    }
+
+    @Test
+    void aBrokenFileLosesOnlyItself(@TempDir Path dir) throws IOException {
+        Path good = dir.resolve("rank0_trace.json");
+        Files.writeString(good, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", "
+                + "\"pid\": 0, \"tid\": 7, \"ts\": 1000, \"dur\": 5}], \"baseTimeNanoseconds\": 1700000000000000000}");
+        Path cut = dir.resolve("rank1_trace.json");
+        Files.writeString(cut, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ge");
+        assertEquals(1, spark.read().format("tracelake").load(dir.toString()).count());
+        Row broken = spark.read().format("tracelake").option("table", "trace_files").load(cut.toString()).first();
+        assertEquals("error", broken.getString(broken.fieldIndex("status")));
+        assertTrue(broken.getString(broken.fieldIndex("error")).startsWith("truncated JSON"),
+                broken.getString(broken.fieldIndex("error")));
+    }
+}
