@@ -10,6 +10,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -35,13 +39,14 @@ import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.schemas.WorkloadSchema;
 
 /**
- * Ingests one workload into the run's staging area: its card into {@code workloads} (filled from a torchtitan
- * TOML where the card lacks values), every other file into the table its reader writes (read on executors, one task
- * per file, one Spark write job per table that has files: events, memory_events + memory_segments,
- * iteration_telemetry, et_nodes — see {@link ReaderRegistry}), then the execution-trace link, and a row per file
- * into {@code trace_files}. Tasks are grouped by the format their file NAME suggests; a file whose name says nothing
- * goes to the events job, which sniffs it and skips what it cannot read. Nothing becomes visible until the caller
- * swaps the workload in.
+ * Ingests workloads into the run's staging area, all of them at once: their cards into {@code workloads} (filled from
+ * a torchtitan TOML where the card lacks values), every other file into the table its reader writes — one Spark job per
+ * table whose tasks are every file of every workload, largest first (events; memory_events + memory_segments;
+ * iteration_telemetry; et_nodes — see {@link ReaderRegistry}), written partitioned by workload — then the
+ * execution-trace link, and a row per file into {@code trace_files}. Tasks are grouped by the format their file NAME
+ * suggests; a file whose name says nothing goes to the events job, which sniffs it and skips what it cannot read.
+ * The number of Spark jobs does not grow with the number of workloads, and nothing becomes visible until the caller
+ * swaps each workload in (one at a time, so each stays atomic).
  */
 public final class IngestJob {
     private static final Logger LOG = LogManager.getLogger(IngestJob.class);
@@ -66,60 +71,82 @@ public final class IngestJob {
         this.limits = limits;
     }
 
-    public WorkloadIngest ingest(WorkloadFolder w) throws IOException {
-        long start = System.currentTimeMillis();
-        WorkloadCards.Outcome card = WorkloadCards.read(w, warehouse.conf());
-        List<FileTask> tasks = FileTasks.of(w.name(), w.files(), limits, runId);
+    /** A workload between the driver's part (card, configs, planned files) and the executors' (its rows). */
+    private record Planned(WorkloadFolder folder, WorkloadCards.Outcome card, List<FileReport> reports, boolean hasEt) {}
 
-        // The driver reads torchtitan configs (a few KB) to fill the card; every other file goes to a write job.
-        List<FileTask> configs = new ArrayList<>();
+    public List<WorkloadIngest> ingest(List<WorkloadFolder> workloads) throws IOException {
+        long start = System.currentTimeMillis();
+        Map<String, Planned> planned = new LinkedHashMap<>();
         Map<String, List<FileTask>> byTable = new LinkedHashMap<>();
         byTable.put(Tables.EVENTS, new ArrayList<>()); // always staged, so every workload has an events partition
-        for (FileTask t : tasks) {
+        for (WorkloadFolder w : workloads) planned.put(w.name(), plan(w, byTable));
+
+        for (Map.Entry<String, List<FileTask>> group : byTable.entrySet()) {
+            if (group.getValue().isEmpty()) continue;
+            for (FileReport r : readInto(group.getKey(), group.getValue())) planned.get(r.task.workload()).reports().add(r);
+        }
+        stageEmptyEvents(planned.keySet());
+
+        List<WorkloadIngest> results = new ArrayList<>();
+        List<Row> fileRows = new ArrayList<>();
+        List<Row> cardRows = new ArrayList<>();
+        for (Planned p : planned.values()) {
+            WorkloadFolder w = p.folder();
+            List<FileReport> reports = p.reports();
+            if (p.hasEt()) linkExecutionTraces(w, reports);
+            reports.add(cardReport(w, p.card()));
+            DuplicateRanks.flag(reports);
+            reports.sort(Comparator.comparing(r -> r.task.path()));
+            for (FileReport r : reports) fileRows.add(r.toRow());
+            cardRows.add(WorkloadCards.toRow(w.name(), p.card(), runId));
+            long bytes = 0;
+            long events = 0;
+            for (FileReport r : reports) {
+                bytes += r.task.sizeBytes();
+                events += r.eventsRead;
+            }
+            results.add(new WorkloadIngest(w.name(), p.card(), reports, bytes, events, System.currentTimeMillis() - start));
+        }
+        writeStaged(Tables.TRACE_FILES, fileRows, TraceFileSchema.SCHEMA);
+        writeStaged(Tables.WORKLOADS, cardRows, WorkloadSchema.SCHEMA);
+        return results;
+    }
+
+    /**
+     * The driver's part of a workload: its card, filled from torchtitan configs (a few KB, read here), and its other
+     * files added to the read of the table their name suggests.
+     */
+    private Planned plan(WorkloadFolder w, Map<String, List<FileTask>> byTable) {
+        WorkloadCards.Outcome card = WorkloadCards.read(w, warehouse.conf());
+        List<FileTask> configs = new ArrayList<>();
+        boolean hasEt = false;
+        for (FileTask t : FileTasks.of(w.name(), w.files(), limits, runId)) {
             if (t.format() == TraceFormat.TORCHTITAN_TOML) {
                 configs.add(t);
                 continue;
             }
             ReaderRegistry.Entry entry = ReaderRegistry.entry(t.format());
-            byTable.computeIfAbsent(entry == null ? Tables.EVENTS : entry.table(), k -> new ArrayList<>()).add(t);
+            String table = entry == null ? Tables.EVENTS : entry.table();
+            byTable.computeIfAbsent(table, k -> new ArrayList<>()).add(t);
+            hasEt |= table.equals(Tables.ET_NODES);
         }
         WorkloadCards.Filled filled = WorkloadCards.fillFromTorchtitanConfigs(card, configs, warehouse.conf());
-        card = filled.card();
-
-        List<FileReport> reports = new ArrayList<>(filled.reports());
-        for (Map.Entry<String, List<FileTask>> group : byTable.entrySet()) {
-            reports.addAll(readInto(w, group.getKey(), group.getValue()));
-        }
-        if (!byTable.getOrDefault(Tables.ET_NODES, List.of()).isEmpty()) linkExecutionTraces(w, reports);
-        reports.add(cardReport(w, card));
-        DuplicateRanks.flag(reports);
-        reports.sort(Comparator.comparing(r -> r.task.path()));
-
-        writeStaged(Tables.TRACE_FILES, w.name(), rows(reports), TraceFileSchema.SCHEMA);
-        writeStaged(Tables.WORKLOADS, w.name(), List.of(WorkloadCards.toRow(w.name(), card, runId)), WorkloadSchema.SCHEMA);
-        long bytes = 0;
-        long events = 0;
-        for (FileReport r : reports) {
-            bytes += r.task.sizeBytes();
-            events += r.eventsRead;
-        }
-        return new WorkloadIngest(w.name(), card, reports, bytes, events, System.currentTimeMillis() - start);
+        return new Planned(w, filled.card(), new ArrayList<>(filled.reports()), hasEt);
     }
 
-
     /**
-     * One Spark job: the files of one table read on executors through the {@code tracelake} data source and written to
-     * that table's staged partition (each output of a multi-table reader to its own table, from envelopes cached
-     * once, so each file is parsed once). Each file's report comes back through a {@link ReportSink} folder, once
-     * per file however often Spark ran its task.
+     * One Spark job: the files of one table, of every workload, read on executors through the {@code tracelake} data
+     * source and written to that table's staging folder partitioned by workload (each output of a multi-table reader
+     * to its own table, from envelopes cached once, so each file is parsed once). Each file's report comes back
+     * through a {@link ReportSink} folder, once per file however often Spark ran its task.
      */
-    private List<FileReport> readInto(WorkloadFolder w, String table, List<FileTask> tasks) throws IOException {
+    private List<FileReport> readInto(String table, List<FileTask> tasks) throws IOException {
         List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(table);
-        String reportsDir = warehouse.root() + "/_staging/" + runId + "/_reports/" + table + "/" + Warehouse.partitionDir(w.name());
-        spark.sparkContext().setJobDescription("ingest " + w.name() + ": " + tasks.size() + " files into " + table);
+        String reportsDir = stagingRoot() + "/_reports/" + table;
+        spark.sparkContext().setJobDescription("ingest: " + tasks.size() + " files into " + table);
         try {
             if (outputs.size() == 1) {
-                write(TraceSource.read(spark, tasks, table, false, reportsDir), table, w.name());
+                write(TraceSource.read(spark, tasks, table, false, reportsDir), table);
             } else {
                 Dataset<Row> envelopes = TraceSource.read(spark, tasks, table, true, reportsDir)
                         .persist(StorageLevel.MEMORY_AND_DISK());
@@ -127,7 +154,7 @@ public final class IngestJob {
                     for (int i = 0; i < outputs.size(); i++) {
                         Dataset<Row> part = envelopes.where(col(TableRows.INDEX).equalTo(i))
                                 .select(col(TableRows.column(i) + ".*"));
-                        write(part, outputs.get(i).table(), w.name());
+                        write(part, outputs.get(i).table());
                     }
                 } finally {
                     envelopes.unpersist();
@@ -137,17 +164,47 @@ public final class IngestJob {
             spark.sparkContext().setJobDescription(null);
         }
         List<FileReport> reports = ReportSink.readAll(reportsDir, warehouse.conf());
-        LOG.debug("{}: {} file reports for {}", w.name(), reports.size(), table);
+        LOG.debug("{} file reports for {}", reports.size(), table);
         return reports;
     }
 
-    private void write(Dataset<Row> rows, String table, String workload) {
-        DataFrameWriter<Row> writer = rows.drop(Tables.PARTITION_COLUMN).write().mode(SaveMode.Overwrite);
+    private void write(Dataset<Row> rows, String table) {
+        DataFrameWriter<Row> writer = rows.write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN);
         if (table.equals(Tables.EVENTS)) {
             // parquet-hadoop's per-column setting ("key#column"), handed to the writer through the write's options
             for (String c : EventSchema.NEAR_UNIQUE_COLUMNS) writer = writer.option("parquet.enable.dictionary#" + c, "false");
         }
-        writer.parquet(warehouse.stagingPartition(runId, table, workload));
+        writer.parquet(stagingRoot() + "/" + table);
+    }
+
+    /**
+     * Every workload gets an events partition, also one without events (the metrics read it): workloads the write
+     * left without one get a copy of one empty Parquet file, written once — file copies, not a Spark job each.
+     */
+    private void stageEmptyEvents(Iterable<String> workloads) throws IOException {
+        FileSystem fs = warehouse.fs();
+        Path empty = null;
+        for (String w : workloads) {
+            Path partition = new Path(warehouse.stagingPartition(runId, Tables.EVENTS, w));
+            if (fs.exists(partition)) continue;
+            if (empty == null) empty = emptyEventsFile();
+            fs.mkdirs(partition);
+            FileUtil.copy(fs, empty, fs, new Path(partition, empty.getName()), false, warehouse.conf());
+        }
+    }
+
+    private Path emptyEventsFile() throws IOException {
+        String dir = stagingRoot() + "/_empty/" + Tables.EVENTS;
+        spark.createDataFrame(new ArrayList<Row>(), EventSchema.SCHEMA).drop(Tables.PARTITION_COLUMN).coalesce(1)
+                .write().mode(SaveMode.Overwrite).parquet(dir);
+        for (FileStatus f : warehouse.fs().listStatus(new Path(dir))) {
+            if (f.getPath().getName().endsWith(".parquet")) return f.getPath();
+        }
+        throw new IOException("Spark wrote no Parquet file for an empty events table under " + dir);
+    }
+
+    private String stagingRoot() {
+        return warehouse.root() + "/_staging/" + runId;
     }
 
     /** Fills message sizes of Kineto comm kernels from the workload's execution traces (see {@link KinetoLink}). */
@@ -176,14 +233,9 @@ public final class IngestJob {
         return r;
     }
 
-    private static List<Row> rows(List<FileReport> reports) {
-        List<Row> rows = new ArrayList<>(reports.size());
-        for (FileReport r : reports) rows.add(r.toRow());
-        return rows;
-    }
-
-    private void writeStaged(String table, String workload, List<Row> rows, StructType schema) {
-        spark.createDataFrame(rows, schema).drop(Tables.PARTITION_COLUMN).coalesce(1)
-                .write().mode(SaveMode.Overwrite).parquet(warehouse.stagingPartition(runId, table, workload));
+    /** Rows the driver made (a row per file, a card per workload), as one write partitioned by workload. */
+    private void writeStaged(String table, List<Row> rows, StructType schema) {
+        spark.createDataFrame(rows, schema).repartition(col(Tables.PARTITION_COLUMN))
+                .write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN).parquet(stagingRoot() + "/" + table);
     }
 }

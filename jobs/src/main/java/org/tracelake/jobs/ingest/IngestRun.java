@@ -12,9 +12,9 @@ import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
 /**
- * Ingests the workloads of an archive one after another and swaps each in as soon as it is done: a workload
- * that failed keeps its previous events and card, and only its {@code trace_files} ledger (which says what went
- * wrong) is replaced.
+ * Ingests the workloads of an archive together (one Spark job per table, whatever their number) and swaps each in
+ * whole: a workload that failed keeps its previous events and card, and only its {@code trace_files} ledger (which
+ * says what went wrong) is replaced.
  */
 public final class IngestRun {
     private final SparkSession spark;
@@ -48,18 +48,21 @@ public final class IngestRun {
         return results;
     }
 
-    /** Ingest each workload into the run's staging area, committing nothing. */
+    /** Ingest the workloads into the run's staging area, all in the same Spark jobs, committing nothing. */
     public List<WorkloadIngest> ingestAll(List<WorkloadFolder> workloads) throws IOException {
-        IngestJob job = new IngestJob(spark, warehouse, runId, limits);
-        List<WorkloadIngest> results = new ArrayList<>();
-        int n = 0;
+        if (workloads.isEmpty()) return List.of();
+        long bytes = 0;
+        int files = 0;
         for (WorkloadFolder w : workloads) {
-            n++;
-            long bytes = w.files().stream().mapToLong(WorkloadFolder.InputFile::sizeBytes).sum();
-            Progress.workloadStarted(n, workloads.size(), w.name(), w.files().size(), bytes);
-            WorkloadIngest result = job.ingest(w);
-            Progress.workloadDone(n, workloads.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");
-            results.add(result);
+            files += w.files().size();
+            for (WorkloadFolder.InputFile f : w.files()) bytes += f.sizeBytes();
+        }
+        Progress.info(String.format(java.util.Locale.ROOT, "reading %d files of %d workloads, %.1f MB",
+                files, workloads.size(), bytes / 1e6));
+        List<WorkloadIngest> results = new IngestJob(spark, warehouse, runId, limits).ingest(workloads);
+        int n = 0;
+        for (WorkloadIngest result : results) {
+            Progress.workloadDone(++n, results.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");
         }
         return results;
     }

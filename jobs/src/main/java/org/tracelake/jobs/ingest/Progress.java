@@ -10,10 +10,6 @@ public final class Progress {
 
     private Progress() {}
 
-    public static void workloadStarted(int n, int total, String workload, int files, long bytes) {
-        LOG.info(String.format(Locale.ROOT, "[%d/%d] %s: reading %d files, %.1f MB", n, total, workload, files, bytes / 1e6));
-    }
-
     public static void workloadDone(int n, int total, WorkloadIngest w, String outcome) {
         LOG.info(String.format(Locale.ROOT, "[%d/%d] %s: %s — %d files, %.1f MB, %,d events, %.1f s",
                 n, total, w.workload(), outcome, w.files().size(), w.bytes() / 1e6, w.events(), w.elapsedMs() / 1e3));
