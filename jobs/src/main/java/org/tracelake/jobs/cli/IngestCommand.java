@@ -6,11 +6,9 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
-import org.tracelake.jobs.archive.WorkloadFolder;
-import org.tracelake.jobs.ingest.IngestRun;
-import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
-import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.refresh.Refresh;
+import org.tracelake.jobs.refresh.WarehouseLock;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 import picocli.CommandLine.Command;
@@ -18,7 +16,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "ingest", mixinStandardHelpOptions = true,
-        description = "Read every workload of an archive into the workloads, trace_files and events tables.")
+        description = {"Read the workloads of an archive into the workloads, trace_files and events tables, without "
+                + "computing metrics: a refresh without its metrics phase (same change detection, warehouse lock, "
+                + "atomic swap and run record). A workload it reads loses its old metrics and collectives, which "
+                + "described other events; the next refresh computes them."})
 public final class IngestCommand implements Callable<Integer> {
     @Option(names = {"-a", "--archive"}, defaultValue = "data", paramLabel = "URI",
             description = "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
@@ -28,6 +29,9 @@ public final class IngestCommand implements Callable<Integer> {
             description = "Only these workloads (comma-separated).")
     Set<String> workloads = new LinkedHashSet<>();
 
+    @Option(names = "--full", description = "Read every workload, changed or not.")
+    boolean full;
+
     @Mixin WarehouseOption warehouseOption;
     @Mixin SparkOptions sparkOptions;
 
@@ -36,13 +40,16 @@ public final class IngestCommand implements Callable<Integer> {
         SparkSession spark = sparkOptions.session("tracelake ingest");
         try {
             Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            String runId = RunIds.newId();
-            IngestRun run = new IngestRun(spark, warehouse, runId, Limits.from(spark));
-            List<WorkloadFolder> selected = IngestRun.select(run.scan(archive), workloads);
-            Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive);
-            List<WorkloadIngest> results = run.ingestAndCommit(selected);
-            printSummary(warehouse, results);
-            return results.stream().allMatch(WorkloadIngest::ok) ? ExitCodes.OK : ExitCodes.PARTIAL;
+            Refresh.Result result;
+            try {
+                result = new Refresh(spark, warehouse, RunIds.newId(), Limits.from(spark)).withoutMetrics()
+                        .run(archive, workloads, full);
+            } catch (WarehouseLock.HeldException e) {
+                System.err.println("tracelake ingest: " + e.getMessage());
+                return ExitCodes.LOCKED;
+            }
+            printSummary(warehouse, result.workloads());
+            return result.workloads().stream().allMatch(WorkloadIngest::ok) ? ExitCodes.OK : ExitCodes.PARTIAL;
         } finally {
             spark.stop();
         }

@@ -40,14 +40,6 @@ public final class IngestRun {
         return ArchiveScanner.scan(archive, warehouse.conf());
     }
 
-    /** Ingest and commit each workload; returns what happened to each. */
-    public List<WorkloadIngest> ingestAndCommit(List<WorkloadFolder> workloads) throws IOException {
-        List<WorkloadIngest> results = ingestAll(workloads);
-        for (WorkloadIngest r : results) commit(r, List.of());
-        warehouse.dropStaging(runId);
-        return results;
-    }
-
     /** Ingest the workloads into the run's staging area, all in the same Spark jobs, committing nothing. */
     public List<WorkloadIngest> ingestAll(List<WorkloadFolder> workloads) throws IOException {
         if (workloads.isEmpty()) return List.of();

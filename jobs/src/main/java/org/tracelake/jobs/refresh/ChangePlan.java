@@ -1,5 +1,6 @@
 package org.tracelake.jobs.refresh;
 
+import java.io.IOException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,12 +37,20 @@ public final class ChangePlan {
         }
     }
 
+    /**
+     * @param needMetrics also redo workloads whose events have no metrics (an {@code ingest} wrote them last): a
+     *                    refresh computes them; an ingest, which computes none, passes false
+     */
     public static ChangePlan of(SparkSession spark, Warehouse warehouse, List<WorkloadFolder> scanned,
-                                boolean full, boolean limited) {
+                                boolean full, boolean limited, boolean needMetrics) throws IOException {
         Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(spark, warehouse);
+        Set<String> withMetrics = full || !needMetrics ? null : partitionsOf(warehouse, Tables.METRICS);
         ChangePlan plan = new ChangePlan();
         for (WorkloadFolder w : scanned) {
             String why = full ? "--full" : whyChanged(w, ledger.get(w.name()));
+            if (why == null && withMetrics != null && !withMetrics.contains(Warehouse.partitionDir(w.name()))) {
+                why = "its events have no metrics yet (written by ingest)";
+            }
             if (why == null) plan.unchanged.add(w);
             else plan.redo.add(new Redo(w, why));
         }
@@ -72,6 +81,17 @@ public final class ChangePlan {
         }
         if (matched != seen.size()) return "a file was removed";
         return null;
+    }
+
+    /** The partition folders ({@code workload=…}) a live table has: one listing, no Spark job. */
+    private static Set<String> partitionsOf(Warehouse warehouse, String table) throws IOException {
+        Set<String> out = new TreeSet<>();
+        org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(warehouse.table(table));
+        if (!warehouse.fs().exists(dir)) return out;
+        for (org.apache.hadoop.fs.FileStatus f : warehouse.fs().listStatus(dir)) {
+            if (f.isDirectory()) out.add(f.getPath().getName());
+        }
+        return out;
     }
 
     /** workload → path → what the last refresh saw. File metadata only: a row per input file. */

@@ -31,12 +31,23 @@ public final class Refresh {
     private final Warehouse warehouse;
     private final String runId;
     private final InputLimits limits;
+    private boolean computeMetrics = true;
 
     public Refresh(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
         this.spark = spark;
         this.warehouse = warehouse;
         this.runId = runId;
         this.limits = limits;
+    }
+
+    /**
+     * A refresh that only ingests (the {@code ingest} command): the same plan, lock, swap and run record, but no
+     * metrics; a workload it commits loses its old {@code metrics} and {@code collectives} (they described other
+     * events), and the next refresh computes them.
+     */
+    public Refresh withoutMetrics() {
+        computeMetrics = false;
+        return this;
     }
 
     /** What a refresh did. */
@@ -61,7 +72,7 @@ public final class Refresh {
 
             IngestRun ingest = new IngestRun(spark, warehouse, runId, limits);
             List<WorkloadFolder> selected = IngestRun.select(ingest.scan(archive), only);
-            ChangePlan plan = ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty());
+            ChangePlan plan = ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty(), computeMetrics);
             Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
                     + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
                     + plan.vanished.size() + " gone");
@@ -73,16 +84,20 @@ public final class Refresh {
 
             List<String> ok = new ArrayList<>();
             for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
-            if (!ok.isEmpty()) Progress.info("computing metrics for " + ok.size() + " workloads");
             MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
-            metrics.computeStaged(ok);
+            if (computeMetrics && !ok.isEmpty()) {
+                Progress.info("computing metrics for " + ok.size() + " workloads");
+                metrics.computeStaged(ok);
+            }
+            // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
             for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
             for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
-            Map<String, List<Row>> exported = metrics.export(ok);
+            Map<String, List<Row>> exported = computeMetrics ? metrics.export(ok) : Map.of();
             for (String gone : plan.vanished) metrics.dropExport(gone);
+            if (!computeMetrics) for (String w : ok) metrics.dropExport(w);
 
             History history = new History(spark, warehouse, runId);
-            List<Row> moved = history.record(ok);
+            List<Row> moved = computeMetrics ? history.record(ok) : List.of();
             Result result = new Result(runId, results, plan.unchanged, plan.vanished, exported, moved, restored);
             history.recordRun(runRow(result, archive, full, started));
             ingest.finish();

@@ -7,9 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
-import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.cli.RunIds;
-import org.tracelake.jobs.ingest.IngestRun;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
@@ -96,9 +94,8 @@ public final class TestArchive {
     public List<WorkloadIngest> ingest(SparkSession spark) {
         try {
             Warehouse wh = new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
-            IngestRun run = new IngestRun(spark, wh, RunIds.newId(), InputLimits.defaults());
-            List<WorkloadFolder> folders = run.scan(archive.toString());
-            return run.ingestAndCommit(folders);
+            return new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults()).withoutMetrics()
+                    .run(archive.toString(), java.util.Set.of(), true).workloads();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
