@@ -1,7 +1,5 @@
 package org.tracelake.udfs;
 
-import java.math.BigDecimal;
-
 /**
  * Coercion of numeric SQL arguments. Spark hands a Java UDF whatever the column holds (Integer for an
  * int literal, Long for bigint, BigDecimal for a decimal, String for an untyped JSON field) without
@@ -15,25 +13,10 @@ final class SqlArgs {
     }
 
     static Long toLong(Object value) {
-        if (value == null) {
-            return null;
-        }
-        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return ((Number) value).longValue();
-        }
-        try {
-            BigDecimal d = value instanceof BigDecimal b ? b
-                    : value instanceof Number n ? new BigDecimal(n.toString())
-                    : value instanceof String s ? new BigDecimal(s.trim())
-                    : null;
-            return d == null ? null : d.longValueExact();
-        } catch (ArithmeticException | NumberFormatException notAWholeLong) {
-            return null;
-        }
+        return Numbers.wholeNumber(value);
     }
 
     static Integer toInteger(Object value) {
-        Long l = toLong(value);
-        return l == null || l < Integer.MIN_VALUE || l > Integer.MAX_VALUE ? null : (int) (long) l;
+        return Numbers.wholeInt(value);
     }
 }

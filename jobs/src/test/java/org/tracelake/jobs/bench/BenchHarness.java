@@ -173,7 +173,7 @@ public final class BenchHarness {
     }
 
     private static JsonFactory kinetoFactory() throws ReflectiveOperationException {
-        Field f = Class.forName("org.tracelake.jobs.readers.kineto.KinetoEventParser").getDeclaredField("FACTORY");
+        Field f = Class.forName("org.tracelake.jobs.readers.common.ChromeEventParser").getDeclaredField("FACTORY");
         f.setAccessible(true);
         return (JsonFactory) f.get(null);
     }
@@ -274,7 +274,7 @@ public final class BenchHarness {
                     && method.equals("enclosingCommOps")) inPass2 = "comm-op lookup (KinetoIndex.enclosingCommOps)";
             if (inPass2 == null && (type.startsWith("org.tracelake.udfs")
                     || type.equals("org.tracelake.jobs.readers.ActivityClassifier"))) inPass2 = "classification (udfs)";
-            if (inPass2 == null && type.equals("org.tracelake.jobs.readers.kineto.KinetoEventParser")) inPass2 = "JSON parsing";
+            if (inPass2 == null && type.equals("org.tracelake.jobs.readers.common.ChromeEventParser")) inPass2 = "JSON parsing";
             if (type.startsWith("com.github.luben.zstd")) zstd = true;
             if (type.startsWith("org.apache.parquet")) parquet = true;
             if (type.startsWith("org.apache.spark.sql.catalyst")) catalyst = true;

@@ -9,12 +9,15 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.sql.SampleWarehouse;
+import org.tracelake.jobs.sql.SqlText;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
@@ -33,9 +36,9 @@ class TraceDataSourceTest {
     void aFolderReadsAsTheEventsTable() {
         Dataset<Row> events = spark.read().format("tracelake").load(DLRM.toString());
         assertEquals(EventSchema.SCHEMA, events.schema());
-        events.createOrReplaceTempView("raw_events");
+        events.createOrReplaceTempView("ds_events");
         List<Row> perRank = spark.sql("SELECT workload, rank, format, count(*) AS n, "
-                + "count_if(activity_class = 'comm') AS comm FROM raw_events GROUP BY ALL ORDER BY rank").collectAsList();
+                + "count_if(activity_class = 'comm') AS comm FROM ds_events GROUP BY ALL ORDER BY rank").collectAsList();
         assertEquals(4, perRank.size(), "one rank per worker file");
         for (int r = 0; r < 4; r++) {
             Row row = perRank.get(r);
@@ -60,6 +63,20 @@ class TraceDataSourceTest {
             read += e.getValue().getLong(e.getValue().fieldIndex("events_read"));
         }
         assertEquals(events.count(), read);
+    }
+
+    /** The spark-sql lines of docs/SQL.md ("Raw traces in your own Spark session") run as written. */
+    @Test
+    void theDocumentedSparkSqlWorks() throws IOException {
+        String doc = Files.readString(SampleWarehouse.projectHome().resolve("docs/SQL.md"));
+        Matcher block = Pattern.compile("```sql source\\n(.*?)```", Pattern.DOTALL).matcher(doc);
+        assertTrue(block.find(), "docs/SQL.md has a sql source block");
+        String archive = SampleWarehouse.projectHome().resolve("data").toString();
+        Dataset<Row> last = null;
+        for (String statement : SqlText.split(block.group(1).replace("/archive", archive))) last = spark.sql(statement);
+        List<Row> rows = last.collectAsList();
+        assertEquals(4, rows.stream().map(r -> r.getInt(0)).distinct().count(), "comm kernels on all four ranks: " + rows);
+        assertEquals(5, spark.sql("SELECT count(*) FROM raw_files").first().getLong(0));
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.tracelake.jobs.readers.et;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
 import java.util.Map;
+import org.tracelake.jobs.readers.common.JsonNumbers;
 import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.DtypeSize;
 import org.tracelake.udfs.MessageBytes;
@@ -60,33 +61,33 @@ final class CommNode {
         JsonNode outTensor = firstTensor(outputs);
         Long inItem = null;
         if (inTensor != null) {
-            c.inNelems = asLong(inTensor.get(3));
-            inItem = asLong(inTensor.get(4));
+            c.inNelems = JsonNumbers.whole(inTensor.get(3));
+            inItem = JsonNumbers.whole(inTensor.get(4));
         }
         Long outItem = null;
         if (outTensor != null) {
-            c.outNelems = asLong(outTensor.get(3));
-            outItem = asLong(outTensor.get(4));
+            c.outNelems = JsonNumbers.whole(outTensor.get(3));
+            outItem = JsonNumbers.whole(outTensor.get(4));
         }
         c.dtype = dtypeOf(inputTypes);
-        if (c.inNelems == null) c.inNelems = asLong(attrs.get("in_msg_nelems"));
-        if (c.outNelems == null) c.outNelems = asLong(attrs.get("out_msg_nelems"));
+        if (c.inNelems == null) c.inNelems = JsonNumbers.whole(attrs.get("in_msg_nelems"));
+        if (c.outNelems == null) c.outNelems = JsonNumbers.whole(attrs.get("out_msg_nelems"));
         if (text(attrs.get("dtype")) != null) c.dtype = text(attrs.get("dtype"));
 
         if (rpc && inputs != null && inputs.isArray()) {
             int n = inputs.size();
-            if (n > 1) c.seq = asLong(inputs.get(1));
+            if (n > 1) c.seq = JsonNumbers.whole(inputs.get(1));
             if (n > 2) c.pgName = pgName(inputs.get(2));
             if (n > 6) {
                 c.inSplits = splits(inputs.get(5));
                 c.outSplits = splits(inputs.get(6));
             }
-            if (n == 8 || n == 10) c.groupSize = asInt(inputs.get(n - 1));
+            if (n == 8 || n == 10) c.groupSize = JsonNumbers.wholeInt(inputs.get(n - 1));
         }
         if (c.inSplits == null) c.inSplits = splits(attrs.get("in_split_size"));
         if (c.outSplits == null) c.outSplits = splits(attrs.get("out_split_size"));
         if (c.pgName == null) c.pgName = text(attrs.get("pg_name"));
-        if (c.groupSize == null) c.groupSize = asInt(attrs.get("pg_size"));
+        if (c.groupSize == null) c.groupSize = JsonNumbers.wholeInt(attrs.get("pg_size"));
         if (c.groupSize == null && c.inSplits != null) {
             // all_to_allv: one split per rank of the group, so their count is the group size.
             JsonNode split = rpc && inputs != null && inputs.size() > 5 ? inputs.get(5) : attrs.get("in_split_size");
@@ -140,24 +141,6 @@ final class CommNode {
 
     static String text(JsonNode v) {
         return v == null || v.isNull() ? null : v.isTextual() ? v.textValue() : v.toString();
-    }
-
-    static Long asLong(JsonNode v) {
-        if (v == null || v.isNull()) return null;
-        if (v.isIntegralNumber() && v.canConvertToLong()) return v.longValue();
-        if (v.isTextual()) {
-            try {
-                return Long.parseLong(v.textValue().trim());
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }
-        return null;
-    }
-
-    static Integer asInt(JsonNode v) {
-        Long l = asLong(v);
-        return l == null || l < Integer.MIN_VALUE || l > Integer.MAX_VALUE ? null : l.intValue();
     }
 
     private static Long times(Long n, Long size) {

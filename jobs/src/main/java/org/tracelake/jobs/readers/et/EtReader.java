@@ -14,10 +14,11 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.jobs.readers.common.JsonArrayStream;
+import org.tracelake.jobs.readers.common.JsonInput;
+import org.tracelake.jobs.readers.common.JsonNumbers;
 import org.tracelake.jobs.readers.common.RowBuilder;
-import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.schemas.EtNodeSchema;
 import org.tracelake.udfs.RankFromFileName;
 
@@ -41,74 +42,42 @@ public final class EtReader implements TraceReader {
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {
         FileReport report = new FileReport(task);
-        TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true);
-        JsonParser p = FACTORY.createParser(in);
         Map<String, String> header = new LinkedHashMap<>();
-        try {
-            if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object: not a PyTorch execution trace");
-            boolean found = false;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String key = p.currentName();
-                JsonToken v = p.nextToken();
-                if (key.equals("nodes") && v == JsonToken.START_ARRAY) {
-                    found = true;
-                    break;
-                }
-                if (v.isScalarValue()) header.put(key, p.getText());
-                p.skipChildren();
-            }
-            if (!found) throw new IOException("no \"nodes\" array: this JSON object is not a PyTorch execution trace");
-        } catch (IOException | RuntimeException e) {
-            p.close();
-            in.close();
-            throw e;
-        }
+        JsonInput input = JsonInput.open(task, conf, FACTORY, true, p -> seekNodes(p, header));
         report.resolveRank(null, RankFromFileName.rank(task.fileName()));
         header.forEach((k, v) -> {
             if (k.equals("schema") || k.equals("pid") || k.equals("time") || k.equals("start_ts")) report.metadata.put("et." + k, v);
         });
-        return new Rows(task, report, in, p, header.get("schema"));
+        return new Rows(task, report, input, header.get("schema"));
     }
 
-    private static final class Rows extends RowStream {
-        private final TraceInput.Opened in;
-        private final JsonParser p;
+    /** To the first node, keeping the scalar fields before the {@code nodes} array (schema, pid, time, …). */
+    private static void seekNodes(JsonParser p, Map<String, String> header) throws IOException {
+        if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object: not a PyTorch execution trace");
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonToken v = p.nextToken();
+            if (key.equals("nodes") && v == JsonToken.START_ARRAY) return;
+            if (v.isScalarValue()) header.put(key, p.getText());
+            p.skipChildren();
+        }
+        throw new IOException("no \"nodes\" array: this JSON object is not a PyTorch execution trace");
+    }
+
+    private static final class Rows extends JsonArrayStream {
         private final String schema;
         private final RowBuilder row = new RowBuilder(EtNodeSchema.SCHEMA);
-        private long ordinal;
         private long commNodes;
         private long clipped;
 
-        Rows(FileTask task, FileReport report, TraceInput.Opened in, JsonParser p, String schema) {
-            super(task, report);
-            this.in = in;
-            this.p = p;
+        Rows(FileTask task, FileReport report, JsonInput input, String schema) {
+            super(task, report, input, "nodes");
             this.schema = schema;
         }
 
         @Override
         protected InternalRow advance() throws IOException {
-            while (true) {
-                JsonToken t = p.nextToken();
-                if (t == null) throw new IOException("file ends inside the nodes array");
-                if (t == JsonToken.END_ARRAY) return null;
-                long position = ordinal++;
-                if (t != JsonToken.START_OBJECT) {
-                    p.skipChildren();
-                    report.drops.drop("nodes entry is not an object");
-                    continue;
-                }
-                return toRow(position, TREE.readTree(p));
-            }
-        }
-
-        @Override
-        protected void release() throws IOException {
-            try {
-                p.close();
-            } finally {
-                in.close();
-            }
+            return nextObject() ? toRow(position(), TREE.readTree(p)) : null;
         }
 
         @Override
@@ -121,10 +90,10 @@ public final class EtReader implements TraceReader {
                 p.skipChildren();
             }
             if (t != JsonToken.END_OBJECT) throw new IOException("malformed JSON after the nodes array");
-            report.metadata.put("et.nodes", Long.toString(ordinal));
+            report.metadata.put("et.nodes", Long.toString(walked()));
             report.metadata.put("et.comm_nodes", Long.toString(commNodes));
             if (clipped > 0) report.metadata.put("et.clipped_json_columns", Long.toString(clipped));
-            report.contentHash = in.drainAndHash();
+            report.contentHash = input.in().drainAndHash();
         }
 
         private InternalRow toRow(long position, JsonNode n) {
@@ -159,7 +128,7 @@ public final class EtReader implements TraceReader {
             String name = CommNode.text(n.get("name"));
             CommNode c = CommNode.decode(name, inputs, inputTypes, outputs, attrs);
             if (c.isComm) commNodes++;
-            Long parent = CommNode.asLong(n.get("parent"));
+            Long parent = JsonNumbers.whole(n.get("parent"));
             if (parent == null) parent = firstLong(n.get("ctrl_deps"));
             Map<String, String> otherAttrs = null;
             if (!attrs.isEmpty()) {
@@ -171,7 +140,7 @@ public final class EtReader implements TraceReader {
             }
             return row.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
                     .set("ordinal", position).set("schema_version", schema)
-                    .set("id", CommNode.asLong(n.get("id"))).set("name", name).set("parent", parent)
+                    .set("id", JsonNumbers.whole(n.get("id"))).set("name", name).set("parent", parent)
                     .set("fw_parent", field(n, attrs, "fw_parent")).set("rf_id", field(n, attrs, "rf_id"))
                     .set("seq_id", field(n, attrs, "seq_id")).set("scope", field(n, attrs, "scope"))
                     .set("tid", field(n, attrs, "tid")).set("fw_tid", field(n, attrs, "fw_tid"))
@@ -192,14 +161,14 @@ public final class EtReader implements TraceReader {
                 "rf_id", "fw_parent", "seq_id", "scope", "tid", "fw_tid", "op_schema");
 
         private static Long field(JsonNode n, Map<String, JsonNode> attrs, String key) {
-            Long v = CommNode.asLong(n.get(key));
-            return v != null ? v : CommNode.asLong(attrs.get(key));
+            Long v = JsonNumbers.whole(n.get(key));
+            return v != null ? v : JsonNumbers.whole(attrs.get(key));
         }
 
         private static Long firstLong(JsonNode v) {
             if (v == null) return null;
-            if (v.isArray()) return v.isEmpty() ? null : CommNode.asLong(v.get(0));
-            return CommNode.asLong(v);
+            if (v.isArray()) return v.isEmpty() ? null : JsonNumbers.whole(v.get(0));
+            return JsonNumbers.whole(v);
         }
 
         private String json(JsonNode v) {

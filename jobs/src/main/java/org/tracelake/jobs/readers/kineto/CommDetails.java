@@ -5,6 +5,7 @@ import java.util.Map;
 import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.DtypeSize;
 import org.tracelake.udfs.MessageBytes;
+import org.tracelake.udfs.Numbers;
 
 /**
  * The collective a communication event belongs to, and its message: METRICS.md §2 "collective kind" and
@@ -94,8 +95,8 @@ final class CommDetails {
     }
 
     private boolean takeNamedSizes(Map<String, String> args) {
-        Long in = KinetoEvent.parseLong(args.get(IN_NELEMS));
-        Long out = KinetoEvent.parseLong(args.get(OUT_NELEMS));
+        Long in = Numbers.wholeNumber(args.get(IN_NELEMS));
+        Long out = Numbers.wholeNumber(args.get(OUT_NELEMS));
         if (in == null && out == null) return false;
         inNelems = in;
         outNelems = out;
@@ -114,12 +115,12 @@ final class CommDetails {
 
     private void takeGroup(Map<String, String> args) {
         if (groupSize == null) {
-            Long n = KinetoEvent.parseLong(args.get(GROUP_SIZE));
+            Long n = Numbers.wholeNumber(args.get(GROUP_SIZE));
             if (n != null) groupSize = n.intValue();
         }
         if (pgName == null) pgName = args.get(PG_NAME);
         if (pgRanks == null) pgRanks = args.get(PG_RANKS);
-        if (seq == null) seq = KinetoEvent.parseLong(args.get(SEQ));
+        if (seq == null) seq = Numbers.wholeNumber(args.get(SEQ));
     }
 
     /** Group size: the event's arg, else its process group in pg_config, else the world size (§2 bus bandwidth). */
@@ -148,7 +149,7 @@ final class CommDetails {
         String concrete = args.get(CONCRETE_INPUTS);
         if (concrete == null) return null;
         List<String> values = JsonStrings.elements(concrete);
-        return values.size() > 1 ? KinetoEvent.parseLong(values.get(1)) : null;
+        return values.size() > 1 ? Numbers.wholeNumber(values.get(1)) : null;
     }
 
     private static String firstString(String jsonArray) {

@@ -10,7 +10,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.tracelake.jobs.readers.MicrosText;
+import org.tracelake.jobs.readers.common.ChromeEvent;
+import org.tracelake.jobs.readers.common.ChromeEventParser;
+import org.tracelake.udfs.Numbers;
 
 /**
  * What the first pass over a Kineto file learns, so the second pass can fill every column while streaming:
@@ -28,7 +30,7 @@ final class KinetoIndex {
     /** Bounds the string sharing of comm-op args: distinct values beyond it are kept as they come. */
     private static final int MAX_SHARED_STRINGS = 65_536;
 
-    static final ObjectMapper JSON = new ObjectMapper(KinetoEventParser.FACTORY);
+    static final ObjectMapper JSON = new ObjectMapper(ChromeEventParser.FACTORY);
 
     Long baseTimeNs;
     Integer distributedRank;
@@ -54,27 +56,18 @@ final class KinetoIndex {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw new IOException("a Kineto trace is a JSON object; this file starts with " + p.currentToken());
         }
-        KinetoEventParser events = new KinetoEventParser();
-        KinetoEvent e = new KinetoEvent();
+        ChromeEventParser events = new ChromeEventParser(false);
+        ChromeEvent e = new ChromeEvent();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();
             JsonToken v = p.nextToken();
             switch (key) {
                 case "traceEvents" -> {
                     index.sawTraceEvents = true;
-                    if (v != JsonToken.START_ARRAY) throw new IOException("traceEvents is not an array");
-                    JsonToken t;
-                    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                        if (t == null) throw new IOException("file ends inside traceEvents");
-                        if (t != JsonToken.START_OBJECT) {
-                            p.skipChildren();
-                            continue;
-                        }
-                        events.read(p, e);
-                        index.learn(e);
-                    }
+                    // most events' args are skipped, not decoded: the index needs those of launches and comm ops
+                    events.forEachEvent(p, v, e, KinetoIndex::needsArgs, index::learn);
                 }
-                case "baseTimeNanoseconds" -> index.baseTimeNs = KinetoEvent.parseLong(p.getText());
+                case "baseTimeNanoseconds" -> index.baseTimeNs = Numbers.wholeNumber(p.getText());
                 case "distributedInfo" -> index.learnDistributedInfo(JSON.readTree(p));
                 default -> index.keepMetadata(key, p, v, events);
             }
@@ -84,11 +77,17 @@ final class KinetoIndex {
         return index;
     }
 
-    private void learn(KinetoEvent e) {
+    /** The events whose args the index keeps: runtime launches (correlation) and communication ops (sizes, ids). */
+    private static boolean needsArgs(ChromeEvent e) {
+        if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) return true;
+        return ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOp.isCommOpName(e.name);
+    }
+
+    private void learn(ChromeEvent e) {
         long relTs;
         try {
-            relTs = e.ts == null ? Long.MIN_VALUE : MicrosText.toNanos(e.ts);
-        } catch (MicrosText.NotANumber bad) {
+            relTs = e.ts == null ? Long.MIN_VALUE : Numbers.microsToNanos(e.ts);
+        } catch (Numbers.NotANumber bad) {
             return; // the second pass drops it and says why
         }
         if (relTs == Long.MIN_VALUE) return;
@@ -96,8 +95,8 @@ final class KinetoIndex {
         if (!"X".equals(e.ph) || e.dur == null) return;
         long dur;
         try {
-            dur = MicrosText.toNanos(e.dur);
-        } catch (MicrosText.NotANumber bad) {
+            dur = Numbers.microsToNanos(e.dur);
+        } catch (Numbers.NotANumber bad) {
             return;
         }
         if (dur < 0) return;
@@ -154,11 +153,11 @@ final class KinetoIndex {
         }
     }
 
-    private void keepMetadata(String key, JsonParser p, JsonToken v, KinetoEventParser events) throws IOException {
+    private void keepMetadata(String key, JsonParser p, JsonToken v, ChromeEventParser events) throws IOException {
         if (v.isScalarValue()) {
             metadata.put(key, v == JsonToken.VALUE_NULL ? null : p.getText());
         } else {
-            String json = events.compactJson(p);
+            String json = events.text(p, v);
             metadata.put(key, json.length() <= 65_536 ? json : json.substring(0, 65_536) + "…(truncated)");
         }
     }

@@ -1,22 +1,19 @@
 package org.tracelake.jobs.readers.kineto;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.MicrosText;
-import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
-import org.tracelake.jobs.readers.common.EventRow;
-import org.tracelake.jobs.readers.common.RowStream;
+import org.tracelake.jobs.readers.common.ChromeEventParser;
+import org.tracelake.jobs.readers.common.ChromeEventStream;
+import org.tracelake.jobs.readers.common.JsonInput;
 import org.tracelake.schemas.TraceFileSchema;
+import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.RankFromFileName;
 
 /**
@@ -28,26 +25,13 @@ public final class KinetoReader implements TraceReader {
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {
         FileReport report = new FileReport(task);
-        KinetoIndex index;
-        try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true);
-             JsonParser p = KinetoEventParser.FACTORY.createParser(in)) {
-            index = KinetoIndex.build(p);
-            report.contentHash = in.drainAndHash();
-        }
+        KinetoIndex index = JsonInput.firstPass(task, conf, ChromeEventParser.FACTORY, report, KinetoIndex::build);
         if (!index.sawTraceEvents) {
             throw new IOException("no traceEvents array: this JSON object is not a PyTorch profiler trace");
         }
         describe(index, report);
-        TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), false);
-        JsonParser p = KinetoEventParser.FACTORY.createParser(in);
-        try {
-            seekTraceEvents(p);
-        } catch (IOException | RuntimeException e) {
-            p.close();
-            in.close();
-            throw e;
-        }
-        return new Rows(task, report, index, p, in);
+        JsonInput input = JsonInput.open(task, conf, ChromeEventParser.FACTORY, false, ChromeEventParser::seekTraceEvents);
+        return new Rows(task, report, index, input);
     }
 
     private static void describe(KinetoIndex index, FileReport report) {
@@ -67,64 +51,19 @@ public final class KinetoReader implements TraceReader {
         report.metadata.put("step_count", Integer.toString(index.steps.count()));
     }
 
-    private static void seekTraceEvents(JsonParser p) throws IOException {
-        if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object");
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String key = p.currentName();
-            JsonToken v = p.nextToken();
-            if (key.equals("traceEvents") && v == JsonToken.START_ARRAY) return;
-            p.skipChildren();
-        }
-        throw new IOException("traceEvents vanished between the two passes: was the file being rewritten?");
-    }
-
     /** The second pass: one row per event, pulled by Spark as it writes. */
-    private static final class Rows extends RowStream {
+    private static final class Rows extends ChromeEventStream {
         private final KinetoIndex index;
-        private final JsonParser p;
-        private final TraceInput.Opened in;
-        private final KinetoEventParser parser = new KinetoEventParser();
-        private final KinetoEvent e = new KinetoEvent();
-        private final EventRow row = new EventRow();
         private final long base;
-        private long ordinal;
 
-        Rows(FileTask task, FileReport report, KinetoIndex index, JsonParser p, TraceInput.Opened in) {
-            super(task, report);
+        Rows(FileTask task, FileReport report, KinetoIndex index, JsonInput input) {
+            super(task, report, input, false);
             this.index = index;
-            this.p = p;
-            this.in = in;
             this.base = index.base();
         }
 
         @Override
-        protected InternalRow advance() throws IOException {
-            while (true) {
-                JsonToken t = p.nextToken();
-                if (t == null) throw new IOException("file ends inside traceEvents");
-                if (t == JsonToken.END_ARRAY) return null;
-                long position = ordinal++;
-                if (t != JsonToken.START_OBJECT) {
-                    p.skipChildren();
-                    report.drops.drop("traceEvents entry is not an object");
-                    continue;
-                }
-                parser.read(p, e);
-                if (fill(position)) return row.build(task, report);
-            }
-        }
-
-        @Override
-        protected void release() throws IOException {
-            try {
-                p.close();
-            } finally {
-                in.close();
-            }
-        }
-
-        /** Fills the row from the current event; false when it is dropped (counted with its reason). */
-        private boolean fill(long position) {
+        protected boolean fill(long position) {
             Long relTs = null;
             if (e.ts != null) {
                 relTs = nanos(e.ts, "ts");
@@ -166,7 +105,7 @@ public final class KinetoReader implements TraceReader {
                 Long dev = e.longArg("device");
                 row.device = dev != null ? Integer.valueOf(dev.intValue()) : toInt(e.pid);
                 row.stream = e.longArg("stream");
-                if (row.stream == null) row.stream = KinetoEvent.parseLong(e.tid);
+                if (row.stream == null) row.stream = Numbers.wholeNumber(e.tid);
                 launchRel = index.launchStart(row.correlation);
                 if (launchRel != null) row.launchTsNs = base + launchRel;
             }
@@ -209,22 +148,8 @@ public final class KinetoReader implements TraceReader {
             return ops;
         }
 
-        private Long nanos(String text, String field) {
-            boolean quoted = field.equals("ts") ? e.tsQuoted : e.durQuoted;
-            if (text.equals("NaN") || text.endsWith("Infinity")) {
-                report.drops.drop("non-finite " + field + " (" + text + ")");
-                return null;
-            }
-            try {
-                return MicrosText.toNanos(text);
-            } catch (MicrosText.NotANumber bad) {
-                report.drops.drop((quoted ? "non-numeric " : "unreadable ") + field);
-                return null;
-            }
-        }
-
         private static Integer toInt(String s) {
-            Long v = KinetoEvent.parseLong(s);
+            Long v = Numbers.wholeNumber(s);
             return v == null ? null : v.intValue();
         }
 

@@ -18,6 +18,7 @@ import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.readers.common.RowBuilder;
 import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.schemas.MemorySchema;
+import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.RankFromFileName;
 
 /**
@@ -160,7 +161,7 @@ public final class MemorySnapshotReader implements TraceReader {
                 }
                 if (block < 0) {
                     block = 0;
-                    blockCursor = SnapshotValues.asLong(seg.get("address"));
+                    blockCursor = Numbers.wholeNumber(seg.get("address"));
                     return TableRows.wrap(SEGMENTS, OUTPUTS, segmentRow(segment, seg));
                 }
                 List<Object> blocks = SnapshotValues.asList(seg.get("blocks"));
@@ -181,7 +182,7 @@ public final class MemorySnapshotReader implements TraceReader {
                 report.drops.drop("device trace entry is not a mapping");
                 return null;
             }
-            Long timeUs = SnapshotValues.asLong(e.get("time_us"));
+            Long timeUs = Numbers.wholeNumber(e.get("time_us"));
             Long tsNs = null;
             if (timeUs != null) {
                 try {
@@ -193,24 +194,24 @@ public final class MemorySnapshotReader implements TraceReader {
             List<Object> frames = SnapshotValues.asList(e.get("frames"));
             return event.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
                     .set("device", dev).set("ordinal", position)
-                    .set("action", SnapshotValues.asText(e.get("action"))).set("address", SnapshotValues.asLong(e.get("addr")))
-                    .set("size", SnapshotValues.asLong(e.get("size"))).set("stream", SnapshotValues.asLong(e.get("stream")))
+                    .set("action", SnapshotValues.asText(e.get("action"))).set("address", Numbers.wholeNumber(e.get("addr")))
+                    .set("size", Numbers.wholeNumber(e.get("size"))).set("stream", Numbers.wholeNumber(e.get("stream")))
                     .set("time_us", timeUs).set("ts_ns", tsNs)
                     .set("frame", SnapshotValues.frameSummary(frames)).set("frame_count", frames == null ? null : frames.size())
-                    .set("device_free", SnapshotValues.asLong(e.get("device_free")))
+                    .set("device_free", Numbers.wholeNumber(e.get("device_free")))
                     .set("compile_context", SnapshotValues.asText(e.get("compile_context")))
                     .set("user_metadata", SnapshotValues.asText(e.get("user_metadata")))
                     .build();
         }
 
         private InternalRow segmentRow(long position, Map<Object, Object> seg) {
-            Long address = SnapshotValues.asLong(seg.get("address"));
+            Long address = Numbers.wholeNumber(seg.get("address"));
             return segmentColumns(seg).set("row_kind", MemorySchema.KIND_SEGMENT).set("segment_ordinal", position)
                     .set("address", address)
-                    .set("size", SnapshotValues.asLong(seg.get("total_size")))
-                    .set("requested_size", SnapshotValues.asLong(seg.get("requested_size")))
-                    .set("allocated_size", SnapshotValues.asLong(seg.get("allocated_size")))
-                    .set("active_size", SnapshotValues.asLong(seg.get("active_size")))
+                    .set("size", Numbers.wholeNumber(seg.get("total_size")))
+                    .set("requested_size", Numbers.wholeNumber(seg.get("requested_size")))
+                    .set("allocated_size", Numbers.wholeNumber(seg.get("allocated_size")))
+                    .set("active_size", Numbers.wholeNumber(seg.get("active_size")))
                     .set("frame", SnapshotValues.frameSummary(seg.get("frames")))
                     .build();
         }
@@ -222,13 +223,13 @@ public final class MemorySnapshotReader implements TraceReader {
                 return null;
             }
             // PyTorch 2.0 blocks have no address: it is the segment's plus the sizes of the blocks before.
-            Long size = SnapshotValues.asLong(b.get("size"));
-            Long address = SnapshotValues.asLong(b.containsKey("address") ? b.get("address") : b.get("addr"));
+            Long size = Numbers.wholeNumber(b.get("size"));
+            Long address = Numbers.wholeNumber(b.containsKey("address") ? b.get("address") : b.get("addr"));
             if (address == null) address = blockCursor;
             blockCursor = address == null || size == null ? null : address + size;
             return segmentColumns(seg).set("row_kind", MemorySchema.KIND_BLOCK).set("segment_ordinal", segPosition)
                     .set("block_ordinal", position).set("address", address).set("size", size)
-                    .set("requested_size", SnapshotValues.asLong(b.get("requested_size")))
+                    .set("requested_size", Numbers.wholeNumber(b.get("requested_size")))
                     .set("state", SnapshotValues.asText(b.get("state")))
                     .set("frame", SnapshotValues.frameSummary(b.get("frames")))
                     .build();
@@ -237,15 +238,15 @@ public final class MemorySnapshotReader implements TraceReader {
         /** The columns a segment row and its blocks' rows share. */
         private RowBuilder segmentColumns(Map<Object, Object> seg) {
             return segmentOrBlock.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
-                    .set("device", deviceOf(seg)).set("segment_address", SnapshotValues.asLong(seg.get("address")))
-                    .set("stream", SnapshotValues.asLong(seg.get("stream")))
+                    .set("device", deviceOf(seg)).set("segment_address", Numbers.wholeNumber(seg.get("address")))
+                    .set("stream", Numbers.wholeNumber(seg.get("stream")))
                     .set("segment_type", SnapshotValues.asText(seg.get("segment_type")))
                     .set("segment_pool_id", SnapshotValues.asText(seg.get("segment_pool_id")))
                     .set("is_expandable", SnapshotValues.asBool(seg.get("is_expandable")));
         }
 
         private int deviceOf(Map<Object, Object> seg) {
-            Integer d = SnapshotValues.asInt(seg.get("device"));
+            Integer d = Numbers.wholeInt(seg.get("device"));
             return d == null ? 0 : d;
         }
     }

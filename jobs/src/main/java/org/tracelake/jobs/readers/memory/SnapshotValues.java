@@ -1,28 +1,15 @@
 package org.tracelake.jobs.readers.memory;
 
-import java.math.BigInteger;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.tracelake.udfs.Numbers;
 
 /** Reads the plain values razorvine builds (Map, List, Object[], Integer, Long, BigInteger, Double, Boolean, String). */
 final class SnapshotValues {
     private SnapshotValues() {}
 
     static final int MAX_TEXT = 2000;
-
-    /** A whole number as a long; null when absent, not a whole number, or beyond 64 bits. */
-    static Long asLong(Object v) {
-        if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) return ((Number) v).longValue();
-        if (v instanceof BigInteger b) return b.bitLength() < 64 ? b.longValue() : null;
-        if (v instanceof Double d && Double.isFinite(d) && d == Math.rint(d) && Math.abs(d) < 0x1p63) return d.longValue();
-        return null;
-    }
-
-    static Integer asInt(Object v) {
-        Long l = asLong(v);
-        return l == null || l < Integer.MIN_VALUE || l > Integer.MAX_VALUE ? null : l.intValue();
-    }
 
     static String asText(Object v) {
         if (v == null) return null;
@@ -77,7 +64,7 @@ final class SnapshotValues {
         }
         if (chosen == null) chosen = firstNamed != null ? firstNamed : asMap(frames.get(0));
         if (chosen == null) return null;
-        String text = asText(chosen.get("name")) + " " + asText(chosen.get("filename")) + ":" + asLong(chosen.get("line"));
+        String text = asText(chosen.get("name")) + " " + asText(chosen.get("filename")) + ":" + Numbers.wholeNumber(chosen.get("line"));
         return text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) + "…" : text;
     }
 }

@@ -13,10 +13,11 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.readers.common.DeviceRanks;
 import org.tracelake.jobs.readers.common.EventRow;
+import org.tracelake.jobs.readers.common.JsonInput;
+import org.tracelake.jobs.readers.common.JsonNumbers;
 import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.udfs.ActivityClass;
@@ -37,12 +38,7 @@ public final class RocprofReader implements TraceReader {
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {
         FileReport report = new FileReport(task);
-        RocprofIndex index;
-        try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true);
-             JsonParser p = FACTORY.createParser(in)) {
-            index = RocprofIndex.build(p);
-            report.contentHash = in.drainAndHash();
-        }
+        RocprofIndex index = JsonInput.firstPass(task, conf, FACTORY, report, RocprofIndex::build);
         if (!index.sawTool) {
             throw new IOException("no \"" + RocprofIndex.TOOL + "\" array: this JSON is not rocprofv3 --output-format json");
         }
@@ -52,9 +48,7 @@ public final class RocprofReader implements TraceReader {
         report.metadata.put("time_base_note", "ts_ns is the host monotonic clock in ns (about the uptime), not the "
                 + "epoch: align with Kineto or AORTA traces of the same run by kernel sequence");
         report.metadata.putAll(index.metadata);
-        TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), false);
-        JsonParser p = FACTORY.createParser(in);
-        return new Rows(task, report, index, ranks, p, in);
+        return new Rows(task, report, index, ranks, JsonInput.open(task, conf, FACTORY, false, p -> { }));
     }
 
     /**
@@ -68,8 +62,8 @@ public final class RocprofReader implements TraceReader {
 
         private final RocprofIndex index;
         private final DeviceRanks ranks;
+        private final JsonInput input;
         private final JsonParser p;
-        private final TraceInput.Opened in;
         private final EventRow row = new EventRow();
         private Level position = Level.ROOT;
         private int processIdx = -1;
@@ -78,12 +72,12 @@ public final class RocprofReader implements TraceReader {
         /** The row the last step produced, if any. */
         private InternalRow next;
 
-        Rows(FileTask task, FileReport report, RocprofIndex index, DeviceRanks ranks, JsonParser p, TraceInput.Opened in) {
+        Rows(FileTask task, FileReport report, RocprofIndex index, DeviceRanks ranks, JsonInput input) {
             super(task, report);
             this.index = index;
             this.ranks = ranks;
-            this.p = p;
-            this.in = in;
+            this.input = input;
+            this.p = input.p();
         }
 
         @Override
@@ -96,11 +90,7 @@ public final class RocprofReader implements TraceReader {
 
         @Override
         protected void release() throws IOException {
-            try {
-                p.close();
-            } finally {
-                in.close();
-            }
+            input.close();
         }
 
         /** Advances the walk by one token-level decision; may leave a row in {@link #next}. */
@@ -183,31 +173,31 @@ public final class RocprofReader implements TraceReader {
 
         private InternalRow kernelRow(JsonNode r, long at) {
             JsonNode info = r.path("dispatch_info");
-            Long kernelId = longOrNull(info.path("kernel_id"));
+            Long kernelId = JsonNumbers.whole(info.path("kernel_id"));
             RocprofProcess.KernelSymbol symbol = kernelId == null ? null : process().kernels.get(kernelId);
-            if (!common(r, at, process().device(longOrNull(info.path("agent_id").path("handle"))))) return null;
+            if (!common(r, at, process().device(JsonNumbers.whole(info.path("agent_id").path("handle"))))) return null;
             row.cat = ActivityClass.CAT_KERNEL;
             row.name = symbol != null ? symbol.name() : kernelId == null ? "unknown kernel" : "kernel_id " + kernelId;
             row.arg("short_name", symbol == null || symbol.name().equals(symbol.shortName()) ? null : symbol.shortName());
-            row.arg("queue", longOrNull(info.path("queue_id").path("handle")));
+            row.arg("queue", JsonNumbers.whole(info.path("queue_id").path("handle")));
             row.arg("grid_size", xyz(info.path("grid_size")));
             row.arg("workgroup_size", xyz(info.path("workgroup_size")));
             row.arg("kernel_id", kernelId);
-            row.arg("dispatch_id", longOrNull(info.path("dispatch_id")));
-            row.arg("private_segment_size", longOrNull(info.path("private_segment_size")));
-            row.arg("group_segment_size", longOrNull(info.path("group_segment_size")));
+            row.arg("dispatch_id", JsonNumbers.whole(info.path("dispatch_id")));
+            row.arg("private_segment_size", JsonNumbers.whole(info.path("private_segment_size")));
+            row.arg("group_segment_size", JsonNumbers.whole(info.path("group_segment_size")));
             return finishRow();
         }
 
         private InternalRow copyRow(JsonNode r, long at) {
-            Integer dst = process().device(longOrNull(r.path("dst_agent_id").path("handle")));
-            Integer src = process().device(longOrNull(r.path("src_agent_id").path("handle")));
+            Integer dst = process().device(JsonNumbers.whole(r.path("dst_agent_id").path("handle")));
+            Integer src = process().device(JsonNumbers.whole(r.path("src_agent_id").path("handle")));
             if (!common(r, at, dst != null ? dst : src)) return null;
-            String op = process().operationName(longOrNull(r.path("kind")), longOrNull(r.path("operation")));
+            String op = process().operationName(JsonNumbers.whole(r.path("kind")), JsonNumbers.whole(r.path("operation")));
             row.cat = ActivityClass.CAT_GPU_MEMCPY;
             row.name = copyName(op);
             row.arg("operation", op);
-            row.arg("bytes", longOrNull(r.path("bytes")));
+            row.arg("bytes", JsonNumbers.whole(r.path("bytes")));
             row.arg("src_device", src);
             row.arg("dst_device", dst);
             return finishRow();
@@ -215,8 +205,8 @@ public final class RocprofReader implements TraceReader {
 
         /** Columns every record has; false (and a counted drop) when its times are unusable. */
         private boolean common(JsonNode r, long at, Integer device) {
-            Long start = longOrNull(r.path("start_timestamp"));
-            Long end = longOrNull(r.path("end_timestamp"));
+            Long start = JsonNumbers.whole(r.path("start_timestamp"));
+            Long end = JsonNumbers.whole(r.path("end_timestamp"));
             if (start == null || end == null) {
                 report.drops.drop(recordKind + " record without start/end timestamp");
                 return false;
@@ -228,16 +218,16 @@ public final class RocprofReader implements TraceReader {
             row.clear();
             row.ordinal = at;
             row.pid = process().pid;
-            Long thread = longOrNull(r.path("thread_id"));
+            Long thread = JsonNumbers.whole(r.path("thread_id"));
             row.tid = thread == null ? null : thread.toString();
             row.device = device;
             row.rank = ranks.forDevice(device);
-            row.stream = longOrNull(r.path("stream_id").path("handle"));
+            row.stream = JsonNumbers.whole(r.path("stream_id").path("handle"));
             row.ph = "X";
             row.tsNs = start;
             row.durNs = end - start;
-            row.correlation = longOrNull(r.path("correlation_id").path("internal"));
-            Long external = longOrNull(r.path("correlation_id").path("external"));
+            row.correlation = JsonNumbers.whole(r.path("correlation_id").path("internal"));
+            Long external = JsonNumbers.whole(r.path("correlation_id").path("external"));
             row.externalId = external == null || external == 0 ? null : external;
             row.arg("thread_id", thread);
             return true;
@@ -261,17 +251,6 @@ public final class RocprofReader implements TraceReader {
             return "[" + n.path("x").asText() + ", " + n.path("y").asText() + ", " + n.path("z").asText() + "]";
         }
 
-        private static Long longOrNull(JsonNode n) {
-            if (n.isIntegralNumber() && n.canConvertToLong()) return n.asLong();
-            return n.isTextual() ? parse(n.asText()) : null;
-        }
 
-        private static Long parse(String s) {
-            try {
-                return Long.parseLong(s.trim());
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }
     }
 }

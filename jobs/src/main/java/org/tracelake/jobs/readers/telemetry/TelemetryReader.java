@@ -20,6 +20,7 @@ import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.jobs.readers.common.JsonNumbers;
 import org.tracelake.jobs.readers.common.RowBuilder;
 import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.schemas.TelemetrySchema;
@@ -129,14 +130,14 @@ public final class TelemetryReader implements TraceReader {
         }
 
         private void emit(JsonNode n) {
-            Integer rank = intOrNull(n.get("rank"));
+            Integer rank = JsonNumbers.wholeInt(n.get("rank"));
             if (!rankResolved) resolveRank(rank);
             else if (rank != null && !rank.equals(report.rank)) otherRankLines++;
-            Integer worldSize = intOrNull(n.get("world_size"));
+            Integer worldSize = JsonNumbers.wholeInt(n.get("world_size"));
             if (worldSize != null && report.worldSize == null) report.worldSize = worldSize;
-            Long epoch = longOrNull(n.get("epoch"));
-            Long step = longOrNull(n.get("step"));
-            Long globalStep = longOrNull(n.get("global_step"));
+            Long epoch = JsonNumbers.whole(n.get("epoch"));
+            Long step = JsonNumbers.whole(n.get("step"));
+            Long globalStep = JsonNumbers.whole(n.get("global_step"));
             JsonNode profile = n.get("profile");
             boolean hasProfile = profile != null && profile.isObject();
             JsonNode overlap = hasProfile ? profile.path("overlap") : null;
@@ -153,10 +154,10 @@ public final class TelemetryReader implements TraceReader {
             }
 
             pending.add(common(TelemetrySchema.KIND_ITERATION, worldSize, epoch, step, globalStep)
-                    .set("profile_index", hasProfile ? longOrNull(profile.get("index")) : null)
-                    .set("loss", doubleOrNull(n.get("loss"))).set("grad_norm", doubleOrNull(n.get("grad_norm")))
-                    .set("lr", doubleOrNull(n.get("lr")))
-                    .set("total_ms", hasProfile ? doubleOrNull(profile.get("total_ms")) : null)
+                    .set("profile_index", hasProfile ? JsonNumbers.whole(profile.get("index")) : null)
+                    .set("loss", JsonNumbers.decimal(n.get("loss"))).set("grad_norm", JsonNumbers.decimal(n.get("grad_norm")))
+                    .set("lr", JsonNumbers.decimal(n.get("lr")))
+                    .set("total_ms", hasProfile ? JsonNumbers.decimal(profile.get("total_ms")) : null)
                     .set("compute_ms", stream(perStream, "compute")).set("allreduce_ms", stream(perStream, "allreduce"))
                     .set("reducescatter_ms", stream(perStream, "reducescatter")).set("aux_ms", stream(perStream, "aux"))
                     .set("overlap_compute_allreduce_ms", stream(overlapMs, "compute_allreduce"))
@@ -175,14 +176,14 @@ public final class TelemetryReader implements TraceReader {
                     continue;
                 }
                 pending.add(sub(TelemetrySchema.KIND_RANGE, worldSize, epoch, step, globalStep, r,
-                        doubleOrNull(r.get("start_ms")), doubleOrNull(r.get("end_ms")), doubleOrNull(r.get("duration_ms"))));
+                        JsonNumbers.decimal(r.get("start_ms")), JsonNumbers.decimal(r.get("end_ms")), JsonNumbers.decimal(r.get("duration_ms"))));
             }
             for (JsonNode m : profile.path("markers")) {
                 if (!m.isObject()) {
                     report.drops.drop("profile marker is not an object");
                     continue;
                 }
-                Double t = doubleOrNull(m.get("time_ms"));
+                Double t = JsonNumbers.decimal(m.get("time_ms"));
                 pending.add(sub(TelemetrySchema.KIND_MARKER, worldSize, epoch, step, globalStep, m, t, t, 0.0));
             }
         }
@@ -208,13 +209,13 @@ public final class TelemetryReader implements TraceReader {
             if (map == null) return null;
             if (!map.isObject()) return null;
             JsonNode v = map.get(key);
-            return v == null || v.isNull() ? 0.0 : doubleOrNull(v);
+            return v == null || v.isNull() ? 0.0 : JsonNumbers.decimal(v);
         }
 
         private static Map<String, Double> doubles(JsonNode map) {
             if (map == null || !map.isObject() || map.isEmpty()) return null;
             Map<String, Double> out = new LinkedHashMap<>();
-            map.fields().forEachRemaining(e -> out.put(clip(e.getKey()), doubleOrNull(e.getValue())));
+            map.fields().forEachRemaining(e -> out.put(clip(e.getKey()), JsonNumbers.decimal(e.getValue())));
             return out;
         }
 
@@ -234,33 +235,8 @@ public final class TelemetryReader implements TraceReader {
             return s != null && s.length() > 4096 ? s.substring(0, 4096) + "…" : s;
         }
 
-        private static Double doubleOrNull(JsonNode v) {
-            if (v == null || v.isNull()) return null;
-            if (v.isNumber()) return v.doubleValue();
-            if (v.isTextual()) {
-                try {
-                    return Double.parseDouble(v.textValue().trim());
-                } catch (NumberFormatException e) {
-                    return null;
-                }
-            }
-            return null;
-        }
 
-        private static Long longOrNull(JsonNode v) {
-            if (v == null || v.isNull()) return null;
-            if (v.isIntegralNumber() && v.canConvertToLong()) return v.longValue();
-            if (v.isNumber()) {
-                double d = v.doubleValue();
-                return Double.isFinite(d) && d == Math.rint(d) && Math.abs(d) < 0x1p63 ? (long) d : null;
-            }
-            return null;
-        }
 
-        private static Integer intOrNull(JsonNode v) {
-            Long l = longOrNull(v);
-            return l == null || l < Integer.MIN_VALUE || l > Integer.MAX_VALUE ? null : l.intValue();
-        }
     }
 
 }

@@ -1,12 +1,13 @@
 package org.tracelake.jobs.readers.xla;
 
-import org.tracelake.jobs.readers.common.EventRow;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.tracelake.jobs.readers.common.EventRow;
 import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.DtypeSize;
 import org.tracelake.udfs.MessageBytes;
+import org.tracelake.udfs.Numbers;
 
 /**
  * The collective columns of an XLA op that the udfs classed as communication (METRICS.md §2): its kind from the op
@@ -39,8 +40,8 @@ public final class XlaCollectives {
         row.collective = kind;
         row.groupSize = groupSize(stats.get(LONG_NAME));
         row.dtype = elementType(stats.get(SHAPE_WITH_LAYOUT));
-        Long bytes = wholeNumber(stats.get(RAW_BYTES_ACCESSED));
-        if (bytes == null) bytes = wholeNumber(stats.get(BYTES_ACCESSED));
+        Long bytes = Numbers.wholeNumber(stats.get(RAW_BYTES_ACCESSED));
+        if (bytes == null) bytes = Numbers.wholeNumber(stats.get(BYTES_ACCESSED));
         if (bytes == null) return;
         Long[] sides = MessageBytes.completeSides(kind, bytes, null, row.groupSize);
         row.inBytes = sides[0];
@@ -67,18 +68,4 @@ public final class XlaCollectives {
         return m.find() && DtypeSize.bytes(m.group(1)) != null ? m.group(1) : null;
     }
 
-    /** A whole number written as an integer, a quoted integer (> 2^53) or an integral float; else null. */
-    public static Long wholeNumber(String text) {
-        if (text == null || text.isEmpty()) return null;
-        try {
-            return Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            try {
-                java.math.BigDecimal d = new java.math.BigDecimal(text.trim());
-                return d.stripTrailingZeros().scale() <= 0 ? d.longValueExact() : null;
-            } catch (NumberFormatException | ArithmeticException notWhole) {
-                return null;
-            }
-        }
-    }
 }

@@ -9,7 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.tracelake.jobs.readers.MicrosText;
+import org.tracelake.jobs.readers.common.ChromeEvent;
+import org.tracelake.jobs.readers.common.ChromeEventParser;
+import org.tracelake.udfs.Numbers;
 
 /**
  * What the first pass over an XLA profiler JSON learns, because {@code M} events may follow the ops they name:
@@ -35,24 +37,14 @@ final class XlaTraceIndex {
             throw new IOException("an XLA profiler trace is a JSON object; this file starts with " + p.currentToken());
         }
         XlaTraceIndex index = new XlaTraceIndex();
-        XlaEventParser parser = new XlaEventParser();
-        XlaEvent e = new XlaEvent();
+        ChromeEventParser parser = new ChromeEventParser(true);
+        ChromeEvent e = new ChromeEvent();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();
             JsonToken v = p.nextToken();
             if (key.equals("traceEvents")) {
-                if (v != JsonToken.START_ARRAY) throw new IOException("traceEvents is not an array");
                 index.sawTraceEvents = true;
-                JsonToken t;
-                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                    if (t == null) throw new IOException("file ends inside traceEvents");
-                    if (t != JsonToken.START_OBJECT) {
-                        p.skipChildren();
-                        continue;
-                    }
-                    parser.read(p, e);
-                    index.learn(e);
-                }
+                parser.forEachEvent(p, v, e, null, index::learn);
             } else {
                 String text = parser.text(p, v);
                 index.metadata.put(key, text != null && text.length() > 65_536 ? text.substring(0, 65_536) + "…(truncated)" : text);
@@ -62,7 +54,7 @@ final class XlaTraceIndex {
         return index;
     }
 
-    private void learn(XlaEvent e) {
+    private void learn(ChromeEvent e) {
         if (e.isMetadata()) {
             String name = e.args.get("name");
             if ("process_name".equals(e.name)) processNames.put(e.pid, name);
@@ -73,9 +65,9 @@ final class XlaTraceIndex {
         long start;
         long dur;
         try {
-            start = MicrosText.toNanos(e.ts);
-            dur = MicrosText.toNanos(e.dur);
-        } catch (MicrosText.NotANumber bad) {
+            start = Numbers.microsToNanos(e.ts);
+            dur = Numbers.microsToNanos(e.dur);
+        } catch (Numbers.NotANumber bad) {
             return; // the second pass drops the event and says why
         }
         Long number = stepNumber(e);
@@ -84,7 +76,7 @@ final class XlaTraceIndex {
     }
 
     /** Steps-line events are named by their number; some writers put it in step_num or group_id instead. */
-    private static Long stepNumber(XlaEvent e) {
+    private static Long stepNumber(ChromeEvent e) {
         for (String candidate : new String[] {e.name, e.args.get("step_num"), e.args.get("group_id")}) {
             if (candidate != null && candidate.matches("\\d{1,18}")) return Long.valueOf(candidate);
         }

@@ -9,13 +9,13 @@ import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceReader;
-import org.tracelake.jobs.readers.rocprof.AmdKernelNames;
-import org.tracelake.jobs.readers.xla.DeviceNames;
 import org.tracelake.jobs.readers.common.DeviceRanks;
 import org.tracelake.jobs.readers.common.EventRow;
 import org.tracelake.jobs.readers.common.RowStream;
-import org.tracelake.jobs.readers.xla.Picoseconds;
 import org.tracelake.jobs.readers.common.TimeBases;
+import org.tracelake.jobs.readers.rocprof.AmdKernelNames;
+import org.tracelake.jobs.readers.xla.DeviceNames;
+import org.tracelake.jobs.readers.xla.Picoseconds;
 import org.tracelake.jobs.readers.xla.XlaCollectives;
 import org.tracelake.jobs.readers.xla.XlaLines;
 import org.tracelake.jobs.readers.xplane.proto.XEvent;
@@ -24,6 +24,7 @@ import org.tracelake.jobs.readers.xplane.proto.XLine;
 import org.tracelake.jobs.readers.xplane.proto.XPlane;
 import org.tracelake.jobs.readers.xplane.proto.XSpace;
 import org.tracelake.schemas.TraceFileSchema;
+import org.tracelake.udfs.Numbers;
 
 /**
  * The XLA profiler's XSpace protobuf ({@code *.xplane.pb}, from {@code jax.profiler} / {@code torch_xla} /
@@ -111,7 +112,7 @@ public final class XPlaneReader implements TraceReader {
             Map<String, String> stats = new LinkedHashMap<>();
             if (meta != null) XStats.putAll(plane, meta.getStatsList(), stats); // op-wide stats first (FORMATS.md §6)
             XStats.putAll(plane, ev.getStatsList(), stats);
-            row.correlation = XlaCollectives.wholeNumber(stats.remove(XPlaneIndex.CORRELATION_ID));
+            row.correlation = Numbers.wholeNumber(stats.remove(XPlaneIndex.CORRELATION_ID));
 
             long profileTs = XPlaneIndex.startNs(line, ev);
             row.pid = plane.getName();

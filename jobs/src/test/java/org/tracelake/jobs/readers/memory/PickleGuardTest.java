@@ -100,8 +100,8 @@ class PickleGuardTest {
         Object root = new PlainUnpickler().loadChecked(new ByteArrayInputStream(pickle));
         Map<?, ?> m = (Map<?, ?>) root;
         assertEquals(List.of(), m.get("segments"));
-        assertEquals(300L, SnapshotValues.asLong(m.get("n")));
-        assertEquals(1L << 40, SnapshotValues.asLong(m.get("big")));
+        assertEquals(300L, org.tracelake.udfs.Numbers.wholeNumber(m.get("n")));
+        assertEquals(1L << 40, org.tracelake.udfs.Numbers.wholeNumber(m.get("big")));
         assertEquals(Boolean.FALSE, m.get("f"));
     }
 

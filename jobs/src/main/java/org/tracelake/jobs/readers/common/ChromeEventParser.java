@@ -1,0 +1,156 @@
+package org.tracelake.jobs.readers.common;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.util.function.Predicate;
+import org.tracelake.jobs.readers.DropCounter;
+import org.tracelake.udfs.Numbers;
+
+/**
+ * Reads Chrome trace-event JSON (Kineto, XLA profiler) with Jackson's streaming parser, one event object at a time
+ * into a reusable {@link ChromeEvent}; the readers of both formats interpret the events, this class only parses.
+ */
+public final class ChromeEventParser {
+    /**
+     * NaN and Infinity are accepted by the tokenizer so that one such event can be dropped with a reason instead of
+     * failing the whole file (xprof writes them as strings, older writers as bare tokens).
+     */
+    public static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .build();
+
+    private final boolean otherFieldsAsArgs;
+    private final StringWriter scratch = new StringWriter(256);
+
+    /** @param otherFieldsAsArgs keep top-level fields other than the known ones ({@code id}, {@code s}, …) in args */
+    public ChromeEventParser(boolean otherFieldsAsArgs) {
+        this.otherFieldsAsArgs = otherFieldsAsArgs;
+    }
+
+    /** Parser is on START_OBJECT of an event; on return it is on the matching END_OBJECT. */
+    public void read(JsonParser p, ChromeEvent e) throws IOException {
+        read(p, e, null);
+    }
+
+    /**
+     * As {@link #read(JsonParser, ChromeEvent)}, skipping the args of events that {@code wantsArgs} turns down — a
+     * first pass that needs the args of a few kinds of event only. The test sees the event as read so far; writers put
+     * {@code args} last, and when they do not, the args are read.
+     */
+    public void read(JsonParser p, ChromeEvent e, Predicate<ChromeEvent> wantsArgs) throws IOException {
+        e.clear();
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (field) {
+                case "ph" -> e.ph = text(p, v);
+                case "cat" -> e.cat = text(p, v);
+                case "name" -> e.name = text(p, v);
+                case "pid" -> e.pid = text(p, v);
+                case "tid" -> e.tid = text(p, v);
+                case "ts" -> {
+                    e.ts = text(p, v);
+                    e.tsQuoted = v == JsonToken.VALUE_STRING;
+                }
+                case "dur" -> {
+                    e.dur = text(p, v);
+                    e.durQuoted = v == JsonToken.VALUE_STRING;
+                }
+                case "args" -> {
+                    if (wantsArgs == null || e.name == null || e.cat == null || wantsArgs.test(e)) {
+                        readArgs(p, v, e);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                default -> {
+                    if (!otherFieldsAsArgs) {
+                        p.skipChildren();
+                    } else {
+                        String value = text(p, v);
+                        if (value != null) e.args.putIfAbsent(field, value);
+                    }
+                }
+            }
+        }
+        if (t != JsonToken.END_OBJECT) throw new IOException("malformed event object near " + p.currentLocation());
+    }
+
+    private void readArgs(JsonParser p, JsonToken v, ChromeEvent e) throws IOException {
+        e.argsRead = true;
+        if (v != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            String value = text(p, p.nextToken());
+            if (value != null) e.args.put(key, value);
+        }
+    }
+
+    /** Text of a scalar (null for JSON null); a structure in a scalar place is kept as compact JSON. */
+    public String text(JsonParser p, JsonToken v) throws IOException {
+        if (v == JsonToken.VALUE_NULL) return null;
+        if (!v.isStructStart()) return p.getText();
+        scratch.getBuffer().setLength(0);
+        try (JsonGenerator g = FACTORY.createGenerator(scratch)) {
+            g.copyCurrentStructure(p);
+        }
+        return scratch.toString();
+    }
+
+    /**
+     * Reads every event of a {@code traceEvents} array (the parser on its START_ARRAY token, {@code v}), handing each
+     * to {@code learn}: a first pass. Elements that are not objects are passed over (the second pass reports them).
+     */
+    public void forEachEvent(JsonParser p, JsonToken v, ChromeEvent e, Predicate<ChromeEvent> wantsArgs,
+                             java.util.function.Consumer<ChromeEvent> learn) throws IOException {
+        if (v != JsonToken.START_ARRAY) throw new IOException("traceEvents is not an array");
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t == null) throw new IOException("file ends inside traceEvents");
+            if (t != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                continue;
+            }
+            read(p, e, wantsArgs);
+            learn.accept(e);
+        }
+    }
+
+    /** Moves a parser at the start of the document to the first element of its {@code traceEvents} array. */
+    public static void seekTraceEvents(JsonParser p) throws IOException {
+        if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object");
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonToken v = p.nextToken();
+            if (key.equals("traceEvents") && v == JsonToken.START_ARRAY) return;
+            p.skipChildren();
+        }
+        throw new IOException("traceEvents vanished between the two passes: was the file being rewritten?");
+    }
+
+    /**
+     * An event time or duration in µs as written ({@code ts}, {@code dur}) in exact nanoseconds, or null when it cannot
+     * be used: the event is then dropped, counted under a reason that names the field.
+     */
+    public static Long nanos(String text, boolean quoted, String field, DropCounter drops) {
+        if (Numbers.isNonFinite(text)) {
+            drops.drop("non-finite " + field + " (" + text + ")");
+            return null;
+        }
+        try {
+            return Numbers.microsToNanos(text);
+        } catch (Numbers.NotANumber bad) {
+            drops.drop((quoted ? "non-numeric " : "unreadable ") + field);
+            return null;
+        }
+    }
+}

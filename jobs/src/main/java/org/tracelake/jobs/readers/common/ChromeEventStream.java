@@ -1,0 +1,38 @@
+package org.tracelake.jobs.readers.common;
+
+import java.io.IOException;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.tracelake.jobs.readers.FileReport;
+import org.tracelake.jobs.readers.FileTask;
+
+/**
+ * The second pass of a Chrome trace-event reader (Kineto, XLA JSON): each {@code traceEvents} object parsed into
+ * {@link #e}, then turned by the format into the {@link #row} it fills, or dropped.
+ */
+public abstract class ChromeEventStream extends JsonArrayStream {
+    protected final ChromeEvent e = new ChromeEvent();
+    protected final EventRow row = new EventRow();
+    private final ChromeEventParser parser;
+
+    protected ChromeEventStream(FileTask task, FileReport report, JsonInput input, boolean otherFieldsAsArgs) {
+        super(task, report, input, "traceEvents");
+        this.parser = new ChromeEventParser(otherFieldsAsArgs);
+    }
+
+    @Override
+    protected final InternalRow advance() throws IOException {
+        while (nextObject()) {
+            parser.read(p, e);
+            if (fill(position())) return row.build(task, report);
+        }
+        return null;
+    }
+
+    /** Fills {@link #row} from {@link #e}; false when the event is dropped (counted with its reason). */
+    protected abstract boolean fill(long position);
+
+    /** The event's {@code ts} or {@code dur} in nanoseconds, or null (the event is dropped, with its reason). */
+    protected final Long nanos(String text, String field) {
+        return ChromeEventParser.nanos(text, field.equals("ts") ? e.tsQuoted : e.durQuoted, field, report.drops);
+    }
+}
