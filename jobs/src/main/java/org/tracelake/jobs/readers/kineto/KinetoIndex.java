@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.tracelake.jobs.readers.MicrosText;
+import org.tracelake.udfs.CommOpNames;
 
 /**
  * What the first pass over a Kineto file learns, so the second pass can fill every column while streaming:
@@ -105,7 +106,7 @@ final class KinetoIndex {
         if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) {
             Long correlation = e.longArg("correlation");
             if (correlation != null) launches.putIfAbsent(correlation, relTs, threadId(e.tid));
-        } else if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOp.isCommOpName(e.name)) {
+        } else if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name)) {
             CommOp op = new CommOp(shared(e.name), shared(e.tid), relTs, relTs + dur, keptArgs(e.args));
             Long externalId = e.longArg("External id");
             if (externalId != null) commOpsByExternalId.putIfAbsent(externalId, op);

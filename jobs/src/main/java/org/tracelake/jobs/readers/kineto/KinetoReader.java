@@ -22,6 +22,7 @@ import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.udfs.ActivityClass;
+import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.RankFromFileName;
 
 /**
@@ -201,7 +202,7 @@ public final class KinetoReader implements TraceReader {
             CommDetails comm = null;
             if (ActivityClass.COMM.equals(activityClass)) {
                 comm = CommDetails.forKernel(e.name, args, linkedOps(externalId, correlation), index);
-            } else if (!gpu && (CommOp.isCommOpName(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
+            } else if (!gpu && (CommOpNames.isCommOp(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
                 comm = CommDetails.forCpuOp(e.name, args, index);
             }
 
