@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.tracelake.jobs.readers.MicrosText;
+import org.tracelake.jobs.readers.common.StepWindows;
 import org.tracelake.udfs.CommOpNames;
 
 /**
@@ -102,7 +103,7 @@ final class KinetoIndex {
             return;
         }
         if (dur < 0) return;
-        steps.offer(e.cat, e.name, relTs, dur);
+        steps.offerAnnotation(e.cat, e.name, relTs, dur);
         if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) {
             Long correlation = e.longArg("correlation");
             if (correlation != null) launches.putIfAbsent(correlation, relTs, threadId(e.tid));
