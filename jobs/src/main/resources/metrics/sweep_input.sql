@@ -1,13 +1,13 @@
 -- Input of the per-rank interval sweep (RankSweep): each rank's step windows (row_kind 0) and GPU activities
--- (row_kind 1). Step windows use the best step-name kind present on the rank (METRICS.md §1): ProfilerStep#N
--- (user_annotation), else vLLM / SGLang / TPU-vLLM step names.
+-- (row_kind 1). Step windows follow the readers' rule (METRICS.md §1, readers.common.StepWindows): the events
+-- step_priority(cat, name) accepts — CPU-side step annotations only, never Kineto's gpu_user_annotation copies —
+-- of the best kind present on the rank: ProfilerStep#N, else vLLM / SGLang / TPU-vLLM step names. ProfilerStep#N
+-- keeps its N; the other kinds take the number the reader gave their own row (their position in time order).
 WITH step_events AS (
-  SELECT workload, rank, ts_ns, dur_ns, coalesce(profiler_step(name), step) AS step,
-         step_name_priority(name) AS priority
-  FROM events
-  WHERE ph = 'X' AND activity_class IS NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL
-    AND step_name_priority(name) >= 0
-    AND (step_name_priority(name) > 0 OR cat = 'user_annotation')
+  SELECT workload, rank, ts_ns, dur_ns, coalesce(profiler_step(name), step) AS step, priority
+  FROM (SELECT *, step_priority(cat, name) AS priority FROM events
+        WHERE ph = 'X' AND activity_class IS NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL)
+  WHERE priority >= 0
 ),
 best AS (
   SELECT workload, rank, min(priority) AS priority FROM step_events GROUP BY workload, rank

@@ -50,9 +50,6 @@ public final class CollectiveKind {
     /** PyTorch records a {@code wait} with {@code Group size} 1 under the same arg: not a collective. */
     private static final String WAIT = "wait";
 
-    /** CPU-side names of communication ops that the activity-name rule does not cover. */
-    private static final Pattern COMM_OP_NAME = Pattern.compile("^c10d::|^record_param_comms$", Pattern.CASE_INSENSITIVE);
-
     private CollectiveKind() {
     }
 
@@ -110,7 +107,7 @@ public final class CollectiveKind {
         }
         boolean comm = CommunicationNames.isCommName(name)
                 || CommunicationNames.isXlaCollective(name)
-                || COMM_OP_NAME.matcher(name.trim()).find();
+                || CommOpNames.isCommOp(name); // CPU ops the activity-name rule does not cover (c10d::*, …)
         return comm ? kindOrOther(name) : null;
     }
 

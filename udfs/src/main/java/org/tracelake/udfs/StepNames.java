@@ -7,12 +7,23 @@ import java.util.regex.Pattern;
  * Which annotations delimit steps (METRICS.md section 1): {@code ProfilerStep#N} for training; for
  * inference, vLLM's {@code execute_context_*}, SGLang's {@code run_batch} and TPU vLLM's
  * {@code $core.py:331 step}, tried in that order: a reader uses the first kind present on a rank.
+ *
+ * <p>{@link #stepPriority(String, String)} is the whole per-event rule (name and category); the readers' step
+ * windows and the metrics SQL ({@code step_priority(cat, name)}) both call it, so they cannot disagree.
  */
 public final class StepNames {
 
     public static final String VLLM = "vllm";
     public static final String SGLANG = "sglang";
     public static final String TPU_VLLM = "tpu_vllm";
+
+    /** Kineto's category of CPU-side annotations (record_function); Nsight NVTX ranges are read into it too. */
+    public static final String CAT_USER_ANNOTATION = "user_annotation";
+    /** The Python tracer's category: how XLA traces carry TPU vLLM's {@code $core.py:331 step}. */
+    public static final String CAT_PYTHON_FUNCTION = "python_function";
+
+    /** Priority of the TPU vLLM kind, the only one that may come as a python_function (METRICS.md §1). */
+    private static final int TPU_VLLM_PRIORITY = 3;
 
     private static final Pattern PROFILER_STEP = Pattern.compile("ProfilerStep#(\\d+)$");
     private static final Pattern VLLM_STEP = Pattern.compile("^execute_context_");
@@ -59,7 +70,24 @@ public final class StepNames {
         return null;
     }
 
-    /** 0 ProfilerStep, 1 vLLM, 2 SGLang, 3 TPU vLLM, −1 not a step name: lower wins. */
+    /**
+     * The step rule for one event (METRICS.md §1): the priority of its name's kind ({@link #stepNamePriority})
+     * when the event is a CPU-side annotation, else −1. CPU-side means category {@code user_annotation}, or
+     * {@code python_function} for the TPU vLLM form. Kineto also writes a GPU-side copy of each annotation
+     * ({@code gpu_user_annotation}, on the device's stream, starting when its first kernel does): counted as a
+     * step it doubles an inference trace's steps and moves every kernel launched after that start into the copy.
+     */
+    public static int stepPriority(String cat, String name) {
+        int priority = stepNamePriority(name);
+        if (priority < 0) {
+            return -1;
+        }
+        boolean cpuSide = CAT_USER_ANNOTATION.equals(cat)
+                || (priority == TPU_VLLM_PRIORITY && CAT_PYTHON_FUNCTION.equals(cat));
+        return cpuSide ? priority : -1;
+    }
+
+    /** 0 ProfilerStep, 1 vLLM, 2 SGLang, 3 TPU vLLM, −1 not a step name: lower wins. Ignores the category. */
     public static int stepNamePriority(String name) {
         if (profilerStep(name) != null) {
             return 0;
@@ -71,7 +99,7 @@ public final class StepNames {
         return switch (kind) {
             case VLLM -> 1;
             case SGLANG -> 2;
-            default -> 3;
+            default -> TPU_VLLM_PRIORITY;
         };
     }
 }

@@ -17,7 +17,8 @@ public final class UdfRegistry {
     private static final List<String> NAMES = List.of(
             "activity_class", "kernel_category", "collective_kind", "dtype_size", "dtype_from_kernel_name",
             "message_bytes", "bus_size_bytes", "busbw_factor", "algbw_gbps", "busbw_gbps", "profiler_step",
-            "rank_from_file_name", "is_gpu_activity", "step_name_priority", "is_copy_kernel", "is_moe_kernel");
+            "rank_from_file_name", "is_gpu_activity", "step_name_priority", "step_priority", "is_copy_kernel",
+            "is_moe_kernel");
 
     private UdfRegistry() {
     }
@@ -66,6 +67,8 @@ public final class UdfRegistry {
                 (UDF1<String, Boolean>) ActivityClass::isGpuActivity, DataTypes.BooleanType);
         udf.register("step_name_priority",
                 (UDF1<String, Integer>) StepNames::stepNamePriority, DataTypes.IntegerType);
+        udf.register("step_priority",
+                (UDF2<String, String, Integer>) StepNames::stepPriority, DataTypes.IntegerType);
         udf.register("is_copy_kernel",
                 (UDF1<String, Boolean>) KernelNameRules::isCopyKernel, DataTypes.BooleanType);
         udf.register("is_moe_kernel",

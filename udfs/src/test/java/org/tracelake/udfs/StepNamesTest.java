@@ -39,4 +39,25 @@ class StepNamesTest {
         assertEquals(-1, StepNames.stepNamePriority("aten::mm"));
         assertEquals(-1, StepNames.stepNamePriority(null));
     }
+
+    /** METRICS.md §1 (amended): only CPU-side annotations are steps, whatever their name. */
+    @Test
+    void onlyCpuSideAnnotationsAreSteps() {
+        String vllm = "execute_context_0(4)_generation_0(4)";
+        assertEquals(0, StepNames.stepPriority("user_annotation", "ProfilerStep#3"));
+        assertEquals(1, StepNames.stepPriority("user_annotation", vllm));
+        assertEquals(2, StepNames.stepPriority("user_annotation", "run_batch"));
+        assertEquals(3, StepNames.stepPriority("user_annotation", "$core.py:331 step"));
+        assertEquals(3, StepNames.stepPriority("python_function", "$core.py:331 step")); // XLA's Python tracer
+        // Kineto's GPU-side copy of an annotation is never a step
+        assertEquals(-1, StepNames.stepPriority("gpu_user_annotation", vllm));
+        assertEquals(-1, StepNames.stepPriority("gpu_user_annotation", "ProfilerStep#3"));
+        // other categories: §1 allows python_function for the TPU form only
+        assertEquals(-1, StepNames.stepPriority("python_function", "sglang/srt/managers/scheduler.py(812): run_batch"));
+        assertEquals(-1, StepNames.stepPriority("cpu_op", "ProfilerStep#3"));
+        assertEquals(-1, StepNames.stepPriority("kernel", vllm));
+        assertEquals(-1, StepNames.stepPriority(null, vllm));
+        assertEquals(-1, StepNames.stepPriority("user_annotation", "aten::mm"));
+        assertEquals(-1, StepNames.stepPriority("user_annotation", null));
+    }
 }

@@ -30,11 +30,12 @@ import org.tracelake.jobs.testing.TestArchive;
 /**
  * Steps, throughput, efficiency and kernel metrics (METRICS.md §4, steps.sql and kernels.sql) on traces written
  * by hand: every expected number is worked out from the events below, the arithmetic in a comment. Times are ms
- * or µs after T0 as named; "[a, b)" is an event from a to b. One archive, one refresh, five workloads:
+ * or µs after T0 as named; "[a, b)" is an event from a to b. One archive, one refresh, six workloads:
  * <ul>
  *   <li>{@code sk_train} (2 ranks, training card with model and data): rank 1 lacks ProfilerStep#3;
  *   <li>{@code sk_two} (1 rank, two steps): a card without batch_size, seq_len and num_layers;
  *   <li>{@code sk_vllm} (2 ranks, inference): vLLM {@code execute_context_*} steps;
+ *   <li>{@code sk_vllm_gpu_copy} (1 rank, inference): one vLLM step and Kineto's GPU-side copy of it;
  *   <li>{@code sk_kernels} (2 ranks): kernels of every category, memcpys with bytes (rank 0 only), runtime and
  *       driver calls, phase annotations, an FSDP annotation set, blocks-per-SM args, MoE kernel names;
  *   <li>{@code sk_tp2} (4 ranks, card tp = 2): collectives over tp, dp, world, pipeline and expert groups.
@@ -55,14 +56,16 @@ class StepsAndKernelsMetricsTest {
     @TempDir static Path tmp;
     static SparkSession spark;
     static List<Row> rows;
+    static TestArchive archive;
 
     @BeforeAll
     static void refresh() {
         spark = SharedSpark.get();
-        TestArchive archive = new TestArchive(tmp);
+        archive = new TestArchive(tmp);
         writeTrain(archive);
         writeTwoSteps(archive);
         writeVllm(archive);
+        writeVllmWithGpuCopy(archive);
         writeKernels(archive);
         writeTp2(archive);
         Refresh.Result result = archive.refresh(spark);
@@ -120,6 +123,27 @@ class StepsAndKernelsMetricsTest {
         archive.write("sk_vllm", "sk_vllm.yaml", new Card("inference", "NVIDIA A100", 2)
                 .arch("num_params", 1_000_000_000L).arch("num_layers", 2).arch("num_heads", 4).arch("head_dim", 64)
                 .data("batch_size", 2).data("seq_len", 100).yaml());
+    }
+
+    /**
+     * sk_vllm_gpu_copy, rank 0, times in ms, imitating the shape of the gpu_user_annotation copies in
+     * traces/kineto/hta-nccl-args-rank0of2 (same name and External id as the CPU annotation, pid = device, tid =
+     * stream, starting with the first kernel under it and ending with the last):
+     * <pre>
+     * execute_context_0(8)_generation_0(8)  user_annotation      [0, 30)   External id 1  — the one step (prefill only)
+     * execute_context_0(8)_generation_0(8)  gpu_user_annotation  [2, 31)   stream 7, External id 1  — its GPU copy
+     * GEMM [2, 12) launched at 0.5; GEMM [12, 31) launched at 3 (inside both windows, the copy having started later)
+     * </pre>
+     */
+    static void writeVllmWithGpuCopy(TestArchive archive) {
+        String step = "execute_context_0(8)_generation_0(8)";
+        KinetoTraceBuilder b = new KinetoTraceBuilder(0, 1)
+                .cpu("user_annotation", step, T0, ms(30), Map.of("External id", 1))
+                .gpuAnnotation(step, 7, T0 + ms(2), ms(29), 1);
+        b.kernel(GEMM, 7, T0 + ms(2), ms(10), T0 + us(500), Map.of());
+        b.kernel(GEMM, 7, T0 + ms(12), ms(19), T0 + ms(3), Map.of());
+        archive.write("sk_vllm_gpu_copy", "rank0_trace.json", b.toJson());
+        archive.write("sk_vllm_gpu_copy", "sk_vllm_gpu_copy.yaml", new Card("inference", "NVIDIA A100", 1).yaml());
     }
 
     /**
@@ -293,6 +317,24 @@ class StepsAndKernelsMetricsTest {
         // the execute_context ranges are the steps: iter_time per step, numbered in time order from 0
         ok(50, "sk_vllm", "iter_time", null, "step", 0, 0L, null);
         ok(14, "sk_vllm", "iter_time", null, "step", 0, 3L, null);
+    }
+
+    @Test
+    void gpuSideCopyOfAStepAnnotationIsNoStep() {
+        // METRICS.md §1: only the CPU annotation [0, 30) ms is a step. Counting the copy [2, 31) too gave two steps
+        // (iter_time 30 and 29 ms, tpot 29 ms for a trace without a decode step) and put the GEMM launched at 3 ms
+        // into the copy's phantom step 1.
+        assertEquals(1, at("sk_vllm_gpu_copy", "iter_time", null, "step").size());
+        ok(30, "sk_vllm_gpu_copy", "iter_time", null, "step", 0, 0L, null);
+        ok(30, "sk_vllm_gpu_copy", "iter_time", "avg_ms", "workload", null, null, null);
+        ok(0.030, "sk_vllm_gpu_copy", "ttft", null, "rank", 0, null, null);
+        assertFalse(has("sk_vllm_gpu_copy", "tpot", null, "rank", 0, null, null), "one step: no decode step");
+        missing("sk_vllm_gpu_copy", "tpot", null, "missing_input", "single inference step");
+        // both kernels, launched at 0.5 and 3 ms, belong to step 0
+        List<Row> kernelSteps = spark.read().parquet(archive.table("events"))
+                .where("workload = 'sk_vllm_gpu_copy' AND cat = 'kernel'").select("step").collectAsList();
+        assertEquals(2, kernelSteps.size());
+        kernelSteps.forEach(r -> assertEquals(0L, r.getLong(0)));
     }
 
     // ------------------------------------------------------------------------------------------------ kernels

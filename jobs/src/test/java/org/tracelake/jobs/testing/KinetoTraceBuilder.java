@@ -64,6 +64,15 @@ public final class KinetoTraceBuilder {
         return this;
     }
 
+    /**
+     * The GPU-side copy Kineto writes of a CPU annotation: {@code gpu_user_annotation}, pid = device, tid = stream,
+     * args {@code External id} (the shape of the copies in traces/kineto/hta-nccl-args-rank0of2).
+     */
+    public KinetoTraceBuilder gpuAnnotation(String name, int stream, long startNs, long durNs, long externalId) {
+        complete("gpu_user_annotation", name, device, stream, startNs, durNs, Map.of("External id", externalId));
+        return this;
+    }
+
     /** A memcpy on the stream, with its byte count. */
     public KinetoTraceBuilder memcpy(int stream, long startNs, long durNs, long bytes) {
         complete("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", device, stream, startNs, durNs,

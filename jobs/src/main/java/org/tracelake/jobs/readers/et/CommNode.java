@@ -1,10 +1,10 @@
 package org.tracelake.jobs.readers.et;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Locale;
 import java.util.Map;
 import org.tracelake.jobs.readers.common.JsonNumbers;
 import org.tracelake.udfs.CollectiveKind;
+import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.DtypeSize;
 import org.tracelake.udfs.MessageBytes;
 
@@ -40,9 +40,10 @@ final class CommNode {
     static CommNode decode(String name, JsonNode inputs, JsonNode inputTypes, JsonNode outputs, Map<String, JsonNode> attrs) {
         CommNode c = new CommNode();
         if (name == null) return c;
-        boolean rpc = name.equals("record_param_comms");
-        boolean nccl = name.toLowerCase(Locale.ROOT).startsWith("nccl:");
-        if (!rpc && !nccl) return c;
+        CommOpNames.Form form = CommOpNames.form(name);
+        if (form == null || !form.carriesMessage()) return c;
+        boolean rpc = form == CommOpNames.Form.RECORD_PARAM_COMMS;
+        boolean nccl = form == CommOpNames.Form.NCCL_ANNOTATION;
 
         String collName = text(attrs.get("collective_name"));
         if (rpc && collName == null && inputs != null && inputs.isArray()) {

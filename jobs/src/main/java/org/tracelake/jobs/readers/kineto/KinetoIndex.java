@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
+import org.tracelake.jobs.readers.common.StepWindows;
+import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.Numbers;
 
 /**
@@ -80,7 +82,7 @@ final class KinetoIndex {
     /** The events whose args the index keeps: runtime launches (correlation) and communication ops (sizes, ids). */
     private static boolean needsArgs(ChromeEvent e) {
         if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) return true;
-        return ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOp.isCommOpName(e.name);
+        return ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name);
     }
 
     private void learn(ChromeEvent e) {
@@ -100,11 +102,11 @@ final class KinetoIndex {
             return;
         }
         if (dur < 0) return;
-        steps.offer(e.cat, e.name, relTs, dur);
+        steps.offerAnnotation(e.cat, e.name, relTs, dur);
         if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) {
             Long correlation = e.longArg("correlation");
             if (correlation != null) launches.putIfAbsent(correlation, relTs, threadId(e.tid));
-        } else if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOp.isCommOpName(e.name)) {
+        } else if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name)) {
             CommOp op = new CommOp(shared(e.name), shared(e.tid), relTs, relTs + dur, keptArgs(e.args));
             Long externalId = e.longArg("External id");
             if (externalId != null) commOpsByExternalId.putIfAbsent(externalId, op);

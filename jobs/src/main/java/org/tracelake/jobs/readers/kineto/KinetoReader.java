@@ -13,6 +13,7 @@ import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.readers.common.ChromeEventStream;
 import org.tracelake.jobs.readers.common.JsonInput;
 import org.tracelake.schemas.TraceFileSchema;
+import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.RankFromFileName;
 
@@ -114,7 +115,7 @@ public final class KinetoReader implements TraceReader {
             CommDetails comm = null;
             if (row.isComm()) {
                 comm = CommDetails.forKernel(e.name, args, linkedOps(row.externalId, row.correlation), index);
-            } else if (!gpu && (CommOp.isCommOpName(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
+            } else if (!gpu && (CommOpNames.isCommOp(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
                 comm = CommDetails.forCpuOp(e.name, args, index);
             }
             if (comm != null) {

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.tracelake.jobs.readers.xla.StepTimeline;
+import org.tracelake.jobs.readers.common.StepWindows;
 import org.tracelake.udfs.CollectiveKind;
 
 /**
@@ -55,7 +55,7 @@ final class NsysIndex {
     final Map<String, String> metadata = new LinkedHashMap<>();
     final TreeSet<Integer> devices = new TreeSet<>();
     private final Map<Long, Set<Integer>> devicesByProcess = new HashMap<>();
-    private final Map<Long, StepTimeline> stepsByProcess = new HashMap<>();
+    private final Map<Long, StepWindows> stepsByProcess = new HashMap<>();
     private final Map<Long, List<CommRange>> commRangesByThread = new HashMap<>();
     final Map<Long, String> nvtxDomains = new HashMap<>();
 
@@ -156,8 +156,8 @@ final class NsysIndex {
                     long thread = rs.getLong(3);
                     String text = rs.getString(4);
                     if (text == null) continue;
-                    stepsByProcess.computeIfAbsent(GlobalIds.process(thread), k -> new StepTimeline())
-                            .offerAnnotation(text, start, end - start);
+                    stepsByProcess.computeIfAbsent(GlobalIds.process(thread), k -> new StepWindows())
+                            .offerAnnotation(NsysRows.CAT_ANNOTATION, text, start, end - start);
                     if (CollectiveKind.of(null, null, text) != null) {
                         commRangesByThread.computeIfAbsent(thread, k -> new ArrayList<>())
                                 .add(commRange(start, end, text, rs.getString(5)));
@@ -165,7 +165,7 @@ final class NsysIndex {
                 }
             }
         }
-        stepsByProcess.values().forEach(StepTimeline::seal);
+        stepsByProcess.values().forEach(StepWindows::seal);
         commRangesByThread.values().forEach(l -> l.sort(Comparator.comparingLong(CommRange::start)));
     }
 
@@ -197,13 +197,13 @@ final class NsysIndex {
 
     /** The step of a host time in a process, or null. */
     Long stepAt(long globalPidOrTid, Long ts) {
-        StepTimeline steps = stepsByProcess.get(GlobalIds.process(globalPidOrTid));
+        StepWindows steps = stepsByProcess.get(GlobalIds.process(globalPidOrTid));
         return steps == null ? null : steps.stepAt(ts);
     }
 
     int stepCount() {
         int n = 0;
-        for (StepTimeline t : stepsByProcess.values()) n = Math.max(n, t.count());
+        for (StepWindows t : stepsByProcess.values()) n = Math.max(n, t.count());
         return n;
     }
 

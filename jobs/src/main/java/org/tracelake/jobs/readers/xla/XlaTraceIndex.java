@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
+import org.tracelake.jobs.readers.common.StepWindows;
 import org.tracelake.udfs.Numbers;
+import org.tracelake.udfs.StepNames;
 
 /**
  * What the first pass over an XLA profiler JSON learns, because {@code M} events may follow the ops they name:
@@ -21,14 +23,17 @@ import org.tracelake.udfs.Numbers;
  */
 final class XlaTraceIndex {
     private record StepCandidate(String pid, String tid, long number, long start, long dur) {}
+    /** An event named like a step annotation; whether it is one depends on its line, known only at the end. */
+    private record AnnotationCandidate(String pid, String tid, String name, long start, long dur) {}
 
     final Map<String, String> metadata = new LinkedHashMap<>();
     private final Map<String, String> processNames = new HashMap<>();
     private final Map<String, Integer> deviceByPid = new HashMap<>();
     private final Map<String, String> lineNames = new HashMap<>();
     private final List<StepCandidate> stepCandidates = new ArrayList<>();
-    private final Map<Integer, StepTimeline> deviceSteps = new HashMap<>();
-    final StepTimeline hostSteps = new StepTimeline();
+    private final List<AnnotationCandidate> annotationCandidates = new ArrayList<>();
+    private final Map<Integer, StepWindows> deviceSteps = new HashMap<>();
+    final StepWindows hostSteps = new StepWindows();
     final TreeSet<Integer> devices = new TreeSet<>();
     boolean sawTraceEvents;
 
@@ -72,7 +77,9 @@ final class XlaTraceIndex {
         }
         Long number = stepNumber(e);
         if (number != null) stepCandidates.add(new StepCandidate(e.pid, e.tid, number, start, dur));
-        hostSteps.offerAnnotation(e.name, start, dur);
+        if (StepNames.stepNamePriority(e.name) >= 0) {
+            annotationCandidates.add(new AnnotationCandidate(e.pid, e.tid, e.name, start, dur));
+        }
     }
 
     /** Steps-line events are named by their number; some writers put it in step_num or group_id instead. */
@@ -94,10 +101,16 @@ final class XlaTraceIndex {
         for (StepCandidate c : stepCandidates) {
             Integer device = deviceByPid.get(c.pid);
             if (device == null || !XlaLines.STEPS.equals(lineName(c.pid, c.tid))) continue;
-            deviceSteps.computeIfAbsent(device, d -> new StepTimeline()).offerNumbered(c.number, c.start, c.dur);
+            deviceSteps.computeIfAbsent(device, d -> new StepWindows()).offerNumbered(c.number, c.start, c.dur);
         }
         stepCandidates.clear();
-        deviceSteps.values().forEach(StepTimeline::seal);
+        for (AnnotationCandidate a : annotationCandidates) {
+            // the category the reader gives the event's row: device-line copies are gpu_user_annotation, not steps
+            String cat = XlaLines.category(lineName(a.pid, a.tid), deviceOf(a.pid) != null, a.name);
+            hostSteps.offerAnnotation(cat, a.name, a.start, a.dur);
+        }
+        annotationCandidates.clear();
+        deviceSteps.values().forEach(StepWindows::seal);
         hostSteps.seal();
     }
 
@@ -111,13 +124,13 @@ final class XlaTraceIndex {
 
     /** The step of a time on a device: its Steps line when it has one, else the host's step annotations. */
     Long stepAt(Integer device, Long ts) {
-        StepTimeline steps = device == null ? null : deviceSteps.get(device);
+        StepWindows steps = device == null ? null : deviceSteps.get(device);
         return steps != null && steps.count() > 0 ? steps.stepAt(ts) : hostSteps.stepAt(ts);
     }
 
     int stepCount() {
         int n = hostSteps.count();
-        for (StepTimeline t : deviceSteps.values()) n = Math.max(n, t.count());
+        for (StepWindows t : deviceSteps.values()) n = Math.max(n, t.count());
         return n;
     }
 

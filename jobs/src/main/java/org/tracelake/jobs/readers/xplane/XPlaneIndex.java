@@ -4,9 +4,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import org.tracelake.jobs.readers.common.StepWindows;
 import org.tracelake.jobs.readers.xla.DeviceNames;
 import org.tracelake.jobs.readers.xla.Picoseconds;
-import org.tracelake.jobs.readers.xla.StepTimeline;
 import org.tracelake.jobs.readers.xla.XlaLines;
 import org.tracelake.jobs.readers.xplane.proto.XEvent;
 import org.tracelake.jobs.readers.xplane.proto.XEventMetadata;
@@ -28,15 +28,15 @@ final class XPlaneIndex {
     Long profileStartNs;
     final Map<String, String> metadata = new LinkedHashMap<>();
     final TreeSet<Integer> devices = new TreeSet<>();
-    private final Map<Integer, StepTimeline> deviceSteps = new HashMap<>();
-    final StepTimeline hostSteps = new StepTimeline();
+    private final Map<Integer, StepWindows> deviceSteps = new HashMap<>();
+    final StepWindows hostSteps = new StepWindows();
     private final Map<Long, Long> launchStarts = new HashMap<>();
     private final Map<Long, Integer> kernelDevices = new HashMap<>();
 
     static XPlaneIndex build(XSpace space) {
         XPlaneIndex index = new XPlaneIndex();
         for (XPlane plane : space.getPlanesList()) index.learn(plane);
-        index.deviceSteps.values().forEach(StepTimeline::seal);
+        index.deviceSteps.values().forEach(StepWindows::seal);
         index.hostSteps.seal();
         if (space.getHostnamesCount() > 0) index.metadata.put("hostnames", String.join(",", space.getHostnamesList()));
         if (space.getErrorsCount() > 0) index.metadata.put("profiler_errors", String.join("\n", space.getErrorsList()));
@@ -71,7 +71,8 @@ final class XPlaneIndex {
                     if (steps) offerStep(device, plane, ev, start, dur);
                     if (correlation != null) kernelDevices.putIfAbsent(correlation, device);
                 } else {
-                    hostSteps.offerAnnotation(eventName(plane, ev), start, dur);
+                    String name = eventName(plane, ev);
+                    hostSteps.offerAnnotation(XlaLines.category(line.getName(), false, name), name, start, dur);
                     if (runtime && correlation != null) launchStarts.putIfAbsent(correlation, start);
                 }
             }
@@ -87,7 +88,7 @@ final class XPlaneIndex {
             String stat = XStats.statName(plane, s.getMetadataId());
             if (number == null && (stat.equals("step_num") || stat.equals("group_id"))) number = XStats.longValue(s);
         }
-        if (number != null) deviceSteps.computeIfAbsent(device, d -> new StepTimeline()).offerNumbered(number, start, dur);
+        if (number != null) deviceSteps.computeIfAbsent(device, d -> new StepWindows()).offerNumbered(number, start, dur);
     }
 
     static long startNs(XLine line, XEvent ev) {
@@ -121,14 +122,14 @@ final class XPlaneIndex {
      * annotations at the start of the call that launched it (METRICS.md §1), or at its own start.
      */
     Long stepAt(Integer device, long ts, Long launchTs) {
-        StepTimeline steps = device == null ? null : deviceSteps.get(device);
+        StepWindows steps = device == null ? null : deviceSteps.get(device);
         if (steps != null && steps.count() > 0) return steps.stepAt(ts);
         return hostSteps.stepAt(launchTs != null ? launchTs : ts);
     }
 
     int stepCount() {
         int n = hostSteps.count();
-        for (StepTimeline t : deviceSteps.values()) n = Math.max(n, t.count());
+        for (StepWindows t : deviceSteps.values()) n = Math.max(n, t.count());
         return n;
     }
 
