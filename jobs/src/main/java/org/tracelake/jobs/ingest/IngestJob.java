@@ -8,12 +8,12 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -25,15 +25,18 @@ import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.FileTasks;
+import org.tracelake.jobs.readers.FormatDetector;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.readers.ReaderRegistry;
 import org.tracelake.jobs.readers.TableRows;
 import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.et.KinetoLink;
 import org.tracelake.jobs.source.ReportSink;
 import org.tracelake.jobs.source.TraceSource;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.EventSchema;
+import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.schemas.WorkloadSchema;
@@ -56,8 +59,7 @@ public final class IngestJob {
      * file of its kind) ends with no partition for it: {@link Warehouse#swapIn} moves the old one aside and has
      * nothing to put in its place.
      */
-    public static final List<String> TABLES = List.of(Tables.EVENTS, Tables.MEMORY_EVENTS, Tables.MEMORY_SEGMENTS,
-            Tables.ITERATION_TELEMETRY, Tables.ET_NODES, Tables.TRACE_FILES, Tables.WORKLOADS);
+    public static final List<String> TABLES = TableCatalog.perWorkload(TableCatalog.Stage.INGEST);
 
     private final SparkSession spark;
     private final Warehouse warehouse;
@@ -125,13 +127,26 @@ public final class IngestJob {
                 configs.add(t);
                 continue;
             }
-            ReaderRegistry.Entry entry = ReaderRegistry.entry(t.format());
+            ReaderRegistry.Entry entry = ReaderRegistry.entry(t.format() != null ? t.format() : formatByContent(t));
             String table = entry == null ? Tables.EVENTS : entry.table();
             byTable.computeIfAbsent(table, k -> new ArrayList<>()).add(t);
             hasEt |= table.equals(Tables.ET_NODES);
         }
         WorkloadCards.Filled filled = WorkloadCards.fillFromTorchtitanConfigs(card, configs, warehouse.conf());
         return new Planned(w, filled.card(), new ArrayList<>(filled.reports()), hasEt);
+    }
+
+    /**
+     * What a file whose name says nothing holds, from its first bytes (read here, on the driver: 4 KB per such file),
+     * so that it goes to the read of its table whatever its name; null when unknown or unreadable (the events read
+     * then says why).
+     */
+    private TraceFormat formatByContent(FileTask t) {
+        try {
+            return FormatDetector.byContent(TraceInput.head(t.path(), warehouse.conf(), FormatDetector.SNIFF_BYTES));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /**

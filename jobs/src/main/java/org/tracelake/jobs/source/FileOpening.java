@@ -2,6 +2,7 @@ package org.tracelake.jobs.source;
 
 import org.apache.hadoop.conf.Configuration;
 import org.tracelake.jobs.readers.EventStream;
+import org.tracelake.jobs.readers.FileKinds;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.FormatDetector;
@@ -40,10 +41,10 @@ public final class FileOpening {
             TraceFormat format = FormatDetector.resolve(task.fileName(), head);
             if (format == null) {
                 if (named != null) {
-                    report.fail("named like a " + named.id() + " file but its content is not (first bytes: "
-                            + printable(head) + ")");
+                    report.fail("named like a " + named.id() + " file but its content is not: it is "
+                            + FileKinds.describe(task.fileName(), head));
                 } else {
-                    report = FileReport.skipped(task, "not a recognised trace format (first bytes: " + printable(head) + ")");
+                    report = FileReport.skipped(task, FileKinds.describe(task.fileName(), head));
                 }
                 return new Outcome(null, report);
             }
@@ -53,13 +54,12 @@ public final class FileOpening {
                 return new Outcome(null, FileReport.skipped(withFormat(task, format), what + " for format " + format.id()));
             }
             if (table != null && !entry.table().equals(table)) {
-                if (table.equals(Tables.EVENTS) && named == null) {
-                    return new Outcome(null, FileReport.skipped(withFormat(task, format), "the content is a " + format.id()
-                            + " file but its name does not say so; rename it as that format is named (FORMATS.md §0) "
-                            + "to ingest it into " + entry.table()));
+                if (named == null) { // a read of another table: this file is fine, it just has other rows
+                    return new Outcome(null, FileReport.skipped(withFormat(task, format), "a " + format.id()
+                            + " file: its rows belong to " + entry.table() + ", not " + table));
                 }
                 report.fail("named like a " + (named == null ? "trace" : named.id()) + " file but its content is "
-                        + format.id() + " (first bytes: " + printable(head) + "); rename it to match its content");
+                        + format.id() + " (first bytes: " + FileKinds.printable(head) + "); rename it to match its content");
                 return new Outcome(null, report);
             }
             return new Outcome(entry.reader().open(withFormat(task, format), conf), null);
@@ -71,15 +71,5 @@ public final class FileOpening {
 
     private static FileTask withFormat(FileTask t, TraceFormat f) {
         return new FileTask(t.workload(), t.path(), t.sizeBytes(), t.modifiedAtMs(), f, t.fileOrderRank(), t.limits(), t.runId());
-    }
-
-    /** The first bytes of a file, printable, for a message about what the file is not. */
-    static String printable(byte[] head) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < Math.min(16, head.length); i++) {
-            int b = head[i] & 0xff;
-            sb.append(b >= 0x20 && b < 0x7f ? String.valueOf((char) b) : String.format("\\x%02x", b));
-        }
-        return sb.length() == 0 ? "none" : "'" + sb + "'";
     }
 }
