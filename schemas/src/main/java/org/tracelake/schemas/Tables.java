@@ -26,13 +26,9 @@ public final class Tables {
     /** The column every per-workload table is partitioned by. */
     public static final String PARTITION_COLUMN = "workload";
 
-    /** Tables whose directory holds one {@code workload=<w>} partition per workload. */
-    public static final List<String> PER_WORKLOAD = List.of(
-            WORKLOADS, TRACE_FILES, EVENTS, COLLECTIVES, MEMORY_EVENTS, MEMORY_SEGMENTS,
-            ITERATION_TELEMETRY, ET_NODES, METRICS);
+    /** Tables whose directory holds one {@code workload=<w>} partition per workload ({@link TableCatalog}). */
+    public static final List<String> PER_WORKLOAD = TableCatalog.names(true);
 
-    /** Every table the {@code sql} job registers. */
-    public static final List<String> ALL = List.of(
-            WORKLOADS, TRACE_FILES, EVENTS, COLLECTIVES, MEMORY_EVENTS, MEMORY_SEGMENTS,
-            ITERATION_TELEMETRY, ET_NODES, METRICS, METRICS_HISTORY, REGRESSIONS, RUNS);
+    /** Every table the {@code sql} job registers ({@link TableCatalog}). */
+    public static final List<String> ALL = TableCatalog.names(false);
 }

@@ -14,14 +14,13 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.tracelake.jobs.spark.Settings;
 
 /**
  * Peak dense FLOPS per device model for mfu: {@code conf/device_peak_flops.csv}, from the file named by
  * {@code spark.tracelake.devicePeakFlops} when set, else the copy bundled in the jar.
  */
 public final class DevicePeaks {
-    public static final String CONF_PATH = "spark.tracelake.devicePeakFlops";
-
     static final StructType SCHEMA = new StructType()
             .add("priority", DataTypes.IntegerType, false)
             .add("pattern", DataTypes.StringType, false)
@@ -31,7 +30,7 @@ public final class DevicePeaks {
     private DevicePeaks() {}
 
     public static Dataset<Row> load(SparkSession spark) {
-        String path = spark.conf().get(CONF_PATH, "");
+        String path = Settings.of(spark).get(Settings.DEVICE_PEAK_FLOPS);
         String text;
         try {
             if (!path.isEmpty()) {

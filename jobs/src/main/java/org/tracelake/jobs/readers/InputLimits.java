@@ -1,6 +1,7 @@
 package org.tracelake.jobs.readers;
 
 import java.io.Serializable;
+import org.tracelake.jobs.spark.Settings;
 
 /**
  * Limits that protect a reader from hostile or broken input. A gzip stream may expand to at most
@@ -8,11 +9,10 @@ import java.io.Serializable;
  * a gzip bomb a thousandfold.
  */
 public record InputLimits(double maxExpansionRatio, long minExpandedBytes) implements Serializable {
-    public static final String CONF_RATIO = "spark.tracelake.gzip.maxExpansionRatio";
-    public static final String CONF_MIN_BYTES = "spark.tracelake.gzip.minExpandedBytes";
-
+    /** The limits when no setting is given ({@link Settings}). */
     public static InputLimits defaults() {
-        return new InputLimits(200.0, 256L << 20);
+        return new InputLimits(Settings.GZIP_MAX_EXPANSION_RATIO.parse().apply(Settings.GZIP_MAX_EXPANSION_RATIO.defaultValue()),
+                Settings.GZIP_MIN_EXPANDED_BYTES.parse().apply(Settings.GZIP_MIN_EXPANDED_BYTES.defaultValue()));
     }
 
     public long maxExpandedBytes(long compressedBytes) {

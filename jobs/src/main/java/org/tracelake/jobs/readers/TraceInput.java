@@ -12,6 +12,7 @@ import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.tracelake.jobs.spark.Settings;
 
 /**
  * Opens an input file from any Hadoop file system for streaming: gunzips when the content starts with the gzip
@@ -122,7 +123,7 @@ public final class TraceInput {
             count += n;
             if (count > limit) {
                 throw new InputRefusedException("gzip content expands past " + limit + " bytes (limit "
-                        + InputLimits.CONF_RATIO + " x compressed size, at least " + InputLimits.CONF_MIN_BYTES
+                        + Settings.GZIP_MAX_EXPANSION_RATIO.name() + " x compressed size, at least " + Settings.GZIP_MIN_EXPANDED_BYTES.name()
                         + "); refusing it as a possible gzip bomb. Raise the limit with --conf if the file is genuine: "
                         + path);
             }

@@ -8,6 +8,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.RunSchema;
 import org.tracelake.schemas.Tables;
@@ -18,8 +19,6 @@ import org.tracelake.schemas.Tables;
  * run ({@code regressions}).
  */
 public final class History {
-    public static final String CONF_THRESHOLD = "spark.tracelake.regressionThreshold";
-    public static final double DEFAULT_THRESHOLD = 0.05;
 
     private final SparkSession spark;
     private final Warehouse warehouse;
@@ -32,7 +31,7 @@ public final class History {
     }
 
     public double threshold() {
-        return Double.parseDouble(spark.conf().get(CONF_THRESHOLD, Double.toString(DEFAULT_THRESHOLD)));
+        return Settings.of(spark).get(Settings.REGRESSION_THRESHOLD);
     }
 
     /** Compare the committed workloads' new metrics with their previous run, then append them to the history. */

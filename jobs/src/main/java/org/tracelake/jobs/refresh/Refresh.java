@@ -17,6 +17,7 @@ import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsRun;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
@@ -65,7 +66,7 @@ public final class Refresh {
 
     public Result run(String archive, Set<String> only, boolean full) throws IOException {
         Timestamp started = new Timestamp(System.currentTimeMillis());
-        Duration staleAfter = Duration.ofHours(Long.parseLong(spark.conf().get(WarehouseLock.CONF_STALE_HOURS, "24")));
+        Duration staleAfter = Duration.ofHours(Settings.of(spark).get(Settings.LOCK_STALE_AFTER_HOURS));
         try (WarehouseLock lock = WarehouseLock.acquire(warehouse, runId, staleAfter)) {
             List<String> restored = warehouse.recoverInterrupted(runId);
             if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);

@@ -26,7 +26,6 @@ import org.tracelake.jobs.warehouse.Warehouse;
  */
 public final class WarehouseLock implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger("tracelake.progress");
-    public static final String CONF_STALE_HOURS = "spark.tracelake.lockStaleAfterHours";
 
     /** Another live refresh holds the warehouse. */
     public static final class HeldException extends IOException {

@@ -12,7 +12,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
 import org.tracelake.jobs.warehouse.Warehouse;
-import org.tracelake.schemas.Tables;
+import org.tracelake.schemas.TableCatalog;
 import org.tracelake.udfs.UdfRegistry;
 
 /**
@@ -21,21 +21,6 @@ import org.tracelake.udfs.UdfRegistry;
  * {@code \q}). Every statement that returns columns has its result printed; only the printed rows reach the driver.
  */
 public final class SqlRunner {
-    /** What each table holds, for {@code \d}. */
-    static final Map<String, String> TABLE_HELP = Map.ofEntries(
-            Map.entry(Tables.WORKLOADS, "one row per workload: the card, flattened"),
-            Map.entry(Tables.TRACE_FILES, "one row per input file: format, rank, status (ok|skipped|error), error"),
-            Map.entry(Tables.EVENTS, "every trace event, flattened (activity class, kernel category, collective, bytes)"),
-            Map.entry(Tables.COLLECTIVES, "one row per collective instance matched across ranks: lag, last rank, busbw"),
-            Map.entry(Tables.MEMORY_EVENTS, "memory snapshot replay: action, address, size, stream, time, device"),
-            Map.entry(Tables.MEMORY_SEGMENTS, "memory snapshot segments"),
-            Map.entry(Tables.ITERATION_TELEMETRY, "per-rank per-step telemetry from JSONL metric logs"),
-            Map.entry(Tables.ET_NODES, "execution trace nodes"),
-            Map.entry(Tables.METRICS, "the long metrics table (METRICS.md §5): metric, figure, scope, rank, step, key, value"),
-            Map.entry(Tables.METRICS_HISTORY, "every refresh's metric rows, with its run id"),
-            Map.entry(Tables.REGRESSIONS, "workload-scope metrics that moved since the workload's previous run"),
-            Map.entry(Tables.RUNS, "one row per refresh: id, start, end, status, counts"));
-
     /** Signature and meaning of every udf, for {@code \f}. */
     static final Map<String, String> UDF_HELP = Map.ofEntries(
             Map.entry("activity_class", "activity_class(cat, name, hlo_category) -> comm|memcpy|memset|sync|compute, null for non-GPU events"),
@@ -169,7 +154,7 @@ public final class SqlRunner {
         for (String t : names) {
             int cols = spark.table(t).schema().fields().length;
             out.println(pad(t, w) + "  " + String.format(Locale.ROOT, "%7d", cols) + "  "
-                    + TABLE_HELP.getOrDefault(t, "(a view of this session)"));
+                    + (TableCatalog.of(t) != null ? TableCatalog.of(t).doc() : "(a view of this session)"));
         }
     }
 

@@ -1,0 +1,67 @@
+package org.tracelake.jobs.spark;
+
+import java.util.List;
+import java.util.function.Function;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.readers.InputLimits;
+
+/**
+ * tracelake's own settings, the {@code spark.tracelake.*} keys given with {@code --conf} or in
+ * {@code spark-defaults.conf}: each key once, with its default, its meaning and its check. A value that does not
+ * parse or is out of range fails the run with a message that names the key and says what it takes.
+ */
+public final class Settings {
+    /** One setting: key, default (as text), one line for people, and how its value is read and checked. */
+    public record Key<T>(String name, String defaultValue, String doc, Function<String, T> parse) {}
+
+    public static final Key<Double> GZIP_MAX_EXPANSION_RATIO = new Key<>("spark.tracelake.gzip.maxExpansionRatio", "200",
+            "refuse gzip input that expands more than this × its size (gzip bombs) …", v -> positive(Double.parseDouble(v)));
+    public static final Key<Long> GZIP_MIN_EXPANDED_BYTES = new Key<>("spark.tracelake.gzip.minExpandedBytes",
+            Long.toString(256L << 20), "… unless it stays under this many bytes", v -> positive(Long.parseLong(v)));
+    public static final Key<Double> REGRESSION_THRESHOLD = new Key<>("spark.tracelake.regressionThreshold", "0.05",
+            "a workload-scope metric that moved more than this fraction since the workload's previous run is reported "
+                    + "in regressions", v -> positive(Double.parseDouble(v)));
+    public static final Key<Long> LOCK_STALE_AFTER_HOURS = new Key<>("spark.tracelake.lockStaleAfterHours", "24",
+            "a warehouse lock this old (or whose process is gone, same host) is taken over", v -> positive(Long.parseLong(v)));
+    public static final Key<Integer> METRICS_CONCURRENT_QUERIES = new Key<>("spark.tracelake.metrics.concurrentQueries", "4",
+            "metric queries run at once (each a small Spark job); more keeps a larger cluster busy",
+            v -> positive(Integer.parseInt(v)));
+    public static final Key<String> DEVICE_PEAK_FLOPS = new Key<>("spark.tracelake.devicePeakFlops", "",
+            "peak FLOPS per device model, for mfu (default: the bundled conf/device_peak_flops.csv)", v -> v);
+
+    /** Every setting, for help and documentation. */
+    public static final List<Key<?>> ALL = List.of(GZIP_MAX_EXPANSION_RATIO, GZIP_MIN_EXPANDED_BYTES,
+            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, METRICS_CONCURRENT_QUERIES, DEVICE_PEAK_FLOPS);
+
+    private final SparkSession spark;
+
+    private Settings(SparkSession spark) {
+        this.spark = spark;
+    }
+
+    public static Settings of(SparkSession spark) {
+        return new Settings(spark);
+    }
+
+    /** The value of a setting in this session (its default when unset). */
+    public <T> T get(Key<T> key) {
+        String text = spark.conf().get(key.name(), key.defaultValue()).strip();
+        try {
+            return key.parse().apply(text);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("--conf " + key.name() + "=" + text + ": not a valid value ("
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); " + key.doc()
+                    + "; default " + key.defaultValue(), e);
+        }
+    }
+
+    /** The gzip limits of this session. */
+    public InputLimits inputLimits() {
+        return new InputLimits(get(GZIP_MAX_EXPANSION_RATIO), get(GZIP_MIN_EXPANDED_BYTES));
+    }
+
+    private static <N extends Number> N positive(N n) {
+        if (n.doubleValue() <= 0 || Double.isNaN(n.doubleValue())) throw new IllegalArgumentException("must be above 0");
+        return n;
+    }
+}

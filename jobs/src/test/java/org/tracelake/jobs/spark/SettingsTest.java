@@ -1,0 +1,43 @@
+package org.tracelake.jobs.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.testing.SharedSpark;
+
+/** The spark.tracelake.* settings: defaults, values given with --conf, and errors that name the key. */
+class SettingsTest {
+    private final SparkSession spark = SharedSpark.get();
+
+    @Test
+    void defaultsAndGivenValues() {
+        Settings s = Settings.of(spark);
+        assertEquals(InputLimits.defaults(), s.inputLimits());
+        assertEquals(4, s.get(Settings.METRICS_CONCURRENT_QUERIES));
+        spark.conf().set(Settings.REGRESSION_THRESHOLD.name(), "0.2");
+        try {
+            assertEquals(0.2, s.get(Settings.REGRESSION_THRESHOLD));
+        } finally {
+            spark.conf().unset(Settings.REGRESSION_THRESHOLD.name());
+        }
+    }
+
+    @Test
+    void aBadValueNamesItsKey() {
+        for (String bad : new String[] {"two", "0", "-3"}) {
+            spark.conf().set(Settings.LOCK_STALE_AFTER_HOURS.name(), bad);
+            try {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> Settings.of(spark).get(Settings.LOCK_STALE_AFTER_HOURS));
+                assertTrue(e.getMessage().startsWith("--conf spark.tracelake.lockStaleAfterHours=" + bad + ": not a valid value"),
+                        e.getMessage());
+            } finally {
+                spark.conf().unset(Settings.LOCK_STALE_AFTER_HOURS.name());
+            }
+        }
+    }
+}

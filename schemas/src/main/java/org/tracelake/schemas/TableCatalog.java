@@ -1,0 +1,67 @@
+package org.tracelake.schemas;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Every warehouse table once: its name, schema, whether it is partitioned by workload, which stage writes it, and one
+ * line saying what it holds. Ingest, metrics, refresh and the {@code sql} job's help read it from here.
+ */
+public final class TableCatalog {
+    private TableCatalog() {}
+
+    /** The stage of a refresh that writes a table. */
+    public enum Stage {
+        /** Reading the archive: cards, the ledger, events and the side tables. */
+        INGEST,
+        /** Computing from the ingested tables. */
+        METRICS,
+        /** Recording the run across runs. */
+        HISTORY
+    }
+
+    /** One table. */
+    public record Table(String name, StructType schema, boolean perWorkload, Stage writtenBy, String doc) {}
+
+    public static final List<Table> TABLES = List.of(
+            new Table(Tables.WORKLOADS, WorkloadSchema.SCHEMA, true, Stage.INGEST, "one row per workload: the card, flattened"),
+            new Table(Tables.TRACE_FILES, TraceFileSchema.SCHEMA, true, Stage.INGEST,
+                    "one row per input file: format, rank, status (ok|skipped|error), error"),
+            new Table(Tables.EVENTS, EventSchema.SCHEMA, true, Stage.INGEST,
+                    "every trace event, flattened (activity class, kernel category, collective, bytes)"),
+            new Table(Tables.MEMORY_EVENTS, MemorySchema.EVENTS, true, Stage.INGEST,
+                    "memory snapshot replay: action, address, size, stream, time, device"),
+            new Table(Tables.MEMORY_SEGMENTS, MemorySchema.SEGMENTS, true, Stage.INGEST, "memory snapshot segments"),
+            new Table(Tables.ITERATION_TELEMETRY, TelemetrySchema.SCHEMA, true, Stage.INGEST,
+                    "per-rank per-step telemetry from JSONL metric logs"),
+            new Table(Tables.ET_NODES, EtNodeSchema.SCHEMA, true, Stage.INGEST, "execution trace nodes"),
+            new Table(Tables.COLLECTIVES, CollectiveSchema.SCHEMA, true, Stage.METRICS,
+                    "one row per collective instance matched across ranks: lag, last rank, busbw"),
+            new Table(Tables.METRICS, MetricSchema.SCHEMA, true, Stage.METRICS,
+                    "the long metrics table (METRICS.md §5): metric, figure, scope, rank, step, key, value"),
+            new Table(Tables.METRICS_HISTORY, RunSchema.METRICS_HISTORY, false, Stage.HISTORY,
+                    "every refresh's metric rows, with its run id"),
+            new Table(Tables.REGRESSIONS, RunSchema.REGRESSIONS, false, Stage.HISTORY,
+                    "workload-scope metrics that moved since the workload's previous run"),
+            new Table(Tables.RUNS, RunSchema.RUNS, false, Stage.HISTORY, "one row per refresh: id, start, end, status, counts"));
+
+    /** The table of that name, or null. */
+    public static Table of(String name) {
+        for (Table t : TABLES) if (t.name().equals(name)) return t;
+        return null;
+    }
+
+    /** Names of the tables of a stage that are partitioned by workload, in catalog order. */
+    public static List<String> perWorkload(Stage stage) {
+        List<String> out = new ArrayList<>();
+        for (Table t : TABLES) if (t.perWorkload() && t.writtenBy() == stage) out.add(t.name());
+        return out;
+    }
+
+    static List<String> names(boolean onlyPerWorkload) {
+        List<String> out = new ArrayList<>();
+        for (Table t : TABLES) if (!onlyPerWorkload || t.perWorkload()) out.add(t.name());
+        return out;
+    }
+}
