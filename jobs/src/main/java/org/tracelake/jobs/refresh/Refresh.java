@@ -41,7 +41,7 @@ public final class Refresh {
 
     /** What a refresh did. */
     public record Result(String runId, List<WorkloadIngest> workloads, List<WorkloadFolder> unchanged,
-                         List<String> removed, Map<String, List<Row>> metrics, List<Row> regressions,
+                         List<String> removed, List<Row> regressions,
                          List<String> restoredAfterCrash) {
         public boolean allOk() {
             return workloads.stream().allMatch(WorkloadIngest::clean);
@@ -75,16 +75,20 @@ public final class Refresh {
             for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
             if (!ok.isEmpty()) Progress.info("computing metrics for " + ok.size() + " workloads");
             MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
+            long metricsStart = System.nanoTime();
             metrics.computeStaged(ok);
+            if (!ok.isEmpty()) Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s", (System.nanoTime() - metricsStart) / 1e9));
             for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
             for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
-            Map<String, List<Row>> exported = metrics.export(ok);
+            long exportStart = System.nanoTime();
+            metrics.export(ok);
             for (String gone : plan.vanished) metrics.dropExport(gone);
 
             History history = new History(spark, warehouse, runId);
             List<Row> moved = history.record(ok);
-            Result result = new Result(runId, results, plan.unchanged, plan.vanished, exported, moved, restored);
+            Result result = new Result(runId, results, plan.unchanged, plan.vanished, moved, restored);
             history.recordRun(runRow(result, archive, full, started));
+            Progress.info(String.format(java.util.Locale.ROOT, "exports, metric history and run recorded in %.1f s", (System.nanoTime() - exportStart) / 1e9));
             ingest.finish();
             return result;
         }
