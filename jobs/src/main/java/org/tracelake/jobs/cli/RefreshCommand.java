@@ -41,7 +41,7 @@ public final class RefreshCommand implements Callable<Integer> {
                 System.err.println("tracelake refresh: " + e.getMessage());
                 return ExitCodes.LOCKED;
             }
-            RunSummary.print(warehouse, result);
+            RunSummary.print(spark, warehouse, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;
         } finally {
             spark.stop();

@@ -1,10 +1,13 @@
 package org.tracelake.jobs.cli;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.WorkloadIngest;
+import org.tracelake.jobs.metrics.MetricsRun;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
@@ -22,7 +25,10 @@ final class RunSummary {
             {"coll_call_num", null, "colls/rank"},
     };
 
-    static void print(Warehouse warehouse, Refresh.Result run) {
+    /** Workloads whose headline metrics the summary reads (more are listed, without them). */
+    static final int MAX_WORKLOADS_WITH_HEADLINES = 200;
+
+    static void print(SparkSession spark, Warehouse warehouse, Refresh.Result run) {
         long failed = run.workloads().stream().filter(w -> !w.ok()).count();
         System.out.println();
         System.out.printf(Locale.ROOT, "run %s: %d refreshed, %d unchanged (not read), %d failed, %d removed%n",
@@ -30,7 +36,7 @@ final class RunSummary {
         if (!run.restoredAfterCrash().isEmpty()) {
             System.out.println("restored after an interrupted run: " + String.join(", ", run.restoredAfterCrash()));
         }
-        if (!run.workloads().isEmpty()) printWorkloads(run.workloads(), run.metrics());
+        if (!run.workloads().isEmpty()) printWorkloads(run.workloads(), headlineRows(spark, warehouse, run));
         if (!run.regressions().isEmpty()) {
             System.out.println();
             System.out.println("metrics that moved more than " + run.regressions().get(0).getAs("threshold") + " since the previous run:");
@@ -45,6 +51,18 @@ final class RunSummary {
         System.out.println();
         System.out.println("tables under " + warehouse.root() + " (" + String.join(", ", Tables.ALL) + ")");
         System.out.println("metrics per workload: " + warehouse.table(Tables.EXPORTS) + "/metrics/<workload>.json");
+    }
+
+    /**
+     * The workload-scope rows of the headline metrics of the workloads refreshed without failing, read back from the
+     * metrics table: a few rows per workload, for at most {@link #MAX_WORKLOADS_WITH_HEADLINES} workloads.
+     */
+    private static Map<String, List<Row>> headlineRows(SparkSession spark, Warehouse warehouse, Refresh.Result run) {
+        List<String> ok = run.workloads().stream().filter(WorkloadIngest::ok).map(WorkloadIngest::workload).sorted()
+                .limit(MAX_WORKLOADS_WITH_HEADLINES).toList();
+        List<String> metrics = Arrays.stream(HEADLINES).map(h -> h[0]).distinct().toList();
+        // figures of one headline metric at workload scope: a few dozen at most (kernel_breakdown-like keys excluded)
+        return new MetricsRun(spark, warehouse, run.runId()).workloadRows(ok, metrics, ok.size() * 64);
     }
 
     private static void printWorkloads(List<WorkloadIngest> results, Map<String, List<Row>> metrics) {

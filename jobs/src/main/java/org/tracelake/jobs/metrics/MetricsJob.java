@@ -4,7 +4,9 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,8 +33,6 @@ import org.tracelake.schemas.TelemetrySchema;
  */
 public final class MetricsJob {
     public static final String PIPELINE_VERSION = "0.1.0";
-    /** How many metric queries run at once (each is a Spark job of a few small stages). */
-    public static final String CONF_CONCURRENT_QUERIES = "spark.tracelake.metrics.concurrentQueries";
 
     /** Metric families, in the order their queries run. */
     static final List<String> METRIC_FILES = List.of(
@@ -41,9 +41,13 @@ public final class MetricsJob {
             "memory.sql", "telemetry.sql"); // these two read only the side tables below
 
     private final SparkSession spark;
-    /** What compute() cached, for {@link #release()}: datasets it persisted and views the SQL files CACHE. */
-    private final List<Dataset<Row>> persisted = new ArrayList<>();
-    private final List<String> cachedViews = new ArrayList<>();
+    /**
+     * How to undo what compute() cached or registered (datasets it persisted, views the SQL files CACHE, the views of
+     * the union's branches), newest first, for {@link #release()}.
+     */
+    private final Deque<Runnable> releases = new ArrayDeque<>();
+    /** The views holding one metric query each, the branches of the computed metrics' union. */
+    private final List<String> queryViews = new ArrayList<>();
 
     public MetricsJob(SparkSession spark) {
         this.spark = spark;
@@ -81,44 +85,54 @@ public final class MetricsJob {
                 .sortWithinPartitions("workload", "rank", "row_kind", "ts_ns", "end_ns")
                 .mapPartitions(new RankSweepFunction(), Encoders.row(RankSweepFunction.OUTPUT))
                 .persist(StorageLevel.MEMORY_AND_DISK());
-        persisted.add(facts);
+        releases.push(facts::unpersist);
         facts.createOrReplaceTempView("rank_facts");
         runAll("views.sql");
 
         Dataset<Row> collectives = select(lastQuery("collectives.sql"), CollectiveSchema.SCHEMA.fieldNames())
                 .persist(StorageLevel.MEMORY_AND_DISK());
-        persisted.add(collectives);
+        releases.push(collectives::unpersist);
         collectives.createOrReplaceTempView("collectives");
 
-        // Each metric query is an aggregate (rows per rank and step at most): run it on its own and keep its rows,
-        // rather than planning one union of every query, which Spark re-plans and re-executes far more slowly. The
-        // views come first (definitions only, every name is unique across the files); the queries then run a few at
-        // a time, so that their small stages fill the executors instead of waiting on each other's planning.
-        List<ConcurrentQueries.Query> queries = new ArrayList<>();
+        // Every metric query becomes one branch of a single union, computed by executors once and kept for gaps.sql
+        // (computed_metrics): one plan, written by one job, whatever the number of queries or workloads; no metric row
+        // comes to the driver. Each query is a view of its own (metric_query_N) so that the union is analysed once, as
+        // one SQL statement, rather than re-analysed at every Dataset.union.
         for (String file : METRIC_FILES) {
-            List<String> statements = SqlScripts.statements(file);
-            for (int i = 0; i < statements.size(); i++) {
-                String statement = statements.get(i);
-                if (isQuery(statement)) queries.add(new ConcurrentQueries.Query("metrics " + file + " #" + (i + 1), statement));
-                else run(statement);
+            for (String statement : SqlScripts.statements(file)) {
+                if (isQuery(statement)) {
+                    String view = "metric_query_" + (queryViews.size() + 1);
+                    conform(spark.sql(statement)).createOrReplaceTempView(view);
+                    queryViews.add(view);
+                    releases.push(() -> spark.catalog().dropTempView(view));
+                } else {
+                    run(statement);
+                }
             }
         }
-        List<Row> computedRows = new ConcurrentQueries(spark, concurrency()).collect(queries, MetricsJob::conform);
-        Dataset<Row> computed = spark.createDataFrame(computedRows, MetricSchema.QUERY_SCHEMA);
+        // The union has a partition per partition of every branch (queries x shuffle partitions), and each of its
+        // tasks deserialises the whole union's lineage: coalesced to one partition per core, that is paid a few times,
+        // not hundreds.
+        Dataset<Row> computed = spark.sql(unionOf(queryViews))
+                .coalesce(spark.sparkContext().defaultParallelism())
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        releases.push(computed::unpersist);
         computed.createOrReplaceTempView("computed_metrics");
         MetricCatalog.asDataFrame(spark).createOrReplaceTempView("metric_catalog");
-        List<Row> gapRows = conform(lastQuery("gaps.sql")).collectAsList();
-        computedRows.addAll(gapRows);
-        Dataset<Row> all = spark.createDataFrame(computedRows, MetricSchema.QUERY_SCHEMA)
+        Dataset<Row> all = computed.union(conform(lastQuery("gaps.sql")))
                 .withColumn("computed_at", current_timestamp())
                 .withColumn("pipeline_version", lit(PIPELINE_VERSION));
         return new Output(select(all, MetricSchema.SCHEMA.fieldNames()), collectives);
     }
 
-    private int concurrency() {
-        int n = Integer.parseInt(spark.conf().get(CONF_CONCURRENT_QUERIES, "4"));
-        if (n < 1) throw new IllegalArgumentException(CONF_CONCURRENT_QUERIES + " must be at least 1, not " + n);
-        return n;
+    /** {@code SELECT * FROM v1 UNION ALL SELECT * FROM v2 ...} over the given views (names of our own making). */
+    static String unionOf(List<String> views) {
+        StringBuilder sql = new StringBuilder();
+        for (String view : views) {
+            if (sql.length() > 0) sql.append("\nUNION ALL\n");
+            sql.append("SELECT * FROM ").append(view);
+        }
+        return sql.toString();
     }
 
     /** Runs a file's view definitions and returns its final query. */
@@ -139,7 +153,10 @@ public final class MetricsJob {
     /** A view definition or a CACHE TABLE, remembering what it cached. */
     private void run(String statement) {
         Matcher cache = CACHE_TABLE.matcher(statement.strip());
-        if (cache.matches()) cachedViews.add(cache.group(1));
+        if (cache.matches()) {
+            String view = cache.group(1);
+            releases.push(() -> spark.sql("UNCACHE TABLE IF EXISTS " + view));
+        }
         spark.sql(statement);
     }
 
@@ -151,10 +168,10 @@ public final class MetricsJob {
      * run's caches until it ends.
      */
     public void release() {
-        for (String view : cachedViews) spark.sql("UNCACHE TABLE IF EXISTS " + view);
-        for (Dataset<Row> d : persisted) d.unpersist();
-        cachedViews.clear();
-        persisted.clear();
+        // Newest first: a cache made from an older one goes before it, because dropping a cache that a later one reads
+        // makes Spark re-plan the later one (for the union of every metric query: many seconds).
+        while (!releases.isEmpty()) releases.pop().run();
+        queryViews.clear();
     }
 
     static boolean isQuery(String statement) {

@@ -75,20 +75,39 @@ public final class MetricsRun {
         return out;
     }
 
+    /**
+     * Settings of the metrics phase, whose plan is one union of every metric query with a hundred or more shuffle
+     * stages. Adaptive execution would re-optimise and re-explain that whole plan after each stage (measured: most of
+     * the driver's time), so the plan is made once, up front. Joins shuffle rather than broadcast: a broadcast is a
+     * job of its own that brings its rows to the driver, and some join sides here are metric rows. Shuffles have one
+     * partition per core, not {@code spark.sql.shuffle.partitions}: each of the hundred exchanges carries aggregates,
+     * and without adaptive execution nothing would coalesce their mostly empty partitions.
+     */
+    private Map<String, String> settings() {
+        return Map.of("spark.sql.adaptive.enabled", "false",
+                "spark.sql.autoBroadcastJoinThreshold", "-1",
+                "spark.sql.shuffle.partitions", Integer.toString(spark.sparkContext().defaultParallelism()));
+    }
+
     private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
-        MetricsJob job = new MetricsJob(spark);
-        MetricsJob.Output out = job.compute(events, workloads, DevicePeaks.load(spark), sideTables);
         String stagingRoot = warehouse.root() + "/_staging/" + runId;
-        spark.sparkContext().setJobDescription("metrics");
-        try {
-            out.collectives().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
-                    .parquet(stagingRoot + "/" + Tables.COLLECTIVES);
-            out.metrics().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
-                    .parquet(stagingRoot + "/" + Tables.METRICS);
-        } finally {
-            spark.sparkContext().setJobDescription(null);
-            job.release();
-        }
+        MetricsJob job = new MetricsJob(spark);
+        SessionSettings.with(spark, settings(), () -> {
+            try {
+                spark.sparkContext().setJobDescription("metrics: caches"); // the views' CACHE TABLE run eagerly
+                MetricsJob.Output out = job.compute(events, workloads, DevicePeaks.load(spark), sideTables);
+                spark.sparkContext().setJobDescription("metrics: collectives");
+                out.collectives().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
+                        .parquet(stagingRoot + "/" + Tables.COLLECTIVES);
+                spark.sparkContext().setJobDescription("metrics: metrics");
+                out.metrics().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
+                        .parquet(stagingRoot + "/" + Tables.METRICS);
+                return null;
+            } finally {
+                spark.sparkContext().setJobDescription(null);
+                job.release();
+            }
+        });
     }
 
     public void dropExport(String workload) throws IOException {
@@ -100,18 +119,28 @@ public final class MetricsRun {
         return readPartitions(warehouse.table(Tables.METRICS), workloads);
     }
 
-    /** After the swap: exports/metrics/<workload>.json from the live metrics of the workloads. */
-    public Map<String, List<Row>> export(List<String> workloads) throws IOException {
+    /** After the swap: exports/metrics/<workload>.json from the live metrics of the workloads, written by executors. */
+    public void export(List<String> workloads) {
+        if (workloads.isEmpty()) return;
+        spark.sparkContext().setJobDescription("metrics: export");
+        try {
+            MetricsExport.writeAll(readPartitions(warehouse.table(Tables.METRICS), workloads), warehouse.fs(),
+                    warehouse.table(Tables.EXPORTS));
+        } finally {
+            spark.sparkContext().setJobDescription(null);
+        }
+    }
+
+    /**
+     * The workload-scope rows of a few metrics of some workloads, for a summary a person reads (a handful of rows per
+     * workload, at most {@code limit} in all).
+     */
+    public Map<String, List<Row>> workloadRows(List<String> workloads, List<String> metrics, int limit) {
         Map<String, List<Row>> byWorkload = new TreeMap<>();
-        if (workloads.isEmpty()) return byWorkload;
-        Dataset<Row> live = readPartitions(warehouse.table(Tables.METRICS), workloads)
-                .orderBy("workload", "metric", "scope", "figure", "key", "rank", "step");
-        for (Row r : live.collectAsList()) { // metrics rows: hundreds per workload, not events
-            byWorkload.computeIfAbsent(r.getString(r.fieldIndex("workload")), k -> new ArrayList<>()).add(r);
-        }
-        for (Map.Entry<String, List<Row>> e : byWorkload.entrySet()) {
-            MetricsExport.write(warehouse.fs(), warehouse.table(Tables.EXPORTS), e.getKey(), e.getValue());
-        }
+        if (workloads.isEmpty() || metrics.isEmpty()) return byWorkload;
+        List<Row> rows = readLive(workloads).where(col("scope").equalTo("workload").and(col("metric").isin(metrics.toArray())))
+                .select("workload", "metric", "figure", "key", "scope", "value").limit(limit).collectAsList();
+        for (Row r : rows) byWorkload.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(r);
         return byWorkload;
     }
 }

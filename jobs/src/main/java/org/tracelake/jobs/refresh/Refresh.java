@@ -5,7 +5,6 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -53,7 +52,7 @@ public final class Refresh {
 
     /** What a refresh did. */
     public record Result(String runId, List<WorkloadIngest> workloads, List<WorkloadFolder> unchanged,
-                         List<String> removed, Map<String, List<Row>> metrics, List<Row> regressions,
+                         List<String> removed, List<Row> regressions,
                          List<String> restoredAfterCrash) {
         public boolean allOk() {
             return workloads.stream().allMatch(WorkloadIngest::clean);
@@ -86,21 +85,25 @@ public final class Refresh {
             List<String> ok = new ArrayList<>();
             for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
             MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
+            long metricsStart = System.nanoTime();
             if (computeMetrics && !ok.isEmpty()) {
                 Progress.info("computing metrics for " + ok.size() + " workloads");
                 metrics.computeStaged(ok);
+                Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s", (System.nanoTime() - metricsStart) / 1e9));
             }
             // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
             for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
             for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
-            Map<String, List<Row>> exported = computeMetrics ? metrics.export(ok) : Map.of();
+            long exportStart = System.nanoTime();
+            if (computeMetrics) metrics.export(ok);
             for (String gone : plan.vanished) metrics.dropExport(gone);
             if (!computeMetrics) for (String w : ok) metrics.dropExport(w);
 
             History history = new History(spark, warehouse, runId);
             List<Row> moved = computeMetrics ? history.record(ok) : List.of();
-            Result result = new Result(runId, results, plan.unchanged, plan.vanished, exported, moved, restored);
+            Result result = new Result(runId, results, plan.unchanged, plan.vanished, moved, restored);
             history.recordRun(runRow(result, archive, full, started));
+            Progress.info(String.format(java.util.Locale.ROOT, "exports, metric history and run recorded in %.1f s", (System.nanoTime() - exportStart) / 1e9));
             ingest.finish();
             return result;
         }

@@ -23,15 +23,12 @@ public final class Settings {
                     + "in regressions", v -> positive(Double.parseDouble(v)));
     public static final Key<Long> LOCK_STALE_AFTER_HOURS = new Key<>("spark.tracelake.lockStaleAfterHours", "24",
             "a warehouse lock this old (or whose process is gone, same host) is taken over", v -> positive(Long.parseLong(v)));
-    public static final Key<Integer> METRICS_CONCURRENT_QUERIES = new Key<>("spark.tracelake.metrics.concurrentQueries", "4",
-            "metric queries run at once (each a small Spark job); more keeps a larger cluster busy",
-            v -> positive(Integer.parseInt(v)));
     public static final Key<String> DEVICE_PEAK_FLOPS = new Key<>("spark.tracelake.devicePeakFlops", "",
             "peak FLOPS per device model, for mfu (default: the bundled conf/device_peak_flops.csv)", v -> v);
 
     /** Every setting, for help and documentation. */
     public static final List<Key<?>> ALL = List.of(GZIP_MAX_EXPANSION_RATIO, GZIP_MIN_EXPANDED_BYTES,
-            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, METRICS_CONCURRENT_QUERIES, DEVICE_PEAK_FLOPS);
+            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS);
 
     private final SparkSession spark;
 

@@ -17,7 +17,7 @@ class SettingsTest {
     void defaultsAndGivenValues() {
         Settings s = Settings.of(spark);
         assertEquals(InputLimits.defaults(), s.inputLimits());
-        assertEquals(4, s.get(Settings.METRICS_CONCURRENT_QUERIES));
+        assertEquals(24L, s.get(Settings.LOCK_STALE_AFTER_HOURS));
         spark.conf().set(Settings.REGRESSION_THRESHOLD.name(), "0.2");
         try {
             assertEquals(0.2, s.get(Settings.REGRESSION_THRESHOLD));
