@@ -44,6 +44,8 @@ import org.tracelake.jobs.readers.kineto.KinetoReader;
  *       ({@link StandaloneCluster}, as StandaloneClusterIT starts it), a full refresh submitted to it, timed.</li>
  *   <li>{@code jfr-top FILE N}: where a Spark task's time went in a JFR recording: execution samples of the task
  *       threads by phase (reader pass 1, pass 2, row conversion, Parquet, zstd) and the N hottest methods.</li>
+ *   <li>{@code eventlog FILE-OR-DIR [PROCESS-WALL-S]}: a Spark event log's driver-only time, task time, parallel
+ *       fraction and Amdahl projection ({@link EventLogStats}).</li>
  * </ul>
  */
 public final class BenchHarness {
@@ -56,8 +58,9 @@ public final class BenchHarness {
             case "index" -> index(Path.of(args[1]));
             case "cluster" -> cluster(Integer.parseInt(args[1]), Path.of(args[2]), args[3], args[4]);
             case "jfr-top" -> jfrTop(Path.of(args[1]), Integer.parseInt(args[2]));
+            case "eventlog" -> EventLogStats.run(Path.of(args[1]), args.length > 2 ? Double.parseDouble(args[2]) : 0);
             default -> {
-                System.err.println("usage: BenchHarness parse FILE | reader FILE | index FILE | cluster WORKERS DIR ARCHIVE WAREHOUSE | jfr-top FILE N");
+                System.err.println("usage: BenchHarness parse FILE | reader FILE | index FILE | cluster WORKERS DIR ARCHIVE WAREHOUSE | jfr-top FILE N | eventlog FILE-OR-DIR [PROCESS-WALL-S]");
                 System.exit(2);
             }
         }
@@ -173,7 +176,7 @@ public final class BenchHarness {
     }
 
     private static JsonFactory kinetoFactory() throws ReflectiveOperationException {
-        Field f = Class.forName("org.tracelake.jobs.readers.kineto.KinetoEventParser").getDeclaredField("FACTORY");
+        Field f = Class.forName("org.tracelake.jobs.readers.common.ChromeEventParser").getDeclaredField("FACTORY");
         f.setAccessible(true);
         return (JsonFactory) f.get(null);
     }
@@ -274,7 +277,7 @@ public final class BenchHarness {
                     && method.equals("enclosingCommOps")) inPass2 = "comm-op lookup (KinetoIndex.enclosingCommOps)";
             if (inPass2 == null && (type.startsWith("org.tracelake.udfs")
                     || type.equals("org.tracelake.jobs.readers.ActivityClassifier"))) inPass2 = "classification (udfs)";
-            if (inPass2 == null && type.equals("org.tracelake.jobs.readers.kineto.KinetoEventParser")) inPass2 = "JSON parsing";
+            if (inPass2 == null && type.equals("org.tracelake.jobs.readers.common.ChromeEventParser")) inPass2 = "JSON parsing";
             if (type.startsWith("com.github.luben.zstd")) zstd = true;
             if (type.startsWith("org.apache.parquet")) parquet = true;
             if (type.startsWith("org.apache.spark.sql.catalyst")) catalyst = true;
