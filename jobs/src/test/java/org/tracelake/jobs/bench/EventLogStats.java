@@ -27,18 +27,17 @@ final class EventLogStats {
 
     private EventLogStats() {}
 
-    /** {@code eventlog FILE-OR-DIR [PROCESS-WALL-SECONDS]}: a directory must hold exactly one finished event log. */
+    /**
+     * {@code eventlog FILE-OR-DIR [PROCESS-WALL-SECONDS]}: a single-file event log, or a directory holding one
+     * application's log — a single file, or Spark 4's rolling layout ({@code eventlog_v2_<app>/events_<n>_<app>}, read
+     * in the order of n).
+     */
     static void run(Path fileOrDir, double processWallS) throws IOException {
-        Path file = fileOrDir;
-        if (Files.isDirectory(fileOrDir)) {
-            try (Stream<Path> s = Files.list(fileOrDir)) {
-                List<Path> logs = s.filter(Files::isRegularFile).toList();
-                if (logs.size() != 1) throw new IllegalArgumentException("expected one event log in " + fileOrDir + ", found " + logs);
-                file = logs.get(0);
+        List<Path> files = logFiles(fileOrDir);
+        for (Path f : files) {
+            if (f.getFileName().toString().endsWith(".inprogress")) {
+                throw new IllegalArgumentException(f + " is still in progress (the application did not end)");
             }
-        }
-        if (file.getFileName().toString().endsWith(".inprogress")) {
-            throw new IllegalArgumentException(file + " is still in progress (the application did not end)");
         }
         ObjectMapper json = new ObjectMapper();
         long appStart = -1;
@@ -48,7 +47,7 @@ final class EventLogStats {
         java.util.Map<Long, Long> jobStarts = new java.util.HashMap<>();
         long runSum = 0;
         int failed = 0;
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        for (Path file : files) try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             for (String line; (line = in.readLine()) != null; ) {
                 if (line.isBlank()) continue;
                 JsonNode e = json.readTree(line);
@@ -72,7 +71,7 @@ final class EventLogStats {
                 }
             }
         }
-        if (appStart < 0 || appEnd < appStart) throw new IllegalStateException(file + ": no ApplicationStart/End pair");
+        if (appStart < 0 || appEnd < appStart) throw new IllegalStateException(files + ": no ApplicationStart/End pair");
         long wall = appEnd - appStart;
         long[] busy = sweep(tasks);            // [time with >= 1 task, time with >= 2 tasks]
         long jobTime = sweep(jobs)[0];
@@ -80,7 +79,9 @@ final class EventLogStats {
         for (long[] t : tasks) taskSum += t[1] - t[0];
         long driverOnly = Math.max(0, wall - busy[0]);
 
-        out("event_log", file.toString());
+        out("event_log", files.get(0).getParent().equals(fileOrDir) || !Files.isDirectory(fileOrDir)
+                ? String.valueOf(files.get(0)) : String.valueOf(files.get(0).getParent()));
+        out("event_log_files", files.size());
         out("jobs", jobs.size());
         out("tasks", tasks.size());
         out("tasks_failed", failed);
@@ -100,6 +101,27 @@ final class EventLogStats {
             out("outside_app_s", String.format(Locale.ROOT, "%.1f", outside));
             amdahl("process_", 1.0 - (driverOnly / 1000.0 + outside) / processWallS);
         }
+    }
+
+    private static List<Path> logFiles(Path fileOrDir) throws IOException {
+        if (!Files.isDirectory(fileOrDir)) return List.of(fileOrDir);
+        List<Path> all;
+        try (Stream<Path> s = Files.walk(fileOrDir)) {
+            all = s.filter(Files::isRegularFile)
+                    .filter(f -> !f.getFileName().toString().startsWith("."))
+                    .filter(f -> !f.getFileName().toString().startsWith("appstatus_"))
+                    .toList();
+        }
+        java.util.Set<Path> parents = new java.util.HashSet<>();
+        for (Path f : all) parents.add(f.getParent());
+        if (all.isEmpty() || parents.size() != 1) {
+            throw new IllegalArgumentException("expected one application's event log in " + fileOrDir + ", found " + all);
+        }
+        List<Path> rolled = all.stream().filter(f -> f.getFileName().toString().matches("events_\\d+_.*")).sorted(
+                java.util.Comparator.comparingInt(f -> Integer.parseInt(f.getFileName().toString().split("_")[1]))).toList();
+        if (!rolled.isEmpty()) return rolled;
+        if (all.size() != 1) throw new IllegalArgumentException("expected one event log in " + fileOrDir + ", found " + all);
+        return all;
     }
 
     private static void amdahl(String prefix, double p) {
