@@ -44,6 +44,8 @@ import org.tracelake.jobs.readers.kineto.KinetoReader;
  *       ({@link StandaloneCluster}, as StandaloneClusterIT starts it), a full refresh submitted to it, timed.</li>
  *   <li>{@code jfr-top FILE N}: where a Spark task's time went in a JFR recording: execution samples of the task
  *       threads by phase (reader pass 1, pass 2, row conversion, Parquet, zstd) and the N hottest methods.</li>
+ *   <li>{@code eventlog FILE-OR-DIR [PROCESS-WALL-S]}: a Spark event log's driver-only time, task time, parallel
+ *       fraction and Amdahl projection ({@link EventLogStats}).</li>
  * </ul>
  */
 public final class BenchHarness {
@@ -56,8 +58,9 @@ public final class BenchHarness {
             case "index" -> index(Path.of(args[1]));
             case "cluster" -> cluster(Integer.parseInt(args[1]), Path.of(args[2]), args[3], args[4]);
             case "jfr-top" -> jfrTop(Path.of(args[1]), Integer.parseInt(args[2]));
+            case "eventlog" -> EventLogStats.run(Path.of(args[1]), args.length > 2 ? Double.parseDouble(args[2]) : 0);
             default -> {
-                System.err.println("usage: BenchHarness parse FILE | reader FILE | index FILE | cluster WORKERS DIR ARCHIVE WAREHOUSE | jfr-top FILE N");
+                System.err.println("usage: BenchHarness parse FILE | reader FILE | index FILE | cluster WORKERS DIR ARCHIVE WAREHOUSE | jfr-top FILE N | eventlog FILE-OR-DIR [PROCESS-WALL-S]");
                 System.exit(2);
             }
         }
