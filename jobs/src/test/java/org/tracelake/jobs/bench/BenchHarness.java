@@ -272,7 +272,9 @@ public final class BenchHarness {
             String type = fr.getMethod().getType().getName();
             String method = fr.getMethod().getName();
             if (type.equals("org.tracelake.jobs.readers.kineto.KinetoReader") && method.equals("open")) pass1 = true;
-            if (type.equals("org.tracelake.jobs.readers.kineto.KinetoReader$Rows")) pass2 = true;
+            // pass 2's walk lives in readers/common (ChromeEventStream, EventRow, RowStream), its fill in KinetoReader$Rows
+            if (type.equals("org.tracelake.jobs.readers.kineto.KinetoReader$Rows")
+                    || type.startsWith("org.tracelake.jobs.readers.common.")) pass2 = true;
             if (inPass2 == null && type.equals("org.tracelake.jobs.readers.kineto.KinetoIndex")
                     && method.equals("enclosingCommOps")) inPass2 = "comm-op lookup (KinetoIndex.enclosingCommOps)";
             if (inPass2 == null && (type.startsWith("org.tracelake.udfs")
@@ -283,10 +285,10 @@ public final class BenchHarness {
             if (type.startsWith("org.apache.spark.sql.catalyst")) catalyst = true;
         }
         if (pass1) return "reader pass 1: hash + index (KinetoReader.open)";
-        if (pass2) return "reader pass 2: " + (inPass2 == null ? "building the Row, other" : inPass2);
+        if (pass2) return "reader pass 2: " + (inPass2 == null ? "building the InternalRow, other" : inPass2);
         if (zstd) return "zstd compression";
         if (parquet) return "Parquet encoding and writing";
-        if (catalyst) return "Row to InternalRow conversion, other Spark SQL";
+        if (catalyst) return "other Spark SQL (the write's projection, no Row conversion)";
         return "other (Spark task, I/O)";
     }
 
