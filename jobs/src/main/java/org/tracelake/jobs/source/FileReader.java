@@ -36,7 +36,7 @@ final class FileReader implements PartitionReader<InternalRow> {
     @Override
     public boolean next() throws IOException {
         if (done) return false;
-        if (plan.tracesFiles()) {
+        if (plan.readsTraceFiles()) {
             if (stream != null) {
                 while (stream.hasNext()) stream.next();
             }

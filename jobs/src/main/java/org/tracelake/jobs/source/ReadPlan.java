@@ -44,12 +44,12 @@ record ReadPlan(String table, String readerTable, int output, int width, boolean
         throw new IllegalStateException("registry entry of " + table + " does not list it");
     }
 
-    boolean tracesFiles() {
+    boolean readsTraceFiles() {
         return table.equals(Tables.TRACE_FILES);
     }
 
     StructType schema() {
-        if (tracesFiles()) return TraceFileSchema.SCHEMA;
+        if (readsTraceFiles()) return TraceFileSchema.SCHEMA;
         List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(readerTable);
         if (envelopes) return TableRows.schema(outputs);
         return output >= 0 ? outputs.get(output).schema() : outputs.get(0).schema();
