@@ -157,7 +157,7 @@ public final class IngestJob {
      */
     private List<FileReport> readInto(String table, List<FileTask> tasks) throws IOException {
         List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(table);
-        String reportsDir = stagingRoot() + "/_reports/" + table;
+        String reportsDir = warehouse.staging(runId) + "/_reports/" + table;
         spark.sparkContext().setJobDescription("ingest: " + tasks.size() + " files into " + table);
         try {
             if (outputs.size() == 1) {
@@ -189,7 +189,7 @@ public final class IngestJob {
             // parquet-hadoop's per-column setting ("key#column"), handed to the writer through the write's options
             for (String c : EventSchema.NEAR_UNIQUE_COLUMNS) writer = writer.option("parquet.enable.dictionary#" + c, "false");
         }
-        writer.parquet(stagingRoot() + "/" + table);
+        writer.parquet(warehouse.staging(runId) + "/" + table);
     }
 
     /**
@@ -209,17 +209,13 @@ public final class IngestJob {
     }
 
     private Path emptyEventsFile() throws IOException {
-        String dir = stagingRoot() + "/_empty/" + Tables.EVENTS;
+        String dir = warehouse.staging(runId) + "/_empty/" + Tables.EVENTS;
         spark.createDataFrame(new ArrayList<Row>(), EventSchema.SCHEMA).drop(Tables.PARTITION_COLUMN).coalesce(1)
                 .write().mode(SaveMode.Overwrite).parquet(dir);
         for (FileStatus f : warehouse.fs().listStatus(new Path(dir))) {
             if (f.getPath().getName().endsWith(".parquet")) return f.getPath();
         }
         throw new IOException("Spark wrote no Parquet file for an empty events table under " + dir);
-    }
-
-    private String stagingRoot() {
-        return warehouse.root() + "/_staging/" + runId;
     }
 
     /** Fills message sizes of Kineto comm kernels from the workload's execution traces (see {@link KinetoLink}). */
@@ -251,6 +247,6 @@ public final class IngestJob {
     /** Rows the driver made (a row per file, a card per workload), as one write partitioned by workload. */
     private void writeStaged(String table, List<Row> rows, StructType schema) {
         spark.createDataFrame(rows, schema).repartition(col(Tables.PARTITION_COLUMN))
-                .write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN).parquet(stagingRoot() + "/" + table);
+                .write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN).parquet(warehouse.staging(runId) + "/" + table);
     }
 }

@@ -41,7 +41,7 @@ public final class MetricsRun {
     /** Metrics for workloads staged by this run's ingest. */
     public void computeStaged(List<String> workloads) {
         if (workloads.isEmpty()) return;
-        String stagingRoot = warehouse.root() + "/_staging/" + runId;
+        String stagingRoot = warehouse.staging(runId);
         compute(readPartitions(stagingRoot + "/" + Tables.EVENTS, workloads),
                 readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads), sideTables(stagingRoot, workloads));
     }
@@ -90,7 +90,7 @@ public final class MetricsRun {
     }
 
     private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
-        String stagingRoot = warehouse.root() + "/_staging/" + runId;
+        String stagingRoot = warehouse.staging(runId);
         MetricsJob job = new MetricsJob(spark);
         SessionSettings.with(spark, settings(), () -> {
             try {

@@ -44,7 +44,7 @@ public final class ChangePlan {
     public static ChangePlan of(SparkSession spark, Warehouse warehouse, List<WorkloadFolder> scanned,
                                 boolean full, boolean limited, boolean needMetrics) throws IOException {
         Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(spark, warehouse);
-        Set<String> withMetrics = full || !needMetrics ? null : partitionsOf(warehouse, Tables.METRICS);
+        Set<String> withMetrics = full || !needMetrics ? null : warehouse.livePartitions(Tables.METRICS);
         ChangePlan plan = new ChangePlan();
         for (WorkloadFolder w : scanned) {
             String why = full ? "--full" : whyChanged(w, ledger.get(w.name()));
@@ -81,17 +81,6 @@ public final class ChangePlan {
         }
         if (matched != seen.size()) return "a file was removed";
         return null;
-    }
-
-    /** The partition folders ({@code workload=…}) a live table has: one listing, no Spark job. */
-    private static Set<String> partitionsOf(Warehouse warehouse, String table) throws IOException {
-        Set<String> out = new TreeSet<>();
-        org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(warehouse.table(table));
-        if (!warehouse.fs().exists(dir)) return out;
-        for (org.apache.hadoop.fs.FileStatus f : warehouse.fs().listStatus(dir)) {
-            if (f.isDirectory()) out.add(f.getPath().getName());
-        }
-        return out;
     }
 
     /** workload → path → what the last refresh saw. File metadata only: a row per input file. */

@@ -3,6 +3,8 @@ package org.tracelake.jobs.warehouse;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -51,8 +53,24 @@ public final class Warehouse {
         return table(table) + "/" + partitionDir(workload);
     }
 
+    /** The folder where a run writes its tables before each workload is swapped in. */
+    public String staging(String runId) {
+        return root + "/_staging/" + runId;
+    }
+
     public String stagingPartition(String runId, String table, String workload) {
-        return root + "/_staging/" + runId + "/" + table + "/" + partitionDir(workload);
+        return staging(runId) + "/" + table + "/" + partitionDir(workload);
+    }
+
+    /** The partition folders ({@code workload=…}) a live table has: one listing, no Spark job. */
+    public Set<String> livePartitions(String table) throws IOException {
+        Set<String> out = new TreeSet<>();
+        Path dir = new Path(table(table));
+        if (!fs.exists(dir)) return out;
+        for (FileStatus f : fs.listStatus(dir)) {
+            if (f.isDirectory()) out.add(f.getPath().getName());
+        }
+        return out;
     }
 
     public static String partitionDir(String workload) {
@@ -143,7 +161,7 @@ public final class Warehouse {
     }
 
     public void dropStaging(String runId) throws IOException {
-        fs.delete(new Path(root + "/_staging/" + runId), true);
+        fs.delete(new Path(staging(runId)), true);
         fs.delete(new Path(root + "/_trash/" + runId), true);
     }
 
