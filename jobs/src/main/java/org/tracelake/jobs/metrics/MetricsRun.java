@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -11,6 +12,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
@@ -81,12 +83,20 @@ public final class MetricsRun {
      * the driver's time), so the plan is made once, up front. Joins shuffle rather than broadcast: a broadcast is a
      * job of its own that brings its rows to the driver, and some join sides here are metric rows. Shuffles have one
      * partition per core, not {@code spark.sql.shuffle.partitions}: each of the hundred exchanges carries aggregates,
-     * and without adaptive execution nothing would coalesce their mostly empty partitions.
+     * and without adaptive execution nothing would coalesce their mostly empty partitions. Code generation is off
+     * unless {@link Settings#METRICS_CODEGEN} is set: compiling a class per stage, on the driver and again in the
+     * executors, took longer than running those stages interpreted (bench/NOTES.md, "codegen").
      */
     private Map<String, String> settings() {
-        return Map.of("spark.sql.adaptive.enabled", "false",
-                "spark.sql.autoBroadcastJoinThreshold", "-1",
-                "spark.sql.shuffle.partitions", Integer.toString(spark.sparkContext().defaultParallelism()));
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("spark.sql.adaptive.enabled", "false");
+        settings.put("spark.sql.autoBroadcastJoinThreshold", "-1");
+        settings.put("spark.sql.shuffle.partitions", Integer.toString(spark.sparkContext().defaultParallelism()));
+        if (!Settings.of(spark).get(Settings.METRICS_CODEGEN)) {
+            settings.put("spark.sql.codegen.wholeStage", "false");
+            settings.put("spark.sql.codegen.factoryMode", "NO_CODEGEN"); // projections and predicates interpreted too
+        }
+        return settings;
     }
 
     private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {

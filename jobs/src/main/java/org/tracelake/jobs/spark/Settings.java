@@ -26,9 +26,14 @@ public final class Settings {
     public static final Key<String> DEVICE_PEAK_FLOPS = new Key<>("spark.tracelake.devicePeakFlops", "",
             "peak FLOPS per device model, for mfu (default: the bundled conf/device_peak_flops.csv)", v -> v);
 
+    public static final Key<Boolean> METRICS_CODEGEN = new Key<>("spark.tracelake.metrics.codegen", "false",
+            "let Spark generate and compile Java code for the metrics phase's plan; off, its hundred-odd small stages "
+                    + "run interpreted, which is faster until archives reach millions of GPU activities (BENCHMARKS.md)",
+            Settings::bool);
+
     /** Every setting, for help and documentation. */
     public static final List<Key<?>> ALL = List.of(GZIP_MAX_EXPANSION_RATIO, GZIP_MIN_EXPANDED_BYTES,
-            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS);
+            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS, METRICS_CODEGEN);
 
     private final SparkSession spark;
 
@@ -55,6 +60,12 @@ public final class Settings {
     /** The gzip limits of this session. */
     public InputLimits inputLimits() {
         return new InputLimits(get(GZIP_MAX_EXPANSION_RATIO), get(GZIP_MIN_EXPANDED_BYTES));
+    }
+
+    private static Boolean bool(String v) {
+        if (v.equalsIgnoreCase("true")) return true;
+        if (v.equalsIgnoreCase("false")) return false;
+        throw new IllegalArgumentException("takes true or false");
     }
 
     private static <N extends Number> N positive(N n) {

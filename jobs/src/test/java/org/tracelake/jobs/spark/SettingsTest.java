@@ -40,4 +40,24 @@ class SettingsTest {
             }
         }
     }
+
+    @Test
+    void aSwitchTakesTrueOrFalseOnly() {
+        assertEquals(false, Settings.of(spark).get(Settings.METRICS_CODEGEN));
+        for (String[] given : new String[][] {{"TRUE", "true"}, {" false ", "false"}, {"yes", null}, {"1", null}}) {
+            spark.conf().set(Settings.METRICS_CODEGEN.name(), given[0]);
+            try {
+                if (given[1] != null) {
+                    assertEquals(Boolean.valueOf(given[1]), Settings.of(spark).get(Settings.METRICS_CODEGEN));
+                } else {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                            () -> Settings.of(spark).get(Settings.METRICS_CODEGEN));
+                    assertTrue(e.getMessage().contains("spark.tracelake.metrics.codegen=" + given[0].strip())
+                            && e.getMessage().contains("takes true or false"), e.getMessage());
+                }
+            } finally {
+                spark.conf().unset(Settings.METRICS_CODEGEN.name());
+            }
+        }
+    }
 }
