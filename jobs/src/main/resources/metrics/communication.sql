@@ -120,7 +120,7 @@ GROUP BY workload;
 CREATE OR REPLACE TEMP VIEW busbw_samples AS
 SELECT workload, rank, collective, size_bytes, in_bytes, group_size, dur_ns,
        busbw_gbps(collective, in_bytes, out_bytes, group_size, dur_ns) AS busbw,
-       CASE WHEN size_bytes = 0 THEN 0 ELSE CAST(pow(2, floor(log2(size_bytes))) AS BIGINT) END AS bucket
+       size_bucket(size_bytes) AS bucket
 FROM comm
 WHERE size_bytes IS NOT NULL AND size_bytes >= 0 AND group_size >= 2 AND dur_ns > 0;
 

@@ -38,6 +38,8 @@ public final class TableCatalog {
             new Table(Tables.ET_NODES, EtNodeSchema.SCHEMA, true, Stage.INGEST, "execution trace nodes"),
             new Table(Tables.COLLECTIVES, CollectiveSchema.SCHEMA, true, Stage.METRICS,
                     "one row per collective instance matched across ranks: lag, last rank, busbw"),
+            new Table(Tables.COLLECTIVE_MEMBERS, CollectiveMemberSchema.SCHEMA, true, Stage.METRICS,
+                    "each rank's activity in each collective instance: rank, match key, k, start, end, size"),
             new Table(Tables.METRICS, MetricSchema.SCHEMA, true, Stage.METRICS,
                     "the long metrics table (METRICS.md §5): metric, figure, scope, rank, step, key, value"),
             new Table(Tables.METRICS_HISTORY, RunSchema.METRICS_HISTORY, false, Stage.HISTORY,

@@ -13,6 +13,7 @@ public final class Tables {
     public static final String TRACE_FILES = "trace_files";
     public static final String EVENTS = "events";
     public static final String COLLECTIVES = "collectives";
+    public static final String COLLECTIVE_MEMBERS = "collective_members";
     public static final String MEMORY_EVENTS = "memory_events";
     public static final String MEMORY_SEGMENTS = "memory_segments";
     public static final String ITERATION_TELEMETRY = "iteration_telemetry";

@@ -26,7 +26,8 @@ class TableCatalogTest {
         assertEquals(List.of(Tables.WORKLOADS, Tables.TRACE_FILES, Tables.EVENTS, Tables.MEMORY_EVENTS,
                 Tables.MEMORY_SEGMENTS, Tables.ITERATION_TELEMETRY, Tables.ET_NODES),
                 TableCatalog.perWorkload(TableCatalog.Stage.INGEST));
-        assertEquals(List.of(Tables.COLLECTIVES, Tables.METRICS), TableCatalog.perWorkload(TableCatalog.Stage.METRICS));
+        assertEquals(List.of(Tables.COLLECTIVES, Tables.COLLECTIVE_MEMBERS, Tables.METRICS),
+                TableCatalog.perWorkload(TableCatalog.Stage.METRICS));
         assertEquals(List.of(), TableCatalog.perWorkload(TableCatalog.Stage.HISTORY));
     }
 }

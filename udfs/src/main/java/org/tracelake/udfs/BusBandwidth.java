@@ -18,6 +18,17 @@ public final class BusBandwidth {
         return CollectiveKind.ALL_GATHER.equals(kind) ? outBytes : inBytes;
     }
 
+    /**
+     * The power-of-2 size bucket of a message of S bytes, for busbw by size (METRICS.md §4) and the report's table:
+     * the largest power of 2 not above S; 0 for S = 0; null for an unknown or negative size.
+     */
+    public static Long sizeBucket(Long sizeBytes) {
+        if (sizeBytes == null || sizeBytes < 0) {
+            return null;
+        }
+        return Long.highestOneBit(sizeBytes);
+    }
+
     /** f(n): 2(n−1)/n for all_reduce; (n−1)/n for all_gather, reduce_scatter, all_to_all; 1 otherwise. */
     public static Double factor(String kind, Integer n) {
         if (kind == null || n == null || n < 1) {

@@ -16,7 +16,7 @@ public final class UdfRegistry {
 
     private static final List<String> NAMES = List.of(
             "activity_class", "kernel_category", "collective_kind", "dtype_size", "dtype_from_kernel_name",
-            "message_bytes", "bus_size_bytes", "busbw_factor", "algbw_gbps", "busbw_gbps", "profiler_step",
+            "message_bytes", "bus_size_bytes", "size_bucket", "busbw_factor", "algbw_gbps", "busbw_gbps", "profiler_step",
             "rank_from_file_name", "is_gpu_activity", "step_name_priority", "step_priority", "is_copy_kernel",
             "is_moe_kernel");
 
@@ -47,6 +47,8 @@ public final class UdfRegistry {
                 (UDF3<String, Object, Object, Long>) (kind, in, out) ->
                         BusBandwidth.sizeBytes(kind, SqlArgs.toLong(in), SqlArgs.toLong(out)),
                 DataTypes.LongType);
+        udf.register("size_bucket",
+                (UDF1<Object, Long>) size -> BusBandwidth.sizeBucket(SqlArgs.toLong(size)), DataTypes.LongType);
         udf.register("busbw_factor",
                 (UDF2<String, Object, Double>) (kind, n) -> BusBandwidth.factor(kind, SqlArgs.toInteger(n)),
                 DataTypes.DoubleType);

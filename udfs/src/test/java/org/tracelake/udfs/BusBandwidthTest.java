@@ -20,6 +20,18 @@ class BusBandwidthTest {
     }
 
     @Test
+    void sizeBucketIsTheLargestPowerOfTwoNotAboveTheSize() {
+        assertEquals(0L, BusBandwidth.sizeBucket(0L));
+        assertEquals(1L, BusBandwidth.sizeBucket(1L));
+        assertEquals(262_144L, BusBandwidth.sizeBucket(402_176L)); // 2^18 <= 402,176 < 2^19
+        assertEquals(1L << 20, BusBandwidth.sizeBucket(1L << 20));
+        // exact where log2 in floating point is not: 2^53 - 1 lies in the bucket of 2^52
+        assertEquals(1L << 52, BusBandwidth.sizeBucket((1L << 53) - 1));
+        assertEquals(null, BusBandwidth.sizeBucket(-1L));
+        assertEquals(null, BusBandwidth.sizeBucket(null));
+    }
+
+    @Test
     void factorsFollowNcclTests() {
         assertEquals(1.75, BusBandwidth.factor("all_reduce", 8), EPS); // 2*7/8
         assertEquals(1.0, BusBandwidth.factor("all_reduce", 2), EPS); // 2*1/2

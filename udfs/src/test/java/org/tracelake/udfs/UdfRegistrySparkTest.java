@@ -33,7 +33,8 @@ class UdfRegistrySparkTest {
                     + "rank_from_file_name('sampled_rank-1.json.gz'), is_gpu_activity('gpu_memcpy'), "
                     + "collective_kind(null, 'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(x)', 'nccl:all_to_all'), "
                     + "dtype_size(null), step_priority('user_annotation', 'execute_context_0(1)_generation_0(1)'), "
-                    + "step_priority('gpu_user_annotation', 'execute_context_0(1)_generation_0(1)')").first();
+                    + "step_priority('gpu_user_annotation', 'execute_context_0(1)_generation_0(1)'), "
+                    + "size_bucket(402176), size_bucket(CAST(0 AS BIGINT))").first();
             assertEquals(26_550_272L, more.getLong(0));
             assertEquals(424L, more.getLong(1));
             assertEquals(2.0, more.getDouble(2), 1e-12);
@@ -44,14 +45,16 @@ class UdfRegistrySparkTest {
             assertTrue(more.isNullAt(7));
             assertEquals(1, more.getInt(8)); // the CPU-side vLLM step annotation
             assertEquals(-1, more.getInt(9)); // its GPU-side copy is never a step
+            assertEquals(262_144L, more.getLong(10)); // 2^18 <= 402,176 < 2^19
+            assertEquals(0L, more.getLong(11));
 
             List<String> functions = Arrays.asList((String[]) spark.sql("SHOW USER FUNCTIONS")
                     .as(org.apache.spark.sql.Encoders.STRING()).collect());
             for (String name : UdfRegistry.names()) {
                 assertTrue(functions.stream().anyMatch(f -> f.endsWith(name)), name);
             }
-            // the 13 of METRICS.md §2, step_name_priority, step_priority, is_copy_kernel, is_moe_kernel
-            assertEquals(17, UdfRegistry.names().size());
+            // the 13 of METRICS.md §2, step_name_priority, step_priority, is_copy_kernel, is_moe_kernel, size_bucket
+            assertEquals(18, UdfRegistry.names().size());
         } finally {
             spark.stop();
         }

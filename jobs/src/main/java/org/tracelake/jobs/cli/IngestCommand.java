@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
 @Command(name = "ingest", mixinStandardHelpOptions = true,
         description = {"Read the workloads of an archive into the workloads, trace_files and events tables, without "
                 + "computing metrics: a refresh without its metrics phase (same change detection, warehouse lock, "
-                + "atomic swap and run record). A workload it reads loses its old metrics and collectives, which "
-                + "described other events; the next refresh computes them."})
+                + "atomic swap and run record). A workload it reads loses its old metrics, collectives and collective "
+                + "members, which described other events; the next refresh computes them."})
 public final class IngestCommand implements Callable<Integer> {
     @Option(names = {"-a", "--archive"}, defaultValue = "data", paramLabel = "URI",
             description = "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")

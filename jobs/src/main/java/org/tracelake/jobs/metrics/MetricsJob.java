@@ -1,7 +1,6 @@
 package org.tracelake.jobs.metrics;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayDeque;
@@ -19,6 +18,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
+import org.tracelake.schemas.CollectiveMemberSchema;
 import org.tracelake.schemas.CollectiveSchema;
 import org.tracelake.schemas.MemorySchema;
 import org.tracelake.schemas.MetricSchema;
@@ -26,7 +26,7 @@ import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TelemetrySchema;
 
 /**
- * Computes the {@code metrics} and {@code collectives} tables of a set of workloads from their {@code events}
+ * Computes the {@code metrics}, {@code collectives} and {@code collective_members} tables of a set of workloads from their {@code events}
  * and {@code workloads} rows only (metrics never reread trace files). Interval arithmetic runs per
  * (workload, rank) inside sorted partitions ({@link RankSweepFunction}); everything else is the SQL in
  * {@code resources/metrics/*.sql}, which a person can read and rerun by hand.
@@ -53,8 +53,17 @@ public final class MetricsJob {
         this.spark = spark;
     }
 
-    /** The two outputs, not yet written. Both are partitioned by workload when written. */
-    public record Output(Dataset<Row> metrics, Dataset<Row> collectives) {}
+    /**
+     * Where the job's tables go: the run's staging area. What it writes there it reads back as plain Parquet tables,
+     * so that later queries plan against a small leaf rather than re-deriving it from the events each time.
+     */
+    public interface StagedTables {
+        /** Writes rows as the staged table (partitioned by workload), replacing it, or adding to what is there. */
+        void write(String table, Dataset<Row> rows, boolean append);
+
+        /** What this run staged of the table. */
+        Dataset<Row> read(String table);
+    }
 
     /**
      * Tables other than events and workloads that metric files read (memory.sql, telemetry.sql), with the schema
@@ -65,13 +74,13 @@ public final class MetricsJob {
             Tables.MEMORY_SEGMENTS, MemorySchema.SEGMENTS,
             Tables.ITERATION_TELEMETRY, TelemetrySchema.SCHEMA);
 
-    public Output compute(Dataset<Row> events, Dataset<Row> workloads, Dataset<Row> devicePeaks) {
-        return compute(events, workloads, devicePeaks, Map.of());
-    }
-
-    /** As above, with the side tables present for these workloads (any not given is registered empty). */
-    public Output compute(Dataset<Row> events, Dataset<Row> workloads, Dataset<Row> devicePeaks,
-                          Map<String, Dataset<Row>> sideTables) {
+    /**
+     * Computes the {@code collective_members}, {@code collectives} and {@code metrics} tables of the given events
+     * and writes them into {@code staged}; the side tables present for these workloads are given by name (any not
+     * given is registered empty).
+     */
+    public void compute(Dataset<Row> events, Dataset<Row> workloads, Dataset<Row> devicePeaks,
+                        Map<String, Dataset<Row>> sideTables, StagedTables staged) {
         SIDE_TABLES.forEach((name, schema) -> {
             Dataset<Row> t = sideTables.get(name);
             (t != null ? t : spark.createDataFrame(new ArrayList<Row>(), schema)).createOrReplaceTempView(name);
@@ -89,15 +98,25 @@ public final class MetricsJob {
         facts.createOrReplaceTempView("rank_facts");
         runAll("views.sql");
 
-        Dataset<Row> collectives = select(lastQuery("collectives.sql"), CollectiveSchema.SCHEMA.fieldNames())
-                .persist(StorageLevel.MEMORY_AND_DISK());
-        releases.push(collectives::unpersist);
-        collectives.createOrReplaceTempView("collectives");
+        // collectives.sql defines collective_members, then queries it: the members are staged first, and the
+        // instances are computed from the staged table, which the metric queries then read as `collectives`.
+        Dataset<Row> instances = null;
+        for (String statement : SqlScripts.statements("collectives.sql")) {
+            if (!isQuery(statement)) {
+                run(statement);
+                continue;
+            }
+            stage(Tables.COLLECTIVE_MEMBERS, "collective_members", spark.table("collective_members"),
+                    CollectiveMemberSchema.SCHEMA, staged);
+            instances = spark.sql(statement);
+        }
+        if (instances == null) throw new IllegalStateException("collectives.sql has no query");
+        stage(Tables.COLLECTIVES, "collectives", instances, CollectiveSchema.SCHEMA, staged);
 
-        // Every metric query becomes one branch of a single union, computed by executors once and kept for gaps.sql
-        // (computed_metrics): one plan, written by one job, whatever the number of queries or workloads; no metric row
-        // comes to the driver. Each query is a view of its own (metric_query_N) so that the union is analysed once, as
-        // one SQL statement, rather than re-analysed at every Dataset.union.
+        // Every metric query becomes one branch of a single union, written by executors in one job, whatever the
+        // number of queries or workloads; no metric row comes to the driver. Each query is a view of its own
+        // (metric_query_N) so that the union is analysed once, as one SQL statement, rather than re-analysed at
+        // every Dataset.union.
         for (String file : METRIC_FILES) {
             for (String statement : SqlScripts.statements(file)) {
                 if (isQuery(statement)) {
@@ -110,19 +129,35 @@ public final class MetricsJob {
                 }
             }
         }
+        // One time for every row of this run, so that a workload's rows say when they were computed alike.
+        java.sql.Timestamp computedAt = new java.sql.Timestamp(System.currentTimeMillis());
         // The union has a partition per partition of every branch (queries x shuffle partitions), and each of its
         // tasks deserialises the whole union's lineage: coalesced to one partition per core, that is paid a few times,
         // not hundreds.
-        Dataset<Row> computed = spark.sql(unionOf(queryViews))
-                .coalesce(spark.sparkContext().defaultParallelism())
-                .persist(StorageLevel.MEMORY_AND_DISK());
-        releases.push(computed::unpersist);
-        computed.createOrReplaceTempView("computed_metrics");
+        Dataset<Row> computed = spark.sql(unionOf(queryViews)).coalesce(spark.sparkContext().defaultParallelism());
+        staged.write(Tables.METRICS, stamped(computed, computedAt), false);
+
+        // gaps.sql adds a row for every catalog metric a workload has no workload-scope row of; it reads the rows
+        // just staged (computed_metrics), a Parquet table, not the union's plan.
+        staged.read(Tables.METRICS).createOrReplaceTempView("computed_metrics");
         MetricCatalog.asDataFrame(spark).createOrReplaceTempView("metric_catalog");
-        Dataset<Row> all = computed.union(conform(lastQuery("gaps.sql")))
-                .withColumn("computed_at", current_timestamp())
-                .withColumn("pipeline_version", lit(PIPELINE_VERSION));
-        return new Output(select(all, MetricSchema.SCHEMA.fieldNames()), collectives);
+        staged.write(Tables.METRICS, stamped(conform(lastQuery("gaps.sql")), computedAt), true);
+    }
+
+    /** Writes a view's rows as a staged table, then makes the view read the staged table. */
+    private void stage(String table, String view, Dataset<Row> rows, StructType schema, StagedTables staged) {
+        Column[] cols = new Column[schema.size()];
+        for (int i = 0; i < cols.length; i++) {
+            cols[i] = col(schema.fields()[i].name()).cast(schema.fields()[i].dataType()).as(schema.fields()[i].name());
+        }
+        staged.write(table, rows.select(cols), false);
+        staged.read(table).createOrReplaceTempView(view);
+    }
+
+    /** Metric rows with the columns the job adds: when, and by which version of the pipeline. */
+    private static Dataset<Row> stamped(Dataset<Row> rows, java.sql.Timestamp computedAt) {
+        return select(rows.withColumn("computed_at", lit(computedAt)).withColumn("pipeline_version", lit(PIPELINE_VERSION)),
+                MetricSchema.SCHEMA.fieldNames());
     }
 
     /** {@code SELECT * FROM v1 UNION ALL SELECT * FROM v2 ...} over the given views (names of our own making). */
@@ -163,7 +198,7 @@ public final class MetricsJob {
     private static final Pattern CACHE_TABLE = Pattern.compile("(?is)CACHE\\s+(?:LAZY\\s+)?TABLE\\s+([A-Za-z_][A-Za-z0-9_]*).*");
 
     /**
-     * Frees what {@link #compute} cached (the per-rank facts, the collectives, the views its SQL caches), once the
+     * Frees what {@link #compute} cached (the per-rank facts, the views its SQL caches), once the
      * caller has written the output: a long-lived session (the tests', an interactive one) would otherwise keep every
      * run's caches until it ends.
      */

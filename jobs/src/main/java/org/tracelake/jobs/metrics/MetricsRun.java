@@ -14,6 +14,7 @@ import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -22,7 +23,7 @@ import org.tracelake.schemas.Tables;
  */
 public final class MetricsRun {
     /** Tables a metrics run stages for a workload. */
-    public static final List<String> TABLES = List.of(Tables.METRICS, Tables.COLLECTIVES);
+    public static final List<String> TABLES = TableCatalog.perWorkload(TableCatalog.Stage.METRICS);
 
     private final SparkSession spark;
     private final Warehouse warehouse;
@@ -100,24 +101,39 @@ public final class MetricsRun {
     }
 
     private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
-        String stagingRoot = warehouse.staging(runId);
         MetricsJob job = new MetricsJob(spark);
         SessionSettings.with(spark, settings(), () -> {
             try {
-                spark.sparkContext().setJobDescription("metrics: caches"); // the views' CACHE TABLE run eagerly
-                MetricsJob.Output out = job.compute(events, workloads, DevicePeaks.load(spark), sideTables);
-                spark.sparkContext().setJobDescription("metrics: collectives");
-                out.collectives().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
-                        .parquet(stagingRoot + "/" + Tables.COLLECTIVES);
-                spark.sparkContext().setJobDescription("metrics: metrics");
-                out.metrics().repartition(col("workload")).write().mode(SaveMode.Overwrite).partitionBy("workload")
-                        .parquet(stagingRoot + "/" + Tables.METRICS);
+                spark.sparkContext().setJobDescription("metrics");
+                job.compute(events, workloads, DevicePeaks.load(spark), sideTables, new Staging());
                 return null;
             } finally {
                 spark.sparkContext().setJobDescription(null);
                 job.release();
             }
         });
+    }
+
+    /** The run's staging area, where the metrics job writes its tables, one {@code workload=} partition each. */
+    private final class Staging implements MetricsJob.StagedTables {
+        private final String root = warehouse.staging(runId);
+
+        @Override
+        public void write(String table, Dataset<Row> rows, boolean append) {
+            spark.sparkContext().setJobDescription("metrics: " + table);
+            try {
+                rows.repartition(col("workload")).write().mode(append ? SaveMode.Append : SaveMode.Overwrite)
+                        .partitionBy("workload").parquet(root + "/" + table);
+            } finally {
+                spark.sparkContext().setJobDescription("metrics");
+            }
+        }
+
+        @Override
+        public Dataset<Row> read(String table) {
+            // the catalog's schema: the partition column stays a string, and a table with no rows still reads
+            return spark.read().schema(TableCatalog.of(table).schema()).parquet(root + "/" + table);
+        }
     }
 
     public void dropExport(String workload) throws IOException {

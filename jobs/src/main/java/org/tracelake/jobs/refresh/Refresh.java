@@ -42,8 +42,8 @@ public final class Refresh {
 
     /**
      * A refresh that only ingests (the {@code ingest} command): the same plan, lock, swap and run record, but no
-     * metrics; a workload it commits loses its old {@code metrics} and {@code collectives} (they described other
-     * events), and the next refresh computes them.
+     * metrics; a workload it commits loses its old tables of the metrics stage ({@code metrics}, {@code collectives},
+     * {@code collective_members}: they described other events), and the next refresh computes them.
      */
     public Refresh withoutMetrics() {
         computeMetrics = false;

@@ -179,7 +179,7 @@ public final class ReportQueries {
                   FROM _report_events
                   WHERE activity_class = 'comm' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL)
                 SELECT kind,
-                       CASE WHEN size = 0 THEN 0 WHEN size > 0 THEN CAST(pow(2, floor(log2(size))) AS BIGINT) END AS bucket,
+                       size_bucket(size) AS bucket,
                        count(*) AS calls, sum(size) AS bytes, sum(dur_ns) AS dur_ns,
                        count(CASE WHEN size >= 0 AND group_size >= 2 AND dur_ns > 0 THEN bw END) AS samples,
                        percentile(CASE WHEN size >= 0 AND group_size >= 2 AND dur_ns > 0 THEN bw END, 0.5) AS busbw
@@ -209,30 +209,24 @@ public final class ReportQueries {
     }
 
     /**
-     * Each rank's start offset in the first {@link #LAG_INSTANCE_CAP} collective instances (time order): the
-     * per-rank comm activities are numbered by the collectives table's match rule (match key; sequence number
-     * or ordinal) and joined to their instance on the executors.
+     * Each rank's start offset in the first {@link #LAG_INSTANCE_CAP} collective instances (time order), from the
+     * collectives table and its members (collective_members: the ranks of each instance, as the metrics job matched
+     * them), joined on the executors.
      */
     private LagMap lagMap(String workload) {
-        if (!warehouse.exists(Tables.COLLECTIVES)) return new LagMap(List.of(), List.of(), List.of(), 0);
+        if (!warehouse.exists(Tables.COLLECTIVES) || !warehouse.exists(Tables.COLLECTIVE_MEMBERS)) {
+            return new LagMap(List.of(), List.of(), List.of(), 0);
+        }
+        forWorkload(Tables.COLLECTIVE_MEMBERS, workload).createOrReplaceTempView("_report_members");
         long total = spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
         List<Row> rows = spark.sql("""
-                WITH c AS (
-                  SELECT rank, ts_ns, ts_ns + dur_ns AS end_ns, seq,
-                         CASE WHEN pg_name IS NOT NULL THEN concat('pg=', pg_name, ' kind=', coalesce(collective, 'unknown'))
-                              WHEN stream IS NOT NULL THEN concat('stream=', stream, ' kind=', coalesce(collective, 'unknown'))
-                              ELSE concat('kind=', coalesce(collective, 'unknown')) END AS match_key
-                  FROM _report_events
-                  WHERE activity_class = 'comm' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL),
-                n AS (SELECT *, row_number() OVER (PARTITION BY rank, match_key ORDER BY ts_ns, end_ns) AS ordinal FROM c),
-                i AS (SELECT match_key, match_by, k, kind, min_start_ns,
-                             row_number() OVER (ORDER BY min_start_ns, match_key, k) AS idx
-                      FROM _report_collectives)
-                SELECT i.idx, i.kind, i.k, n.rank, CAST(n.ts_ns - i.min_start_ns AS DOUBLE) / 1e3 AS offset_us
-                FROM i JOIN n ON n.match_key = i.match_key
-                             AND (CASE WHEN i.match_by = 'seq' THEN n.seq ELSE n.ordinal END) = i.k
+                WITH i AS (SELECT match_key, k, kind, min_start_ns,
+                                  row_number() OVER (ORDER BY min_start_ns, match_key, k) AS idx
+                           FROM _report_collectives)
+                SELECT i.idx, i.kind, i.k, m.rank, CAST(m.ts_ns - i.min_start_ns AS DOUBLE) / 1e3 AS offset_us
+                FROM i JOIN _report_members m ON m.match_key = i.match_key AND m.k = i.k
                 WHERE i.idx <= %d
-                ORDER BY i.idx, n.rank""".formatted(LAG_INSTANCE_CAP)).collectAsList();
+                ORDER BY i.idx, m.rank""".formatted(LAG_INSTANCE_CAP)).collectAsList();
         TreeMap<Long, String> instances = new TreeMap<>();
         java.util.TreeSet<Integer> ranks = new java.util.TreeSet<>();
         for (Row r : rows) {

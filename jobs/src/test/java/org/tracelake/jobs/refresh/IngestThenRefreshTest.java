@@ -32,6 +32,7 @@ class IngestThenRefreshTest {
         assertEquals(List.of(0, 1, 2), ranks(spark, a, "events"));
         assertEquals(0, rows(spark, a, "metrics"), "ingest removed the metrics of the old events");
         assertEquals(0, rows(spark, a, "collectives"));
+        assertEquals(0, rows(spark, a, "collective_members"));
 
         Refresh.Result r = a.refresh(spark);
         assertEquals(1, r.workloads().size(), "refreshed although no file changed since the ingest");
@@ -39,6 +40,7 @@ class IngestThenRefreshTest {
         assertEquals(List.of(0, 1, 2), ranks(spark, a, "metrics"));
         List<Row> members = spark.read().parquet(a.table("collectives")).selectExpr("max(ranks) AS n").collectAsList();
         assertEquals(3, members.get(0).getInt(0), "collectives span the three ranks left");
+        assertEquals(List.of(0, 1, 2), ranks(spark, a, "collective_members"));
     }
 
     private static List<Integer> ranks(SparkSession spark, TestArchive a, String table) {
