@@ -5,11 +5,8 @@ import static org.apache.spark.sql.functions.lit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -24,6 +21,7 @@ import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.report.Outputs;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
@@ -115,7 +113,7 @@ public final class LeaderboardExport {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("generated_at", generatedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx")));
         out.put("all_metrics", new ArrayList<>(all));
-        out.put("metric_categories", LeaderboardMetrics.CATEGORIES);
+        out.put("metric_categories", LeaderboardCategories.CATEGORIES);
         Map<String, Object> info = new LinkedHashMap<>();
         for (String name : all) info.put(name, info(name, origin.get(name), units.get(name)));
         out.put("metric_info", info);
@@ -172,7 +170,7 @@ public final class LeaderboardExport {
 
     private static Map<String, Object> info(String name, String[] origin, String unit) {
         String metric = origin[0];
-        LeaderboardMetrics.Info i = LeaderboardMetrics.INFO.get(metric);
+        MetricCatalog.Entry i = MetricCatalog.of(metric);
         String description = i == null ? "see METRICS.md: " + metric : i.description();
         if (origin[1] != null) description += " (figure " + origin[1] + ")";
         if (!name.equals(metric) && origin[2] != null) description += " — " + origin[2];
@@ -250,16 +248,7 @@ public final class LeaderboardExport {
     /** The catalog's (metric, figure) pairs in order, "metric,figure" (figure empty for single-number metrics). */
     static List<String> catalogFigures() {
         List<String> out = new ArrayList<>();
-        try (InputStream in = LeaderboardExport.class.getResourceAsStream("/metrics/catalog.csv")) {
-            if (in == null) return out;
-            String[] lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n");
-            for (int i = 1; i < lines.length; i++) {
-                String[] f = lines[i].split(",", -1);
-                if (f.length >= 2 && !f[0].isBlank()) out.add(f[0].strip() + "," + f[1].strip());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        for (MetricCatalog.Entry e : MetricCatalog.entries()) out.add(e.metric() + "," + (e.figure() == null ? "" : e.figure()));
         return out;
     }
 }

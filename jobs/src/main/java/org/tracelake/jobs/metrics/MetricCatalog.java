@@ -1,7 +1,9 @@
 package org.tracelake.jobs.metrics;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -10,13 +12,20 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Every workload-scope (metric, figure) of METRICS.md with its unit and what it requires
- * ({@code metrics/catalog.csv}); gaps.sql turns an unmet requirement into the reason a value is missing.
+ * Every workload-scope (metric, figure) of METRICS.md once ({@code metrics/catalog.csv}): its unit, what it requires
+ * (gaps.sql turns an unmet requirement into the reason a value is missing), and how people see it — label, whether
+ * higher is better, category (CCL-Bench's four) and one line of description — for the leaderboard and the reports.
+ * METRICS.md §4 is the definition; this is the one list the code reads.
  */
-final class MetricCatalog {
+public final class MetricCatalog {
     private MetricCatalog() {}
 
-    record Entry(String metric, String figure, String unit, String requires) {}
+    /** The categories an entry may name, as CCL-Bench's leaderboard groups metrics. */
+    public static final List<String> CATEGORIES = List.of("model_execution", "gpu_efficiency", "memory", "communication");
+
+    /** One (metric, figure); the figure is null for a metric with one number. */
+    public record Entry(String metric, String figure, String unit, String requires, String label,
+                        boolean higherIsBetter, String category, String description) {}
 
     static final StructType SCHEMA = new StructType()
             .add("metric", DataTypes.StringType, false)
@@ -24,20 +33,52 @@ final class MetricCatalog {
             .add("unit", DataTypes.StringType, true)
             .add("requires", DataTypes.StringType, false);
 
-    static List<Entry> entries() {
-        List<Entry> out = new ArrayList<>();
-        String[] lines = SqlScripts.text("catalog.csv").split("\n");
-        for (int i = 1; i < lines.length; i++) {
-            if (lines[i].isBlank()) continue;
-            String[] f = lines[i].split(",", -1);
-            out.add(new Entry(f[0], f[1].isEmpty() ? null : f[1], f[2], f[3].strip()));
-        }
-        return out;
+    private static final List<Entry> ENTRIES = load();
+
+    public static List<Entry> entries() {
+        return ENTRIES;
     }
 
+    /** The first entry of a metric (its figures share label, direction, category and description), or null. */
+    public static Entry of(String metric) {
+        for (Entry e : ENTRIES) if (e.metric().equals(metric)) return e;
+        return null;
+    }
+
+    /** The (metric, figure, unit, requires) rows, for gaps.sql. */
     static Dataset<Row> asDataFrame(SparkSession spark) {
         List<Row> rows = new ArrayList<>();
-        for (Entry e : entries()) rows.add(RowFactory.create(e.metric(), e.figure(), e.unit(), e.requires()));
+        for (Entry e : ENTRIES) rows.add(RowFactory.create(e.metric(), e.figure(), e.unit(), e.requires()));
         return spark.createDataFrame(rows, SCHEMA);
+    }
+
+    /** Columns: metric, figure, unit, requires, label, better (higher|lower), category, description (may hold commas). */
+    private static List<Entry> load() {
+        String[] lines = SqlScripts.text("catalog.csv").split("\n");
+        Map<String, Entry> byKey = new LinkedHashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].isBlank()) continue;
+            String[] f = lines[i].split(",", 8);
+            String where = "metrics/catalog.csv line " + (i + 1);
+            if (f.length != 8) throw new IllegalStateException(where + ": 8 columns expected, not " + f.length);
+            String better = f[5].strip();
+            if (!better.equals("higher") && !better.equals("lower")) {
+                throw new IllegalStateException(where + ": better is 'higher' or 'lower', not '" + better + "'");
+            }
+            String category = f[6].strip();
+            if (!CATEGORIES.contains(category)) throw new IllegalStateException(where + ": unknown category " + category);
+            Entry e = new Entry(f[0].strip(), f[1].isBlank() ? null : f[1].strip(), f[2].strip(), f[3].strip(),
+                    f[4].strip(), better.equals("higher"), category, f[7].strip());
+            if (byKey.put(e.metric() + "," + e.figure(), e) != null) {
+                throw new IllegalStateException(where + ": " + e.metric() + " " + e.figure() + " listed twice");
+            }
+            Entry first = byKey.values().stream().filter(x -> x.metric().equals(e.metric())).findFirst().orElseThrow();
+            if (!first.label().equals(e.label()) || first.higherIsBetter() != e.higherIsBetter()
+                    || !first.category().equals(e.category()) || !first.description().equals(e.description())) {
+                throw new IllegalStateException(where + ": the figures of " + e.metric()
+                        + " must share label, better, category and description");
+            }
+        }
+        return List.copyOf(byKey.values());
     }
 }
