@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.readers.common.StepWindows;
@@ -40,12 +41,20 @@ final class KinetoIndex {
     final Map<String, ProcessGroup> processGroups = new HashMap<>();
     final Map<String, String> metadata = new LinkedHashMap<>();
     final StepWindows steps = new StepWindows();
-    final CorrelationTable launches = new CorrelationTable();
+    /** Runtime launches by correlation id: start (relative ns) and thread index. */
+    private final IdTable launches = new IdTable();
     final List<String> threadNames = new ArrayList<>();
     private final Map<String, Integer> threadIds = new HashMap<>();
-    final Map<Long, CommOp> commOpsByExternalId = new HashMap<>();
+    /** Comm ops by External id: start and position in {@link #commOps} (no boxed key or map entry per op). */
+    private final IdTable commOpsByExternalId = new IdTable();
+    private final List<CommOp> commOps = new ArrayList<>();
     private final Map<String, CommOpTimeline> commOpsByThread = new HashMap<>();
-    /** One instance per distinct arg value and thread name of the comm ops: they repeat for every collective. */
+    /**
+     * One instance per distinct arg value and thread name of the comm ops: they repeat for every collective. Values
+     * unique to one op (its sequence number) are never added, and once the map is full it is still looked up, so the
+     * common values met first stay shared to the end of the file (a full map that stopped sharing left every later
+     * op with copies of them: 1.2 M strings in the index of a 1.1 GB trace).
+     */
     private final Map<String, String> sharedStrings = new HashMap<>();
     long maxRelTsNs = Long.MIN_VALUE;
     boolean sawTraceEvents;
@@ -107,27 +116,30 @@ final class KinetoIndex {
             Long correlation = e.longArg("correlation");
             if (correlation != null) launches.putIfAbsent(correlation, relTs, threadId(e.tid));
         } else if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name)) {
-            CommOp op = new CommOp(shared(e.name), shared(e.tid), relTs, relTs + dur, keptArgs(e.args));
+            CommOp op = new CommOp(shared(e.name), shared(e.tid), relTs, relTs + dur, CommOp.keptArgs(e.args, this::sharedArg));
             Long externalId = e.longArg("External id");
-            if (externalId != null) commOpsByExternalId.putIfAbsent(externalId, op);
+            if (externalId != null && commOpsByExternalId.value(externalId) == IdTable.ABSENT) {
+                commOpsByExternalId.putIfAbsent(externalId, relTs, commOps.size());
+                commOps.add(op);
+            }
             commOpsByThread.computeIfAbsent(op.thread(), k -> new CommOpTimeline()).add(op);
         }
     }
 
-    /** The args of a comm op that CommDetails reads, as a compact immutable map of shared strings. */
-    private Map<String, String> keptArgs(Map<String, String> args) {
-        Map<String, String> kept = new HashMap<>(CommDetails.OP_ARGS.size() * 2);
-        for (String key : CommDetails.OP_ARGS) {
-            String value = args.get(key);
-            if (value != null) kept.put(key, shared(value));
-        }
-        return Map.copyOf(kept);
+    /** Args whose value differs from op to op: sharing them would only fill {@link #sharedStrings}. */
+    private static final Set<String> UNIQUE_PER_OP = Set.of(CommDetails.SEQ, CommDetails.CONCRETE_INPUTS);
+
+    /** An arg value of a comm op, shared unless it is one of those unique to the op. */
+    private String sharedArg(String key, String value) {
+        return UNIQUE_PER_OP.contains(key) ? value : shared(value);
     }
 
     private String shared(String s) {
-        if (s == null || sharedStrings.size() >= MAX_SHARED_STRINGS) return s;
-        String known = sharedStrings.putIfAbsent(s, s);
-        return known == null ? s : known;
+        if (s == null) return null;
+        String known = sharedStrings.get(s);
+        if (known != null) return known;
+        if (sharedStrings.size() < MAX_SHARED_STRINGS) sharedStrings.put(s, s);
+        return s;
     }
 
     private int threadId(String tid) {
@@ -167,14 +179,19 @@ final class KinetoIndex {
     /** Launch record for a GPU activity's correlation id: start in relative ns, or null. */
     Long launchStart(Long correlation) {
         if (correlation == null) return null;
-        int slot = launches.find(correlation);
-        return slot < 0 ? null : launches.start(slot);
+        long start = launches.value(correlation);
+        return start == IdTable.ABSENT ? null : start;
     }
 
     String launchThread(Long correlation) {
         if (correlation == null) return null;
-        int slot = launches.find(correlation);
-        return slot < 0 ? null : threadNames.get(launches.thread(slot));
+        return launches.value(correlation) == IdTable.ABSENT ? null : threadNames.get(launches.tag(correlation));
+    }
+
+    /** The comm op with this External id (the first of the file), or null. */
+    CommOp commOpByExternalId(Long externalId) {
+        if (externalId == null || commOpsByExternalId.value(externalId) == IdTable.ABSENT) return null;
+        return commOps.get(commOpsByExternalId.tag(externalId));
     }
 
     /** Comm ops on the thread whose span encloses the time, innermost (latest start) first. */

@@ -138,7 +138,7 @@ public final class KinetoReader implements TraceReader {
         /** The CPU op with the kernel's External id, then the comm ops enclosing its launch, innermost first. */
         private List<CommOp> linkedOps(Long externalId, Long correlation) {
             List<CommOp> ops = new ArrayList<>(4);
-            CommOp byId = externalId == null ? null : index.commOpsByExternalId.get(externalId);
+            CommOp byId = index.commOpByExternalId(externalId);
             if (byId != null) ops.add(byId);
             Long launch = index.launchStart(correlation);
             if (launch != null) {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class CommOpTimelineTest {
 
     private static CommOp op(String name, long start, long end) {
-        return new CommOp(name, "t", start, end, Map.of());
+        return CommOp.of(name, "t", start, end, Map.of());
     }
 
     private static CommOpTimeline timeline(List<CommOp> ops) {
