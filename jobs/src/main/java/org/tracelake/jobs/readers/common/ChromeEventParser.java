@@ -26,6 +26,8 @@ public final class ChromeEventParser {
 
     private final boolean otherFieldsAsArgs;
     private final StringWriter scratch = new StringWriter(256);
+    /** Writes structures into {@link #scratch}; made on first use, dropped after a value that failed midway. */
+    private JsonGenerator generator;
 
     /** @param otherFieldsAsArgs keep top-level fields other than the known ones ({@code id}, {@code s}, …) in args */
     public ChromeEventParser(boolean otherFieldsAsArgs) {
@@ -95,13 +97,24 @@ public final class ChromeEventParser {
         }
     }
 
-    /** Text of a scalar (null for JSON null); a structure in a scalar place is kept as compact JSON. */
+    /**
+     * Text of a scalar (null for JSON null); a structure in a scalar place is kept as compact JSON, written through
+     * one generator per parser (creating one per structured arg was 2.8 % of an ingest's samples).
+     */
     public String text(JsonParser p, JsonToken v) throws IOException {
         if (v == JsonToken.VALUE_NULL) return null;
         if (!v.isStructStart()) return p.getText();
         scratch.getBuffer().setLength(0);
-        try (JsonGenerator g = FACTORY.createGenerator(scratch)) {
-            g.copyCurrentStructure(p);
+        if (generator == null) {
+            generator = FACTORY.createGenerator(scratch);
+            generator.setRootValueSeparator(null); // one value per call, nothing between them
+        }
+        try {
+            generator.copyCurrentStructure(p);
+            generator.flush();
+        } catch (IOException | RuntimeException e) {
+            generator = null; // left inside the broken value: the next call starts a new one
+            throw e;
         }
         return scratch.toString();
     }
