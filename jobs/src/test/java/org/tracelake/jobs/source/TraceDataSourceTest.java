@@ -1,6 +1,7 @@
 package org.tracelake.jobs.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -77,6 +78,35 @@ class TraceDataSourceTest {
         List<Row> rows = last.collectAsList();
         assertEquals(4, rows.stream().map(r -> r.getInt(0)).distinct().count(), "comm kernels on all four ranks: " + rows);
         assertEquals(5, spark.sql("SELECT count(*) FROM raw_files").first().getLong(0));
+    }
+
+    @Test
+    void aWritePartitionedByWorkloadNeedsNoSort(@TempDir Path out) throws Exception {
+        // each partition is one file of one workload: the source says its rows are sorted by workload, so neither a
+        // sort by workload nor the write partitioned by it (ingest's) adds a sort of every row
+        Dataset<Row> events = spark.read().format("tracelake").load(DLRM.toString());
+        String plan = events.sortWithinPartitions("workload").queryExecution().executedPlan().toString();
+        assertFalse(plan.contains("Sort ["), plan);
+        java.util.concurrent.atomic.AtomicReference<String> written = new java.util.concurrent.atomic.AtomicReference<>();
+        org.apache.spark.sql.util.QueryExecutionListener listener = new org.apache.spark.sql.util.QueryExecutionListener() {
+            @Override
+            public void onSuccess(String funcName, org.apache.spark.sql.execution.QueryExecution qe, long durationNs) {
+                written.set(qe.executedPlan().toString());
+            }
+
+            @Override
+            public void onFailure(String funcName, org.apache.spark.sql.execution.QueryExecution qe, Exception e) {}
+        };
+        spark.listenerManager().register(listener);
+        try {
+            events.write().partitionBy("workload").parquet(out.resolve("events").toString());
+            spark.sparkContext().listenerBus().waitUntilEmpty();
+        } finally {
+            spark.listenerManager().unregister(listener);
+        }
+        assertTrue(written.get() != null && written.get().contains("InsertIntoHadoopFsRelation"), String.valueOf(written.get()));
+        assertFalse(written.get().contains("Sort ["), written.get());
+        assertEquals(events.count(), spark.read().parquet(out.resolve("events").toString()).count());
     }
 
     @Test
