@@ -192,8 +192,19 @@ public final class MetricsJob {
             String view = cache.group(1);
             releases.push(() -> spark.sql("UNCACHE TABLE IF EXISTS " + view));
         }
+        // A view is registered from its analysed query rather than run as a CREATE VIEW command: a SQL temp view keeps
+        // its text and is analysed again wherever it is referenced (views of views, in ~70 queries), and each command
+        // is a SQL execution of its own. Same rows, ~9 % off the metrics phase on data/ (bench/NOTES.md).
+        Matcher view = CREATE_VIEW.matcher(statement.strip());
+        if (view.matches()) {
+            spark.sql(view.group(2)).createOrReplaceTempView(view.group(1));
+            return;
+        }
         spark.sql(statement);
     }
+
+    private static final Pattern CREATE_VIEW =
+            Pattern.compile("(?is)CREATE\\s+OR\\s+REPLACE\\s+TEMP(?:ORARY)?\\s+VIEW\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+AS\\s+(.*)");
 
     private static final Pattern CACHE_TABLE = Pattern.compile("(?is)CACHE\\s+(?:LAZY\\s+)?TABLE\\s+([A-Za-z_][A-Za-z0-9_]*).*");
 
