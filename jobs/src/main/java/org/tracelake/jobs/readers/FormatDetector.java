@@ -2,6 +2,7 @@ package org.tracelake.jobs.readers;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Recognises a file's format by name, and confirms it (or finds it, for unfamiliar names) by its first bytes
@@ -12,12 +13,20 @@ public final class FormatDetector {
 
     public static final int SNIFF_BYTES = 4096;
 
+    /**
+     * NCCL Flight Recorder dumps (FORMATS.md §9): {@code _dump_<rank>} (NVRx), {@code nccl_trace_rank_<rank>}
+     * (PyTorch's default prefix), {@code rank_<rank>} (torchtitan's {@code comm_traces/}), bare or as .pkl/.pickle/.json.
+     */
+    private static final Pattern FLIGHT_RECORDER_NAME =
+            Pattern.compile("(.*_dump_|(.*[_-])?nccl_trace_rank_|rank_)\\d{1,9}(\\.(pkl|pickle|json))?");
+
     /** The format a file name suggests, or null. */
     public static TraceFormat byName(String fileName) {
         String n = fileName.toLowerCase(Locale.ROOT);
         if (n.endsWith(".gz")) n = n.substring(0, n.length() - 3);
         if (n.endsWith(".xplane.pb")) return TraceFormat.XPLANE;
         if (n.endsWith(".sqlite")) return TraceFormat.NSYS_SQLITE;
+        if (FLIGHT_RECORDER_NAME.matcher(n).matches()) return TraceFormat.FLIGHT_RECORDER;
         if (n.endsWith(".nsys-rep") || n.endsWith(".qdrep")) return TraceFormat.NSYS_REP;
         if (n.endsWith(".pickle") || n.endsWith(".pkl")) return TraceFormat.MEMORY_SNAPSHOT;
         if (n.endsWith(".jsonl")) return TraceFormat.AORTA_JSONL;
@@ -34,8 +43,12 @@ public final class FormatDetector {
     public static TraceFormat byContent(byte[] head) {
         String s = new String(head, StandardCharsets.ISO_8859_1).stripLeading();
         if (s.startsWith("SQLite format 3")) return TraceFormat.NSYS_SQLITE;
-        if (head.length >= 3 && (head[0] & 0xff) == 0x80 && head[1] >= 2 && head[1] <= 5) return TraceFormat.MEMORY_SNAPSHOT;
+        if (head.length >= 3 && (head[0] & 0xff) == 0x80 && head[1] >= 2 && head[1] <= 5) {
+            // Both pickles are dicts of plain data; a Flight Recorder dump's keys come first (version, pg_config, ...).
+            return s.contains("pg_config") || s.contains("pg_status") ? TraceFormat.FLIGHT_RECORDER : TraceFormat.MEMORY_SNAPSHOT;
+        }
         if (s.startsWith("{")) {
+            if (s.contains("\"pg_config\"") || s.contains("\"pg_status\"")) return TraceFormat.FLIGHT_RECORDER;
             if (s.contains("\"rocprofiler-sdk-tool\"")) return TraceFormat.ROCPROF_JSON;
             if (s.contains("\"traceEvents\"") || s.contains("\"schemaVersion\"")) {
                 // xprof writes its header first (FORMATS.md §6); Kineto starts with schemaVersion/deviceProperties.
