@@ -20,13 +20,20 @@ public final class FormatDetector {
     private static final Pattern FLIGHT_RECORDER_NAME =
             Pattern.compile("(.*_dump_|(.*[_-])?nccl_trace_rank_|rank_)\\d{1,9}(\\.(pkl|pickle|json))?");
 
+    /** True when the name is one a Flight Recorder dump is written under (also {@code _dump_3}, which starts with '_'). */
+    public static boolean isFlightRecorderName(String fileName) {
+        String n = fileName.toLowerCase(Locale.ROOT);
+        if (n.endsWith(".gz")) n = n.substring(0, n.length() - 3);
+        return FLIGHT_RECORDER_NAME.matcher(n).matches();
+    }
+
     /** The format a file name suggests, or null. */
     public static TraceFormat byName(String fileName) {
         String n = fileName.toLowerCase(Locale.ROOT);
         if (n.endsWith(".gz")) n = n.substring(0, n.length() - 3);
         if (n.endsWith(".xplane.pb")) return TraceFormat.XPLANE;
         if (n.endsWith(".sqlite")) return TraceFormat.NSYS_SQLITE;
-        if (FLIGHT_RECORDER_NAME.matcher(n).matches()) return TraceFormat.FLIGHT_RECORDER;
+        if (isFlightRecorderName(n)) return TraceFormat.FLIGHT_RECORDER;
         if (n.endsWith(".nsys-rep") || n.endsWith(".qdrep")) return TraceFormat.NSYS_REP;
         if (n.endsWith(".pickle") || n.endsWith(".pkl")) return TraceFormat.MEMORY_SNAPSHOT;
         if (n.endsWith(".jsonl")) return TraceFormat.AORTA_JSONL;
