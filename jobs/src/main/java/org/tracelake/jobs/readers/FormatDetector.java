@@ -52,10 +52,14 @@ public final class FormatDetector {
         if (s.startsWith("SQLite format 3")) return TraceFormat.NSYS_SQLITE;
         if (head.length >= 3 && (head[0] & 0xff) == 0x80 && head[1] >= 2 && head[1] <= 5) {
             // Both pickles are dicts of plain data; a Flight Recorder dump's keys come first (version, pg_config, ...).
-            return s.contains("pg_config") || s.contains("pg_status") ? TraceFormat.FLIGHT_RECORDER : TraceFormat.MEMORY_SNAPSHOT;
+            boolean dump = s.contains("pg_config") || s.contains("pg_status") || s.contains("collective_seq_id");
+            return dump ? TraceFormat.FLIGHT_RECORDER : TraceFormat.MEMORY_SNAPSHOT;
         }
         if (s.startsWith("{")) {
-            if (s.contains("\"pg_config\"") || s.contains("\"pg_status\"")) return TraceFormat.FLIGHT_RECORDER;
+            if (s.contains("\"pg_config\"") || s.contains("\"pg_status\"")
+                    || s.contains("\"entries\"") && s.contains("\"collective_seq_id\"")) {
+                return TraceFormat.FLIGHT_RECORDER; // its keys in any order: a JSON writer need not keep pickle's
+            }
             if (s.contains("\"rocprofiler-sdk-tool\"")) return TraceFormat.ROCPROF_JSON;
             if (s.contains("\"traceEvents\"") || s.contains("\"schemaVersion\"")) {
                 // xprof writes its header first (FORMATS.md §6); Kineto starts with schemaVersion/deviceProperties.
