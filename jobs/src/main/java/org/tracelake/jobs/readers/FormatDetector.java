@@ -56,10 +56,6 @@ public final class FormatDetector {
             return dump ? TraceFormat.FLIGHT_RECORDER : TraceFormat.MEMORY_SNAPSHOT;
         }
         if (s.startsWith("{")) {
-            if (s.contains("\"pg_config\"") || s.contains("\"pg_status\"")
-                    || s.contains("\"entries\"") && s.contains("\"collective_seq_id\"")) {
-                return TraceFormat.FLIGHT_RECORDER; // its keys in any order: a JSON writer need not keep pickle's
-            }
             if (s.contains("\"rocprofiler-sdk-tool\"")) return TraceFormat.ROCPROF_JSON;
             if (s.contains("\"traceEvents\"") || s.contains("\"schemaVersion\"")) {
                 // xprof writes its header first (FORMATS.md §6); Kineto starts with schemaVersion/deviceProperties.
@@ -69,6 +65,11 @@ public final class FormatDetector {
                 return TraceFormat.KINETO;
             }
             if (s.contains("\"schema\"") && s.contains("\"nodes\"")) return TraceFormat.PYTORCH_ET;
+            // After the Kineto and ET tests (Kineto's distributedInfo has a "pg_config" too); a dump's keys in any order.
+            if (s.contains("\"pg_status\"") || s.contains("\"collective_seq_id\"")
+                    || s.contains("\"pg_config\"") && s.contains("\"nccl_version\"")) {
+                return TraceFormat.FLIGHT_RECORDER;
+            }
             if (s.contains("\"profile\"") && s.contains("\"total_ms\"")) return TraceFormat.AORTA_JSONL;
             if (s.contains("\"displayTimeUnit\"")) return TraceFormat.XLA_TRACE_JSON;
         }

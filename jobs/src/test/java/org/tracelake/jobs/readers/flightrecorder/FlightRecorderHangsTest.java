@@ -18,6 +18,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.refresh.Refresh;
+import org.tracelake.jobs.report.HtmlReport;
+import org.tracelake.jobs.report.ReportModel;
+import org.tracelake.jobs.report.ReportQueries;
+import org.tracelake.jobs.report.TextReport;
+import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
@@ -31,6 +36,7 @@ class FlightRecorderHangsTest {
     @TempDir static Path tmp;
     static SparkSession spark;
     static Refresh.Result result;
+    static TestArchive archive;
 
     static final String GPU = "gpu_error";
     static final String GIL = "lock_gil";
@@ -38,7 +44,7 @@ class FlightRecorderHangsTest {
     @BeforeAll
     static void refresh() {
         spark = SharedSpark.get();
-        TestArchive archive = new TestArchive(tmp)
+        archive = new TestArchive(tmp)
                 .copyShared(GPU, "flight-recorder/nvrx-gpu-error-1st").card(GPU, "training", "moe", "nvidia_h100", 16)
                 .copyShared(GIL, "flight-recorder/nvrx-lock-gil-1st").card(GIL, "training", "moe", "nvidia_h100", 16);
         result = archive.refresh(spark);
@@ -191,6 +197,28 @@ class FlightRecorderHangsTest {
         assertEquals("pt_autograd_4", e.getString(15));
         assertEquals(27L, spark.sql("SELECT count(*) FROM fr_t_flight_recorder WHERE workload = 'gpu_error' AND rank = 12")
                 .first().getLong(0));
+    }
+
+    @Test
+    void reportHasAHangSection() throws IOException {
+        Warehouse wh = new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration());
+        ReportModel m = new ReportQueries(spark, wh).build(GIL, null, 100);
+        String text = TextReport.render(m);
+        String hang = text.substring(text.indexOf("\nHang\n"), text.indexOf("\nEvery workload-scope metric"));
+        // The root row first (group 72, 45265, missing 9 and 14), then the three other stuck groups; the fault log.
+        List<String> lines = hang.lines().filter(l -> l.contains("nccl:") && !l.contains("hang_root_ranks")).toList();
+        assertEquals(4, lines.size(), hang);
+        assertTrue(lines.get(0).contains("ROOT") && lines.get(0).contains("72") && lines.get(0).contains("45265")
+                && lines.get(0).contains("9,14"), lines.get(0));
+        assertTrue(hang.contains("fault log (fault_injection.log)") && hang.contains("Rank 14, fault_type: LOCK_GIL"), hang);
+        // The matrix: 16 ranks, rank 9's cell of group 72 is enqueued 45264 / completed 45264.
+        assertEquals(16, m.hang().ranks().size());
+        ReportModel.HangCell cell = m.hang().cells().stream()
+                .filter(c -> c.rank() == 9 && c.group().equals("72 EXPERT_MODEL_PARALLEL_GROUP")).findFirst().orElseThrow();
+        assertEquals(45264L, cell.enqueued());
+        assertEquals(45264L, cell.completed());
+        String html = HtmlReport.render(m);
+        assertTrue(html.contains("\"hang\":{") && html.contains("EXPERT_MODEL_PARALLEL_GROUP"), "hang data on the page");
     }
 
     @Test
