@@ -25,6 +25,7 @@ SELECT w.workload,
     'xla', 'no XLA/TPU device ops in this workload',
     'memory', 'no CUDA memory snapshot in this workload',
     'telemetry', 'no AORTA iteration telemetry (rank_NN_metrics.jsonl) in this workload',
+    'flight_recorder', 'no NCCL Flight Recorder dump (_dump_N, nccl_trace_rank_N) in this workload',
     'simulator', 'a what-if of CCL-Bench''s network simulator; tracelake computes only what the traces show'
   ) AS unmet
 FROM workloads w

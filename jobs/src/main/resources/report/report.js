@@ -287,6 +287,31 @@
       });
     }
 
+    // 9. hang (NCCL Flight Recorder)
+    var hang = data.hang;
+    var sh = section('Hang (NCCL Flight Recorder)', hang.note);
+    if (hang.rows.length > 0) {
+      table(sh, ['root', 'group', 'description', 'seq', 'op', 'size', 'dtype', 'missing ranks', 'held by'],
+        hang.rows.map(function (r) {
+          return [r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7].join(', '), r[8].join(', ')];
+        }), [3]);
+    }
+    if (hang.ranks.length > 0) {
+      sh.appendChild(el('p', 'Last enqueued / completed collective per rank and process group (pg_status).', 'note'));
+      var byCell = {};
+      hang.cells.forEach(function (c) { byCell[c[0] + ':' + c[1]] = c; });
+      table(sh, ['rank'].concat(hang.groups), hang.ranks.map(function (rank, ri) {
+        return [rank].concat(hang.groups.map(function (g, gi) {
+          var c = byCell[ri + ':' + gi];
+          return c ? c[2] + ' / ' + (c[3] === null ? '-' : c[3]) : null;
+        }));
+      }), hang.groups.map(function (g, gi) { return gi + 1; }));
+    }
+    if (hang.faultLog) {
+      sh.appendChild(el('p', 'Fault log beside the dumps (' + hang.faultLogFile + '):', 'note'));
+      sh.appendChild(el('pre', hang.faultLog));
+    }
+
     var s9 = section('Every workload-scope metric');
     var det = el('details');
     det.appendChild(el('summary', data.metrics.length + ' rows'));

@@ -18,6 +18,9 @@ public final class Tables {
     public static final String MEMORY_SEGMENTS = "memory_segments";
     public static final String ITERATION_TELEMETRY = "iteration_telemetry";
     public static final String ET_NODES = "et_nodes";
+    public static final String FLIGHT_RECORDER = "flight_recorder";
+    public static final String PROCESS_GROUP_STATUS = "process_group_status";
+    public static final String COLLECTIVE_HANGS = "collective_hangs";
     public static final String METRICS = "metrics";
     public static final String METRICS_HISTORY = "metrics_history";
     public static final String REGRESSIONS = "regressions";

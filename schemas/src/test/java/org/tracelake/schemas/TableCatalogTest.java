@@ -24,9 +24,10 @@ class TableCatalogTest {
     @Test
     void whatEachStageWrites() {
         assertEquals(List.of(Tables.WORKLOADS, Tables.TRACE_FILES, Tables.EVENTS, Tables.MEMORY_EVENTS,
-                Tables.MEMORY_SEGMENTS, Tables.ITERATION_TELEMETRY, Tables.ET_NODES),
+                Tables.MEMORY_SEGMENTS, Tables.ITERATION_TELEMETRY, Tables.ET_NODES, Tables.FLIGHT_RECORDER,
+                Tables.PROCESS_GROUP_STATUS),
                 TableCatalog.perWorkload(TableCatalog.Stage.INGEST));
-        assertEquals(List.of(Tables.COLLECTIVES, Tables.COLLECTIVE_MEMBERS, Tables.METRICS),
+        assertEquals(List.of(Tables.COLLECTIVES, Tables.COLLECTIVE_MEMBERS, Tables.COLLECTIVE_HANGS, Tables.METRICS),
                 TableCatalog.perWorkload(TableCatalog.Stage.METRICS));
         assertEquals(List.of(), TableCatalog.perWorkload(TableCatalog.Stage.HISTORY));
     }

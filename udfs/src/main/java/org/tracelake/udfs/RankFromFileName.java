@@ -20,14 +20,17 @@ public final class RankFromFileName {
      *   <li>{@code worker3_step_12…}: the number glued to "worker", never the step or epoch after it;</li>
      *   <li>{@code kineto_trace_3.json}, {@code foo_kineto_3.json};</li>
      *   <li>{@code _3.json}, {@code dlrm_eg_5.json.gz}, {@code torch_et_3.json}: the number that ends the
-     *       stem right before {@code .json}, after an underscore.</li>
+     *       stem right before {@code .json}, after an underscore;</li>
+     *   <li>{@code _dump_12}, {@code job_dump_3.pkl}: an NCCL Flight Recorder dump (FORMATS.md §9), the number that
+     *       ends the name.</li>
      * </ol>
      */
     private static final List<Pattern> RULES = List.of(
             Pattern.compile("(?:^|[^a-z])rank[-_]?(\\d{1,9})(?!\\d)", Pattern.CASE_INSENSITIVE),
             Pattern.compile("(?:^|[^a-z])worker[-_]?(\\d{1,9})(?!\\d)", Pattern.CASE_INSENSITIVE),
             Pattern.compile("kineto(?:_trace)?[-_](\\d{1,9})(?!\\d)", Pattern.CASE_INSENSITIVE),
-            Pattern.compile("_(\\d{1,9})\\.json(?:l)?(?:\\.gz)?$", Pattern.CASE_INSENSITIVE));
+            Pattern.compile("_(\\d{1,9})\\.json(?:l)?(?:\\.gz)?$", Pattern.CASE_INSENSITIVE),
+            Pattern.compile("(?:^|_)dump_(\\d{1,9})(?:\\.(?:pkl|pickle))?(?:\\.gz)?$", Pattern.CASE_INSENSITIVE));
 
     private RankFromFileName() {
     }

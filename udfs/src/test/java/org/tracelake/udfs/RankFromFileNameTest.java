@@ -47,6 +47,7 @@ class RankFromFileNameTest {
         assertNull(RankFromFileName.rank("nccl_data.json.gz"));
         assertNull(RankFromFileName.rank("tw003.xplane.pb"));
         assertNull(RankFromFileName.rank("crank3.json")); // "rank" must not be the end of another word
+        assertNull(RankFromFileName.rank("core_dump_3.txt")); // a dump's number must end the name (or .pkl/.pickle)
         assertNull(RankFromFileName.rank("rank12345678901.json")); // too long to be a rank
         assertNull(RankFromFileName.rank(""));
         assertNull(RankFromFileName.rank(null));
@@ -67,6 +68,8 @@ class RankFromFileNameTest {
                 .forEach(n -> expected.put(n, n.charAt("worker".length()) - '0'));
         expected.put("sampled_rank-0.json.gz", 0);
         expected.put("sampled_rank-1.json.gz", 1);
+        // flight-recorder/nvrx-*: NVRx's NCCL Flight Recorder dumps, _dump_<rank> (FORMATS.md §9)
+        for (int r = 0; r < 16; r++) expected.put("_dump_" + r, r);
         try (Stream<Path> files = Files.walk(traces)) {
             files.filter(Files::isRegularFile).forEach(f -> {
                 String name = f.getFileName().toString();

@@ -9,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.tracelake.jobs.readers.FormatDetector;
 
 /**
  * Lists an archive (DESIGN.md "Input"): every folder directly below the root is a workload; its card is the
@@ -65,9 +66,12 @@ public final class ArchiveScanner {
         }
     }
 
-    /** Dot and underscore files are tool droppings (.DS_Store, _SUCCESS), not inputs. */
+    /**
+     * Dot and underscore files are tool droppings (.DS_Store, _SUCCESS), not inputs — except NVRx's Flight Recorder
+     * dumps, {@code _dump_<rank>} (FORMATS.md §9).
+     */
     private static boolean hidden(String name) {
-        return name.startsWith(".") || name.startsWith("_");
+        return name.startsWith(".") || name.startsWith("_") && !FormatDetector.isFlightRecorderName(name);
     }
 
     private static FileStatus[] sorted(FileStatus[] entries) {

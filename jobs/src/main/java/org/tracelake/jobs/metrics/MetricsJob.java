@@ -20,6 +20,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.tracelake.schemas.CollectiveMemberSchema;
 import org.tracelake.schemas.CollectiveSchema;
+import org.tracelake.schemas.FlightRecorderSchema;
 import org.tracelake.schemas.MemorySchema;
 import org.tracelake.schemas.MetricSchema;
 import org.tracelake.schemas.Tables;
@@ -38,7 +39,7 @@ public final class MetricsJob {
     static final List<String> METRIC_FILES = List.of(
             "communication.sql", "overlap.sql", "cross_rank.sql", "steps.sql", "kernels.sql",
             "xla.sql", // xla.sql after communication.sql: it reads comm_fraction_per_step
-            "memory.sql", "telemetry.sql"); // these two read only the side tables below
+            "memory.sql", "telemetry.sql", "hangs.sql"); // these read only the side tables below (hangs.sql: collective_hangs)
 
     private final SparkSession spark;
     /**
@@ -72,7 +73,8 @@ public final class MetricsJob {
     public static final Map<String, StructType> SIDE_TABLES = Map.of(
             Tables.MEMORY_EVENTS, MemorySchema.EVENTS,
             Tables.MEMORY_SEGMENTS, MemorySchema.SEGMENTS,
-            Tables.ITERATION_TELEMETRY, TelemetrySchema.SCHEMA);
+            Tables.ITERATION_TELEMETRY, TelemetrySchema.SCHEMA,
+            Tables.FLIGHT_RECORDER, FlightRecorderSchema.ENTRIES, Tables.PROCESS_GROUP_STATUS, FlightRecorderSchema.GROUPS);
 
     /**
      * Computes the {@code collective_members}, {@code collectives} and {@code metrics} tables of the given events
@@ -112,6 +114,8 @@ public final class MetricsJob {
         }
         if (instances == null) throw new IllegalStateException("collectives.sql has no query");
         stage(Tables.COLLECTIVES, "collectives", instances, CollectiveSchema.SCHEMA, staged);
+
+        stage(Tables.COLLECTIVE_HANGS, "collective_hangs", lastQuery("collective_hangs.sql"), FlightRecorderSchema.HANGS, staged);
 
         // Every metric query becomes one branch of a single union, written by executors in one job, whatever the
         // number of queries or workloads; no metric row comes to the driver. Each query is a view of its own

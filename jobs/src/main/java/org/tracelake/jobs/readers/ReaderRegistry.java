@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.types.StructType;
 import org.tracelake.jobs.readers.et.EtReader;
+import org.tracelake.jobs.readers.flightrecorder.FlightRecorderReader;
 import org.tracelake.jobs.readers.kineto.KinetoReader;
 import org.tracelake.jobs.readers.memory.MemorySnapshotReader;
 import org.tracelake.jobs.readers.nsys.NsysReader;
@@ -15,6 +16,7 @@ import org.tracelake.jobs.readers.xla.XlaTraceReader;
 import org.tracelake.jobs.readers.xplane.XPlaneReader;
 import org.tracelake.schemas.EtNodeSchema;
 import org.tracelake.schemas.EventSchema;
+import org.tracelake.schemas.FlightRecorderSchema;
 import org.tracelake.schemas.MemorySchema;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TelemetrySchema;
@@ -56,6 +58,9 @@ public final class ReaderRegistry {
         ENTRIES.put(TraceFormat.MEMORY_SNAPSHOT, new Entry(List.of(
                 new Output(Tables.MEMORY_EVENTS, MemorySchema.EVENTS),
                 new Output(Tables.MEMORY_SEGMENTS, MemorySchema.SEGMENTS)), new MemorySnapshotReader()));
+        ENTRIES.put(TraceFormat.FLIGHT_RECORDER, new Entry(List.of(
+                new Output(Tables.FLIGHT_RECORDER, FlightRecorderSchema.ENTRIES),
+                new Output(Tables.PROCESS_GROUP_STATUS, FlightRecorderSchema.GROUPS)), new FlightRecorderReader()));
         ENTRIES.put(TraceFormat.AORTA_JSONL, new Entry(
                 List.of(new Output(Tables.ITERATION_TELEMETRY, TelemetrySchema.SCHEMA)), new TelemetryReader()));
         ENTRIES.put(TraceFormat.PYTORCH_ET, new Entry(

@@ -11,6 +11,7 @@ public enum TraceFormat {
     MEMORY_SNAPSHOT("memory_snapshot"),
     AORTA_JSONL("aorta_jsonl"),
     PYTORCH_ET("pytorch_et"),
+    FLIGHT_RECORDER("flight_recorder"),
     TORCHTITAN_TOML("torchtitan_toml"),
     WORKLOAD_CARD("workload_card");
 

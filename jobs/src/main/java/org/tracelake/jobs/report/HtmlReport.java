@@ -72,10 +72,42 @@ public final class HtmlReport {
         List<Map<String, Object>> series = new ArrayList<>();
         for (ReportModel.MemorySeries s : m.memory().series()) series.add(Map.of("device", s.device(), "points", s.points()));
         d.put("memory", Map.of("note", m.memory().reason(), "series", series));
+        d.put("hang", hang(m.hang()));
         List<Map<String, Object>> metrics = new ArrayList<>();
         for (MetricRow r : m.workloadMetrics()) metrics.add(metric(r));
         d.put("metrics", metrics);
         return d;
+    }
+
+    /** Stuck collectives as table rows; the matrix as [rank index, group index, enqueued, completed]. */
+    private static Map<String, Object> hang(ReportModel.Hang h) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("note", h.reason());
+        List<List<Object>> rows = new ArrayList<>();
+        for (ReportModel.HangRow r : h.rows()) {
+            List<Object> row = new ArrayList<>();
+            row.add(r.root() ? "root" : "");
+            row.add(r.pgName());
+            row.add(r.pgDesc());
+            row.add(r.seq());
+            row.add(r.op());
+            row.add(r.inputSize());
+            row.add(r.dtype());
+            row.add(r.missingRanks());
+            row.add(r.holdingRanks());
+            rows.add(row);
+        }
+        o.put("rows", rows);
+        o.put("groups", h.groups());
+        o.put("ranks", h.ranks());
+        List<List<Object>> cells = new ArrayList<>();
+        for (ReportModel.HangCell c : h.cells()) {
+            cells.add(java.util.Arrays.asList(h.ranks().indexOf(c.rank()), h.groups().indexOf(c.group()), c.enqueued(), c.completed()));
+        }
+        o.put("cells", cells);
+        o.put("faultLogFile", h.faultLogFile());
+        o.put("faultLog", h.faultLog());
+        return o;
     }
 
     private static String text(Object v) {

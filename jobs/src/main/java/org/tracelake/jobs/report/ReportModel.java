@@ -22,7 +22,8 @@ public record ReportModel(
         Timeline timeline,
         List<KernelTime> categoryByRank,
         List<KernelTime> topKernels,
-        Memory memory) {
+        Memory memory,
+        Hang hang) {
 
     /** trace_files of the workload, counted. */
     public record Files(long total, long ok, long skipped, long error, long ranks, long events, long eventsDropped,
@@ -64,4 +65,17 @@ public record ReportModel(
     public record Memory(String reason, List<MemorySeries> series) {}
 
     public record MemorySeries(String device, List<double[]> points) {}
+
+    /**
+     * NCCL Flight Recorder hangs: the stuck collectives (roots first), the rank × group matrix of last enqueued /
+     * completed collective ids ({@code groups} are labels "name desc"), and the fault log beside the dumps, if any;
+     * {@code reason} says why there are no rows.
+     */
+    public record Hang(String reason, List<HangRow> rows, List<String> groups, List<Integer> ranks, List<HangCell> cells,
+                       String faultLogFile, String faultLog) {}
+
+    public record HangRow(String pgName, String pgDesc, long seq, String op, String inputSize, String dtype, Long createdNs,
+                          List<Integer> missingRanks, List<Integer> holdingRanks, boolean root) {}
+
+    public record HangCell(int rank, String group, long enqueued, Long completed) {}
 }

@@ -104,7 +104,8 @@ public final class ReportQueries {
                 timeline(step, timelineCap),
                 categoryByRank(),
                 topKernels(),
-                new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS));
+                new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS),
+                new HangQuery(spark, warehouse).hang(workload));
     }
 
     Dataset<Row> table(String name) {

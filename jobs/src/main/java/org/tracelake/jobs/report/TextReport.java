@@ -33,6 +33,7 @@ public final class TextReport {
         stragglers(sb, m);
         kernels(sb, m);
         memory(sb, m);
+        hang(sb, m);
         allMetrics(sb, m);
         return sb.toString();
     }
@@ -281,6 +282,37 @@ public final class TextReport {
             }
             sb.append('\n').append("  ").append(m.memory().reason()).append('\n').append(d.render("  "));
         }
+    }
+
+    /** NCCL Flight Recorder: the root rows first, then every stuck collective, and the fault log beside the dumps. */
+    private static void hang(StringBuilder sb, ReportModel m) {
+        section(sb, "Hang");
+        ReportModel.Hang h = m.hang();
+        MetricRow roots = anyKey(m.workloadMetrics(), "hang_root_ranks", null);
+        MetricRow groups = anyKey(m.workloadMetrics(), "hung_groups", null);
+        if (h.rows().isEmpty()) {
+            sb.append("  ").append(h.reason() == null ? "no stuck collective" : h.reason());
+            sb.append(roots == null || roots.value() != null ? "" : " (hang metrics are " + roots.status() + ")").append('\n');
+        } else {
+            if (roots != null && roots.value() != null) kv(sb, "hang_root_ranks", Fmt.num(roots.value()) + "  " + roots.reason());
+            if (groups != null && groups.value() != null) kv(sb, "hung_groups", Fmt.num(groups.value()));
+            Fmt.Table t = new Fmt.Table("root", "group", "description", "seq", "op", "size", "dtype", "missing ranks", "held by");
+            for (ReportModel.HangRow r : h.rows()) {
+                t.row(r.root() ? "ROOT" : "", r.pgName(), r.pgDesc(), Long.toString(r.seq()), r.op(), r.inputSize(), r.dtype(),
+                        ranks(r.missingRanks()), ranks(r.holdingRanks()));
+            }
+            sb.append('\n').append(t.render("  "));
+        }
+        if (h.faultLog() != null) {
+            sb.append('\n').append("  fault log (").append(h.faultLogFile()).append("):\n");
+            for (String line : h.faultLog().split("\n")) sb.append("    ").append(line).append('\n');
+        }
+    }
+
+    private static String ranks(List<Integer> ranks) {
+        StringBuilder out = new StringBuilder();
+        for (Integer r : ranks) out.append(out.length() == 0 ? "" : ",").append(r);
+        return out.toString();
     }
 
     private static String statusOf(ReportModel m, String metric) {

@@ -230,7 +230,10 @@ class ReportTest {
                 new ReportModel.Timeline(1L, List.of(new ReportModel.Span(0, "compute", evil, evil, 0, 5)), 1),
                 List.of(new ReportModel.KernelTime(0, evil, null, 1, 5)),
                 List.of(new ReportModel.KernelTime(null, evil, evil, 1, 5)),
-                new ReportModel.Memory(evil, List.of()));
+                new ReportModel.Memory(evil, List.of()),
+                new ReportModel.Hang(evil, List.of(new ReportModel.HangRow(evil, evil, 1, evil, evil, evil, 1L, List.of(0),
+                        List.of(1), true)), List.of(evil), List.of(0), List.of(new ReportModel.HangCell(0, evil, 2, 1L)),
+                        evil, evil));
         String html = HtmlReport.render(m);
         String data = html.substring(html.indexOf("id=\"report-data\">"), html.indexOf("<script>\n/* Apache ECharts"));
         assertFalse(data.contains("<img") || data.contains("<b>"), "no markup from a name reaches the HTML");

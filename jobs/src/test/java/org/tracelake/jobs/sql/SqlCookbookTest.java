@@ -26,7 +26,7 @@ import org.tracelake.jobs.testing.SharedSpark;
  * of data/ and prints that answer (text cells equal, numbers within 1e-4 relative); the documented DDL works on the
  * warehouse; and the sql job's prompt behaves as documented when driven through a pipe.
  */
-class SqlCookbookTest {
+public class SqlCookbookTest {
     private static final Pattern QUERY = Pattern.compile("```sql\\n(.*?)```\\s*\\n```text\\n(.*?)```", Pattern.DOTALL);
     private static final Pattern ANY_SQL = Pattern.compile("```sql\\n(.*?)```", Pattern.DOTALL);
     private static final Pattern DDL = Pattern.compile("```sql ddl\\n(.*?)```", Pattern.DOTALL);
@@ -75,7 +75,7 @@ class SqlCookbookTest {
     }
 
     /** Null when the printed tables agree: same lines, same text cells, numbers within 1e-4 relative. */
-    static String differs(String expected, String actual) {
+    public static String differs(String expected, String actual) {
         String[] e = expected.strip().split("\n");
         String[] a = actual.strip().split("\n");
         if (e.length != a.length) return e.length + " lines expected, " + a.length + " printed";

@@ -13,10 +13,10 @@ import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.InputRefusedException;
 import org.tracelake.jobs.readers.TableRows;
-import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.readers.common.RowBuilder;
 import org.tracelake.jobs.readers.common.RowStream;
+import org.tracelake.jobs.readers.common.WholeFile;
 import org.tracelake.schemas.MemorySchema;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.RankFromFileName;
@@ -45,15 +45,7 @@ public final class MemorySnapshotReader implements TraceReader {
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {
         FileReport report = new FileReport(task);
-        byte[] bytes;
-        try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true)) {
-            bytes = in.readNBytes(MAX_BYTES);
-            if (in.read() >= 0) {
-                throw new InputRefusedException("memory snapshot decodes to more than " + MAX_BYTES
-                        + " bytes; a snapshot is read whole, and this one is beyond any real one: " + task.path());
-            }
-            report.contentHash = in.drainAndHash();
-        }
+        byte[] bytes = WholeFile.read(task, conf, MAX_BYTES, report, "memory snapshot");
         long opcodes = PickleGuard.check(bytes, bytes.length, task.path());
         Object root = new PlainUnpickler().loadChecked(new ByteArrayInputStream(bytes));
         bytes = null; // only the object graph is needed from here on

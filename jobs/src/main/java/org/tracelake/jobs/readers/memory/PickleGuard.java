@@ -9,7 +9,8 @@ import org.tracelake.jobs.readers.InputRefusedException;
  * a protocol 2–5 stream of plain data (dicts, lists, tuples, sets, str, bytes, int, float, bool, None, memo
  * references), so the unpickler that runs afterwards can never be asked for a class.
  *
- * <p>The opcodes a CUDA memory snapshot uses (FORMATS.md §5) are a subset of those allowed here.
+ * <p>The opcodes a CUDA memory snapshot (FORMATS.md §5) and an NCCL Flight Recorder dump (§9) use are a subset of
+ * those allowed here; the refusals name the kind of file the reader expected.
  */
 public final class PickleGuard {
     private PickleGuard() {}
@@ -116,13 +117,19 @@ public final class PickleGuard {
         };
     }
 
+    /** {@link #check(byte[], int, String, String)} for a CUDA memory snapshot. */
+    public static long check(byte[] data, int length, String path) throws InputRefusedException {
+        return check(data, length, path, "a CUDA memory snapshot");
+    }
+
     /**
      * Checks {@code data[0, length)}; returns the number of opcodes up to and including STOP.
      *
+     * @param what the kind of plain-data pickle expected ("a CUDA memory snapshot"), for the messages
      * @throws InputRefusedException naming the first refused opcode and its byte offset, or saying where the
      *     stream is truncated or malformed
      */
-    public static long check(byte[] data, int length, String path) throws InputRefusedException {
+    public static long check(byte[] data, int length, String path, String what) throws InputRefusedException {
         if (length < 2 || (data[0] & 0xff) != 0x80) {
             throw new InputRefusedException("not a pickle of protocol 2-5 (it does not start with the PROTO opcode 0x80): " + path);
         }
@@ -140,16 +147,16 @@ public final class PickleGuard {
                 String name = NAME[op];
                 if (name == null) {
                     throw new InputRefusedException(String.format(
-                            "refused pickle: unknown opcode 0x%02x at byte %d; memory snapshots are plain data, so this "
-                                    + "file is not one (or is corrupt): %s", op, at, path));
+                            "refused pickle: unknown opcode 0x%02x at byte %d; %s is plain data, so this "
+                                    + "file is not one (or is corrupt): %s", op, at, what, path));
                 }
                 if (constructs(name)) {
                     throw new InputRefusedException("refused pickle: opcode " + name + " at byte " + at + " would import, "
-                            + "call or construct a Python object; a CUDA memory snapshot holds plain data only, so "
+                            + "call or construct a Python object; " + what + " holds plain data only, so "
                             + "nothing in this file was unpickled (untrusted input is never executed): " + path);
                 }
                 throw new InputRefusedException("refused pickle: opcode " + name + " at byte " + at + " is not a protocol "
-                        + "2-5 plain-data opcode; memory snapshots never use it: " + path);
+                        + "2-5 plain-data opcode; " + what + " never uses it: " + path);
             }
             if (op == '.') return ops; // STOP
             long skip = FIXED[op];
@@ -167,7 +174,7 @@ public final class PickleGuard {
             pos += (int) skip;
         }
         throw new InputRefusedException("truncated pickle: the opcode stream ends after " + length
-                + " bytes without STOP (was the snapshot cut short while copying?): " + path);
+                + " bytes without STOP (was the file cut short while copying?): " + path);
     }
 
     private static InputRefusedException truncated(int at, String path) {

@@ -10,7 +10,7 @@ import net.razorvine.pickle.Unpickler;
  * {@link PickleGuard}'s braces. Call {@link #loadChecked} only on bytes the guard has passed; should the two ever
  * disagree, this throws before any class is looked up.
  */
-final class PlainUnpickler extends Unpickler {
+public final class PlainUnpickler extends Unpickler {
     private static final String REFUSED = "cRbio\u0081\u0092\u0082\u0083\u0084PQ\u0093\u0097\u0098";
 
     @Override
@@ -21,7 +21,7 @@ final class PlainUnpickler extends Unpickler {
         return super.dispatch(key);
     }
 
-    Object loadChecked(InputStream in) throws IOException {
+    public Object loadChecked(InputStream in) throws IOException {
         try {
             return load(in);
         } finally {

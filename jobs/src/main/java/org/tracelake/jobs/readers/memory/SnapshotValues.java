@@ -6,12 +6,12 @@ import java.util.Map;
 import org.tracelake.udfs.Numbers;
 
 /** Reads the plain values razorvine builds (Map, List, Object[], Integer, Long, BigInteger, Double, Boolean, String). */
-final class SnapshotValues {
+public final class SnapshotValues {
     private SnapshotValues() {}
 
     static final int MAX_TEXT = 2000;
 
-    static String asText(Object v) {
+    public static String asText(Object v) {
         if (v == null) return null;
         String s;
         if (v instanceof String str) s = str;
@@ -21,17 +21,17 @@ final class SnapshotValues {
         return s.length() > MAX_TEXT ? s.substring(0, MAX_TEXT) + "…" : s;
     }
 
-    static Boolean asBool(Object v) {
+    public static Boolean asBool(Object v) {
         return v instanceof Boolean b ? b : null;
     }
 
     @SuppressWarnings("unchecked")
-    static Map<Object, Object> asMap(Object v) {
+    public static Map<Object, Object> asMap(Object v) {
         return v instanceof Map<?, ?> m ? (Map<Object, Object>) m : null;
     }
 
     @SuppressWarnings("unchecked")
-    static List<Object> asList(Object v) {
+    public static List<Object> asList(Object v) {
         if (v instanceof List<?> l) return (List<Object>) l;
         if (v instanceof Object[] a) return List.of(a).stream().map(x -> (Object) x).toList();
         return null;
