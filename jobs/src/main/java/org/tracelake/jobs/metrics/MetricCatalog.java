@@ -1,6 +1,7 @@
 package org.tracelake.jobs.metrics;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,7 @@ public final class MetricCatalog {
     private static List<Entry> load() {
         String[] lines = SqlScripts.text("catalog.csv").split("\n");
         Map<String, Entry> byKey = new LinkedHashMap<>();
+        Map<String, Entry> firstOfMetric = new HashMap<>();
         for (int i = 1; i < lines.length; i++) {
             if (lines[i].isBlank()) continue;
             String[] f = lines[i].split(",", 8);
@@ -72,7 +74,7 @@ public final class MetricCatalog {
             if (byKey.put(e.metric() + "," + e.figure(), e) != null) {
                 throw new IllegalStateException(where + ": " + e.metric() + " " + e.figure() + " listed twice");
             }
-            Entry first = byKey.values().stream().filter(x -> x.metric().equals(e.metric())).findFirst().orElseThrow();
+            Entry first = firstOfMetric.computeIfAbsent(e.metric(), m -> e);
             if (!first.label().equals(e.label()) || first.higherIsBetter() != e.higherIsBetter()
                     || !first.category().equals(e.category()) || !first.description().equals(e.description())) {
                 throw new IllegalStateException(where + ": the figures of " + e.metric()

@@ -27,10 +27,11 @@ import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TelemetrySchema;
 
 /**
- * Computes the {@code metrics}, {@code collectives} and {@code collective_members} tables of a set of workloads from their {@code events}
- * and {@code workloads} rows only (metrics never reread trace files). Interval arithmetic runs per
- * (workload, rank) inside sorted partitions ({@link RankSweepFunction}); everything else is the SQL in
- * {@code resources/metrics/*.sql}, which a person can read and rerun by hand.
+ * Computes the tables of the metrics stage ({@code metrics}, {@code collectives}, {@code collective_members},
+ * {@code collective_hangs}) of a set of workloads from their {@code events}, {@code workloads} and side-table rows
+ * only (metrics never reread trace files). Interval arithmetic runs per (workload, rank) inside sorted partitions
+ * ({@link RankSweepFunction}); everything else is the SQL in {@code resources/metrics/*.sql}, which a person can read
+ * and rerun by hand.
  */
 public final class MetricsJob {
     public static final String PIPELINE_VERSION = "0.1.0";
@@ -77,9 +78,9 @@ public final class MetricsJob {
             Tables.FLIGHT_RECORDER, FlightRecorderSchema.ENTRIES, Tables.PROCESS_GROUP_STATUS, FlightRecorderSchema.GROUPS);
 
     /**
-     * Computes the {@code collective_members}, {@code collectives} and {@code metrics} tables of the given events
-     * and writes them into {@code staged}; the side tables present for these workloads are given by name (any not
-     * given is registered empty).
+     * Computes the {@code collective_members}, {@code collectives}, {@code collective_hangs} and {@code metrics} tables
+     * of the given events and writes them into {@code staged}; the side tables present for these workloads are given by
+     * name (any not given is registered empty).
      */
     public void compute(Dataset<Row> events, Dataset<Row> workloads, Dataset<Row> devicePeaks,
                         Map<String, Dataset<Row>> sideTables, StagedTables staged) {
@@ -150,11 +151,7 @@ public final class MetricsJob {
 
     /** Writes a view's rows as a staged table, then makes the view read the staged table. */
     private void stage(String table, String view, Dataset<Row> rows, StructType schema, StagedTables staged) {
-        Column[] cols = new Column[schema.size()];
-        for (int i = 0; i < cols.length; i++) {
-            cols[i] = col(schema.fields()[i].name()).cast(schema.fields()[i].dataType()).as(schema.fields()[i].name());
-        }
-        staged.write(table, rows.select(cols), false);
+        staged.write(table, castTo(rows, schema), false);
         staged.read(table).createOrReplaceTempView(view);
     }
 
@@ -239,10 +236,14 @@ public final class MetricsJob {
                     + " columns (" + String.join(", ", MetricSchema.QUERY_SCHEMA.fieldNames()) + "), not "
                     + String.join(", ", query.columns()));
         }
-        Dataset<Row> rows = query.toDF(MetricSchema.QUERY_SCHEMA.fieldNames());
-        Column[] cols = new Column[MetricSchema.QUERY_SCHEMA.size()];
+        return castTo(query.toDF(MetricSchema.QUERY_SCHEMA.fieldNames()), MetricSchema.QUERY_SCHEMA);
+    }
+
+    /** The schema's columns of the rows, by name, in the schema's order and cast to its types. */
+    private static Dataset<Row> castTo(Dataset<Row> rows, StructType schema) {
+        Column[] cols = new Column[schema.size()];
         for (int i = 0; i < cols.length; i++) {
-            var field = MetricSchema.QUERY_SCHEMA.fields()[i];
+            var field = schema.fields()[i];
             cols[i] = col(field.name()).cast(field.dataType()).as(field.name());
         }
         return rows.select(cols);
