@@ -28,6 +28,26 @@ public record JsonInput(TraceInput.Opened in, JsonParser p) {
      */
     public static <T> T firstPass(FileTask task, Configuration conf, JsonFactory factory, FileReport report, Pass<T> pass)
             throws IOException {
+        return firstPass(task, conf, factory, report, null, pass);
+    }
+
+    /**
+     * As {@link #firstPass(FileTask, Configuration, JsonFactory, FileReport, Pass)}, the pass reading only the
+     * {@code traceEvents} entries {@code needed} keeps ({@link TraceEventsSieve}). When that pass fails, it is run
+     * again over the whole file, so that the error names the place in the file, not in what the sieve kept.
+     */
+    public static <T> T firstPass(FileTask task, Configuration conf, JsonFactory factory, FileReport report,
+                                  TraceEventsSieve.Filter needed, Pass<T> pass) throws IOException {
+        if (needed != null) {
+            try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true);
+                 JsonParser p = factory.createParser(new TraceEventsSieve(in, needed))) {
+                T learnt = pass.read(p);
+                report.contentHash = in.drainAndHash();
+                return learnt;
+            } catch (IOException | RuntimeException sieved) {
+                // fall through: the whole file, for the error as the file has it
+            }
+        }
         try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true);
              JsonParser p = factory.createParser(in)) {
             T learnt = pass.read(p);

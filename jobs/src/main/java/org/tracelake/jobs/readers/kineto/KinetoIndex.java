@@ -14,8 +14,10 @@ import java.util.Set;
 import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.readers.common.StepWindows;
+import org.tracelake.jobs.readers.common.TraceEventsSieve;
 import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.Numbers;
+import org.tracelake.udfs.StepNames;
 
 /**
  * What the first pass over a Kineto file learns, so the second pass can fill every column while streaming:
@@ -56,7 +58,6 @@ final class KinetoIndex {
      * op with copies of them: 1.2 M strings in the index of a 1.1 GB trace).
      */
     private final Map<String, String> sharedStrings = new HashMap<>();
-    long maxRelTsNs = Long.MIN_VALUE;
     boolean sawTraceEvents;
 
     record ProcessGroup(Integer size, String ranks) {}
@@ -88,6 +89,25 @@ final class KinetoIndex {
         return index;
     }
 
+    /**
+     * The entries the first pass reads (the rest never reach its parser, {@link TraceEventsSieve}): runtime launches,
+     * communication ops and step annotations, what {@link #learn} keeps.
+     */
+    static boolean indexes(TraceEventsSieve.Entry entry) {
+        String cat = entry.cat();
+        if (cat == null) return false;
+        return switch (cat) {
+            case "cuda_runtime", "cuda_driver" -> true;
+            case "cpu_op" -> CommOpNames.isCommOp(entry.name());
+            case StepNames.CAT_USER_ANNOTATION -> {
+                String name = entry.name();
+                yield CommOpNames.isCommOp(name) || StepNames.stepPriority(cat, name) >= 0;
+            }
+            case StepNames.CAT_PYTHON_FUNCTION -> StepNames.stepPriority(cat, entry.name()) >= 0;
+            default -> false;
+        };
+    }
+
     /** The events whose args the index keeps: runtime launches (correlation) and communication ops (sizes, ids). */
     private static boolean needsArgs(ChromeEvent e) {
         if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) return true;
@@ -102,7 +122,6 @@ final class KinetoIndex {
             return; // the second pass drops it and says why
         }
         if (relTs == Long.MIN_VALUE) return;
-        if (relTs > maxRelTsNs) maxRelTsNs = relTs;
         if (!"X".equals(e.ph) || e.dur == null) return;
         long dur;
         try {
@@ -200,7 +219,8 @@ final class KinetoIndex {
         return ops == null ? List.of() : ops.enclosing(relTs);
     }
 
-    boolean baseUnknown() {
+    /** Whether times are relative to an unknown start, given the largest ts of the file (relative ns). */
+    boolean baseUnknown(long maxRelTsNs) {
         return baseTimeNs == null && maxRelTsNs != Long.MIN_VALUE && maxRelTsNs < EPOCH_FLOOR_NS;
     }
 

@@ -26,7 +26,8 @@ public final class KinetoReader implements TraceReader {
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {
         FileReport report = new FileReport(task);
-        KinetoIndex index = JsonInput.firstPass(task, conf, ChromeEventParser.FACTORY, report, KinetoIndex::build);
+        KinetoIndex index = JsonInput.firstPass(task, conf, ChromeEventParser.FACTORY, report, KinetoIndex::indexes,
+                KinetoIndex::build);
         if (!index.sawTraceEvents) {
             throw new IOException("no traceEvents array: this JSON object is not a PyTorch profiler trace");
         }
@@ -39,23 +40,29 @@ public final class KinetoReader implements TraceReader {
         report.resolveRank(index.distributedRank, RankFromFileName.rank(report.task.fileName()));
         report.worldSize = index.worldSize;
         report.baseTimeNs = index.baseTimeNs;
+        report.metadata.putAll(index.metadata);
+        report.metadata.put("step_count", Integer.toString(index.steps.count()));
+    }
+
+    /** What the times are relative to; without baseTimeNanoseconds, told by the largest ts of the file. */
+    private static void describeTimeBase(KinetoIndex index, long maxRelTsNs, FileReport report) {
         if (index.baseTimeNs != null) {
             report.timeBase = TraceFileSchema.TIME_BASE_NANOSECONDS_KEY;
-        } else if (index.baseUnknown()) {
+        } else if (index.baseUnknown(maxRelTsNs)) {
             report.timeBase = TraceFileSchema.TIME_BASE_UNKNOWN;
             report.metadata.put("time_base_warning", "no baseTimeNanoseconds and largest ts below 1e15 us: times are "
                     + "relative to an unknown start (2024 profiler builds); cross-rank alignment is not meaningful");
         } else {
             report.timeBase = TraceFileSchema.TIME_BASE_EPOCH;
         }
-        report.metadata.putAll(index.metadata);
-        report.metadata.put("step_count", Integer.toString(index.steps.count()));
     }
 
     /** The second pass: one row per event, pulled by Spark as it writes. */
     private static final class Rows extends ChromeEventStream {
         private final KinetoIndex index;
         private final long base;
+        /** The largest ts read (relative ns): the first pass does not see every event. */
+        private long maxRelTsNs = Long.MIN_VALUE;
 
         Rows(FileTask task, FileReport report, KinetoIndex index, JsonInput input) {
             super(task, report, input, false);
@@ -69,6 +76,7 @@ public final class KinetoReader implements TraceReader {
             if (e.ts != null) {
                 relTs = nanos(e.ts, "ts");
                 if (relTs == null) return false;
+                if (relTs > maxRelTsNs) maxRelTsNs = relTs;
             } else if (!"M".equals(e.ph)) {
                 report.drops.drop("event without ts (ph " + e.ph + ")");
                 return false;
@@ -133,6 +141,11 @@ public final class KinetoReader implements TraceReader {
             }
             otherArgs(args, gpu, comm != null);
             return true;
+        }
+
+        @Override
+        protected void finish() {
+            describeTimeBase(index, maxRelTsNs, report);
         }
 
         /** The CPU op with the kernel's External id, then the comm ops enclosing its launch, innermost first. */
