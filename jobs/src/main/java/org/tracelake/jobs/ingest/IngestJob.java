@@ -83,9 +83,17 @@ public final class IngestJob {
         byTable.put(Tables.EVENTS, new ArrayList<>()); // always staged, so every workload has an events partition
         for (WorkloadFolder w : workloads) planned.put(w.name(), plan(w, byTable));
 
-        for (Map.Entry<String, List<FileTask>> group : byTable.entrySet()) {
-            if (group.getValue().isEmpty()) continue;
-            for (FileReport r : readInto(group.getKey(), group.getValue())) planned.get(r.task.workload()).reports().add(r);
+        // Execution traces first: the Kineto readers of the events read fill message sizes from their nodes
+        // (EtSizes), so events is written once, already linked.
+        List<String> order = new ArrayList<>(byTable.keySet());
+        if (order.remove(Tables.ET_NODES)) order.add(0, Tables.ET_NODES);
+        String etNodes = byTable.containsKey(Tables.ET_NODES) ? warehouse.staging(runId) + "/" + Tables.ET_NODES : null;
+        for (String table : order) {
+            List<FileTask> tasks = byTable.get(table);
+            if (tasks.isEmpty()) continue;
+            for (FileReport r : readInto(table, tasks, table.equals(Tables.EVENTS) ? etNodes : null)) {
+                planned.get(r.task.workload()).reports().add(r);
+            }
         }
         stageEmptyEvents(planned.keySet());
 
@@ -95,7 +103,7 @@ public final class IngestJob {
         for (Planned p : planned.values()) {
             WorkloadFolder w = p.folder();
             List<FileReport> reports = p.reports();
-            if (p.hasEt()) linkExecutionTraces(w, reports);
+            if (p.hasEt()) LOG.debug("{}: {} kernels sized from execution traces", w.name(), KinetoLink.note(reports));
             reports.add(cardReport(w, p.card()));
             DuplicateRanks.flag(reports);
             reports.sort(Comparator.comparing(r -> r.task.path()));
@@ -153,17 +161,18 @@ public final class IngestJob {
      * One Spark job: the files of one table, of every workload, read on executors through the {@code tracelake} data
      * source and written to that table's staging folder partitioned by workload (each output of a multi-table reader
      * to its own table, from envelopes cached once, so each file is parsed once). Each file's report comes back
-     * through a {@link ReportSink} folder, once per file however often Spark ran its task.
+     * through a {@link ReportSink} folder, once per file however often Spark ran its task. {@code etNodes}: the staged
+     * et_nodes whose sizes the Kineto readers take (null: none).
      */
-    private List<FileReport> readInto(String table, List<FileTask> tasks) throws IOException {
+    private List<FileReport> readInto(String table, List<FileTask> tasks, String etNodes) throws IOException {
         List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(table);
         String reportsDir = warehouse.staging(runId) + "/_reports/" + table;
         spark.sparkContext().setJobDescription("ingest: " + tasks.size() + " files into " + table);
         try {
             if (outputs.size() == 1) {
-                write(TraceSource.read(spark, tasks, table, false, reportsDir), table);
+                write(TraceSource.read(spark, tasks, table, false, reportsDir, etNodes), table);
             } else {
-                Dataset<Row> envelopes = TraceSource.read(spark, tasks, table, true, reportsDir)
+                Dataset<Row> envelopes = TraceSource.read(spark, tasks, table, true, reportsDir, etNodes)
                         .persist(StorageLevel.MEMORY_AND_DISK());
                 try {
                     for (int i = 0; i < outputs.size(); i++) {
@@ -216,21 +225,6 @@ public final class IngestJob {
             if (f.getPath().getName().endsWith(".parquet")) return f.getPath();
         }
         throw new IOException("Spark wrote no Parquet file for an empty events table under " + dir);
-    }
-
-    /** Fills message sizes of Kineto comm kernels from the workload's execution traces (see {@link KinetoLink}). */
-    private void linkExecutionTraces(WorkloadFolder w, List<FileReport> reports) {
-        try {
-            long n = KinetoLink.link(spark, warehouse.fs(), warehouse.stagingPartition(runId, Tables.EVENTS, w.name()),
-                    warehouse.stagingPartition(runId, Tables.ET_NODES, w.name()), reports);
-            LOG.debug("{}: {} kernels sized from execution traces", w.name(), n);
-        } catch (IOException | RuntimeException e) {
-            String why = "not linked: the link step failed (" + e.getMessage() + "); events kept as read";
-            for (FileReport r : reports) {
-                if (TraceFormat.PYTORCH_ET.id().equals(r.format)) r.metadata.put(KinetoLink.METADATA_KEY, why);
-            }
-            LOG.warn("{}: {}", w.name(), why);
-        }
     }
 
     private FileReport cardReport(WorkloadFolder w, WorkloadCards.Outcome card) {

@@ -41,6 +41,15 @@ public final class FileReport implements Serializable {
     /** True when the file could not be used at all; its workload keeps its previous tables. */
     public boolean fatal;
 
+    /**
+     * A Kineto file's part in the execution-trace link ({@link org.tracelake.jobs.readers.et.EtSizes}), from which
+     * the driver words the ET files' notes: communication kernels sized from an ET node, those left without a size,
+     * and whether any CPU op carried a {@code Record function id}.
+     */
+    public long etLinkedKernels;
+    public long unsizedCommKernels;
+    public boolean recordFunctionIds;
+
     public void fail(String message) {
         status = TraceFileSchema.STATUS_ERROR;
         error = message;

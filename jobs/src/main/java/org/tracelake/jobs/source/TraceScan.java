@@ -18,6 +18,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.tracelake.jobs.ingest.SerializableConf;
 import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -70,7 +71,13 @@ final class TraceScan implements Scan, Batch, SupportsReportOrdering {
 
     @Override
     public PartitionReaderFactory createReaderFactory() {
-        return new TraceReaderFactory(plan, new SerializableConf(hadoopConf()));
+        Configuration conf = hadoopConf();
+        String etNodes = options.get(TraceSourceOptions.ET_NODES);
+        if (etNodes != null) {
+            conf = new Configuration(conf);
+            conf.set(EtSizes.ET_NODES, etNodes);
+        }
+        return new TraceReaderFactory(plan, new SerializableConf(conf));
     }
 
     private static Configuration hadoopConf() {

@@ -30,6 +30,12 @@ public final class TraceSourceOptions {
     public static final String WORKLOAD = "workload";
     public static final String GZIP_MAX_EXPANSION_RATIO = "gzipMaxExpansionRatio";
     public static final String GZIP_MIN_EXPANDED_BYTES = "gzipMinExpandedBytes";
+    /**
+     * An {@code et_nodes} table (Parquet, partitioned by workload) whose sized communication nodes fill the message
+     * sizes of the Kineto kernels that have none ({@code bytes_source = 'et'}); ingest points it at the ET files it
+     * has just read.
+     */
+    public static final String ET_NODES = "etNodes";
     /** A folder where each file's {@code trace_files} report is left exactly once ({@link ReportSink}). */
     public static final String REPORTS_DIR = "reportsDir";
     /** Internal: the files to read, as planned by ingest (instead of a path). */

@@ -2,6 +2,7 @@ package org.tracelake.jobs.readers.kineto;
 
 import java.util.List;
 import java.util.Map;
+import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.DtypeSize;
 import org.tracelake.udfs.MessageBytes;
@@ -36,6 +37,7 @@ final class CommDetails {
     static final String INPUT_DIMS = "Input Dims";
     static final String INPUT_TYPE = "Input type";
     static final String CONCRETE_INPUTS = "Concrete Inputs";
+    static final String RECORD_FUNCTION_ID = EtSizes.RF_ID_ARG;
 
     /** Args that have their own columns on a communication row; they are not repeated in its args map. */
     static final List<String> COMM_ARGS = List.of(
@@ -44,7 +46,7 @@ final class CommDetails {
     /** Every arg this class reads from a CPU comm op: all that KinetoIndex keeps of one. */
     static final List<String> OP_ARGS = List.of(
             COLLECTIVE_NAME, IN_NELEMS, OUT_NELEMS, DTYPE, GROUP_SIZE, PG_NAME, PG_RANKS, SEQ,
-            INPUT_DIMS, INPUT_TYPE, CONCRETE_INPUTS);
+            INPUT_DIMS, INPUT_TYPE, CONCRETE_INPUTS, RECORD_FUNCTION_ID);
 
     /** A GPU communication activity: its own args first, then the CPU ops it links to. */
     static CommDetails forKernel(String kernelName, Map<String, String> kernelArgs, List<CommOp> linkedOps,
@@ -92,6 +94,23 @@ final class CommDetails {
         d.fillFromProcessGroups(index);
         d.completeBytes();
         return d;
+    }
+
+    /**
+     * A kernel that got no size from Kineto takes the one of the execution-trace node its CPU op's
+     * {@code Record function id} names; what the kernel already knew of its collective and group stays.
+     */
+    void takeEtNode(EtSizes.Node node) {
+        if (kind == null) kind = node.collective();
+        inNelems = node.inNelems();
+        outNelems = node.outNelems();
+        dtype = node.dtype();
+        inBytes = node.inBytes();
+        outBytes = node.outBytes();
+        bytesSource = MessageBytes.ET;
+        if (groupSize == null) groupSize = node.groupSize();
+        if (pgName == null) pgName = node.pgName();
+        if (seq == null) seq = node.seq();
     }
 
     private boolean takeNamedSizes(Map<String, String> args) {

@@ -146,7 +146,8 @@ final class KinetoIndex {
     }
 
     /** Args whose value differs from op to op: sharing them would only fill {@link #sharedStrings}. */
-    private static final Set<String> UNIQUE_PER_OP = Set.of(CommDetails.SEQ, CommDetails.CONCRETE_INPUTS);
+    private static final Set<String> UNIQUE_PER_OP =
+            Set.of(CommDetails.SEQ, CommDetails.CONCRETE_INPUTS, CommDetails.RECORD_FUNCTION_ID);
 
     /** An arg value of a comm op, shared unless it is one of those unique to the op. */
     private String sharedArg(String key, String value) {

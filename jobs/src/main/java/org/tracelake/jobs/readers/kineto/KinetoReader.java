@@ -12,6 +12,7 @@ import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.readers.common.ChromeEventStream;
 import org.tracelake.jobs.readers.common.JsonInput;
+import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.Numbers;
@@ -33,7 +34,7 @@ public final class KinetoReader implements TraceReader {
         }
         describe(index, report);
         JsonInput input = JsonInput.open(task, conf, ChromeEventParser.FACTORY, false, ChromeEventParser::seekTraceEvents);
-        return new Rows(task, report, index, input);
+        return new Rows(task, report, index, input, conf);
     }
 
     private static void describe(KinetoIndex index, FileReport report) {
@@ -63,9 +64,13 @@ public final class KinetoReader implements TraceReader {
         private final long base;
         /** The largest ts read (relative ns): the first pass does not see every event. */
         private long maxRelTsNs = Long.MIN_VALUE;
+        private final Configuration conf;
+        /** The workload's execution-trace sizes of this rank, read when a kernel first needs them. */
+        private EtSizes etSizes;
 
-        Rows(FileTask task, FileReport report, KinetoIndex index, JsonInput input) {
+        Rows(FileTask task, FileReport report, KinetoIndex index, JsonInput input, Configuration conf) {
             super(task, report, input, false);
+            this.conf = conf;
             this.index = index;
             this.base = index.base();
         }
@@ -123,6 +128,7 @@ public final class KinetoReader implements TraceReader {
             CommDetails comm = null;
             if (row.isComm()) {
                 comm = CommDetails.forKernel(e.name, args, linkedOps(row.externalId, row.correlation), index);
+                if (comm.inBytes == null && comm.outBytes == null) sizeFromExecutionTrace(comm, row.externalId);
             } else if (!gpu && (CommOpNames.isCommOp(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
                 comm = CommDetails.forCpuOp(e.name, args, index);
             }
@@ -139,8 +145,30 @@ public final class KinetoReader implements TraceReader {
                 row.pgRanks = comm.pgRanks;
                 row.seq = comm.seq;
             }
+            if (!gpu && row.externalId != null && args.containsKey(EtSizes.RF_ID_ARG)) report.recordFunctionIds = true;
             otherArgs(args, gpu, comm != null);
             return true;
+        }
+
+        /** A comm kernel without a size: the ET node its CPU op's Record function id names, if one has a size. */
+        private void sizeFromExecutionTrace(CommDetails comm, Long externalId) {
+            report.unsizedCommKernels++;
+            CommOp op = index.commOpByExternalId(externalId);
+            Long rfId = op == null ? null : Numbers.wholeNumber(op.args().get(CommDetails.RECORD_FUNCTION_ID));
+            if (rfId == null) return;
+            if (etSizes == null) {
+                try {
+                    etSizes = EtSizes.load(conf, task.workload(), report.rank);
+                } catch (IOException | RuntimeException e) {
+                    etSizes = EtSizes.NONE; // the kernels keep what Kineto says; the trace_files row says why
+                    report.metadata.put("et_link", "execution-trace sizes not read: " + e.getMessage());
+                }
+            }
+            EtSizes.Node node = etSizes.node(rfId);
+            if (node == null) return;
+            comm.takeEtNode(node);
+            report.unsizedCommKernels--;
+            report.etLinkedKernels++;
         }
 
         @Override

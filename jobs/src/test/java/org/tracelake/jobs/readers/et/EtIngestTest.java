@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +33,8 @@ import org.tracelake.jobs.testing.TestArchive;
  */
 class EtIngestTest {
     @TempDir static Path tmp;
+    private static String etNodes;
+    private static String builtKinetoFile;
     static SparkSession spark;
     static List<WorkloadIngest> results;
 
@@ -105,7 +108,9 @@ class EtIngestTest {
                 .write("built_pair", "et/rank0_et.json", BUILT_ET)
                 .card("built_pair", "training", "llama", "nvidia_h100", 2);
         results = archive.ingest(spark);
-        spark.read().parquet(archive.table("et_nodes")).createOrReplaceTempView("et_t");
+        etNodes = archive.table("et_nodes");
+        builtKinetoFile = archive.archive.resolve("built_pair/profile/rank0_trace.json").toString();
+        spark.read().parquet(etNodes).createOrReplaceTempView("et_t");
         spark.read().parquet(archive.table("events")).createOrReplaceTempView("et_events_t");
         spark.read().parquet(archive.table("trace_files")).createOrReplaceTempView("et_files_t");
     }
@@ -235,8 +240,20 @@ class EtIngestTest {
         String link = spark.sql("SELECT metadata['link'] FROM et_files_t WHERE workload = 'built_pair' AND format = 'pytorch_et'")
                 .first().getString(0);
         assertTrue(link.startsWith("linked 1 communication kernels of rank 0"), link);
-        // Every event survives the rewrite of the partition.
+        // Every event is written once, linked as it was read.
         assertEquals(spark.sql("SELECT events_read FROM et_files_t WHERE workload = 'built_pair' AND format = 'kineto'").first().getLong(0),
                 spark.sql("SELECT count(*) FROM et_events_t WHERE workload = 'built_pair'").first().getLong(0));
+    }
+
+    /** The same link from a plain Spark session: the data source's etNodes option names an et_nodes table. */
+    @Test
+    void dataSourceLinksWithTheEtNodesItIsGiven() {
+        Dataset<Row> read = spark.read().format("tracelake").option("workload", "built_pair").option("etNodes", etNodes)
+                .load(builtKinetoFile);
+        Row filled = read.where("activity_class = 'comm' AND bytes_source = 'et'").select("in_bytes", "seq").first();
+        assertEquals(4194304L, filled.getLong(0)); // ET rf_id 42: 1048576 floats
+        assertEquals(5L, filled.getLong(1));
+        assertEquals(0L, spark.read().format("tracelake").option("workload", "built_pair").load(builtKinetoFile)
+                .where("bytes_source = 'et'").count()); // without the option, nothing links
     }
 }
