@@ -126,7 +126,7 @@ public final class MetricsJob {
             for (String statement : SqlScripts.statements(file)) {
                 if (isQuery(statement)) {
                     String view = "metric_query_" + (queryViews.size() + 1);
-                    conform(spark.sql(statement)).createOrReplaceTempView(view);
+                    spark.sql(conformed(statement)).createOrReplaceTempView(view);
                     queryViews.add(view);
                     releases.push(() -> spark.catalog().dropTempView(view));
                 } else {
@@ -139,14 +139,14 @@ public final class MetricsJob {
         // The union has a partition per partition of every branch (queries x shuffle partitions), and each of its
         // tasks deserialises the whole union's lineage: coalesced to one partition per core, that is paid a few times,
         // not hundreds.
-        Dataset<Row> computed = spark.sql(unionOf(queryViews)).coalesce(spark.sparkContext().defaultParallelism());
+        Dataset<Row> computed = spark.sql(unionOf(queryViews, spark.sparkContext().defaultParallelism()));
         staged.write(Tables.METRICS, stamped(computed, computedAt), false);
 
         // gaps.sql adds a row for every catalog metric a workload has no workload-scope row of; it reads the rows
         // just staged (computed_metrics), a Parquet table, not the union's plan.
         staged.read(Tables.METRICS).createOrReplaceTempView("computed_metrics");
         MetricCatalog.asDataFrame(spark).createOrReplaceTempView("metric_catalog");
-        staged.write(Tables.METRICS, stamped(conform(lastQuery("gaps.sql")), computedAt), true);
+        staged.write(Tables.METRICS, stamped(spark.sql(conformed(lastStatement("gaps.sql"))), computedAt), true);
     }
 
     /** Writes a view's rows as a staged table, then makes the view read the staged table. */
@@ -155,31 +155,48 @@ public final class MetricsJob {
         staged.read(table).createOrReplaceTempView(view);
     }
 
-    /** Metric rows with the columns the job adds: when, and by which version of the pipeline. */
+    /**
+     * Metric rows with the columns the job adds: when, and by which version of the pipeline. One projection: each
+     * Dataset made over the union of every metric query is analysed again, whole (a second of the driver's time each).
+     */
     private static Dataset<Row> stamped(Dataset<Row> rows, java.sql.Timestamp computedAt) {
-        return select(rows.withColumn("computed_at", lit(computedAt)).withColumn("pipeline_version", lit(PIPELINE_VERSION)),
-                MetricSchema.SCHEMA.fieldNames());
+        String[] names = MetricSchema.QUERY_SCHEMA.fieldNames();
+        Column[] cols = new Column[names.length + 2];
+        for (int i = 0; i < names.length; i++) cols[i] = col(names[i]);
+        cols[names.length] = lit(computedAt).as("computed_at");
+        cols[names.length + 1] = lit(PIPELINE_VERSION).as("pipeline_version");
+        return rows.select(cols);
     }
 
-    /** {@code SELECT * FROM v1 UNION ALL SELECT * FROM v2 ...} over the given views (names of our own making). */
-    static String unionOf(List<String> views) {
+    /**
+     * {@code SELECT * FROM v1 UNION ALL SELECT * FROM v2 ...} over the given views (names of our own making), in
+     * {@code partitions} partitions: the union has a partition per partition of every branch (queries × shuffle
+     * partitions), and each of its tasks deserialises the whole union's lineage; coalesced to one partition per core,
+     * that is paid a few times, not hundreds.
+     */
+    static String unionOf(List<String> views, int partitions) {
         StringBuilder sql = new StringBuilder();
         for (String view : views) {
             if (sql.length() > 0) sql.append("\nUNION ALL\n");
             sql.append("SELECT * FROM ").append(view);
         }
-        return sql.toString();
+        return "SELECT /*+ COALESCE(" + partitions + ") */ * FROM (\n" + sql + "\n) AS metric_rows";
     }
 
     /** Runs a file's view definitions and returns its final query. */
     private Dataset<Row> lastQuery(String file) {
-        Dataset<Row> result = null;
+        return spark.sql(lastStatement(file));
+    }
+
+    /** Runs a file's view definitions and returns the text of its final query. */
+    private String lastStatement(String file) {
+        String query = null;
         for (String statement : SqlScripts.statements(file)) {
-            if (isQuery(statement)) result = spark.sql(statement);
+            if (isQuery(statement)) query = statement;
             else run(statement);
         }
-        if (result == null) throw new IllegalStateException(file + " has no query");
-        return result;
+        if (query == null) throw new IllegalStateException(file + " has no query");
+        return query;
     }
 
     private void runAll(String file) {
@@ -227,16 +244,21 @@ public final class MetricsJob {
     }
 
     /**
-     * A metric query's columns, by position (queries need not alias them: workload, metric, figure, value, unit,
-     * scope, rank, step, key, status, reason), cast to the metrics table's types.
+     * A metric query with its columns named by position (queries need not alias them: workload, metric, figure,
+     * value, unit, scope, rank, step, key, status, reason) and cast to the metrics table's types, as one SQL statement:
+     * renaming and casting with Dataset calls analysed the query, views and all, three times. A query with another
+     * number of columns fails its analysis, saying how many aliases and columns there were.
      */
-    private static Dataset<Row> conform(Dataset<Row> query) {
-        if (query.columns().length != MetricSchema.QUERY_SCHEMA.size()) {
-            throw new IllegalStateException("a metric query must return " + MetricSchema.QUERY_SCHEMA.size()
-                    + " columns (" + String.join(", ", MetricSchema.QUERY_SCHEMA.fieldNames()) + "), not "
-                    + String.join(", ", query.columns()));
+    static String conformed(String query) {
+        StructType schema = MetricSchema.QUERY_SCHEMA;
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (int i = 0; i < schema.size(); i++) {
+            if (i > 0) select.append(", ");
+            String name = "`" + schema.fields()[i].name() + "`";
+            select.append("CAST(").append(name).append(" AS ").append(schema.fields()[i].dataType().sql()).append(") AS ")
+                    .append(name);
         }
-        return castTo(query.toDF(MetricSchema.QUERY_SCHEMA.fieldNames()), MetricSchema.QUERY_SCHEMA);
+        return select + "\nFROM (\n" + query + "\n) AS metric_query(`" + String.join("`, `", schema.fieldNames()) + "`)";
     }
 
     /** The schema's columns of the rows, by name, in the schema's order and cast to its types. */
@@ -247,11 +269,5 @@ public final class MetricsJob {
             cols[i] = col(field.name()).cast(field.dataType()).as(field.name());
         }
         return rows.select(cols);
-    }
-
-    private static Dataset<Row> select(Dataset<Row> df, String[] names) {
-        Column[] cols = new Column[names.length];
-        for (int i = 0; i < names.length; i++) cols[i] = col(names[i]);
-        return df.select(cols);
     }
 }

@@ -93,6 +93,9 @@ public final class MetricsRun {
         settings.put("spark.sql.adaptive.enabled", "false");
         settings.put("spark.sql.autoBroadcastJoinThreshold", "-1");
         settings.put("spark.sql.shuffle.partitions", Integer.toString(spark.sparkContext().defaultParallelism()));
+        // lower() of the card's phase through ICU first builds ICU's case-mapping tables, once per executor JVM: 21 % of
+        // the task threads' CPU samples of a data/ refresh (JFR). The JVM's own case mapping is the same on card text.
+        settings.put("spark.sql.icu.caseMappings.enabled", "false");
         if (!Settings.of(spark).get(Settings.METRICS_CODEGEN)) {
             settings.put("spark.sql.codegen.wholeStage", "false");
             settings.put("spark.sql.codegen.factoryMode", "NO_CODEGEN"); // projections and predicates interpreted too
