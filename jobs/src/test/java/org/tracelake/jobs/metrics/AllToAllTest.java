@@ -1,0 +1,101 @@
+package org.tracelake.jobs.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.testing.SharedSpark;
+import org.tracelake.jobs.testing.TestArchive;
+
+/**
+ * all_to_all_imbalance and the all_to_all_pairs table (METRICS.md §4) on the real DLRM run: the execution traces of
+ * ../shared/traces/execution-trace/dlrm-8rank-v100 next to its Kineto traces (which carry no split args, so the
+ * splits come from the ET's record_param_comms inputs).
+ *
+ * <p>Read off the files by hand: every rank's all_to_allv with comm seq 150 (rf_id 781, an int tensor of 3392
+ * elements) has input splits [96, 224, 288, 1664, 592, 96, 192, 240]; rank j's output splits are eight times split j
+ * (rank 3: [1664 × 8]). So every rank sends 4 × split j bytes to rank j: the matrix has identical rows
+ * [384, 896, 1152, 6656, 2368, 384, 768, 960], each rank sends 3392 × 4 = 13568 bytes, and the imbalance is 1. The
+ * other all_to_allv (seq 147 and 152: 768 floats to every rank; 149: 48 ints to every rank) are even too; seq 148 is
+ * an all_to_all without splits (an empty list on every rank), so it is not an instance with sizes.
+ */
+class AllToAllTest {
+    static final String W = "dlrm_pair";
+
+    @TempDir static Path tmp;
+    static SparkSession spark;
+    static TestArchive archive;
+    static MetricRows m;
+
+    @BeforeAll
+    static void refresh() {
+        spark = SharedSpark.get();
+        archive = new TestArchive(tmp)
+                .copyShared(W, "execution-trace/dlrm-8rank-v100")
+                .copyShared(W, "kineto/dlrm-8rank-v100")
+                .card(W, "training", "dlrm", "NVIDIA V100", 8);
+        var result = archive.refresh(spark);
+        assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
+        m = MetricRows.load(spark, archive.table("metrics"));
+        spark.read().parquet(archive.table("all_to_all_pairs")).createOrReplaceTempView("a2a_pairs_t");
+    }
+
+    @Test
+    void rankPairMatrixOfSeq150IsTheSplitsTimesFourBytes() {
+        long[] toRank = {384, 896, 1152, 6656, 2368, 384, 768, 960};
+        List<Row> rows = spark.sql("SELECT src_rank, dst_rank, bytes, source, match_key FROM a2a_pairs_t "
+                + "WHERE workload = '" + W + "' AND k = 150 ORDER BY src_rank, dst_rank").collectAsList();
+        assertEquals(64, rows.size());
+        for (Row r : rows) {
+            int src = r.getInt(0);
+            int dst = r.getInt(1);
+            assertEquals(toRank[dst], r.getLong(2), "bytes " + src + " -> " + dst);
+            assertEquals("et", r.getString(3));
+            assertEquals("kind=all_to_all", r.getString(4));
+        }
+        // What rank 3 receives is its output splits: 8 × 1664 ints.
+        assertEquals(8 * 1664 * 4L, spark.sql("SELECT sum(bytes) FROM a2a_pairs_t WHERE workload = '" + W
+                + "' AND k = 150 AND dst_rank = 3").first().getLong(0));
+    }
+
+    @Test
+    void onlyTheFourAllToAllvCarrySplits() {
+        List<Row> ks = spark.sql("SELECT k, count(*), sum(bytes) FROM a2a_pairs_t WHERE workload = '" + W
+                + "' GROUP BY k ORDER BY k").collectAsList();
+        assertEquals(List.of(147L, 149L, 150L, 152L), ks.stream().map(r -> r.getLong(0)).toList());
+        ks.forEach(r -> assertEquals(64L, r.getLong(1)));
+        assertEquals(8 * 6144 * 4L, ks.get(0).getLong(2)); // seq 147: 6144 floats from each of 8 ranks
+        assertEquals(8 * 384 * 4L, ks.get(1).getLong(2));  // seq 149: 384 ints from each rank
+    }
+
+    @Test
+    void imbalanceIsOneEverywhereBecauseEveryRankSendsTheSameBytes() {
+        for (long k : new long[] {147, 149, 150, 152}) {
+            assertEquals(1.0, m.one(W, "all_to_all_imbalance", "instance", "key", null, null, "kind=all_to_all k=" + k)
+                    .getDouble(3), 1e-12, "k=" + k);
+        }
+        assertEquals(4, m.at(W, "all_to_all_imbalance", "instance", "key").size());
+        assertEquals(1.0, m.one(W, "all_to_all_imbalance", "mean", "workload", null, null, null).getDouble(3), 1e-12);
+        assertEquals(1.0, m.one(W, "all_to_all_imbalance", "max", "workload", null, null, null).getDouble(3), 1e-12);
+    }
+
+    @Test
+    void kinetoAloneHasNoSplits() {
+        // The same run without its execution traces: the metric is there, null, saying why.
+        TestArchive kinetoOnly = new TestArchive(tmp.resolve("kineto_only"))
+                .copyShared("dlrm_kineto", "kineto/dlrm-8rank-v100")
+                .card("dlrm_kineto", "training", "dlrm", "NVIDIA V100", 8);
+        assertTrue(kinetoOnly.refresh(spark).allOk());
+        MetricRows k = MetricRows.load(spark, kinetoOnly.table("metrics"));
+        Row mean = k.one("dlrm_kineto", "all_to_all_imbalance", "mean", "workload", null, null, null);
+        assertTrue(mean.isNullAt(3));
+        assertEquals("missing_input", mean.getString(9));
+        assertTrue(mean.getString(10).contains("split sizes"), mean.getString(10));
+    }
+}
