@@ -2,16 +2,23 @@ package org.tracelake.jobs.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.report.Chromium;
+import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
+import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
  * all_to_all_imbalance and the all_to_all_pairs table (METRICS.md §4) on the real DLRM run: the execution traces of
@@ -97,5 +104,42 @@ class AllToAllTest {
         assertTrue(mean.isNullAt(3));
         assertEquals("missing_input", mean.getString(9));
         assertTrue(mean.getString(10).contains("split sizes"), mean.getString(10));
+    }
+
+    static Reports reports() throws Exception {
+        return new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+    }
+
+    @Test
+    void textReportListsInstancesAndTheMatrix() throws Exception {
+        String text = reports().text(W, null);
+        String section = text.substring(text.indexOf("\nMoE all-to-all\n"));
+        String imbalance = section.lines().filter(l -> l.strip().startsWith("imbalance mean / max")).findFirst().orElseThrow();
+        assertEquals(List.of("imbalance mean / max", "1 / 1"), List.of(imbalance.strip().split("\\s{2,}")));
+        assertTrue(section.contains("kind=all_to_all k=150"), section);
+        // rank 0 -> rank 3, summed over the four instances: 768 floats (k=147 and k=152: 3072 bytes each), 48 ints
+        // (k=149: 192 bytes), 1664 ints (k=150: 6656 bytes) = 12992 bytes; column 3 of the matrix line of src rank 0.
+        String row0 = section.lines().filter(l -> l.strip().startsWith("0 ")).findFirst().orElseThrow();
+        assertEquals("12.99 kB", List.of(row0.strip().split("\\s{2,}")).get(4), row0);
+    }
+
+    @Test
+    void htmlPageDrawsTheHeatMapInChromium() throws Exception {
+        assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent");
+        Path dir = tmp.resolve("html");
+        reports().html(List.of(W), dir.toString(), null, 4000);
+        Path page = dir.resolve(W + ".html");
+        String dom = Chromium.dumpDom(page, tmp.resolve("chrome-a2a"));
+        Matcher chart = Pattern.compile("<div class=\"chart\" id=\"chart-a2a\"[^>]*data-rendered=\"true\"").matcher(dom);
+        assertTrue(chart.find(), "chart-a2a rendered");
+        String rest = dom.substring(chart.end());
+        int rects = 0;
+        Matcher p = Pattern.compile("<(path|rect)\\b").matcher(rest.substring(0, rest.indexOf("</svg>")));
+        while (p.find()) rects++;
+        assertTrue(rects >= 64, "a cell per rank pair: " + rects);
+        assertTrue(dom.contains("kind=all_to_all k=150"), "the instance table");
+        Path png = Path.of("target", "report-artifacts", "all-to-all-" + W + ".png");
+        Chromium.screenshot(page, png, tmp.resolve("shot-a2a"));
+        assertTrue(Files.size(png) > 50_000, "screenshot written");
     }
 }
