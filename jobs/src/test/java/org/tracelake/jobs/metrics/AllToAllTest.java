@@ -1,6 +1,7 @@
 package org.tracelake.jobs.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.report.Chromium;
 import org.tracelake.jobs.report.Reports;
+import org.tracelake.jobs.sql.SqlCookbookTest;
+import org.tracelake.jobs.testing.DocQuestion;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -139,7 +142,16 @@ class AllToAllTest {
         assertTrue(rects >= 64, "a cell per rank pair: " + rects);
         assertTrue(dom.contains("kind=all_to_all k=150"), "the instance table");
         Path png = Path.of("target", "report-artifacts", "all-to-all-" + W + ".png");
-        Chromium.screenshot(page, png, tmp.resolve("shot-a2a"));
+        Chromium.screenshot(page, png, tmp.resolve("shot-a2a"), 9000); // the section is near the end of the page
         assertTrue(Files.size(png) > 50_000, "screenshot written");
+    }
+
+    /** docs/SQL.md question 16 (a ```sql all-to-all block, not run on data/) gives its documented answer here. */
+    @Test
+    void documentedQuestionGivesItsAnswer() throws Exception {
+        DocQuestion.Answer a = DocQuestion.run(spark, archive.warehouse.toString(), "all-to-all");
+        assertTrue(a.ok(), a.error());
+        String why = SqlCookbookTest.differs(a.documented(), a.actual());
+        assertNull(why, () -> why + "\nactual:\n" + a.actual());
     }
 }

@@ -33,11 +33,16 @@ public final class Chromium {
     }
 
     public static void screenshot(Path page, Path png, Path profile) throws IOException, InterruptedException {
+        screenshot(page, png, profile, 2400);
+    }
+
+    /** A screenshot of the page's first {@code height} pixels (tall enough to reach a section near the end). */
+    public static void screenshot(Path page, Path png, Path profile, int height) throws IOException, InterruptedException {
         Files.createDirectories(png.getParent());
         List<String> cmd = command(profile);
         cmd.add("--hide-scrollbars");
         cmd.add("--screenshot=" + png.toAbsolutePath());
-        cmd.add("--window-size=1400,2400");
+        cmd.add("--window-size=1400," + height);
         cmd.add(page.toUri().toString());
         run(cmd, profile.resolveSibling(profile.getFileName() + "-shot.log"));
     }
