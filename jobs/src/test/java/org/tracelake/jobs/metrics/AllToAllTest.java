@@ -19,6 +19,7 @@ import org.tracelake.jobs.report.Chromium;
 import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.sql.SqlCookbookTest;
 import org.tracelake.jobs.testing.DocQuestion;
+import org.tracelake.jobs.testing.KinetoTraceBuilder;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -50,10 +51,51 @@ class AllToAllTest {
                 .copyShared(W, "execution-trace/dlrm-8rank-v100")
                 .copyShared(W, "kineto/dlrm-8rank-v100")
                 .card(W, "training", "dlrm", "NVIDIA V100", 8);
+        builtUnevenPair();
         var result = archive.refresh(spark);
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
         m = MetricRows.load(spark, archive.table("metrics"));
         spark.read().parquet(archive.table("all_to_all_pairs")).createOrReplaceTempView("a2a_pairs_t");
+    }
+
+    static final String BUILT = "a2a_uneven";
+
+    /**
+     * Two ranks, one all_to_all each in process group 0 ([0, 1]), with the kernels' 'In split size' args (float):
+     * rank 0 sends [100, 300] elements, rank 1 [50, 50]. Bytes sent: 1600 and 400, mean 1000, max 1600: imbalance 1.6.
+     */
+    static void builtUnevenPair() {
+        long t0 = 1_700_000_000_000_000_000L;
+        long[][] splits = {{100, 300}, {50, 50}};
+        for (int rank = 0; rank < 2; rank++) {
+            java.util.Map<String, Object> args = new java.util.LinkedHashMap<>(KinetoTraceBuilder.collectiveArgs(
+                    "all_to_all", splits[rank][0] + splits[rank][1], 200, "Float", 2, "0"));
+            args.put("In split size", "[" + splits[rank][0] + ", " + splits[rank][1] + "]");
+            args.put("Out split size", "[100, 100]");
+            KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2)
+                    .step(1, t0, 1_000_000)
+                    .kernel("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", 20, t0 + 100_000 + rank * 10_000,
+                            200_000, t0 + 50_000, args);
+            archive.write(BUILT, "rank" + rank + "_trace.json", b.toJson());
+        }
+        archive.card(BUILT, "training", "moe", "NVIDIA H100", 2);
+    }
+
+    @Test
+    void unevenSplitsFromKinetoArgs() {
+        List<Row> pairs = spark.sql("SELECT src_rank, dst_rank, bytes, source, match_key, k FROM a2a_pairs_t "
+                + "WHERE workload = '" + BUILT + "' ORDER BY src_rank, dst_rank").collectAsList();
+        assertEquals(4, pairs.size());
+        long[] bytes = {400, 1200, 200, 200}; // 100 and 300 floats from rank 0, 50 and 50 from rank 1
+        for (int i = 0; i < 4; i++) {
+            assertEquals(i / 2, pairs.get(i).getInt(0));
+            assertEquals(i % 2, pairs.get(i).getInt(1));
+            assertEquals(bytes[i], pairs.get(i).getLong(2));
+            assertEquals("kineto", pairs.get(i).getString(3));
+        }
+        String key = pairs.get(0).getString(4) + " k=" + pairs.get(0).getLong(5);
+        assertEquals(1.6, m.one(BUILT, "all_to_all_imbalance", "instance", "key", null, null, key).getDouble(3), 1e-12);
+        assertEquals(1.6, m.one(BUILT, "all_to_all_imbalance", "mean", "workload", null, null, null).getDouble(3), 1e-12);
     }
 
     @Test
