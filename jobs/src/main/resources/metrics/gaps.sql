@@ -26,6 +26,7 @@ SELECT w.workload,
     'memory', 'no CUDA memory snapshot in this workload',
     'telemetry', 'no AORTA iteration telemetry (rank_NN_metrics.jsonl) in this workload',
     'flight_recorder', 'no NCCL Flight Recorder dump (_dump_N, nccl_trace_rank_N) in this workload',
+    'a2a_splits', 'no all_to_all carries split sizes (In split size args, or execution-trace all_to_allv splits)',
     'simulator', 'a what-if of CCL-Bench''s network simulator; tracelake computes only what the traces show'
   ) AS unmet
 FROM workloads w

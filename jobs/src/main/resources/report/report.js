@@ -312,6 +312,38 @@
       sh.appendChild(el('pre', hang.faultLog));
     }
 
+    // 10. MoE all-to-all: imbalance per instance and the rank × rank bytes heat map
+    var a2a = data.allToAll;
+    var sa = section('MoE all-to-all', 'Per all_to_all instance with split sizes: max ÷ mean of the bytes each rank sent; ' +
+      'the matrix sums the bytes each rank sent each rank over those instances (all_to_all_pairs).');
+    if (a2a.instances.length === 0) {
+      empty(sa, 'No all_to_all carries split sizes (In split size args, or execution-trace all_to_allv splits).');
+    } else {
+      table(sa, ['instance', 'imbalance'], a2a.instances.map(function (i) { return [i[0], fmt(i[1])]; }), [1]);
+      if (a2a.cells.length === 0) {
+        empty(sa, a2a.rankCount + ' ranks: too many for a rank × rank matrix.');
+      } else {
+        var maxBytes = 0;
+        a2a.cells.forEach(function (c) { if (c[2] > maxBytes) maxBytes = c[2]; });
+        var rankLabels = a2a.ranks.map(function (r) { return 'rank ' + r; });
+        chart(sa, 'chart-a2a', Math.max(260, 120 + a2a.ranks.length * 30), {
+          tooltip: {
+            formatter: function (p) {
+              return tooltipRows('rank ' + a2a.ranks[p.value[0]] + ' → rank ' + a2a.ranks[p.value[1]], [['bytes', bytes(p.value[2])]]);
+            }
+          },
+          grid: { left: 70, right: 110, top: 20, bottom: 60 },
+          xAxis: { type: 'category', name: 'src', data: rankLabels, splitArea: { show: true } },
+          yAxis: { type: 'category', name: 'dst', data: rankLabels, inverse: true, splitArea: { show: true } },
+          visualMap: {
+            min: 0, max: maxBytes || 1, calculable: true, orient: 'vertical', right: 10, top: 'middle', itemHeight: 120,
+            text: [bytes(maxBytes || 1), '0'], inRange: { color: ['#fff5eb', '#fd8d3c', '#7f2704'] }
+          },
+          series: [{ type: 'heatmap', data: a2a.cells }]
+        });
+      }
+    }
+
     var s9 = section('Every workload-scope metric');
     var det = el('details');
     det.appendChild(el('summary', data.metrics.length + ' rows'));

@@ -46,6 +46,8 @@ public final class TableCatalog {
                     "each rank's activity in each collective instance: rank, match key, k, start, end, size"),
             new Table(Tables.COLLECTIVE_HANGS, FlightRecorderSchema.HANGS, true, Stage.METRICS,
                     "stuck collectives from Flight Recorder dumps: group, seq id, op, missing ranks, is_root"),
+            new Table(Tables.ALL_TO_ALL_PAIRS, AllToAllPairSchema.SCHEMA, true, Stage.METRICS,
+                    "bytes each rank sent each rank in an all_to_all whose split sizes are known"),
             new Table(Tables.METRICS, MetricSchema.SCHEMA, true, Stage.METRICS,
                     "the long metrics table (METRICS.md §5): metric, figure, scope, rank, step, key, value"),
             new Table(Tables.METRICS_HISTORY, RunSchema.METRICS_HISTORY, false, Stage.HISTORY,

@@ -18,8 +18,10 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
+import org.tracelake.schemas.AllToAllPairSchema;
 import org.tracelake.schemas.CollectiveMemberSchema;
 import org.tracelake.schemas.CollectiveSchema;
+import org.tracelake.schemas.EtNodeSchema;
 import org.tracelake.schemas.FlightRecorderSchema;
 import org.tracelake.schemas.MemorySchema;
 import org.tracelake.schemas.MetricSchema;
@@ -38,7 +40,7 @@ public final class MetricsJob {
 
     /** Metric families, in the order their queries run. */
     static final List<String> METRIC_FILES = List.of(
-            "communication.sql", "overlap.sql", "cross_rank.sql", "steps.sql", "kernels.sql",
+            "communication.sql", "overlap.sql", "cross_rank.sql", "all_to_all.sql", "steps.sql", "kernels.sql",
             "xla.sql", // xla.sql after communication.sql: it reads comm_fraction_per_step
             "memory.sql", "telemetry.sql", "hangs.sql"); // these read only the side tables below (hangs.sql: collective_hangs)
 
@@ -75,7 +77,8 @@ public final class MetricsJob {
             Tables.MEMORY_EVENTS, MemorySchema.EVENTS,
             Tables.MEMORY_SEGMENTS, MemorySchema.SEGMENTS,
             Tables.ITERATION_TELEMETRY, TelemetrySchema.SCHEMA,
-            Tables.FLIGHT_RECORDER, FlightRecorderSchema.ENTRIES, Tables.PROCESS_GROUP_STATUS, FlightRecorderSchema.GROUPS);
+            Tables.FLIGHT_RECORDER, FlightRecorderSchema.ENTRIES, Tables.PROCESS_GROUP_STATUS, FlightRecorderSchema.GROUPS,
+            Tables.ET_NODES, EtNodeSchema.SCHEMA); // all_to_all.sql: execution-trace all_to_allv splits
 
     /**
      * Computes the {@code collective_members}, {@code collectives}, {@code collective_hangs} and {@code metrics} tables
@@ -134,6 +137,8 @@ public final class MetricsJob {
                 }
             }
         }
+        // all_to_all.sql defined the rank-pair volume of the all_to_all instances with split sizes.
+        stage(Tables.ALL_TO_ALL_PAIRS, "all_to_all_pairs", spark.table("all_to_all_pairs"), AllToAllPairSchema.SCHEMA, staged);
         // One time for every row of this run, so that a workload's rows say when they were computed alike.
         java.sql.Timestamp computedAt = new java.sql.Timestamp(System.currentTimeMillis());
         // The union has a partition per partition of every branch (queries x shuffle partitions), and each of its

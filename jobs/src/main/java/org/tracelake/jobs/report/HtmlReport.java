@@ -73,6 +73,7 @@ public final class HtmlReport {
         for (ReportModel.MemorySeries s : m.memory().series()) series.add(Map.of("device", s.device(), "points", s.points()));
         d.put("memory", Map.of("note", m.memory().reason(), "series", series));
         d.put("hang", hang(m.hang()));
+        d.put("allToAll", allToAll(m.allToAll()));
         List<Map<String, Object>> metrics = new ArrayList<>();
         for (MetricRow r : m.workloadMetrics()) metrics.add(metric(r));
         d.put("metrics", metrics);
@@ -107,6 +108,22 @@ public final class HtmlReport {
         o.put("cells", cells);
         o.put("faultLogFile", h.faultLogFile());
         o.put("faultLog", h.faultLog());
+        return o;
+    }
+
+    /** Instances as [name, imbalance]; the matrix as [src index, dst index, bytes] over {@code ranks}. */
+    private static Map<String, Object> allToAll(ReportModel.AllToAll a) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        List<List<Object>> instances = new ArrayList<>();
+        for (ReportModel.Imbalance i : a.instances()) instances.add(java.util.Arrays.asList(i.instance(), i.imbalance()));
+        o.put("instances", instances);
+        o.put("ranks", a.ranks());
+        List<List<Object>> cells = new ArrayList<>();
+        for (long[] c : a.cells()) {
+            cells.add(List.of(a.ranks().indexOf((int) c[0]), a.ranks().indexOf((int) c[1]), c[2]));
+        }
+        o.put("cells", cells);
+        o.put("rankCount", a.rankCount());
         return o;
     }
 

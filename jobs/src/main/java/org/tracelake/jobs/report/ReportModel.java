@@ -23,7 +23,8 @@ public record ReportModel(
         List<KernelTime> categoryByRank,
         List<KernelTime> topKernels,
         Memory memory,
-        Hang hang) {
+        Hang hang,
+        AllToAll allToAll) {
 
     /** trace_files of the workload, counted. */
     public record Files(long total, long ok, long skipped, long error, long ranks, long events, long eventsDropped,
@@ -78,4 +79,13 @@ public record ReportModel(
                           List<Integer> missingRanks, List<Integer> holdingRanks, boolean root) {}
 
     public record HangCell(int rank, String group, long enqueued, Long completed) {}
+
+    /**
+     * MoE all-to-all: the imbalance of each all_to_all instance with split sizes (largest first), and the bytes each
+     * rank sent each rank summed over them, as [src rank, dst rank, bytes] (empty when there are none or more than
+     * the cap: {@code rankCount} says how many ranks there were).
+     */
+    public record AllToAll(List<Imbalance> instances, List<Integer> ranks, List<long[]> cells, long rankCount) {}
+
+    public record Imbalance(String instance, Double imbalance) {}
 }

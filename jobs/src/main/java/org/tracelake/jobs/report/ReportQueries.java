@@ -105,7 +105,8 @@ public final class ReportQueries {
                 categoryByRank(),
                 topKernels(),
                 new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS),
-                new HangQuery(spark, warehouse).hang(workload));
+                new HangQuery(spark, warehouse).hang(workload),
+                new AllToAllQuery(spark, warehouse).allToAll(workload, metrics));
     }
 
     Dataset<Row> table(String name) {

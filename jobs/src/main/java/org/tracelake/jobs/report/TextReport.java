@@ -34,11 +34,12 @@ public final class TextReport {
         kernels(sb, m);
         memory(sb, m);
         hang(sb, m);
+        AllToAllText.render(sb, m);
         allMetrics(sb, m);
         return sb.toString();
     }
 
-    private static void section(StringBuilder sb, String name) {
+    static void section(StringBuilder sb, String name) {
         sb.append('\n').append(name).append('\n').append("-".repeat(name.length())).append('\n');
     }
 
@@ -59,7 +60,7 @@ public final class TextReport {
         return null;
     }
 
-    private static void kv(StringBuilder sb, String key, String value) {
+    static void kv(StringBuilder sb, String key, String value) {
         sb.append("  ").append(String.format(java.util.Locale.ROOT, "%-26s", key)).append(value).append('\n');
     }
 

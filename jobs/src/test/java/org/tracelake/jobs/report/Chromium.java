@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Debian's headless Chromium, for tests: the DOM after the page's scripts ran, and screenshots. */
-final class Chromium {
+public final class Chromium {
     static final Path BINARY = Path.of("/usr/bin/chromium");
 
     private Chromium() {}
 
-    static boolean available() {
+    public static boolean available() {
         return Files.isExecutable(BINARY);
     }
 
@@ -25,19 +25,24 @@ final class Chromium {
     }
 
     /** The serialized DOM of a local page once it has loaded and its timers ran (virtual time). */
-    static String dumpDom(Path page, Path profile) throws IOException, InterruptedException {
+    public static String dumpDom(Path page, Path profile) throws IOException, InterruptedException {
         List<String> cmd = command(profile);
         cmd.add("--dump-dom");
         cmd.add(page.toUri().toString());
         return run(cmd, profile.resolveSibling(profile.getFileName() + "-dom.html"));
     }
 
-    static void screenshot(Path page, Path png, Path profile) throws IOException, InterruptedException {
+    public static void screenshot(Path page, Path png, Path profile) throws IOException, InterruptedException {
+        screenshot(page, png, profile, 2400);
+    }
+
+    /** A screenshot of the page's first {@code height} pixels (tall enough to reach a section near the end). */
+    public static void screenshot(Path page, Path png, Path profile, int height) throws IOException, InterruptedException {
         Files.createDirectories(png.getParent());
         List<String> cmd = command(profile);
         cmd.add("--hide-scrollbars");
         cmd.add("--screenshot=" + png.toAbsolutePath());
-        cmd.add("--window-size=1400,2400");
+        cmd.add("--window-size=1400," + height);
         cmd.add(page.toUri().toString());
         run(cmd, profile.resolveSibling(profile.getFileName() + "-shot.log"));
     }

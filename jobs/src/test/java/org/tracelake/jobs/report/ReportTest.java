@@ -233,7 +233,9 @@ class ReportTest {
                 new ReportModel.Memory(evil, List.of()),
                 new ReportModel.Hang(evil, List.of(new ReportModel.HangRow(evil, evil, 1, evil, evil, evil, 1L, List.of(0),
                         List.of(1), true)), List.of(evil), List.of(0), List.of(new ReportModel.HangCell(0, evil, 2, 1L)),
-                        evil, evil));
+                        evil, evil),
+                new ReportModel.AllToAll(List.of(new ReportModel.Imbalance(evil, 1.5)), List.of(0, 1),
+                        List.of(new long[] {0, 1, 10}, new long[] {1, 0, 20}), 2));
         String html = HtmlReport.render(m);
         String data = html.substring(html.indexOf("id=\"report-data\">"), html.indexOf("<script>\n/* Apache ECharts"));
         assertFalse(data.contains("<img") || data.contains("<b>"), "no markup from a name reaches the HTML");
@@ -249,7 +251,7 @@ class ReportTest {
         String body = dom.substring(dom.indexOf("<main"), dom.indexOf("</main>"));
         assertFalse(Pattern.compile("<(img|b)\\b").matcher(body).find(), "no element from a name");
         assertTrue(dom.contains("&lt;/script&gt;&lt;img src=x"), "the name is shown as text");
-        assertEquals("6", bodyAttribute(dom, "data-charts-ready"), "every chart with data drew (no overlap steps here)");
+        assertEquals("7", bodyAttribute(dom, "data-charts-ready"), "every chart with data drew (no overlap steps here)");
     }
 
     private static int countOf(String s, String what) {

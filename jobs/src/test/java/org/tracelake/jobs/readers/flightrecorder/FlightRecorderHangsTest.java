@@ -5,12 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,12 +22,9 @@ import org.tracelake.jobs.report.HtmlReport;
 import org.tracelake.jobs.report.ReportModel;
 import org.tracelake.jobs.report.ReportQueries;
 import org.tracelake.jobs.report.TextReport;
-import org.tracelake.jobs.sql.ResultPrinter;
-import org.tracelake.jobs.sql.SampleWarehouse;
 import org.tracelake.jobs.sql.SqlCookbookTest;
-import org.tracelake.jobs.sql.SqlRunner;
-import org.tracelake.jobs.sql.SqlText;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.testing.DocQuestion;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
@@ -234,18 +226,10 @@ class FlightRecorderHangsTest {
     /** docs/SQL.md question 15 (a ```sql flight-recorder block, not run on data/) gives its documented answer here. */
     @Test
     void documentedQuestionGivesItsAnswer() throws IOException {
-        String doc = Files.readString(SampleWarehouse.projectHome().resolve("docs/SQL.md"), StandardCharsets.UTF_8);
-        Matcher m = Pattern.compile("```sql flight-recorder\\n(.*?)```\\s*\\n```text\\n(.*?)```", Pattern.DOTALL).matcher(doc);
-        assertTrue(m.find(), "docs/SQL.md has the flight-recorder question");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        SqlRunner runner = new SqlRunner(spark, ResultPrinter.Format.TABLE, 1000, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        runner.register(new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
-        assertTrue(runner.runAll(SqlText.split(m.group(1))), err.toString(StandardCharsets.UTF_8));
-        String actual = out.toString(StandardCharsets.UTF_8);
-        String why = SqlCookbookTest.differs(m.group(2), actual);
-        assertNull(why, () -> why + "\nactual:\n" + actual);
+        DocQuestion.Answer a = DocQuestion.run(spark, archive.warehouse.toString(), "flight-recorder");
+        assertTrue(a.ok(), a.error());
+        String why = SqlCookbookTest.differs(a.documented(), a.actual());
+        assertNull(why, () -> why + "\nactual:\n" + a.actual());
     }
 
     @Test
