@@ -27,7 +27,8 @@ class TableCatalogTest {
                 Tables.MEMORY_SEGMENTS, Tables.ITERATION_TELEMETRY, Tables.ET_NODES, Tables.FLIGHT_RECORDER,
                 Tables.PROCESS_GROUP_STATUS),
                 TableCatalog.perWorkload(TableCatalog.Stage.INGEST));
-        assertEquals(List.of(Tables.COLLECTIVES, Tables.COLLECTIVE_MEMBERS, Tables.COLLECTIVE_HANGS, Tables.METRICS),
+        assertEquals(List.of(Tables.COLLECTIVES, Tables.COLLECTIVE_MEMBERS, Tables.COLLECTIVE_HANGS, Tables.ALL_TO_ALL_PAIRS,
+                Tables.METRICS),
                 TableCatalog.perWorkload(TableCatalog.Stage.METRICS));
         assertEquals(List.of(), TableCatalog.perWorkload(TableCatalog.Stage.HISTORY));
     }
