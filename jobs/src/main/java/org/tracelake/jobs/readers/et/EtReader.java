@@ -29,8 +29,8 @@ import org.tracelake.udfs.RankFromFileName;
  * ({@code finish_ts}) are read when the array ends.
  *
  * <p>Rank: the file name ({@code dlrm_eg_3.json}, {@code rank3_et.json}, {@code torch_et_3.json}), else the file's
- * position among the workload's ET files: an ET has no rank of its own. Linking to Kineto is a separate, cross-file
- * step ({@link KinetoLink}).
+ * position among the workload's ET files: an ET has no rank of its own. The link to Kineto is made while the Kineto
+ * files are read, from the staged nodes ({@link EtSizes}); {@link KinetoLink} words its outcome.
  */
 public final class EtReader implements TraceReader {
     static final JsonFactory FACTORY = JsonFactory.builder().build();
