@@ -2,6 +2,7 @@ package org.tracelake.udfs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -55,8 +56,12 @@ class RankFromFileNameTest {
 
     @Test
     void everyFileInTheSharedTraces() throws IOException {
-        Path traces = Path.of(System.getProperty("tracelake.shared", "/work/shared"), "traces");
-        assumeTrue(Files.isDirectory(traces), "shared traces not present");
+        // The rule of jobs' SharedTraces (this module cannot see jobs' test classes): skip without the real traces,
+        // fail under CI's -Dtracelake.requireSharedTraces=true.
+        Path traces = Path.of(System.getProperty("tracelake.shared", "../shared"), "traces").toAbsolutePath().normalize();
+        String missing = "real traces missing: put the project's shared traces in " + traces + " to run this test";
+        if (Boolean.getBoolean("tracelake.requireSharedTraces")) assertTrue(Files.isDirectory(traces), missing);
+        assumeTrue(Files.isDirectory(traces), missing);
         Map<String, Integer> expected = new TreeMap<>();
         for (int r = 0; r < 8; r++) {
             expected.put("dlrm_eg_" + r + ".json.gz", r);

@@ -12,6 +12,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
@@ -20,6 +21,7 @@ import org.tracelake.jobs.testing.TestArchive;
  * args on kernels). Expected values were read off the raw files with Python's json module: per file the count
  * of events per "ph", the NCCL kernels by name and stream, and the ProfilerStep#10 window.
  */
+@RealTraces("kineto/dlrm-8rank-v100")
 class DlrmKinetoIngestTest {
     @TempDir static Path tmp;
     static SparkSession spark;

@@ -10,6 +10,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
@@ -18,6 +19,7 @@ import org.tracelake.jobs.testing.TestArchive;
  * baseTimeNanoseconds = 1711964646000000000 written AFTER traceEvents. Expected values computed with Python's
  * json module using Decimal for floats (so no digit is lost): ts_ns = base + round(ts × 1000).
  */
+@RealTraces("kineto/hta-nccl-args-rank0of2")
 class HtaNcclArgsIngestTest {
     @TempDir static Path tmp;
     static SparkSession spark;

@@ -20,6 +20,7 @@ import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.sql.SqlCookbookTest;
 import org.tracelake.jobs.testing.DocQuestion;
 import org.tracelake.jobs.testing.KinetoTraceBuilder;
+import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -36,6 +37,7 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * other all_to_allv (seq 147 and 152: 768 floats to every rank; 149: 48 ints to every rank) are even too; seq 148 is
  * an all_to_all without splits (an empty list on every rank), so it is not an instance with sizes.
  */
+@RealTraces({"execution-trace/dlrm-8rank-v100", "kineto/dlrm-8rank-v100"})
 class AllToAllTest {
     static final String W = "dlrm_pair";
 

@@ -26,6 +26,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
@@ -36,6 +37,7 @@ import org.tracelake.jobs.testing.TestArchive;
  * unions, intersections and the k-th cross-rank match done with lists and loops. Pipeline and plain implementation
  * must agree to 1 ns (1e-9 relative on ratios).
  */
+@RealTraces("kineto/dlrm-8rank-v100")
 class DlrmMetricsTest {
     static final String W = "dlrm";
 

@@ -13,6 +13,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
@@ -36,6 +37,7 @@ import org.tracelake.jobs.testing.TestArchive;
  *       Card: 8 × AMD Instinct MI300X.
  * </ul>
  */
+@RealTraces({"nsys/perlmutter-cloverleaf-cuda.sqlite", "rocprofv3/aorta-mi350", "xplane/jax-conv-8xmi300"})
 class FormatMetricsTest {
     @TempDir static Path tmp;
     static SparkSession spark;

@@ -31,12 +31,9 @@ public final class TestArchive {
         }
     }
 
-    /** The shared traces folder (beside the checkout, as in CI). */
+    /** A file or folder of the real traces; the test is skipped when they are absent ({@link SharedTraces}). */
     public static Path shared(String relative) {
-        String root = System.getProperty("tracelake.shared", "../shared");
-        Path p = Path.of(root, "traces").resolve(relative);
-        if (!Files.exists(p)) throw new IllegalStateException("shared trace missing: " + p.toAbsolutePath());
-        return p;
+        return SharedTraces.path(relative);
     }
 
     public Path workload(String name) {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.testing.KinetoTraceBuilder;
+import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
@@ -31,6 +32,7 @@ import org.tracelake.jobs.testing.TestArchive;
  * 192,240]) and its output 768 on rank 0 (out split [96]*8) but 13312 on rank 3 ([1664]*8); rf_id 903 is an
  * allreduce of 394241 floats with seq 151.
  */
+@RealTraces({"execution-trace/dlrm-8rank-v100", "kineto/dlrm-8rank-v100"})
 class EtIngestTest {
     @TempDir static Path tmp;
     private static String etNodes;

@@ -23,6 +23,7 @@ import org.tracelake.jobs.report.ReportModel;
 import org.tracelake.jobs.report.ReportQueries;
 import org.tracelake.jobs.report.TextReport;
 import org.tracelake.jobs.sql.SqlCookbookTest;
+import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.testing.DocQuestion;
 import org.tracelake.jobs.testing.SharedSpark;
@@ -34,6 +35,7 @@ import org.tracelake.jobs.testing.TestArchive;
  * into collective_hangs, the metric rows. The root rows are compared with each folder's {@code *_reference.txt}
  * (NVRx's own analysis, parsed here); the other values were read off the dumps by hand with python3's pickle.
  */
+@RealTraces({"flight-recorder/nvrx-gpu-error-1st", "flight-recorder/nvrx-lock-gil-1st"})
 class FlightRecorderHangsTest {
     @TempDir static Path tmp;
     static SparkSession spark;

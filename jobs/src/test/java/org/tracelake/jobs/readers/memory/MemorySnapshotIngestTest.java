@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.refresh.Refresh;
+import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
@@ -25,6 +26,7 @@ import org.tracelake.jobs.testing.TestArchive;
  * {@code size}, are initially allocated; +size on alloc, −size on free_completed; reserved = Σ segments.total_size,
  * no segment events in either file), and the other figures as METRICS.md §4 defines them.
  */
+@RealTraces({"memory-snapshot/cs336-bcrafton", "memory-snapshot/cs336-magma27-windows"})
 class MemorySnapshotIngestTest {
     @TempDir static Path tmp;
     static SparkSession spark;

@@ -27,12 +27,12 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.xla.ReaderTestSupport;
+import org.tracelake.jobs.testing.SharedTraces;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
 
@@ -43,14 +43,18 @@ import org.tracelake.schemas.TraceFileSchema;
  * the real file lacks (NVTX steps, NCCL ranges with payloads, memsets, two devices, extra columns, gzip, .nsys-rep).
  */
 class NsysReaderTest {
-    private static final Path REAL = ReaderTestSupport.sharedTrace("nsys/perlmutter-cloverleaf-cuda.sqlite");
+    private static final String REAL_TRACE = "nsys/perlmutter-cloverleaf-cuda.sqlite";
     /** sqlite3: SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME */
     private static final long SESSION_START = 1_696_392_839_587_175_550L;
-    private static ReaderTestSupport.Read real;
 
-    @BeforeAll
-    static void readOnce() throws IOException {
-        real = ReaderTestSupport.readAll(new NsysReader(), ReaderTestSupport.task(REAL, TraceFormat.NSYS_SQLITE));
+    /** The real file: tests that need it are skipped where the shared traces are absent, the others run. */
+    private static Path realFile() {
+        return SharedTraces.path(REAL_TRACE);
+    }
+
+    /** The real file read once, by the first test that asks. */
+    private static ReaderTestSupport.Read real() {
+        return ReaderTestSupport.readOnce(new NsysReader(), realFile(), TraceFormat.NSYS_SQLITE);
     }
 
     private static List<Row> rows(ReaderTestSupport.Read read, String cat) {
@@ -61,27 +65,27 @@ class NsysReaderTest {
     void cloverleafCountsByKind() {
         // sqlite3: SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL → 1312; …_RUNTIME → 3048; …_MEMCPY → 279;
         // no MEMSET and no NVTX_EVENTS table (".tables")
-        assertEquals(1_312, rows(real, "kernel").size());
-        assertEquals(3_048, rows(real, "cuda_runtime").size());
-        assertEquals(279, rows(real, "gpu_memcpy").size());
-        assertEquals(1_312 + 3_048 + 279, real.rows().size());
-        assertEquals(0L, real.report().drops.total());
+        assertEquals(1_312, rows(real(), "kernel").size());
+        assertEquals(3_048, rows(real(), "cuda_runtime").size());
+        assertEquals(279, rows(real(), "gpu_memcpy").size());
+        assertEquals(1_312 + 3_048 + 279, real().rows().size());
+        assertEquals(0L, real().report().drops.total());
         // sqlite3: SELECT deviceId, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 → 0|1312
-        for (Row r : rows(real, "kernel")) {
+        for (Row r : rows(real(), "kernel")) {
             assertEquals(0, (Integer) col(r, EventSchema.DEVICE));
             assertEquals(0, (Integer) col(r, EventSchema.RANK));
             assertEquals("compute", col(r, EventSchema.ACTIVITY_CLASS));
         }
         // one device in the file: every row, host rows included, is rank 0
-        real.rows().forEach(r -> assertEquals(0, (Integer) col(r, EventSchema.RANK)));
-        assertEquals(0, real.report().rank);
-        assertEquals("device", real.report().rankSource);
+        real().rows().forEach(r -> assertEquals(0, (Integer) col(r, EventSchema.RANK)));
+        assertEquals(0, real().report().rank);
+        assertEquals("device", real().report().rankSource);
         // sqlite3: SELECT copyKind, count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1 → 1|254, 2|25
         Map<String, Integer> copies = new HashMap<>();
-        rows(real, "gpu_memcpy").forEach(r -> copies.merge(col(r, EventSchema.NAME), 1, Integer::sum));
+        rows(real(), "gpu_memcpy").forEach(r -> copies.merge(col(r, EventSchema.NAME), 1, Integer::sum));
         assertEquals(Map.of("Memcpy HtoD", 254, "Memcpy DtoH", 25), copies);
         // sqlite3: SELECT sum(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY → 225116952
-        assertEquals(225_116_952L, rows(real, "gpu_memcpy").stream().mapToLong(r -> Long.parseLong(arg(r, "bytes"))).sum());
+        assertEquals(225_116_952L, rows(real(), "gpu_memcpy").stream().mapToLong(r -> Long.parseLong(arg(r, "bytes"))).sum());
     }
 
     @Test
@@ -92,7 +96,7 @@ class NsysReaderTest {
         long maxEnd = Long.MIN_VALUE;
         long sum = 0;
         Map<String, Long> timeByName = new HashMap<>();
-        for (Row r : rows(real, "kernel")) {
+        for (Row r : rows(real(), "kernel")) {
             long ts = col(r, EventSchema.TS_NS);
             long dur = col(r, EventSchema.DUR_NS);
             minTs = Math.min(minTs, ts);
@@ -122,7 +126,7 @@ class NsysReaderTest {
     void cloverleafLaunchesPidsAndMetadata() {
         // sqlite3: the earliest kernel (start 533338240, correlation 452) was launched by cudaLaunchKernel_v7000 at
         // 533303007 on globalTid 310028055214088: PID (g >> 24) & 0xFFFFFF = 1701896, TID g & 0xFFFFFF = 1701896
-        Row first = rows(real, "kernel").stream().min(Comparator.comparingLong(r -> (Long) col(r, EventSchema.TS_NS))).orElseThrow();
+        Row first = rows(real(), "kernel").stream().min(Comparator.comparingLong(r -> (Long) col(r, EventSchema.TS_NS))).orElseThrow();
         assertEquals(452L, (Long) col(first, EventSchema.CORRELATION));
         assertEquals(SESSION_START + 533_303_007L, (Long) col(first, EventSchema.LAUNCH_TS_NS));
         assertEquals(SESSION_START + 533_338_240L, (Long) col(first, EventSchema.TS_NS));
@@ -131,17 +135,17 @@ class NsysReaderTest {
         assertEquals(7L, (Long) col(first, EventSchema.STREAM));
         assertEquals("115426", arg(first, "gridX"));
         // sqlite3: every kernel's correlationId has a runtime call (… WHERE correlationId IN (SELECT … RUNTIME) → 1312)
-        assertTrue(rows(real, "kernel").stream().allMatch(r -> col(r, EventSchema.LAUNCH_TS_NS) != null));
+        assertTrue(rows(real(), "kernel").stream().allMatch(r -> col(r, EventSchema.LAUNCH_TS_NS) != null));
         // sqlite3: SELECT value FROM StringIds JOIN RUNTIME … GROUP BY → cudaLaunchKernel_v7000 1312, cudaDeviceSynchronize_v3020 1312
-        assertEquals(1_312, rows(real, "cuda_runtime").stream().filter(r -> "cudaLaunchKernel_v7000".equals(col(r, EventSchema.NAME))).count());
-        Map<String, String> meta = real.report().metadata;
+        assertEquals(1_312, rows(real(), "cuda_runtime").stream().filter(r -> "cudaLaunchKernel_v7000".equals(col(r, EventSchema.NAME))).count());
+        Map<String, String> meta = real().report().metadata;
         assertEquals("3.13.2", meta.get("export_schema_version")); // META_DATA_EXPORT
         assertEquals("2024.5.1.113", meta.get("nsys_version"));
         assertEquals(4, meta.get("gpus").split("\"busLocation\"").length - 1); // TARGET_INFO_GPU has 4 rows
         assertEquals("[0]", meta.get("devices"));
-        assertEquals(TraceFileSchema.TIME_BASE_EPOCH, real.report().timeBase);
-        assertEquals(SESSION_START, real.report().baseTimeNs);
-        assertTrue(real.report().contentHash.startsWith("sha256:"));
+        assertEquals(TraceFileSchema.TIME_BASE_EPOCH, real().report().timeBase);
+        assertEquals(SESSION_START, real().report().baseTimeNs);
+        assertTrue(real().report().contentHash.startsWith("sha256:"));
     }
 
     @Test
@@ -255,7 +259,7 @@ class NsysReaderTest {
     void ingestsThroughSpark() throws IOException {
         SparkSession spark = ReaderTestSupport.localSpark();
         List<FileReport> reports = new ArrayList<>();
-        var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(REAL, TraceFormat.NSYS_SQLITE), reports);
+        var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(realFile(), TraceFormat.NSYS_SQLITE), reports);
         df.createOrReplaceTempView("nsys_events");
         Row r = spark.sql("SELECT count(*), sum(CASE WHEN cat = 'kernel' THEN 1 ELSE 0 END), "
                 + "sum(CASE WHEN activity_class = 'memcpy' THEN 1 ELSE 0 END) FROM nsys_events").first();

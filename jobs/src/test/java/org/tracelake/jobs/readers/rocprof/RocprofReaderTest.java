@@ -19,12 +19,12 @@ import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.xla.ReaderTestSupport;
+import org.tracelake.jobs.testing.SharedTraces;
 import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
@@ -37,23 +37,27 @@ import org.tracelake.schemas.TraceFileSchema;
  * {@code re}.
  */
 class RocprofReaderTest {
-    private static final Path REAL = ReaderTestSupport.sharedTrace("rocprofv3/aorta-mi350/908_results.json.gz");
-    private static ReaderTestSupport.Read real;
+    private static final String REAL_TRACE = "rocprofv3/aorta-mi350/908_results.json.gz";
     private static SparkSession spark;
 
-    @BeforeAll
-    static void readOnce() throws IOException {
-        real = ReaderTestSupport.readAll(new RocprofReader(), ReaderTestSupport.task(REAL, TraceFormat.ROCPROF_JSON));
+    /** The real file: tests that need it are skipped where the shared traces are absent, the others run. */
+    private static Path realFile() {
+        return SharedTraces.path(REAL_TRACE);
+    }
+
+    /** The real file read once, by the first test that asks. */
+    private static ReaderTestSupport.Read real() {
+        return ReaderTestSupport.readOnce(new RocprofReader(), realFile(), TraceFormat.ROCPROF_JSON);
     }
 
 
     @Test
     void everyKernelDispatchBecomesAKernelRowOnDeviceZero() {
         // python: len(kernel_dispatch) == 43915; every dispatch_info.agent_id.handle is 37946, the agent with gpu_index 0
-        assertEquals(43_915, real.rows().size());
-        assertEquals(43_915L, real.report().eventsRead);
-        assertEquals(0L, real.report().drops.total());
-        for (Row r : real.rows()) {
+        assertEquals(43_915, real().rows().size());
+        assertEquals(43_915L, real().report().eventsRead);
+        assertEquals(0L, real().report().drops.total());
+        for (Row r : real().rows()) {
             assertEquals("kernel", col(r, EventSchema.CAT));
             assertEquals(0, (Integer) col(r, EventSchema.DEVICE));
             assertEquals(0, (Integer) col(r, EventSchema.RANK));
@@ -61,15 +65,15 @@ class RocprofReaderTest {
             // python: correlation_id.internal == dispatch_info.dispatch_id for every record
             assertEquals(String.valueOf((Long) col(r, EventSchema.CORRELATION)), arg(r, "dispatch_id"));
         }
-        assertEquals(0, real.report().rank);
-        assertEquals("device", real.report().rankSource);
-        assertEquals(TimeBases.MONOTONIC, real.report().timeBase);
+        assertEquals(0, real().report().rank);
+        assertEquals("device", real().report().rankSource);
+        assertEquals(TimeBases.MONOTONIC, real().report().timeBase);
     }
 
     @Test
     void rcclKernelsAreCommunicationOfUnknownKind() {
         // python: 1310 dispatches match the comm regex, all named ncclDevKernel_Generic_1(...), 1309 on stream 565
-        List<Row> comm = real.rows().stream().filter(r -> "comm".equals(col(r, EventSchema.ACTIVITY_CLASS))).toList();
+        List<Row> comm = real().rows().stream().filter(r -> "comm".equals(col(r, EventSchema.ACTIVITY_CLASS))).toList();
         assertEquals(1_310, comm.size());
         for (Row r : comm) {
             assertEquals("ncclDevKernel_Generic_1(ncclDevKernelArgsStorage<4096ul>)", col(r, EventSchema.NAME));
@@ -85,7 +89,7 @@ class RocprofReaderTest {
         long minTs = Long.MAX_VALUE;
         long maxEnd = Long.MIN_VALUE;
         long sum = 0;
-        for (Row r : real.rows()) {
+        for (Row r : real().rows()) {
             long ts = col(r, EventSchema.TS_NS);
             long dur = col(r, EventSchema.DUR_NS);
             minTs = Math.min(minTs, ts);
@@ -96,7 +100,7 @@ class RocprofReaderTest {
         assertEquals(63_873_104_615_494L, maxEnd);
         assertEquals(4_441_741_378L, sum);
         // python: kernel_dispatch[0] = __amd_rocclr_copyBuffer.kd, 63857982592000 → 63857982594840, thread 908, queue 16
-        Row first = real.rows().get(0);
+        Row first = real().rows().get(0);
         assertEquals("__amd_rocclr_copyBuffer", col(first, EventSchema.NAME));
         assertEquals(2_840L, (Long) col(first, EventSchema.DUR_NS));
         assertEquals("908", col(first, EventSchema.TID));
@@ -108,7 +112,7 @@ class RocprofReaderTest {
     void kernelNamesAreDemangledWithoutTheDescriptorSuffix() {
         // python: the most frequent names after joining kernel_symbols and stripping ".kd" / " [clone .kd]"
         Map<String, Integer> counts = new HashMap<>();
-        for (Row r : real.rows()) counts.merge(col(r, EventSchema.NAME), 1, Integer::sum);
+        for (Row r : real().rows()) counts.merge(col(r, EventSchema.NAME), 1, Integer::sum);
         assertEquals(5_450, counts.get("void at::native::vectorized_elementwise_kernel<4, at::native::bfloat16_copy_kernel_cuda("
                 + "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda("
                 + "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)"));
@@ -174,7 +178,7 @@ class RocprofReaderTest {
     void ingestsThroughSpark() throws IOException {
         spark = ReaderTestSupport.localSpark();
         List<FileReport> reports = new ArrayList<>();
-        var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(REAL, TraceFormat.ROCPROF_JSON), reports);
+        var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(realFile(), TraceFormat.ROCPROF_JSON), reports);
         df.createOrReplaceTempView("rocprof_events");
         Row counts = spark.sql("SELECT count(*), sum(CASE WHEN activity_class = 'comm' THEN 1 ELSE 0 END), "
                 + "count(DISTINCT rank) FROM rocprof_events").first();

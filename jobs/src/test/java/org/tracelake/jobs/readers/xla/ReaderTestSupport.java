@@ -26,14 +26,6 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class ReaderTestSupport {
     private ReaderTestSupport() {}
 
-    /** A file under the shared real-trace folder (surefire sets tracelake.shared). */
-    public static Path sharedTrace(String relative) {
-        Path root = Path.of(System.getProperty("tracelake.shared", "../../shared"));
-        Path p = root.resolve("traces").resolve(relative);
-        if (!Files.isRegularFile(p)) throw new IllegalStateException("missing shared trace " + p.toAbsolutePath());
-        return p;
-    }
-
     public static FileTask task(Path file, TraceFormat format) throws IOException {
         return new FileTask("w", file.toAbsolutePath().toUri().toString(), Files.size(file),
                 Files.getLastModifiedTime(file).toMillis(), format, 7, InputLimits.defaults(), "test-run");
@@ -47,6 +39,19 @@ public final class ReaderTestSupport {
             List<Row> rows = InternalRows.drain(stream, EventSchema.SCHEMA);
             return new Read(rows, stream.report());
         }
+    }
+
+    private static final Map<Path, Read> READ_ONCE = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** {@link #readAll} of a file that several tests look at, read by the first of them and kept for the JVM. */
+    public static Read readOnce(TraceReader reader, Path file, TraceFormat format) {
+        return READ_ONCE.computeIfAbsent(file, f -> {
+            try {
+                return readAll(reader, task(f, format));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
     }
 
     @SuppressWarnings("unchecked")

@@ -20,12 +20,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.xla.ReaderTestSupport;
+import org.tracelake.jobs.testing.SharedTraces;
 import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.jobs.readers.xplane.proto.XEvent;
 import org.tracelake.jobs.readers.xplane.proto.XEventMetadata;
@@ -46,15 +46,19 @@ import org.tracelake.schemas.TraceFileSchema;
  * with a protobuf wire-format walk that shares no code with the reader.
  */
 class XPlaneReaderTest {
-    private static final Path REAL = ReaderTestSupport.sharedTrace("xplane/jax-conv-8xmi300/tw003.xplane.pb");
+    private static final String REAL_TRACE = "xplane/jax-conv-8xmi300/tw003.xplane.pb";
     /** decode_raw: Task Environment stat profile_start_time (uint64, field 3). */
     private static final long PROFILE_START = 1_771_595_639_214_724_894L;
-    private static ReaderTestSupport.Read real;
     private static SparkSession spark;
 
-    @BeforeAll
-    static void readOnce() throws IOException {
-        real = ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(REAL, TraceFormat.XPLANE));
+    /** The real file: tests that need it are skipped where the shared traces are absent, the others run. */
+    private static Path realFile() {
+        return SharedTraces.path(REAL_TRACE);
+    }
+
+    /** The real file read once, by the first test that asks. */
+    private static ReaderTestSupport.Read real() {
+        return ReaderTestSupport.readOnce(new XPlaneReader(), realFile(), TraceFormat.XPLANE);
     }
 
 
@@ -67,12 +71,12 @@ class XPlaneReaderTest {
         for (int d = 1; d < 8; d++) expected.put("/device:GPU:" + d, 25);
         expected.put("/host:CPU", 3_415);
         Map<String, Integer> byPlane = new TreeMap<>();
-        for (Row r : real.rows()) byPlane.merge(col(r, EventSchema.PID), 1, Integer::sum);
+        for (Row r : real().rows()) byPlane.merge(col(r, EventSchema.PID), 1, Integer::sum);
         assertEquals(expected, byPlane);
-        assertEquals(3_650, real.rows().size());
-        assertEquals(expected, WireCounts.eventsPerPlane(Files.readAllBytes(REAL)));
-        assertEquals("[0, 1, 2, 3, 4, 5, 6, 7]", real.report().metadata.get("devices"));
-        for (Row r : real.rows()) {
+        assertEquals(3_650, real().rows().size());
+        assertEquals(expected, WireCounts.eventsPerPlane(Files.readAllBytes(realFile())));
+        assertEquals("[0, 1, 2, 3, 4, 5, 6, 7]", real().report().metadata.get("devices"));
+        for (Row r : real().rows()) {
             Integer device = col(r, EventSchema.DEVICE);
             if (device != null) assertEquals(device, col(r, EventSchema.RANK)); // single host: rank = device
         }
@@ -82,7 +86,7 @@ class XPlaneReaderTest {
     void gpuZeroStreamsAndLines() {
         // decode_raw: GPU:0 lines Stream #17(Kernel) 9, #15 9, #16 34, #18 8
         Map<Long, Integer> byStream = new TreeMap<>();
-        for (Row r : real.rows()) {
+        for (Row r : real().rows()) {
             if (Integer.valueOf(0).equals(col(r, EventSchema.DEVICE))) byStream.merge(col(r, EventSchema.STREAM), 1, Integer::sum);
         }
         assertEquals(Map.of(15L, 9, 16L, 34, 17L, 9, 18L, 8), byStream);
@@ -94,7 +98,7 @@ class XPlaneReaderTest {
         // "loop_transpose_fusion.kd"; stats correlation_id 171, kernel_details → ref 20, hlo_op → ref 22,
         // hlo_module → ref 18, program_id 15; the host runtime call with correlation 171 starts at 911061 ns +
         // its offset, i.e. 1771595639241915310 after adding profile_start_time.
-        Row first = real.rows().stream().filter(r -> Integer.valueOf(1).equals(col(r, EventSchema.DEVICE))).findFirst().orElseThrow();
+        Row first = real().rows().stream().filter(r -> Integer.valueOf(1).equals(col(r, EventSchema.DEVICE))).findFirst().orElseThrow();
         assertEquals("loop_transpose_fusion", col(first, EventSchema.NAME));
         assertEquals("loop_transpose_fusion.kd", arg(first, "symbol"));
         assertEquals(PROFILE_START + 911_061L + 26_345_875L, (Long) col(first, EventSchema.TS_NS));
@@ -109,23 +113,23 @@ class XPlaneReaderTest {
         assertEquals("15", arg(first, "program_id"));
         assertEquals("kernel", col(first, EventSchema.CAT));
         assertEquals("compute", col(first, EventSchema.ACTIVITY_CLASS));
-        assertEquals(TraceFileSchema.TIME_BASE_EPOCH, real.report().timeBase);
-        assertEquals(PROFILE_START, real.report().baseTimeNs);
+        assertEquals(TraceFileSchema.TIME_BASE_EPOCH, real().report().timeBase);
+        assertEquals(PROFILE_START, real().report().baseTimeNs);
     }
 
     @Test
     void hostRuntimeCallsLinkToTheirKernels() {
         // python over decode_raw: 234 events on the "Host Threads/<tid>" lines, all with a correlation_id; all 235
         // device events carry a correlation_id that one of them has.
-        List<Row> runtime = real.rows().stream().filter(r -> "cuda_runtime".equals(col(r, EventSchema.CAT))).toList();
+        List<Row> runtime = real().rows().stream().filter(r -> "cuda_runtime".equals(col(r, EventSchema.CAT))).toList();
         assertEquals(234, runtime.size());
         runtime.forEach(r -> assertNotNull(col(r, EventSchema.RANK), "a launch takes the rank of its kernel's device"));
-        long device = real.rows().stream().filter(r -> col(r, EventSchema.DEVICE) != null).count();
-        long linked = real.rows().stream().filter(r -> col(r, EventSchema.LAUNCH_TS_NS) != null).count();
+        long device = real().rows().stream().filter(r -> col(r, EventSchema.DEVICE) != null).count();
+        long linked = real().rows().stream().filter(r -> col(r, EventSchema.LAUNCH_TS_NS) != null).count();
         assertEquals(235, device);
         assertEquals(235, linked);
         // decode_raw: no device event name is a collective or a copy (fusions, Im3d2Col, Cijk_ GEMM, rocclr copyBuffer)
-        assertEquals(235, real.rows().stream().filter(r -> "compute".equals(col(r, EventSchema.ACTIVITY_CLASS))).count());
+        assertEquals(235, real().rows().stream().filter(r -> "compute".equals(col(r, EventSchema.ACTIVITY_CLASS))).count());
     }
 
     /** A TPU-shaped XSpace built here (no public TPU xplane exists): Steps line, XLA Ops, a collective, no anchor. */
@@ -188,7 +192,7 @@ class XPlaneReaderTest {
     void ingestsThroughSpark() throws IOException {
         spark = ReaderTestSupport.localSpark();
         List<FileReport> reports = new ArrayList<>();
-        var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(REAL, TraceFormat.XPLANE), reports);
+        var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(realFile(), TraceFormat.XPLANE), reports);
         df.createOrReplaceTempView("xplane_events");
         List<Row> perDevice = spark.sql("SELECT device, count(*) FROM xplane_events WHERE device IS NOT NULL "
                 + "GROUP BY device ORDER BY device").collectAsList();
