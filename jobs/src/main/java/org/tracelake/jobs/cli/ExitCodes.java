@@ -12,6 +12,6 @@ public final class ExitCodes {
     public static final int USAGE = 2;
     /** Some workloads or files failed; everything else was committed. */
     public static final int PARTIAL = 3;
-    /** Another refresh holds the warehouse lock: nothing was done; try again later (sysexits EX_TEMPFAIL). */
+    /** Another writer holds the warehouse lock: nothing was done; try again later (sysexits EX_TEMPFAIL). */
     public static final int LOCKED = 75;
 }

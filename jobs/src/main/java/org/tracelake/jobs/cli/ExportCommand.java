@@ -3,7 +3,6 @@ package org.tracelake.jobs.cli;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.export.LeaderboardExport;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
@@ -33,18 +32,16 @@ public final class ExportCommand implements Callable<Integer> {
             System.err.println("give what to export: --leaderboard [FILE]");
             return ExitCodes.USAGE;
         }
-        SparkSession spark = sparkOptions.session("tracelake export");
-        try {
+        WarehouseWriter writer = new WarehouseWriter("export", warehouseOption, sparkOptions);
+        String target = leaderboard.isEmpty() ? writer.warehouse().table(Tables.EXPORTS) + "/leaderboard.json" : leaderboard;
+        return writer.lockedIf(writer.inWarehouse(target), (lock, spark) -> {
             Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
             if (!warehouse.exists(Tables.METRICS)) {
                 System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
                 return ExitCodes.FAILED;
             }
-            String target = leaderboard.isEmpty() ? warehouse.table(Tables.EXPORTS) + "/leaderboard.json" : leaderboard;
             System.err.println("wrote " + new LeaderboardExport(spark, warehouse).write(target, workloads));
             return ExitCodes.OK;
-        } finally {
-            spark.stop();
-        }
+        });
     }
 }

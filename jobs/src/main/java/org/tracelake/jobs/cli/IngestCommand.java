@@ -5,10 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.refresh.Refresh;
-import org.tracelake.jobs.refresh.WarehouseLock;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 import picocli.CommandLine.Command;
@@ -37,22 +35,14 @@ public final class IngestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SparkSession spark = sparkOptions.session("tracelake ingest");
-        try {
+        String runId = RunIds.newId();
+        return new WarehouseWriter("ingest", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
             Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Refresh.Result result;
-            try {
-                result = new Refresh(spark, warehouse, RunIds.newId(), Limits.from(spark)).withoutMetrics()
-                        .run(archive, workloads, full);
-            } catch (WarehouseLock.HeldException e) {
-                System.err.println("tracelake ingest: " + e.getMessage());
-                return ExitCodes.LOCKED;
-            }
+            Refresh.Result result = new Refresh(spark, warehouse, runId, Limits.from(spark)).withoutMetrics()
+                    .run(lock, archive, workloads, full);
             printSummary(warehouse, result.workloads());
             return result.workloads().stream().allMatch(WorkloadIngest::ok) ? ExitCodes.OK : ExitCodes.PARTIAL;
-        } finally {
-            spark.stop();
-        }
+        });
     }
 
     static void printSummary(Warehouse warehouse, List<WorkloadIngest> results) {

@@ -3,9 +3,7 @@ package org.tracelake.jobs.cli;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.refresh.Refresh;
-import org.tracelake.jobs.refresh.WarehouseLock;
 import org.tracelake.jobs.warehouse.Warehouse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,20 +29,12 @@ public final class RefreshCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SparkSession spark = sparkOptions.session("tracelake refresh");
-        try {
+        String runId = RunIds.newId();
+        return new WarehouseWriter("refresh", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
             Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Refresh.Result result;
-            try {
-                result = new Refresh(spark, warehouse, RunIds.newId(), Limits.from(spark)).run(archive, workloads, full);
-            } catch (WarehouseLock.HeldException e) {
-                System.err.println("tracelake refresh: " + e.getMessage());
-                return ExitCodes.LOCKED;
-            }
+            Refresh.Result result = new Refresh(spark, warehouse, runId, Limits.from(spark)).run(lock, archive, workloads, full);
             RunSummary.print(spark, warehouse, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;
-        } finally {
-            spark.stop();
-        }
+        });
     }
 }

@@ -60,45 +60,47 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println("--timeline-cap must be at least 1");
             return ExitCodes.USAGE;
         }
-        SparkSession spark = sparkOptions.session("tracelake report");
-        try {
-            Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Reports reports = new Reports(spark, warehouse);
-            List<String> known = reports.workloads();
-            if (known.isEmpty()) {
-                System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
-                return ExitCodes.FAILED;
-            }
-            List<String> named = compare != null ? compare : workload != null ? List.of(workload) : List.of();
-            for (String w : named) {
-                if (!known.contains(w)) {
-                    System.err.println("no workload " + w + " in " + warehouse.root() + " (there are: " + String.join(", ", known) + ")");
-                    return ExitCodes.USAGE;
-                }
-            }
-            if (compare != null) {
-                Comparison c = reports.compare(compare.get(0), compare.get(1));
-                if (out == null) {
-                    System.out.print(c.text());
-                } else {
-                    reports.writeComparison(c, out).forEach(f -> System.err.println("wrote " + f));
-                }
-            } else if (html) {
-                String dir = out != null ? out : warehouse.table(Tables.EXPORTS) + "/reports";
-                reports.html(workload != null ? List.of(workload) : known, dir, step, timelineCap)
-                        .forEach(f -> System.err.println("wrote " + f));
-            } else {
-                String text = reports.text(workload, step);
-                if (out == null) {
-                    System.out.print(text);
-                } else {
-                    System.err.println("wrote " + org.tracelake.jobs.report.Outputs.write(
-                            spark.sparkContext().hadoopConfiguration(), out, text));
-                }
-            }
-            return ExitCodes.OK;
-        } finally {
-            spark.stop();
+        WarehouseWriter writer = new WarehouseWriter("report", warehouseOption, sparkOptions);
+        // Text on stdout writes nothing; pages and files under the warehouse (the --html default) make it a writer.
+        String written = out != null ? out : html ? writer.warehouse().table(Tables.EXPORTS) + "/reports" : null;
+        return writer.lockedIf(written != null && writer.inWarehouse(written), (lock, spark) -> report(spark, written));
+    }
+
+    /** The report asked for; {@code written} is where --html and --out write (null: stdout). */
+    private int report(SparkSession spark, String written) throws java.io.IOException {
+        Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+        Reports reports = new Reports(spark, warehouse);
+        List<String> known = reports.workloads();
+        if (known.isEmpty()) {
+            System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
+            return ExitCodes.FAILED;
         }
+        List<String> named = compare != null ? compare : workload != null ? List.of(workload) : List.of();
+        for (String w : named) {
+            if (!known.contains(w)) {
+                System.err.println("no workload " + w + " in " + warehouse.root() + " (there are: " + String.join(", ", known) + ")");
+                return ExitCodes.USAGE;
+            }
+        }
+        if (compare != null) {
+            Comparison c = reports.compare(compare.get(0), compare.get(1));
+            if (out == null) {
+                System.out.print(c.text());
+            } else {
+                reports.writeComparison(c, out).forEach(f -> System.err.println("wrote " + f));
+            }
+        } else if (html) {
+            reports.html(workload != null ? List.of(workload) : known, written, step, timelineCap)
+                    .forEach(f -> System.err.println("wrote " + f));
+        } else {
+            String text = reports.text(workload, step);
+            if (out == null) {
+                System.out.print(text);
+            } else {
+                System.err.println("wrote " + org.tracelake.jobs.report.Outputs.write(
+                        spark.sparkContext().hadoopConfiguration(), out, text));
+            }
+        }
+        return ExitCodes.OK;
     }
 }

@@ -2,6 +2,7 @@ package org.tracelake.jobs.cli;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.spark.SparkSessions;
 import picocli.CommandLine.Option;
@@ -16,6 +17,15 @@ public final class SparkOptions {
 
     public SparkSession session(String appName) {
         return SparkSessions.create(appName, master, conf);
+    }
+
+    /** The job's configuration before its session starts (a writer takes the warehouse lock first). */
+    SparkConf conf(String appName) {
+        return SparkSessions.conf(appName, master, conf);
+    }
+
+    SparkSession session(SparkConf sparkConf) {
+        return SparkSessions.create(sparkConf);
     }
 
     public Map<String, String> conf() {

@@ -63,50 +63,62 @@ public final class Refresh {
         }
     }
 
+    /** The command this refresh is, as the warehouse lock names its owner. */
+    public String command() {
+        return computeMetrics ? "refresh" : "ingest";
+    }
+
+    /** Takes the warehouse lock, runs, and lets the lock go. */
     public Result run(String archive, Set<String> only, boolean full) throws IOException {
-        Timestamp started = new Timestamp(System.currentTimeMillis());
         Duration staleAfter = Duration.ofHours(Settings.of(spark).get(Settings.LOCK_STALE_AFTER_HOURS));
-        try (WarehouseLock lock = WarehouseLock.acquire(warehouse, runId, staleAfter)) {
-            List<String> restored = warehouse.recoverInterrupted(runId);
-            if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);
-
-            IngestRun ingest = new IngestRun(spark, warehouse, runId, limits);
-            List<WorkloadFolder> selected = IngestRun.select(ingest.scan(archive), only);
-            ChangePlan plan = ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty(), computeMetrics);
-            Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
-                    + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
-                    + plan.vanished.size() + " gone");
-            for (ChangePlan.Redo r : plan.redo) Progress.info("  " + r.folder().name() + ": " + r.why());
-
-            List<WorkloadFolder> toRead = new ArrayList<>();
-            for (ChangePlan.Redo r : plan.redo) toRead.add(r.folder());
-            List<WorkloadIngest> results = ingest.ingestAll(toRead);
-
-            List<String> ok = new ArrayList<>();
-            for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
-            MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
-            long metricsStart = System.nanoTime();
-            if (computeMetrics && !ok.isEmpty()) {
-                Progress.info("computing metrics for " + ok.size() + " workloads");
-                metrics.computeStaged(ok);
-                Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s", (System.nanoTime() - metricsStart) / 1e9));
-            }
-            // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
-            for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
-            for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
-            long exportStart = System.nanoTime();
-            if (computeMetrics) metrics.export(ok);
-            for (String gone : plan.vanished) metrics.dropExport(gone);
-            if (!computeMetrics) for (String w : ok) metrics.dropExport(w);
-
-            History history = new History(spark, warehouse, runId);
-            List<Row> moved = computeMetrics ? history.record(ok) : List.of();
-            Result result = new Result(runId, results, plan.unchanged, plan.vanished, moved, restored);
-            history.recordRun(runRow(result, archive, full, started));
-            Progress.info(String.format(java.util.Locale.ROOT, "exports, metric history and run recorded in %.1f s", (System.nanoTime() - exportStart) / 1e9));
-            ingest.finish();
-            return result;
+        try (WarehouseLock lock = WarehouseLock.acquire(warehouse, runId, staleAfter, command())) {
+            return run(lock, archive, only, full);
         }
+    }
+
+    /** Runs under a lock the caller holds for this run (the command line takes it before Spark starts). */
+    public Result run(WarehouseLock lock, String archive, Set<String> only, boolean full) throws IOException {
+        if (!lock.runId().equals(runId)) throw new IllegalArgumentException("the lock is run " + lock.runId() + "'s, not " + runId + "'s");
+        Timestamp started = new Timestamp(System.currentTimeMillis());
+        List<String> restored = warehouse.recoverInterrupted(runId);
+        if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);
+
+        IngestRun ingest = new IngestRun(spark, warehouse, runId, limits);
+        List<WorkloadFolder> selected = IngestRun.select(ingest.scan(archive), only);
+        ChangePlan plan = ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty(), computeMetrics);
+        Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
+                + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
+                + plan.vanished.size() + " gone");
+        for (ChangePlan.Redo r : plan.redo) Progress.info("  " + r.folder().name() + ": " + r.why());
+
+        List<WorkloadFolder> toRead = new ArrayList<>();
+        for (ChangePlan.Redo r : plan.redo) toRead.add(r.folder());
+        List<WorkloadIngest> results = ingest.ingestAll(toRead);
+
+        List<String> ok = new ArrayList<>();
+        for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
+        MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
+        long metricsStart = System.nanoTime();
+        if (computeMetrics && !ok.isEmpty()) {
+            Progress.info("computing metrics for " + ok.size() + " workloads");
+            metrics.computeStaged(ok);
+            Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s", (System.nanoTime() - metricsStart) / 1e9));
+        }
+        // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
+        for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
+        for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
+        long exportStart = System.nanoTime();
+        if (computeMetrics) metrics.export(ok);
+        for (String gone : plan.vanished) metrics.dropExport(gone);
+        if (!computeMetrics) for (String w : ok) metrics.dropExport(w);
+
+        History history = new History(spark, warehouse, runId);
+        List<Row> moved = computeMetrics ? history.record(ok) : List.of();
+        Result result = new Result(runId, results, plan.unchanged, plan.vanished, moved, restored);
+        history.recordRun(runRow(result, archive, full, started));
+        Progress.info(String.format(java.util.Locale.ROOT, "exports, metric history and run recorded in %.1f s", (System.nanoTime() - exportStart) / 1e9));
+        ingest.finish();
+        return result;
     }
 
     private Row runRow(Result r, String archive, boolean full, Timestamp started) {

@@ -19,8 +19,9 @@ import org.apache.logging.log4j.Logger;
 import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
- * One refresh per warehouse at a time: {@code <warehouse>/_lock} records the owner (host, pid, run) and start
- * time. A second refresh finds it and stops at once. A lock is stale — and taken over, with a warning — when
+ * One writer per warehouse at a time: {@code <warehouse>/_lock} records the owner (command, host, pid, run) and start
+ * time. Every command that writes the warehouse takes it (refresh, ingest, and export or report when their output goes
+ * under the warehouse); a second writer, whatever its command, finds it and stops at once. A lock is stale — and taken over, with a warning — when
  * its process is gone (same host) or it is older than {@code spark.tracelake.lockStaleAfterHours} (default 24).
  * Creation is atomic on local disks (create-new) and HDFS (create without overwrite); on S3A it is best effort.
  */
@@ -44,11 +45,22 @@ public final class WarehouseLock implements AutoCloseable {
         this.runId = runId;
     }
 
-    public static WarehouseLock acquire(Warehouse warehouse, String runId, Duration staleAfter) throws IOException {
+    /** The run that holds this lock (a refresh's run id). */
+    public String runId() {
+        return runId;
+    }
+
+    /**
+     * Takes the lock for {@code command} (the name a second writer is told: refresh, ingest, export, report), or
+     * throws {@link HeldException} naming the live owner.
+     */
+    public static WarehouseLock acquire(Warehouse warehouse, String runId, Duration staleAfter, String command)
+            throws IOException {
         FileSystem fs = warehouse.fs();
         Path path = new Path(warehouse.root() + "/_lock");
         fs.mkdirs(path.getParent());
         Properties me = new Properties();
+        me.setProperty("command", command);
         me.setProperty("run_id", runId);
         me.setProperty("host", host());
         me.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
@@ -57,16 +69,16 @@ public final class WarehouseLock implements AutoCloseable {
             if (tryCreate(fs, path, me)) return new WarehouseLock(fs, path, runId);
             Properties holder = read(fs, path);
             String stale = staleness(holder, staleAfter);
-            String who = "run " + holder.getProperty("run_id", "?") + " on " + holder.getProperty("host", "?")
+            String who = "tracelake " + holder.getProperty("command", "refresh") + ", run " + holder.getProperty("run_id", "?") + " on " + holder.getProperty("host", "?")
                     + " (pid " + holder.getProperty("pid", "?") + "), started " + holder.getProperty("started_at", "?");
             if (stale == null) {
-                throw new HeldException("another refresh holds " + path + ": " + who
+                throw new HeldException("another writer holds " + path + ": " + who
                         + ". Wait for it to finish; if it is dead on another host, delete the lock file.");
             }
             LOG.warn("taking over a stale lock ({}): {}", stale, who);
             fs.delete(path, false);
         }
-        throw new HeldException("could not take " + path + ": another refresh took it at the same moment");
+        throw new HeldException("could not take " + path + ": another writer took it at the same moment");
     }
 
     private static boolean tryCreate(FileSystem fs, Path path, Properties content) throws IOException {
@@ -77,12 +89,12 @@ public final class WarehouseLock implements AutoCloseable {
                 return false;
             }
             try (OutputStream out = Files.newOutputStream(Paths.get(path.toUri().getPath()))) {
-                content.store(out, "tracelake refresh lock");
+                content.store(out, "tracelake warehouse lock");
             }
             return true;
         }
         try (OutputStream out = fs.create(path, false)) {
-            content.store(out, "tracelake refresh lock");
+            content.store(out, "tracelake warehouse lock");
             return true;
         } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
             return false;

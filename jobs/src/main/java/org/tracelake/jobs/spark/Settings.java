@@ -1,7 +1,9 @@
 package org.tracelake.jobs.spark;
 
 import java.util.List;
+import java.util.function.BinaryOperator;
 import java.util.function.Function;
+import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.readers.InputLimits;
 
@@ -35,19 +37,25 @@ public final class Settings {
     public static final List<Key<?>> ALL = List.of(GZIP_MAX_EXPANSION_RATIO, GZIP_MIN_EXPANDED_BYTES,
             REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS, METRICS_CODEGEN);
 
-    private final SparkSession spark;
+    /** The configuration's value of a key, or the given default. */
+    private final BinaryOperator<String> lookup;
 
-    private Settings(SparkSession spark) {
-        this.spark = spark;
+    private Settings(BinaryOperator<String> lookup) {
+        this.lookup = lookup;
     }
 
     public static Settings of(SparkSession spark) {
-        return new Settings(spark);
+        return new Settings(spark.conf()::get);
+    }
+
+    /** The settings of a configuration no session runs yet (a command takes the warehouse lock before Spark starts). */
+    public static Settings of(SparkConf conf) {
+        return new Settings(conf::get);
     }
 
     /** The value of a setting in this session (its default when unset). */
     public <T> T get(Key<T> key) {
-        String text = spark.conf().get(key.name(), key.defaultValue()).strip();
+        String text = lookup.apply(key.name(), key.defaultValue()).strip();
         try {
             return key.parse().apply(text);
         } catch (RuntimeException e) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.udfs.UdfRegistry;
@@ -20,6 +21,17 @@ public final class SparkSessions {
     private SparkSessions() {}
 
     public static SparkSession create(String appName, String master, Map<String, String> overrides) {
+        return create(conf(appName, master, overrides));
+    }
+
+    public static SparkSession create(SparkConf conf) {
+        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
+        UdfRegistry.registerAll(spark);
+        return spark;
+    }
+
+    /** The configuration a session of this job gets, before any session exists. */
+    public static SparkConf conf(String appName, String master, Map<String, String> overrides) {
         SparkConf conf = new SparkConf(true); // picks up spark.* system properties set by spark-submit
         String home = System.getProperty("tracelake.home");
         if (home != null && !conf.contains("spark.master")) {
@@ -40,9 +52,19 @@ public final class SparkSessions {
         conf.setIfMissing("spark.sql.sources.partitionColumnTypeInference.enabled", "false");
         overrides.forEach(conf::set);
         conf.setIfMissing("spark.app.name", appName);
-        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
-        UdfRegistry.registerAll(spark);
-        return spark;
+        return conf;
+    }
+
+    /**
+     * The Hadoop configuration a session of {@code conf} would give its file systems: Hadoop's defaults and site files
+     * plus every {@code spark.hadoop.*} key, for the file work done before Spark starts (the warehouse lock).
+     */
+    public static Configuration hadoopConf(SparkConf conf) {
+        Configuration hadoop = new Configuration();
+        for (scala.Tuple2<String, String> kv : conf.getAll()) {
+            if (kv._1().startsWith("spark.hadoop.")) hadoop.set(kv._1().substring("spark.hadoop.".length()), kv._2());
+        }
+        return hadoop;
     }
 
     private static void loadDefaults(SparkConf conf, Path file) {

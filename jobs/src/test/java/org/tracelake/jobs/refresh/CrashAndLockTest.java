@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -19,6 +17,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.cli.ExitCodes;
+import org.tracelake.jobs.testing.MainProcess;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.testing.TestFiles;
@@ -47,7 +46,7 @@ class CrashAndLockTest {
 
         Process refresh = startRefresh(archive, "local[1]");
         Path staging = archive.warehouse.resolve("_staging");
-        assertTrue(waitFor(() -> hasStagedPartition(staging), Duration.ofSeconds(120)), "the refresh never started writing");
+        assertTrue(MainProcess.waitFor(() -> hasStagedPartition(staging), Duration.ofSeconds(120)), "the refresh never started writing");
         refresh.destroyForcibly(); // SIGKILL
         assertTrue(refresh.waitFor(30, TimeUnit.SECONDS));
         assertNotEquals(0, refresh.exitValue());
@@ -71,13 +70,13 @@ class CrashAndLockTest {
     void aSecondRefreshStopsAtOnceWhileTheWarehouseIsLocked() throws Exception {
         TestArchive archive = new TestArchive(tmp).generated("alpha", 2, 2, -1, 0);
         Warehouse warehouse = new Warehouse(archive.warehouse.toString(), new org.apache.hadoop.conf.Configuration());
-        try (WarehouseLock held = WarehouseLock.acquire(warehouse, "test-run", Duration.ofHours(24))) {
+        try (WarehouseLock held = WarehouseLock.acquire(warehouse, "test-run", Duration.ofHours(24), "refresh")) {
             Process second = startRefresh(archive, "local[1]");
             assertTrue(second.waitFor(120, TimeUnit.SECONDS));
             String stderr = new String(second.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(ExitCodes.LOCKED, second.exitValue(), stderr);
-            assertTrue(stderr.contains("another refresh holds"), stderr);
-            assertTrue(stderr.contains("run test-run"), stderr);
+            assertTrue(stderr.contains("another writer holds"), stderr);
+            assertTrue(stderr.contains("tracelake refresh, run test-run"), stderr);
             assertFalse(Files.exists(archive.warehouse.resolve("events")), "the second refresh wrote nothing");
         }
         assertFalse(Files.exists(archive.warehouse.resolve("_lock")), "closing the lock removes it");
@@ -112,20 +111,10 @@ class CrashAndLockTest {
         assertFalse(Files.exists(wh.resolve("_staging/run-1")));
     }
 
-    /** bin/tracelake's java command line, with the test classpath. */
+    /** A real refresh process (its environment is the test's: surefire sets SPARK_LOCAL_IP). */
     private static Process startRefresh(TestArchive archive, String master) throws IOException {
-        Path home = Path.of(System.getProperty("tracelake.home", "."));
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx1g");
-        cmd.addAll(Arrays.asList(Files.readString(home.resolve("jobs/target/jvm-options.txt")).trim().split("\\s+")));
-        cmd.add("-Dlog4j2.configurationFile=" + home.resolve("conf/log4j2-test.properties"));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.tracelake.jobs.Main",
-                "refresh", "--archive", archive.archive.toString(), "--warehouse", archive.warehouse.toString(),
-                "--master", master, "--conf", "spark.ui.enabled=false"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-        return pb.start();
+        return MainProcess.start("refresh", "--archive", archive.archive.toString(), "--warehouse",
+                archive.warehouse.toString(), "--master", master, "--conf", "spark.ui.enabled=false");
     }
 
     private static boolean hasStagedPartition(Path staging) {
@@ -135,15 +124,6 @@ class CrashAndLockTest {
         } catch (IOException | java.io.UncheckedIOException e) {
             return false; // being written
         }
-    }
-
-    private static boolean waitFor(java.util.function.BooleanSupplier condition, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) return true;
-            Thread.sleep(20);
-        }
-        return false;
     }
 
     private static long events(SparkSession spark, TestArchive archive, String workload) {

@@ -1,0 +1,48 @@
+package org.tracelake.jobs.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A tracelake command as a real process: bin/tracelake's java command line with the test classpath, so a test can
+ * kill it, run two at once, or read its exit code and standard error as a scheduler would.
+ */
+public final class MainProcess {
+    private MainProcess() {}
+
+    /** Starts {@code org.tracelake.jobs.Main args…} (standard output discarded, standard error kept in the process). */
+    public static Process start(String... args) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command(args)).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+        return pb.start();
+    }
+
+    /** The java command line of {@code Main args…}. */
+    public static List<String> command(String... args) throws IOException {
+        Path home = Path.of(System.getProperty("tracelake.home", "."));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx1g");
+        cmd.addAll(Arrays.asList(Files.readString(home.resolve("jobs/target/jvm-options.txt")).trim().split("\\s+")));
+        cmd.add("-Dlog4j2.configurationFile=" + home.resolve("conf/log4j2-test.properties"));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.tracelake.jobs.Main"));
+        cmd.addAll(Arrays.asList(args));
+        return cmd;
+    }
+
+    /** Polls a condition every 20 ms until it holds or the time is up (a bound, not a timing assertion). */
+    public static boolean waitFor(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) return true;
+            Thread.sleep(20);
+        }
+        return false;
+    }
+}
