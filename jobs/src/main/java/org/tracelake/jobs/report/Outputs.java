@@ -35,10 +35,23 @@ public final class Outputs {
         return qualified.toString();
     }
 
-    /** A file name for a workload: its name with anything but letters, digits, '.', '_' and '-' replaced. */
+    /**
+     * A file name for a workload: its name with anything but letters, digits, '.', '_' and '-' replaced, and, when
+     * something was replaced, a short hash of the whole name, so that "a b" and "a_b" never share a page.
+     */
     public static String fileName(String workload, String suffix) {
         String safe = workload.replaceAll("[^A-Za-z0-9._-]", "_");
         if (safe.startsWith(".")) safe = "_" + safe.substring(1);
+        if (!safe.equals(workload)) safe += "-" + shortHash(workload);
         return safe + suffix;
+    }
+
+    private static String shortHash(String text) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d, 0, 4);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JVM has SHA-256
+        }
     }
 }

@@ -18,7 +18,16 @@ public final class MainProcess {
 
     /** Starts {@code org.tracelake.jobs.Main args…} (standard output discarded, standard error kept in the process). */
     public static Process start(String... args) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command(args)).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        return start(ProcessBuilder.Redirect.DISCARD, args);
+    }
+
+    /** Starts {@code Main args…} with its standard output written to a file. */
+    public static Process startTo(Path stdout, String... args) throws IOException {
+        return start(ProcessBuilder.Redirect.to(stdout.toFile()), args);
+    }
+
+    private static Process start(ProcessBuilder.Redirect stdout, String... args) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command(args)).redirectOutput(stdout);
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
         return pb.start();
     }
