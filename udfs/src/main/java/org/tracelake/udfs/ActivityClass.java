@@ -37,6 +37,14 @@ public final class ActivityClass {
      * "Stream Wait Event"; runtime-style names are cudaStreamWaitEvent, cudaStreamSynchronize. Case-sensitive
      * on purpose: a case-insensitive "sync" would catch every "...Async..." kernel.
      */
+    /**
+     * ROCm's runtime blit kernels (rocclr): {@code __amd_rocclr_copyBuffer*}/{@code copyImage*} move memory and
+     * {@code __amd_rocclr_fillBuffer*}/{@code fillImage*} set it, though rocprof lists them as kernel dispatches.
+     * Case-sensitive: the runtime writes exactly these names.
+     */
+    private static final Pattern ROCM_COPY_KERNEL = Pattern.compile("^__amd_rocclr_copy(Buffer|Image)");
+    private static final Pattern ROCM_FILL_KERNEL = Pattern.compile("^__amd_rocclr_fill(Buffer|Image)");
+
     private static final Pattern SYNC_NAME = Pattern.compile("Sync\\b|Synchroniz|Wait ?Event");
 
     private ActivityClass() {
@@ -61,10 +69,10 @@ public final class ActivityClass {
         if (CommunicationNames.isCommName(name) || CommunicationNames.isXlaCollective(hloCategory)) {
             return COMM;
         }
-        if (CAT_GPU_MEMSET.equals(cat) || matches(MEMSET_NAME, name)) {
+        if (CAT_GPU_MEMSET.equals(cat) || matches(MEMSET_NAME, name) || matches(ROCM_FILL_KERNEL, name)) {
             return MEMSET;
         }
-        if (CAT_GPU_MEMCPY.equals(cat) || matches(MEMCPY_NAME, name)) {
+        if (CAT_GPU_MEMCPY.equals(cat) || matches(MEMCPY_NAME, name) || matches(ROCM_COPY_KERNEL, name)) {
             return MEMCPY;
         }
         if (matches(SYNC_NAME, name)) {

@@ -26,7 +26,8 @@ public final class KernelCategory {
     /** Name rules after the class-based ones, in METRICS.md's order. */
     private static final List<Rule> NAME_RULES = List.of(
             rule(MEMORY, "copy_kernel"),
-            rule(GEMM, "gemm|cutlass|cublas|matmul|triton_mm|nvjet|wgmma"),
+            // ROCm's Tensile/hipBLASLt GEMMs are named by their index layout: Cijk_Ailk_Bljk_…
+            rule(GEMM, "gemm|cutlass|cublas|matmul|triton_mm|nvjet|wgmma|^Cijk_"),
             rule(ATTENTION, "flash|fmha|attention|sdpa|paged"),
             rule(SOFTMAX, "softmax"),
             rule(NORMALIZATION, "layer_?norm|rms_?norm|batch_?norm|group_?norm"),

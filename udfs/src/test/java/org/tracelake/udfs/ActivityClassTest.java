@@ -101,9 +101,20 @@ class ActivityClassTest {
         assertEquals("compute", ActivityClass.of("kernel", TENSILE_GEMM, null));
         assertEquals("compute", ActivityClass.of("kernel", DLRM_FILL, null));
         assertEquals("compute", ActivityClass.of("kernel", ROCM_SUM_REDUCE, null)); // reduce alone is not all_?reduce
-        // __amd_rocclr_fillBuffer / copyBuffer are memset/memcpy in effect, but named neither Memset nor Memcpy
-        assertEquals("compute", ActivityClass.of("kernel", ROCM_FILL_BUFFER, null));
-        assertEquals("compute", ActivityClass.of("kernel", ROCM_COPY_BUFFER, null));
         assertEquals("compute", ActivityClass.of("kernel", null, null));
+    }
+
+    @Test
+    void rocmRuntimeBlitKernelsAreMemcpyAndMemset() {
+        // METRICS.md §2: rocprof lists the runtime's blit kernels as dispatches (cat kernel); by name they copy or fill
+        assertEquals("memcpy", ActivityClass.of("kernel", ROCM_COPY_BUFFER, null));
+        assertEquals("memcpy", ActivityClass.of("kernel", "__amd_rocclr_copyBufferRectAligned", null));
+        assertEquals("memcpy", ActivityClass.of("kernel", "__amd_rocclr_copyImage1DA", null));
+        assertEquals("memset", ActivityClass.of("kernel", ROCM_FILL_BUFFER, null));
+        assertEquals("memset", ActivityClass.of("kernel", "__amd_rocclr_fillBufferAligned2D", null));
+        assertEquals("memset", ActivityClass.of("kernel", "__amd_rocclr_fillImage", null));
+        // the runtime's other helpers (also in 908_results.json.gz) move no data
+        assertEquals("compute", ActivityClass.of("kernel", "__amd_rocclr_streamOpsWrite", null));
+        assertEquals("compute", ActivityClass.of("kernel", "__amd_rocclr_initHeap", null));
     }
 }

@@ -158,43 +158,46 @@ class FormatMetricsTest {
      * python3 over 908_results.json.gz: {@code buffer_records.kernel_dispatch} has 43,915 records, all on the one GPU
      * agent (gpu_index 0, so rank 0); names from {@code kernel_symbols[kernel_id]} (formatted, else demangled,
      * truncated, kernel_name; ".kd" dropped). Classed by the §2 rules: 1,310 match the communication regex (all
-     * {@code ncclDevKernel_Generic_1}), 42,605 are compute — including 3,153 {@code __amd_rocclr_copyBuffer} and
-     * 3,213 {@code __amd_rocclr_fillBufferAligned}, which the contract's memcpy/memset name rule does not catch.
+     * {@code ncclDevKernel_Generic_1}), the runtime's 3,153 {@code __amd_rocclr_copyBuffer} are memcpy and its 3,213
+     * {@code __amd_rocclr_fillBufferAligned} memset (§2's ROCm blit kernels), the other 36,239 are compute.
      */
     @Test
     void rocprofDispatchesAndCollectives() {
         Row counts = spark.read().parquet(archive.table("events"))
                 .where("workload = 'aorta'")
                 .selectExpr("count_if(cat = 'kernel')", "count_if(activity_class = 'comm')",
-                        "count_if(activity_class = 'compute')", "count(DISTINCT rank)")
+                        "count_if(activity_class = 'compute')", "count(DISTINCT rank)",
+                        "count_if(activity_class = 'memcpy')", "count_if(activity_class = 'memset')")
                 .first();
         assertEquals(43_915L, counts.getLong(0));
         assertEquals(1_310L, counts.getLong(1));
-        assertEquals(42_605L, counts.getLong(2));
+        assertEquals(36_239L, counts.getLong(2));
         assertEquals(1L, counts.getLong(3));
+        assertEquals(3_153L, counts.getLong(4));
+        assertEquals(3_213L, counts.getLong(5));
         m.ok(1_310, "aorta", "coll_call_num", null, "rank", 0, null, null);
         m.workload(1_310, "aorta", "coll_call_num", null);
     }
 
     /**
      * python3, METRICS.md §3 on the dispatches above (start_timestamp, end_timestamp in ns): U_comm = union of the
-     * 1,310 comm intervals = 4,158,756,678 ns; U_comp = union of the 42,605 compute ones = 281,681,933 ns;
-     * O = |U_comm ∩ U_comp| by the two-pointer walk = 207,326,277 ns. Ratios O/U_comm = 0.049852947179325216,
-     * O/U_comp = 0.7360297296738588; exposed = U_comm − O = 3,951.430401 ms. One rank, so workload = rank.
+     * 1,310 comm intervals = 4,158,756,678 ns; U_comp = union of the 36,239 compute ones = 258,663,816 ns;
+     * O = |U_comm ∩ U_comp| by the two-pointer walk = 196,046,994 ns. Ratios O/U_comm = 0.04714077047043819,
+     * O/U_comp = 0.7579219893670787; exposed = U_comm − O = 3,962.709684 ms. One rank, so workload = rank.
      * gpu_utilization: union of all 43,915 = 4,233,112,334 ns over the span 15,122,023,494 ns = 27.993028417655758 %.
      */
     @Test
     void rocprofCommComputeOverlap() {
         String w = "aorta";
         String metric = "comm_comp_overlap";
-        m.ok(0.049852947179325216, w, metric, "overlap_ratio_of_comm", "rank", 0, null, null);
-        m.ok(0.7360297296738588, w, metric, "overlap_ratio_of_comp", "rank", 0, null, null);
-        m.workload(0.049852947179325216, w, metric, "overlap_ratio_of_comm");
-        m.workload(0.7360297296738588, w, metric, "overlap_ratio_of_comp");
+        m.ok(0.04714077047043819, w, metric, "overlap_ratio_of_comm", "rank", 0, null, null);
+        m.ok(0.7579219893670787, w, metric, "overlap_ratio_of_comp", "rank", 0, null, null);
+        m.workload(0.04714077047043819, w, metric, "overlap_ratio_of_comm");
+        m.workload(0.7579219893670787, w, metric, "overlap_ratio_of_comp");
         m.workload(4_158.756678, w, metric, "comm_time_ms");
-        m.workload(281.681933, w, metric, "comp_time_ms");
-        m.workload(207.326277, w, metric, "overlap_time_ms");
-        m.workload(3_951.430401, w, metric, "exposed_comm_ms");
+        m.workload(258.663816, w, metric, "comp_time_ms");
+        m.workload(196.046994, w, metric, "overlap_time_ms");
+        m.workload(3_962.709684, w, metric, "exposed_comm_ms");
         m.workload(27.993028417655758, w, "gpu_utilization", null);
     }
 
@@ -377,17 +380,17 @@ class FormatMetricsTest {
     }
 
     /**
-     * The XSpace holds XLA device ops, so the TPU family applies. The same wire walk: 235 device events (5 kernels ×
-     * 40 + 35 {@code __amd_rocclr_copyBuffer}, all compute by §2, none communication) with Σ duration_ps =
-     * 28,137,077,000 ps; every event of every plane (host included) spans 164,909,849,000 ps. No op carries
+     * The XSpace holds XLA device ops, so the TPU family applies. The same wire walk: 235 device events, none
+     * communication: 5 kernels × 40 (compute, Σ duration_ps = 27,573,556,000 ps) and 35 {@code __amd_rocclr_copyBuffer}
+     * (memcpy by §2's ROCm rule, 563,521,000 ps); every event of every plane (host included) spans 164,909,849,000 ps. No op carries
      * model_flops; the card has no num_params.
      */
     @Test
     void xplaneTpuFamilyWhereItApplies() {
         String w = "xplane";
         m.workload(0.164909849, w, "wall_time_s", null);
-        m.workload(0.028137077, w, "total_compute_time_s", null);
-        m.workload(0.028137077 / 0.164909849, w, "compute_utilization_proxy", null);
+        m.workload(0.027573556, w, "total_compute_time_s", null);
+        m.workload(0.027573556 / 0.164909849, w, "compute_utilization_proxy", null);
         m.workload(0, w, "num_comm_kernels", null);
         m.workload(0, w, "total_comm_time_s", null);
         m.gap("missing_input", "no communication ops", w, "avg_comm_kernel_time_s", null);
