@@ -3,7 +3,7 @@
 CREATE OR REPLACE TEMP VIEW workload_needs AS
 SELECT w.workload,
   map(
-    'steps', CASE WHEN coalesce(sw.n, 0) = 0 THEN 'no ProfilerStep annotations (nor vLLM/SGLang step ranges) on any rank' END,
+    'steps', CASE WHEN coalesce(sw.n, 0) = 0 THEN 'no ProfilerStep annotations (nor vLLM/SGLang/TPU-vLLM step annotations, nor an XLA device Steps line) on any rank' END,
     'kernels', CASE WHEN coalesce(g.n_kernels, 0) = 0 THEN 'no GPU kernels in the traces' END,
     'comm', CASE WHEN coalesce(g.n_comm, 0) = 0 THEN 'no communication kernels in the traces' END,
     'comm_sized', CASE WHEN coalesce(c.n_sized, 0) = 0 THEN 'no communication kernel with a known message size, group size >= 2 and duration > 0' END,

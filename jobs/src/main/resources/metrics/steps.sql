@@ -46,7 +46,7 @@ SELECT w.workload, lower(w.phase) AS phase, w.batch_size, w.seq_len, w.device_co
        CASE WHEN w.batch_size IS NULL OR w.seq_len IS NULL
               THEN 'card lacks workload.data.batch_size or workload.data.seq_len'
             WHEN t.seconds IS NULL
-              THEN 'no step durations: no ProfilerStep annotations (nor vLLM/SGLang step ranges) on any rank'
+              THEN 'no step durations: no ProfilerStep annotations (nor vLLM/SGLang/TPU-vLLM step annotations, nor an XLA device Steps line) on any rank'
             WHEN t.seconds <= 0 THEN 'average step time is zero'
        END AS tokens_reason
 FROM workloads w LEFT JOIN step_time_per_workload t ON t.workload = w.workload;

@@ -1,8 +1,9 @@
 -- Input of the per-rank interval sweep (RankSweep): each rank's step windows (row_kind 0) and GPU activities
 -- (row_kind 1). Step windows follow the readers' rule (METRICS.md §1, readers.common.StepWindows): the events
--- step_priority(cat, name) accepts — CPU-side step annotations only, never Kineto's gpu_user_annotation copies —
--- of the best kind present on the rank: ProfilerStep#N, else vLLM / SGLang / TPU-vLLM step names. ProfilerStep#N
--- keeps its N; the other kinds take the number the reader gave their own row (their position in time order).
+-- step_priority(cat, name) accepts — an XLA device's Steps line, or CPU-side step annotations, never Kineto's
+-- gpu_user_annotation copies — of the best kind present on the rank: a device's Steps line, else ProfilerStep#N,
+-- else vLLM / SGLang / TPU-vLLM step names. ProfilerStep#N keeps its N; the other kinds take the number the reader
+-- gave their own row (the Steps line's stated number; an annotation's position in time order).
 WITH step_events AS (
   SELECT workload, rank, ts_ns, dur_ns, coalesce(profiler_step(name), step) AS step, priority
   FROM (SELECT *, step_priority(cat, name) AS priority FROM events

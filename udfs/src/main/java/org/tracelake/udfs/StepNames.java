@@ -4,9 +4,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Which annotations delimit steps (METRICS.md section 1): {@code ProfilerStep#N} for training; for
+ * Which events delimit steps (METRICS.md section 1), best first: the XLA profiler's per-device {@code Steps} line
+ * (explicitly numbered step events on the device's own timeline); {@code ProfilerStep#N} for training; for
  * inference, vLLM's {@code execute_context_*}, SGLang's {@code run_batch} and TPU vLLM's
- * {@code $core.py:331 step}, tried in that order: a reader uses the first kind present on a rank.
+ * {@code $core.py:331 step}: a reader uses the first kind present on a rank.
  *
  * <p>{@link #stepPriority(String, String)} is the whole per-event rule (name and category); the readers' step
  * windows and the metrics SQL ({@code step_priority(cat, name)}) both call it, so they cannot disagree.
@@ -21,9 +22,19 @@ public final class StepNames {
     public static final String CAT_USER_ANNOTATION = "user_annotation";
     /** The Python tracer's category: how XLA traces carry TPU vLLM's {@code $core.py:331 step}. */
     public static final String CAT_PYTHON_FUNCTION = "python_function";
+    /**
+     * The category the XLA readers give the events of a device's {@code Steps} line, each named (or tagged) with its
+     * step number. They are the device's own step windows, so they come before every annotation kind.
+     */
+    public static final String CAT_DEVICE_STEP = "xla_step";
 
+    /** Priorities, lower wins: a device's Steps line, then the annotation kinds of {@link #stepNamePriority}. */
+    public static final int DEVICE_STEPS_PRIORITY = 0;
+    private static final int PROFILER_STEP_PRIORITY = 1;
     /** Priority of the TPU vLLM kind, the only one that may come as a python_function (METRICS.md §1). */
-    private static final int TPU_VLLM_PRIORITY = 3;
+    private static final int TPU_VLLM_PRIORITY = 4;
+    /** How many priorities there are: 0 … {@value} − 1. */
+    public static final int PRIORITIES = TPU_VLLM_PRIORITY + 1;
 
     private static final Pattern PROFILER_STEP = Pattern.compile("ProfilerStep#(\\d+)$");
     private static final Pattern VLLM_STEP = Pattern.compile("^execute_context_");
@@ -71,13 +82,17 @@ public final class StepNames {
     }
 
     /**
-     * The step rule for one event (METRICS.md §1): the priority of its name's kind ({@link #stepNamePriority})
-     * when the event is a CPU-side annotation, else −1. CPU-side means category {@code user_annotation}, or
-     * {@code python_function} for the TPU vLLM form. Kineto also writes a GPU-side copy of each annotation
-     * ({@code gpu_user_annotation}, on the device's stream, starting when its first kernel does): counted as a
-     * step it doubles an inference trace's steps and moves every kernel launched after that start into the copy.
+     * The step rule for one event (METRICS.md §1): {@link #DEVICE_STEPS_PRIORITY} for an event of an XLA device's
+     * {@code Steps} line; the priority of its name's kind ({@link #stepNamePriority}) when the event is a CPU-side
+     * annotation; else −1. CPU-side means category {@code user_annotation}, or {@code python_function} for the TPU
+     * vLLM form. Kineto also writes a GPU-side copy of each annotation ({@code gpu_user_annotation}, on the device's
+     * stream, starting when its first kernel does): counted as a step it doubles an inference trace's steps and
+     * moves every kernel launched after that start into the copy.
      */
     public static int stepPriority(String cat, String name) {
+        if (CAT_DEVICE_STEP.equals(cat)) {
+            return DEVICE_STEPS_PRIORITY;
+        }
         int priority = stepNamePriority(name);
         if (priority < 0) {
             return -1;
@@ -87,18 +102,21 @@ public final class StepNames {
         return cpuSide ? priority : -1;
     }
 
-    /** 0 ProfilerStep, 1 vLLM, 2 SGLang, 3 TPU vLLM, −1 not a step name: lower wins. Ignores the category. */
+    /**
+     * 1 ProfilerStep, 2 vLLM, 3 SGLang, 4 TPU vLLM, −1 not a step name: lower wins (0 is a device's Steps line,
+     * which is known by its category, not its name). Ignores the category.
+     */
     public static int stepNamePriority(String name) {
         if (profilerStep(name) != null) {
-            return 0;
+            return PROFILER_STEP_PRIORITY;
         }
         String kind = inferenceStepKind(name);
         if (kind == null) {
             return -1;
         }
         return switch (kind) {
-            case VLLM -> 1;
-            case SGLANG -> 2;
+            case VLLM -> PROFILER_STEP_PRIORITY + 1;
+            case SGLANG -> PROFILER_STEP_PRIORITY + 2;
             default -> TPU_VLLM_PRIORITY;
         };
     }

@@ -2,6 +2,7 @@ package org.tracelake.udfs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -32,10 +33,10 @@ class StepNamesTest {
 
     @Test
     void priorityOrdersStepKinds() {
-        assertEquals(0, StepNames.stepNamePriority("ProfilerStep#3"));
-        assertEquals(1, StepNames.stepNamePriority("execute_context_0(0)_generation_8(8)"));
-        assertEquals(2, StepNames.stepNamePriority("run_batch"));
-        assertEquals(3, StepNames.stepNamePriority("$core.py:331 step"));
+        assertEquals(1, StepNames.stepNamePriority("ProfilerStep#3"));
+        assertEquals(2, StepNames.stepNamePriority("execute_context_0(0)_generation_8(8)"));
+        assertEquals(3, StepNames.stepNamePriority("run_batch"));
+        assertEquals(4, StepNames.stepNamePriority("$core.py:331 step"));
         assertEquals(-1, StepNames.stepNamePriority("aten::mm"));
         assertEquals(-1, StepNames.stepNamePriority(null));
     }
@@ -44,11 +45,11 @@ class StepNamesTest {
     @Test
     void onlyCpuSideAnnotationsAreSteps() {
         String vllm = "execute_context_0(4)_generation_0(4)";
-        assertEquals(0, StepNames.stepPriority("user_annotation", "ProfilerStep#3"));
-        assertEquals(1, StepNames.stepPriority("user_annotation", vllm));
-        assertEquals(2, StepNames.stepPriority("user_annotation", "run_batch"));
-        assertEquals(3, StepNames.stepPriority("user_annotation", "$core.py:331 step"));
-        assertEquals(3, StepNames.stepPriority("python_function", "$core.py:331 step")); // XLA's Python tracer
+        assertEquals(1, StepNames.stepPriority("user_annotation", "ProfilerStep#3"));
+        assertEquals(2, StepNames.stepPriority("user_annotation", vllm));
+        assertEquals(3, StepNames.stepPriority("user_annotation", "run_batch"));
+        assertEquals(4, StepNames.stepPriority("user_annotation", "$core.py:331 step"));
+        assertEquals(4, StepNames.stepPriority("python_function", "$core.py:331 step")); // XLA's Python tracer
         // Kineto's GPU-side copy of an annotation is never a step
         assertEquals(-1, StepNames.stepPriority("gpu_user_annotation", vllm));
         assertEquals(-1, StepNames.stepPriority("gpu_user_annotation", "ProfilerStep#3"));
@@ -59,5 +60,17 @@ class StepNamesTest {
         assertEquals(-1, StepNames.stepPriority(null, vllm));
         assertEquals(-1, StepNames.stepPriority("user_annotation", "aten::mm"));
         assertEquals(-1, StepNames.stepPriority("user_annotation", null));
+    }
+
+    /**
+     * Issue 14 item 8: an XLA device's Steps line (the readers' category xla_step, events named by their number)
+     * is the device's own step windows, before every annotation kind, for the readers and the metrics alike.
+     */
+    @Test
+    void anXlaDeviceStepsLineComesFirst() {
+        assertEquals(0, StepNames.stepPriority("xla_step", "7"));
+        assertEquals(0, StepNames.stepPriority(StepNames.CAT_DEVICE_STEP, null));
+        assertTrue(StepNames.stepPriority("xla_step", "7") < StepNames.stepPriority("user_annotation", "ProfilerStep#7"));
+        assertEquals(-1, StepNames.stepNamePriority("7")); // known by its category, not its name
     }
 }

@@ -43,7 +43,7 @@ class UdfRegistrySparkTest {
             assertTrue(more.getBoolean(5));
             assertEquals("all_to_all", more.getString(6));
             assertTrue(more.isNullAt(7));
-            assertEquals(1, more.getInt(8)); // the CPU-side vLLM step annotation
+            assertEquals(2, more.getInt(8)); // the CPU-side vLLM step annotation
             assertEquals(-1, more.getInt(9)); // its GPU-side copy is never a step
             assertEquals(262_144L, more.getLong(10)); // 2^18 <= 402,176 < 2^19
             assertEquals(0L, more.getLong(11));

@@ -71,7 +71,8 @@ final class RunSummary {
         System.out.println();
         System.out.println(header.append("  status"));
         for (WorkloadIngest r : results) {
-            long ranks = r.files().stream().filter(f -> f.rank != null).map(f -> f.rank).distinct().count();
+            // the ranks the rows carry: a file of eight devices (an XSpace, an Nsight report) holds eight
+            long ranks = r.files().stream().flatMap(f -> f.ranksHeld().stream()).distinct().count();
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-32s %5d %6d %,12d",
                     r.workload(), r.files().size(), ranks, r.events()));
             List<Row> rows = metrics.getOrDefault(r.workload(), List.of());

@@ -2,8 +2,12 @@ package org.tracelake.jobs.readers;
 
 import java.io.Serializable;
 import java.sql.Timestamp;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.CatalystTypeConverters;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -49,6 +53,18 @@ public final class FileReport implements Serializable {
     public long etLinkedKernels;
     public long unsizedCommKernels;
     public boolean recordFunctionIds;
+
+    /**
+     * For a file of several devices without a single rank ({@link org.tracelake.jobs.readers.common.DeviceRanks}):
+     * the device indexes its rows carry as ranks. Empty otherwise.
+     */
+    public final TreeSet<Integer> deviceRanks = new TreeSet<>();
+
+    /** The ranks this file's rows carry: its rank, or each of its devices' (an XSpace of devices 0–7: eight). */
+    public SortedSet<Integer> ranksHeld() {
+        if (rank != null) return new TreeSet<>(Set.of(rank));
+        return Collections.unmodifiableSortedSet(deviceRanks);
+    }
 
     public void fail(String message) {
         status = TraceFileSchema.STATUS_ERROR;

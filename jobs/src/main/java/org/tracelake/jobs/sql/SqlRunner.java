@@ -36,8 +36,8 @@ public final class SqlRunner {
             Map.entry("profiler_step", "profiler_step(name) -> N of 'ProfilerStep#N', else null"),
             Map.entry("rank_from_file_name", "rank_from_file_name(file_name) -> rank3, rank-3, worker3, kineto_trace_3, _3.json ..."),
             Map.entry("is_gpu_activity", "is_gpu_activity(cat) -> kernel, gpu_memcpy, gpu_memset"),
-            Map.entry("step_name_priority", "step_name_priority(name) -> rank of a step annotation kind (ProfilerStep first), else null"),
-            Map.entry("step_priority", "step_priority(cat, name) -> the step rule: step_name_priority(name) for CPU-side annotations (user_annotation; python_function for TPU vLLM), else -1"),
+            Map.entry("step_name_priority", "step_name_priority(name) -> rank of a step annotation kind (1 ProfilerStep, 2 vLLM, 3 SGLang, 4 TPU vLLM), else -1"),
+            Map.entry("step_priority", "step_priority(cat, name) -> the step rule, lower wins: 0 for an XLA device Steps-line event (xla_step), step_name_priority(name) for CPU-side annotations (user_annotation; python_function for TPU vLLM), else -1"),
             Map.entry("is_copy_kernel", "is_copy_kernel(name) -> memcpy|memset|copy_kernel|... (memory_transfer_overhead)"),
             Map.entry("is_moe_kernel", "is_moe_kernel(name) -> moe|expert|routing|gating|... (moe_fraction)"));
 

@@ -233,8 +233,16 @@ class FormatMetricsTest {
         // pooled over the 4 chips, as the seed: 0.008285530848 / 0.024798
         m.workload(0.33412093104282603, w, "compute_utilization_proxy", null);
         m.ok(2 * 1_035_691_356e-12 / 0.023998, w, "compute_utilization_proxy", null, "rank", 1, null, null);
-        // no ProfilerStep windows (the CCL-Bench definition has nothing), so the seed's: 100 × 0.013718621208 / 0.024798
-        m.workload(55.32148240987176, w, "communication_fraction", null);
+        // steps: each chip's Steps line (METRICS.md §1 via step_priority, as the reader assigns events): step 10 at
+        // 1,001.234567 µs and step 11 at 13,001.234567 µs, both 11,998 µs long, on every chip
+        m.ok(11.998, w, "iter_time", null, "step", 2, 11L, null);
+        m.workload(11.998, w, "iter_time", "avg_ms");
+        m.workload(0, w, "iter_time", "std_ms");
+        m.workload(0.011998, w, "avg_step_time", null); // two steps: none trimmed
+        // so communication_fraction is the CCL-Bench one (per chip-step, Σ dur_ns of comm kernels over Σ dur_ns of
+        // all kernels overlapping the step, XLA Ops rows incl. the copy-start/-done pair): python over the JSON,
+        // 1,714,827 / 2,848,619 ns on each of the 8 chip-steps
+        m.workload(100.0 * 1_714_827 / 2_848_619, w, "communication_fraction", null);
         m.ok(2 * 1_714_827_651e-12 / 10, w, "avg_comm_kernel_time_s", null, "rank", 0, null, null); // 10 per chip
     }
 
@@ -340,7 +348,11 @@ class FormatMetricsTest {
         m.ok(0.001908, w, "wall_time_s", null, "rank", 1, null, null);
         m.workload(4 * 300e-6, w, "total_compute_time_s", null);
         m.workload(0.6, w, "compute_utilization_proxy", null); // 1,200 / 2,000
-        m.workload(74.85, w, "communication_fraction", null); // 100 × 1,497 / 2,000
+        // the chips' Steps lines make communication_fraction the CCL-Bench one (per chip-step, Σ dur of comm ops over
+        // Σ dur of all ops overlapping the step, each async half by its own dur; python over the JSON):
+        // chip 0: 170/470 and 172/472, chip 1: 170/470 and 180/480 (µs); mean of the chips' means
+        m.workload((100.0 * 170 / 470 + 100.0 * 172 / 472) / 2 / 2 + (100.0 * 170 / 470 + 100.0 * 180 / 480) / 2 / 2, w,
+                "communication_fraction", null);
         // flops: 4 × (2e12 + 6e12) over 4 × 300 µs
         m.workload(8e12 / 300e-6, w, "achieved_flops_from_trace_json", null);
         m.workload(3.2e13, w, "total_model_flops_from_args", null);

@@ -49,6 +49,7 @@ public final class DeviceRanks {
             report.resolveRank(null, null);
         } else {
             report.rank = sorted.size() == 1 ? sorted.first() : null;
+            report.deviceRanks.addAll(sorted);
             report.rankSource = RANK_FROM_DEVICE;
             report.metadata.put("ranks", sorted.toString());
             report.metadata.put("rank_note", "one rank per device index; a rank in the file name (rank<N>) overrides it");

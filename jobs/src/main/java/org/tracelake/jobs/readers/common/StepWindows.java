@@ -23,8 +23,8 @@ public final class StepWindows {
 
     /** Marks a window whose number is its position in time order, given at {@link #seal()}. */
     private static final long UNNUMBERED = -1;
-    /** Index 0: explicitly numbered steps; 1 + {@link StepNames#stepPriority} for the annotation kinds. */
-    private static final int KINDS = 5;
+    /** Indexed by {@link StepNames#stepPriority}: 0 the device's numbered steps, then the annotation kinds. */
+    private static final int KINDS = StepNames.PRIORITIES;
 
     private final List<List<Window>> byKind = new ArrayList<>(KINDS);
     private List<Window> chosen = List.of();
@@ -37,15 +37,16 @@ public final class StepWindows {
 
     /** A step whose number the trace states (an XLA {@code Steps} line event). */
     public void offerNumbered(long number, long start, long durNs) {
-        byKind.get(0).add(new Window(start, start + durNs, number));
+        byKind.get(StepNames.DEVICE_STEPS_PRIORITY).add(new Window(start, start + durNs, number));
     }
 
     /** Any complete event of the timeline: kept when it is a CPU-side step annotation (METRICS.md §1). */
     public void offerAnnotation(String cat, String name, long start, long durNs) {
         int priority = StepNames.stepPriority(cat, name);
-        if (priority < 0) return;
+        // a device's Steps line is numbered by its reader (offerNumbered), never taken as an annotation
+        if (priority < 0 || priority == StepNames.DEVICE_STEPS_PRIORITY) return;
         Long number = StepNames.profilerStep(name);
-        byKind.get(priority + 1).add(new Window(start, start + durNs, number == null ? UNNUMBERED : number));
+        byKind.get(priority).add(new Window(start, start + durNs, number == null ? UNNUMBERED : number));
     }
 
     /** Chooses the best kind present and numbers its windows; call once, after every event was offered. */

@@ -3,6 +3,7 @@ package org.tracelake.jobs.readers.xla;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.tracelake.udfs.ActivityClass;
+import org.tracelake.udfs.StepNames;
 
 /**
  * What the XLA profiler's timelines ("lines", shown as threads in its JSON) hold, as an {@code events} category.
@@ -18,7 +19,7 @@ public final class XlaLines {
     private XlaLines() {}
 
     public static final String STEPS = "Steps";
-    public static final String CAT_STEP = "xla_step";
+    public static final String CAT_STEP = StepNames.CAT_DEVICE_STEP;
     public static final String CAT_MODULE = "xla_module";
     public static final String CAT_DEVICE_ANNOTATION = "gpu_user_annotation";
     public static final String CAT_RUNTIME = "cuda_runtime";

@@ -205,6 +205,8 @@ class XPlaneReaderTest {
         assertEquals(TraceFileSchema.STATUS_OK, reports.get(0).status, reports.get(0).error);
         assertNull(reports.get(0).rank); // eight devices, no rank in the name: one rank per device
         assertEquals("device", reports.get(0).rankSource);
+        // what the run summary counts (issue 14 item 8: it said "ranks 0"): the eight ranks the rows carry
+        assertEquals(java.util.List.of(0, 1, 2, 3, 4, 5, 6, 7), new ArrayList<>(reports.get(0).ranksHeld()));
     }
 
     private static void statMeta(XPlane.Builder plane, long id, String name) {
