@@ -42,14 +42,11 @@
 --     Counts and sums of nothing (no communication op: 0 ops, 0 s) are real zeros.
 --
 -- Async collectives. XLA runs many collectives as a `-start`/`-done` pair (all-reduce-start.3 … all-reduce-done.3;
--- send.2 … send-done.2, recv.2 … recv-done.2); both halves are §2 communication ops carrying the collective's
--- bytes, so counting ops would count the collective twice (and give the -start, a few µs long, the whole message:
--- absurd bandwidths). Here ONE ASYNC COLLECTIVE IS ONE INSTANCE: a `-done` is paired with the start half just
--- before it on the same rank, file and instruction (the name without -start/-done); the instance's time is the
--- pair's span, from the start half's start to the -done's end (the time the collective was in flight, which is
--- what a bandwidth needs; compute may overlap it), its size the start half's (else the -done's). A half whose
--- partner lies outside the profile is an instance on its own. Synchronous collectives (all-reduce.5) are one op,
--- one instance.
+-- send.2 … send-done.2, recv.2 … recv-done.2). ONE ASYNC COLLECTIVE IS ONE INSTANCE, here as in every metric: the
+-- pairing lives in views.sql's `comm` (a -done with the start half just before it on its rank and instruction; the
+-- pair's span is the time the collective was in flight, which is what a bandwidth needs; its size the start half's,
+-- else the -done's; a half whose partner lies outside the profile is an instance on its own). Synchronous
+-- collectives (all-reduce.5) are one op, one instance.
 --
 -- Scopes: the workload rows are the seed's pooled numbers. Rank rows give the same formulas over one rank (one
 -- chip): for the wall time, the events of that rank (its device's, and the host events the reader gave that rank).
@@ -75,37 +72,14 @@ WHERE format IN ('xla_trace_json', 'xplane_pb') AND device IS NOT NULL AND activ
 
 CACHE TABLE xla_ops;
 
--- Communication ops, with the async half they are (start, done, or '' for a synchronous op) and the instruction
--- they belong to ("all-reduce-start.3" and "all-reduce-done.3" are both "all-reduce.3"). XLA's async send/recv
--- pairs have no -start: "send.2" starts what "send-done.2" ends (likewise recv / recv-done).
-CREATE OR REPLACE TEMP VIEW xla_comm_ops AS
-SELECT *,
-       CASE WHEN name RLIKE '^(send|recv)([.][0-9]+)?$' THEN 'start'
-            ELSE regexp_extract(name, '^(.+)-(start|done)([.][0-9]+)?$', 2) END AS half,
-       CASE WHEN name RLIKE '^(send|recv)([.][0-9]+)?$' THEN name
-            ELSE concat(regexp_extract(name, '^(.+)-(start|done)([.][0-9]+)?$', 1),
-                        regexp_extract(name, '^(.+)-(start|done)([.][0-9]+)?$', 3)) END AS instruction
-FROM xla_ops WHERE activity_class = 'comm';
-
--- Each async half beside its neighbours in time on its rank, file and instruction.
-CREATE OR REPLACE TEMP VIEW xla_comm_halves AS
-SELECT *,
-       lag(half) OVER w AS prev_half, lag(ts_ns) OVER w AS prev_ts_ns, lag(size_bytes) OVER w AS prev_size_bytes,
-       lead(half) OVER w AS next_half
-FROM xla_comm_ops WHERE half <> ''
-WINDOW w AS (PARTITION BY workload, source_file, rank, instruction
-             ORDER BY ts_ns, CASE WHEN half = 'start' THEN 0 ELSE 1 END, ordinal);
-
--- Collective instances: synchronous ops, async pairs (-done with the -start before it), unpaired halves.
+-- Collective instances of the XLA device ops: views.sql's `comm`, where async halves are paired once for every
+-- metric, with T = a pair's span, else the op's own T as xla_ops has it.
 CREATE OR REPLACE TEMP VIEW xla_comm AS
-SELECT workload, rank, collective, size_bytes, t_s FROM xla_comm_ops WHERE half = ''
-UNION ALL
-SELECT workload, rank, collective, coalesce(prev_size_bytes, size_bytes), (end_ns - prev_ts_ns) / 1e9
-FROM xla_comm_halves WHERE half = 'done' AND prev_half <=> 'start'
-UNION ALL
-SELECT workload, rank, collective, size_bytes, t_s
-FROM xla_comm_halves
-WHERE (half = 'done' AND NOT prev_half <=> 'start') OR (half = 'start' AND NOT next_half <=> 'done');
+SELECT c.workload, c.rank, c.collective, c.size_bytes, CASE WHEN c.halves = 2 THEN c.dur_ns / 1e9 ELSE o.t_s END AS t_s
+FROM comm c
+LEFT JOIN xla_ops o ON c.halves = 1 AND o.workload = c.workload AND o.rank = c.rank AND o.ts_ns = c.ts_ns
+                   AND o.end_ns = c.end_ns AND o.name = c.name AND o.activity_class = 'comm'
+WHERE c.halves = 2 OR o.name IS NOT NULL;
 
 -- Totals per rank and for the whole workload (whole = 1, rank null).
 CREATE OR REPLACE TEMP VIEW xla_op_totals AS

@@ -18,7 +18,7 @@ public final class UdfRegistry {
             "activity_class", "kernel_category", "collective_kind", "dtype_size", "dtype_from_kernel_name",
             "message_bytes", "bus_size_bytes", "size_bucket", "busbw_factor", "algbw_gbps", "busbw_gbps", "profiler_step",
             "rank_from_file_name", "is_gpu_activity", "step_name_priority", "step_priority", "is_copy_kernel",
-            "is_moe_kernel");
+            "is_moe_kernel", "xla_async_half", "xla_instruction");
 
     private UdfRegistry() {
     }
@@ -75,5 +75,9 @@ public final class UdfRegistry {
                 (UDF1<String, Boolean>) KernelNameRules::isCopyKernel, DataTypes.BooleanType);
         udf.register("is_moe_kernel",
                 (UDF1<String, Boolean>) KernelNameRules::isMoeKernel, DataTypes.BooleanType);
+        udf.register("xla_async_half",
+                (UDF1<String, String>) XlaAsyncOps::half, DataTypes.StringType);
+        udf.register("xla_instruction",
+                (UDF1<String, String>) XlaAsyncOps::instruction, DataTypes.StringType);
     }
 }

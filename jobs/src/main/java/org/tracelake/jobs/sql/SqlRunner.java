@@ -39,7 +39,9 @@ public final class SqlRunner {
             Map.entry("step_name_priority", "step_name_priority(name) -> rank of a step annotation kind (1 ProfilerStep, 2 vLLM, 3 SGLang, 4 TPU vLLM), else -1"),
             Map.entry("step_priority", "step_priority(cat, name) -> the step rule, lower wins: 0 for an XLA device Steps-line event (xla_step), step_name_priority(name) for CPU-side annotations (user_annotation; python_function for TPU vLLM), else -1"),
             Map.entry("is_copy_kernel", "is_copy_kernel(name) -> memcpy|memset|copy_kernel|... (memory_transfer_overhead)"),
-            Map.entry("is_moe_kernel", "is_moe_kernel(name) -> moe|expert|routing|gating|... (moe_fraction)"));
+            Map.entry("is_moe_kernel", "is_moe_kernel(name) -> moe|expert|routing|gating|... (moe_fraction)"),
+            Map.entry("xla_async_half", "xla_async_half(name) -> start|done for an XLA async collective half (all-reduce-start.3, send.2, send-done.2), else ''"),
+            Map.entry("xla_instruction", "xla_instruction(name) -> the instruction both halves share (all-reduce-done.3 -> all-reduce.3), else the name"));
 
     private final SparkSession spark;
     private final ResultPrinter.Format format;

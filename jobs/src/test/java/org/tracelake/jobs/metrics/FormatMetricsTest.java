@@ -339,6 +339,39 @@ class FormatMetricsTest {
         m.workload(sumBytesPerS / 14 / 1e9, w, "avg_comm_bandwidth_GBps", null); // 175.5686336677988
     }
 
+    /**
+     * Issue 14 item 8: the pairing is the metrics' one rule (views.sql `comm`), so communication.sql counts the same
+     * 15 instances as the seed-002 metrics above, not 24 ops. Per rank: chip 0 has 3 per step + the unpaired
+     * all-gather-start.7 = 7 (3 in step 1, 4 in step 2); chip 1 has 3 per step + the orphan permute-done.0 (before
+     * step 1's window: no step) + the send pair = 8. By kind (mean over the 2 ranks): all_reduce 4 + 4, all_gather
+     * 3 + 2, send_recv (collective-permute, send) 0 + 2. Bytes (S: all-reduce in, all-gather out = in × 2):
+     * 8 + 8 + 8 MiB per chip-step; chip 0 adds 2 MiB (all-gather.7), chip 1 1 MiB (send.8) and one instance of
+     * unknown size (the permute): 50 + 49 = 99 MiB, partial. collective_vol (rank 0, in bytes): all-reduce 4 × 8 MiB,
+     * all-gather 2 × 4 + 1 = 9 MiB.
+     */
+    @Test
+    void asyncPairsAreOneCollectiveInEveryMetric() {
+        String w = "tpu_async";
+        m.ok(7, w, "coll_call_num", null, "rank", 0, null, null);
+        m.ok(8, w, "coll_call_num", null, "rank", 1, null, null);
+        m.workload(7.5, w, "coll_call_num", null);
+        m.ok(4, w, "coll_call_num", null, "key", null, null, "all_reduce");
+        m.ok(2.5, w, "coll_call_num", null, "key", null, null, "all_gather");
+        m.ok(1, w, "coll_call_num", null, "key", null, null, "send_recv");
+        m.ok(3, w, "coll_call_num", null, "step", 0, 1L, null);
+        m.ok(4, w, "coll_call_num", null, "step", 0, 2L, null);
+        m.ok(3, w, "coll_call_num", null, "step", 1, 1L, null);
+        m.ok(4, w, "coll_call_num", null, "step", 1, 2L, null);
+        m.ok(50.0 * 1_048_576, w, "comm_bytes_total", null, "rank", 0, null, null);
+        Row bytes = m.one(w, "comm_bytes_total", null, "workload", null, null, null);
+        MetricRows.close(99.0 * 1_048_576, bytes.getAs("value"), "tpu_async comm_bytes_total");
+        assertEquals("partial", bytes.getAs("status"));
+        assertEquals("1 of 15 collective instances have no known size", bytes.getAs("reason"));
+        m.workload(32.0 * 1_048_576 / 1e9, w, "collective_vol_allreduce_gb", null);
+        m.workload(9.0 * 1_048_576 / 1e9, w, "collective_vol_allgather_gb", null);
+        m.workload(41.0 * 1_048_576 / 1e9, w, "collective_vol_total_gb", null);
+    }
+
     @Test
     void asyncTraceTimesFlopsAndTokens() {
         String w = "tpu_async";
