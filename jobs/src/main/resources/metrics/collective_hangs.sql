@@ -73,4 +73,3 @@ SELECT s.workload, s.pg_name, s.pg_desc, s.pg_id, s.seq AS collective_seq_id, s.
        s.created_ns, s.missing_ranks, s.holding_ranks, r.seq IS NOT NULL AS is_root
 FROM fr_stuck s
 LEFT JOIN fr_roots r ON r.workload = s.workload AND r.pg_name = s.pg_name AND r.seq = s.seq
-

@@ -71,7 +71,7 @@ public final class ArchiveScanner {
      * dumps, {@code _dump_<rank>} (FORMATS.md §9).
      */
     private static boolean hidden(String name) {
-        return name.startsWith(".") || name.startsWith("_") && !FormatDetector.isFlightRecorderName(name);
+        return name.startsWith(".") || (name.startsWith("_") && !FormatDetector.isFlightRecorderName(name));
     }
 
     private static FileStatus[] sorted(FileStatus[] entries) {

@@ -76,7 +76,7 @@ public final class SqlCommand implements Callable<Integer> {
                 ok = runner.runAll(statements);
             } else {
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-                ok = runner.interactive(in, System.console() != null);
+                ok = runner.interactive(in, stdinIsATerminal());
             }
             return ok ? ExitCodes.OK : ExitCodes.FAILED;
         } finally {
@@ -91,5 +91,21 @@ public final class SqlCommand implements Callable<Integer> {
             text = Files.readString(file, StandardCharsets.UTF_8);
         }
         return text == null ? null : SqlText.split(text);
+    }
+
+    /**
+     * Whether prompts make sense: standard input is a terminal. Up to JDK 21 that is System.console() != null; from
+     * JDK 22 console() is never null and Console.isTerminal() (absent from the JDK 17 API this is built against)
+     * says it.
+     */
+    @SuppressWarnings("SystemConsoleNull") // handled: the null test holds up to JDK 21, isTerminal() after
+    private static boolean stdinIsATerminal() {
+        java.io.Console console = System.console();
+        if (console == null) return false;
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException beforeJdk22) {
+            return true;
+        }
     }
 }

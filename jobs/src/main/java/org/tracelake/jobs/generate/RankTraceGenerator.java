@@ -71,7 +71,7 @@ final class RankTraceGenerator {
             waitCompute(paramsReady);
             forwardLayer();
         }
-        annotate(modern ? "## forward ##" : "## forward ##", fwdStart, cpu - fwdStart);
+        annotate("## forward ##", fwdStart, cpu - fwdStart);
         long bwdStart = cpu;
         for (int l = spec.layers() - 1; l >= 0; l--) {
             if (modern) waitCompute(allGather(13_631_488L, 280 * US));

@@ -68,6 +68,7 @@ public final class WorkloadCards {
      * configs, read here on the driver as plain data ({@link TorchtitanConfigs}); each filled value is recorded in
      * {@code workloads.field_sources} as {@code toml:<file name>}. A bad config is an error row for that file only.
      */
+    @SuppressWarnings("ReferenceEquality") // TorchtitanConfigs.fill returns the same card when it fills nothing
     public static Filled fillFromTorchtitanConfigs(Outcome o, List<FileTask> configs, Configuration conf) {
         if (configs.isEmpty()) return new Filled(o, List.of());
         TorchtitanConfigs.Result r = TorchtitanConfigs.fill(o.card(), configs, conf);
@@ -75,7 +76,7 @@ public final class WorkloadCards {
         return new Filled(filled, r.reports());
     }
 
-    /** The {@code workloads} row (WorkloadSchema order). */
+    /** This workload's row of the workloads table, in WorkloadSchema order. */
     public static Row toRow(String workload, Outcome o, String runId) {
         WorkloadCard c = o.card();
         String status = o.ok() ? TraceFileSchema.STATUS_OK : TraceFileSchema.STATUS_ERROR;

@@ -67,7 +67,7 @@ public final class FormatDetector {
             if (s.contains("\"schema\"") && s.contains("\"nodes\"")) return TraceFormat.PYTORCH_ET;
             // After the Kineto and ET tests (Kineto's distributedInfo has a "pg_config" too); a dump's keys in any order.
             if (s.contains("\"pg_status\"") || s.contains("\"collective_seq_id\"")
-                    || s.contains("\"pg_config\"") && s.contains("\"nccl_version\"")) {
+                    || (s.contains("\"pg_config\"") && s.contains("\"nccl_version\""))) {
                 return TraceFormat.FLIGHT_RECORDER;
             }
             if (s.contains("\"profile\"") && s.contains("\"total_ms\"")) return TraceFormat.AORTA_JSONL;

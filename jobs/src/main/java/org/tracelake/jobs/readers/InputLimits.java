@@ -17,6 +17,6 @@ public record InputLimits(double maxExpansionRatio, long minExpandedBytes) imple
 
     public long maxExpandedBytes(long compressedBytes) {
         double byRatio = maxExpansionRatio * (double) compressedBytes;
-        return (long) Math.max(minExpandedBytes, Math.min(byRatio, (double) Long.MAX_VALUE / 2));
+        return (long) Math.max((double) minExpandedBytes, Math.min(byRatio, (double) Long.MAX_VALUE / 2));
     }
 }

@@ -21,7 +21,7 @@ public final class ReadErrors {
                     + " before the document is complete (was the profiler stopped while writing, or the copy cut short?)";
         }
         if (e instanceof CharConversionException
-                || e instanceof JsonProcessingException && String.valueOf(e.getMessage()).contains("Invalid UTF-8")) {
+                || (e instanceof JsonProcessingException && String.valueOf(e.getMessage()).contains("Invalid UTF-8"))) {
             String where = e instanceof JsonProcessingException j ? " " + where(j.getLocation()) : "";
             String what = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
             return "not UTF-8 text" + where + ": " + firstLine(what)
@@ -45,8 +45,9 @@ public final class ReadErrors {
 
     private static Throwable unwrap(Throwable t) {
         Throwable e = t;
-        while ((e instanceof UncheckedIOException || e instanceof RuntimeException && e.getCause() != null
-                && !(e instanceof IllegalArgumentException)) && e.getCause() != null) {
+        while ((e instanceof UncheckedIOException
+                || (e instanceof RuntimeException && e.getCause() != null && !(e instanceof IllegalArgumentException)))
+                && e.getCause() != null) {
             e = e.getCause();
         }
         return e;

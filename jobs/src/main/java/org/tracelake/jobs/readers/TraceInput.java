@@ -21,7 +21,7 @@ import org.tracelake.jobs.spark.Settings;
 public final class TraceInput {
     private TraceInput() {}
 
-    /** A stream over a file's decoded content; {@link #contentHash()} is valid once the stream was read to its end. */
+    /** A stream over a file's decoded content; {@link #drainAndHash()} gives the hash of the raw file once it was read. */
     public static final class Opened extends FilterInputStream {
         private final MessageDigest digest;
         private final InputStream raw;

@@ -44,7 +44,7 @@ final class AllToAllText {
             String[] row = new String[header.length];
             row[0] = Integer.toString(src);
             for (int j = 0; j < a.ranks().size(); j++) row[j + 1] = Fmt.bytes(bytes.get(src + ":" + a.ranks().get(j)));
-            matrix.row(row);
+            matrix.row((Object[]) row);
         }
         sb.append("\n  bytes sent, summed over the instances above\n").append(matrix.render("  "));
     }

@@ -15,11 +15,10 @@ import org.tracelake.jobs.report.ReportModel.MetricRow;
  */
 public final class Comparison {
     /**
-     * Which rows get a {@code ratio_delta}: AORTA's {@code overlap_ratio} (metric or figure), and the
-     * {@code overlap_ratio_of_*} figures of {@code comm_comp_overlap}. The hook for the AORTA telemetry metrics:
-     * replace it (or extend the test) when their names settle.
+     * Which rows get a {@code ratio_delta}: AORTA's {@code overlap_ratio} (figure of {@code telemetry_overlap}, as its
+     * overlap_report.py compares two runs), and the {@code overlap_ratio_of_*} figures of {@code comm_comp_overlap}.
      */
-    public static BiPredicate<String, String> RATIO_DELTA_ROWS = (metric, figure) ->
+    public static final BiPredicate<String, String> RATIO_DELTA_ROWS = (metric, figure) ->
             "overlap_ratio".equals(metric) || "overlap_ratio".equals(figure)
                     || (figure != null && figure.startsWith("overlap_ratio_"));
 

@@ -76,7 +76,7 @@ class AllToAllTest {
             args.put("Out split size", "[100, 100]");
             KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2)
                     .step(1, t0, 1_000_000)
-                    .kernel("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", 20, t0 + 100_000 + rank * 10_000,
+                    .kernel("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", 20, t0 + 100_000 + rank * 10_000L,
                             200_000, t0 + 50_000, args);
             archive.write(BUILT, "rank" + rank + "_trace.json", b.toJson());
         }

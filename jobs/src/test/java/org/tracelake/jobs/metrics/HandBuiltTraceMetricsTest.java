@@ -533,8 +533,8 @@ class HandBuiltTraceMetricsTest {
         long[][] late = {{0, 0, 0, 30, 0, 20, 0}, {0, 0, 50, 0, 0, 0, 0}}; // [rank][seq]
         for (int rank = 0; rank < 2; rank++) {
             KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2);
-            for (long seq = 1 + rank; seq <= 5 + rank; seq++) {
-                long at = 1000 * seq + late[rank][(int) seq];
+            for (long seq = 1L + rank; seq <= 5L + rank; seq++) {
+                long at = 1000L * seq + late[rank][(int) seq];
                 b.kernel(ALL_REDUCE, 20, t(at), us(100), t(at - 5), withSeq(allReduce(1024, 2), seq));
             }
             archive.write("hb_seq", "rank" + rank + "_trace.json", b.toJson());

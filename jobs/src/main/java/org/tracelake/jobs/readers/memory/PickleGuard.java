@@ -186,7 +186,6 @@ public final class PickleGuard {
     private static long littleEndian(byte[] d, int pos, int n) {
         long v = 0;
         for (int i = n - 1; i >= 0; i--) v = (v << 8) | (d[pos + i] & 0xffL);
-        if (n == 4) v = (int) v;
-        return v;
+        return n == 4 ? (long) (int) v : v; // a 4-byte length is signed: sign-extend it
     }
 }

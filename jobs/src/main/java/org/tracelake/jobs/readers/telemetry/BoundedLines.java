@@ -1,8 +1,8 @@
 package org.tracelake.jobs.readers.telemetry;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ByteArrayOutputStream;
 
 /**
  * Lines of a byte stream, one at a time, none longer than a limit: a file that is one endless line cannot fill the

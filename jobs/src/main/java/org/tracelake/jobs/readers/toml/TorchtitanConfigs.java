@@ -33,6 +33,7 @@ public final class TorchtitanConfigs {
     /** The card after filling (null stays null) and one report per TOML file. */
     public record Result(WorkloadCard card, List<FileReport> reports) {}
 
+    @SuppressWarnings("ReferenceEquality") // fillMissing returns the same card when it fills nothing
     public static Result fill(WorkloadCard card, List<FileTask> tomlTasks, Configuration conf) {
         List<FileTask> ordered = new ArrayList<>(tomlTasks);
         ordered.sort(Comparator.comparing((FileTask t) -> !t.fileName().equals("train_config.toml")).thenComparing(FileTask::path));

@@ -23,11 +23,11 @@ import org.tracelake.jobs.report.ReportModel;
 import org.tracelake.jobs.report.ReportQueries;
 import org.tracelake.jobs.report.TextReport;
 import org.tracelake.jobs.sql.SqlCookbookTest;
-import org.tracelake.jobs.testing.RealTraces;
-import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.testing.DocQuestion;
+import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
+import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
  * The two real NVRx Flight Recorder captures of ../shared/traces/flight-recorder (16 ranks each, dumps named

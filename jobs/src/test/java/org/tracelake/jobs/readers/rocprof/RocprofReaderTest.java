@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.jobs.readers.xla.ReaderTestSupport;
 import org.tracelake.jobs.testing.SharedTraces;
-import org.tracelake.jobs.readers.common.TimeBases;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
 

@@ -16,8 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.refresh.Refresh;
+import org.tracelake.jobs.report.Comparison;
+import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
+import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
  * AORTA telemetry (FORMATS.md §4; no public sample exists, so the lines are written here in AORTA's exact shape):
@@ -209,18 +212,22 @@ class TelemetryIngestTest {
         assertEquals(0.0, metric("cand", "telemetry_stream_ms", null, "workload", null, "aux"), 1e-12);
     }
 
+    /** AORTA's overlap_report.py comparison (reference, candidate, ratio_delta), as report --compare gives it. */
     @Test
-    void comparisonForReportCompare() {
-        TelemetryComparison.Comparison c = TelemetryComparison.compare(
-                spark.read().parquet(archive.table("metrics")), "ref", "cand");
-        assertEquals(0.2413793103448276, c.referenceOverlapRatio(), 1e-12);
-        assertEquals(0.4, c.candidateOverlapRatio(), 1e-12);
-        assertEquals(0.15862068965517243, c.ratioDelta(), 1e-12);
-        assertEquals(10, c.referenceCount());
-        assertEquals(10, c.candidateCount());
-        TelemetryComparison.Comparison none = TelemetryComparison.compare(
-                spark.read().parquet(archive.table("metrics")), "ref", "no_such_workload");
-        assertEquals(null, none.ratioDelta());
-        assertEquals(0, none.candidateCount());
+    void comparisonForReportCompare() throws java.io.IOException {
+        Reports reports = new Reports(spark, new Warehouse(archive.warehouse.toString(),
+                spark.sparkContext().hadoopConfiguration()));
+        Comparison.Row overlap = reports.compare("ref", "cand").rows().stream()
+                .filter(r -> r.metric().equals("telemetry_overlap") && "overlap_ratio".equals(r.figure()))
+                .findFirst().orElseThrow();
+        assertEquals(0.2413793103448276, overlap.reference(), 1e-12);
+        assertEquals(0.4, overlap.candidate(), 1e-12);
+        assertTrue(overlap.hasDelta());
+        assertEquals(0.15862068965517243, overlap.ratioDelta(), 1e-12);
+        Comparison.Row iterations = reports.compare("ref", "cand").rows().stream()
+                .filter(r -> r.metric().equals("telemetry_overlap") && "iterations".equals(r.figure()))
+                .findFirst().orElseThrow();
+        assertEquals(10.0, iterations.reference(), 0.0);
+        assertEquals(10.0, iterations.candidate(), 0.0);
     }
 }

@@ -54,7 +54,7 @@ public final class ReaderTestSupport {
         });
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // the test states the column's type at the call
     public static <T> T col(Row r, String column) {
         return (T) r.get(EventSchema.index(column));
     }

@@ -147,10 +147,10 @@ class XlaTraceReaderTest {
             if (!"all_reduce".equals(col(r, EventSchema.COLLECTIVE))) continue;
             long s = col(r, EventSchema.IN_BYTES);
             int n = col(r, EventSchema.GROUP_SIZE);
-            double x = s * 2.0 * (n - 1) / n;
+            double x = (double) s * 2.0 * (n - 1) / n;
             long dur = col(r, EventSchema.DUR_NS);
-            assertEquals(Math.round(ALPHA_NS + x / BYTES_PER_NS), dur, 1.0, "instance of " + s + " bytes");
-            points.add(new double[] {x, dur});
+            assertEquals((double) Math.round(ALPHA_NS + x / BYTES_PER_NS), (double) dur, 1.0, "instance of " + s + " bytes");
+            points.add(new double[] {x, (double) dur});
         }
         assertEquals(24, points.size());
         assertEquals(3, points.stream().mapToDouble(p -> p[0]).distinct().count());

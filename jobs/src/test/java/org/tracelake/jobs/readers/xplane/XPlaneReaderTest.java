@@ -24,9 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.TraceFormat;
-import org.tracelake.jobs.readers.xla.ReaderTestSupport;
-import org.tracelake.jobs.testing.SharedTraces;
 import org.tracelake.jobs.readers.common.TimeBases;
+import org.tracelake.jobs.readers.xla.ReaderTestSupport;
 import org.tracelake.jobs.readers.xplane.proto.XEvent;
 import org.tracelake.jobs.readers.xplane.proto.XEventMetadata;
 import org.tracelake.jobs.readers.xplane.proto.XLine;
@@ -34,6 +33,7 @@ import org.tracelake.jobs.readers.xplane.proto.XPlane;
 import org.tracelake.jobs.readers.xplane.proto.XSpace;
 import org.tracelake.jobs.readers.xplane.proto.XStat;
 import org.tracelake.jobs.readers.xplane.proto.XStatMetadata;
+import org.tracelake.jobs.testing.SharedTraces;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
 
