@@ -32,6 +32,33 @@ WHERE step IS NULL AND (figure NOT LIKE 'overlap_ratio%' OR communicates)
 GROUP BY workload, figure
 HAVING count(value) > 0;
 
+-- time_breakdown: where each rank's GPU span (first GPU activity's start to the last one's end) goes, in four parts
+-- that add up to it: compute |U_compute|; exposed communication |U_comm| − O; exposed copies, the GPU activity under
+-- neither (memcpy/memset and device syncs not hidden by compute or communication), |U_gpu| − |U_compute ∪ U_comm|
+-- with |U_compute ∪ U_comm| = |U_compute| + |U_comm| − O; idle, span − |U_gpu|. Workload = mean over ranks. It is
+-- what report --compare splits a change of step time into.
+CREATE OR REPLACE TEMP VIEW time_breakdown_per_rank AS
+SELECT workload, rank, u_comp AS compute_ns, u_comm - o AS exposed_comm_ns, u_gpu - (u_comp + u_comm - o) AS exposed_copy_ns,
+       span - u_gpu AS idle_ns, span AS span_ns
+FROM (SELECT workload, rank, coalesce(f['compute_union_ns'], 0) AS u_comp, coalesce(f['comm_union_ns'], 0) AS u_comm,
+             coalesce(f['overlap_ns'], 0) AS o, f['gpu_union_ns'] AS u_gpu, f['gpu_last_ns'] - f['gpu_first_ns'] AS span
+      FROM rank_whole WHERE f['gpu_first_ns'] IS NOT NULL);
+
+CREATE OR REPLACE TEMP VIEW time_breakdown_figures AS
+SELECT workload, rank, figure, value
+FROM time_breakdown_per_rank
+LATERAL VIEW stack(5,
+  'compute_ms', compute_ns / 1e6,
+  'exposed_comm_ms', exposed_comm_ns / 1e6,
+  'exposed_copy_ms', exposed_copy_ns / 1e6,
+  'idle_ms', idle_ns / 1e6,
+  'span_ms', span_ns / 1e6) s AS figure, value;
+
+SELECT workload, 'time_breakdown', figure, value, 'ms', 'rank', rank, NULL, NULL, 'ok', NULL FROM time_breakdown_figures;
+
+SELECT workload, 'time_breakdown', figure, avg(value), 'ms', 'workload', NULL, NULL, NULL, 'ok', NULL
+FROM time_breakdown_figures GROUP BY workload, figure;
+
 -- compute_comm_overlap (CCL-Bench): per rank, kernels clipped to the trimmed step windows; Σ over those steps of
 -- |U_comm ∩ U_non-comm| ÷ Σ |U_comm| × 100 (ranks with communication); mean over ranks.
 CREATE OR REPLACE TEMP VIEW ccl_overlap_per_rank AS

@@ -393,11 +393,72 @@
         }]
       });
     }
+    if (data.breakdown) compareBreakdown(data.breakdown);
     var s2 = section('Every shared workload-scope metric');
     table(s2, ['metric', 'figure', 'key', 'unit', 'reference', 'candidate', 'ratio', 'ratio_delta'], rows.map(function (r) {
       return [r.metric, r.figure, r.key, r.unit, fmt(r.reference), fmt(r.candidate), fmt(r.ratio),
         r.ratio_delta === undefined ? '' : fmt(r.ratio_delta)];
     }), [4, 5, 6, 7]);
+  }
+
+  // The breakdown that explains the ratios: time split, kernel time, the kernels that moved, collectives.
+  function compareBreakdown(b) {
+    var runs = ['reference ' + data.reference, 'candidate ' + data.candidate];
+    var parts = b.time_split.filter(function (p) { return p.part !== 'span_ms'; });
+    var s1 = section('Where the GPU time span went',
+      'time_breakdown, mean over ranks: compute, communication not hidden by compute, copies hidden by neither, idle; ' +
+      'the four add up to the span from the first GPU activity to the last.');
+    if (parts.length === 0) {
+      empty(s1, 'Neither run has GPU activity.');
+    } else {
+      var colors = { compute_ms: CLASS_COLOR.compute, exposed_comm_ms: CLASS_COLOR.comm, exposed_copy_ms: CLASS_COLOR.memcpy,
+        idle_ms: '#dddddd' };
+      chart(s1, 'chart-time-split', 200, {
+        tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+        legend: { top: 0 },
+        grid: { left: 260, right: 40, top: 40, bottom: 30 },
+        xAxis: { type: 'value', name: 'ms' },
+        yAxis: { type: 'category', data: runs, inverse: true },
+        series: parts.map(function (p) {
+          return { name: p.part, type: 'bar', stack: 'span', itemStyle: { color: colors[p.part] },
+            data: [p.reference_ms, p.candidate_ms] };
+        })
+      });
+      table(s1, ['part', 'reference (ms)', 'candidate (ms)', 'delta (ms)'], b.time_split.map(function (p) {
+        return [p.part, fmt(p.reference_ms), fmt(p.candidate_ms),
+          p.reference_ms === null || p.candidate_ms === null ? null : fmt(p.candidate_ms - p.reference_ms)];
+      }), [1, 2, 3]);
+    }
+    var s2 = section('GPU time by kernel category', 'ms per rank (each run\'s total over its ranks).');
+    if (b.kernel_categories.length === 0) {
+      empty(s2, 'Neither run has GPU activity.');
+    } else {
+      var cats = b.kernel_categories.map(function (c) { return c.name; });
+      chart(s2, 'chart-kernel-categories', Math.max(200, 60 + cats.length * 40), {
+        tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+        legend: { top: 0 },
+        grid: { left: 140, right: 40, top: 40, bottom: 30 },
+        xAxis: { type: 'value', name: 'ms per rank' },
+        yAxis: { type: 'category', data: cats, inverse: true },
+        series: [
+          { name: 'reference', type: 'bar', data: b.kernel_categories.map(function (c) { return c.reference_ms_per_rank; }) },
+          { name: 'candidate', type: 'bar', data: b.kernel_categories.map(function (c) { return c.candidate_ms_per_rank; }) }
+        ]
+      });
+    }
+    var s3 = section('Kernels whose time moved most', 'ms per rank, largest change first.');
+    if (b.kernels_moved_most.length === 0) empty(s3, 'No kernels.');
+    else table(s3, ['kernel', 'category', 'reference', 'candidate', 'delta'], b.kernels_moved_most.map(function (k) {
+      return [k.name, k.category, fmt(k.reference_ms_per_rank), fmt(k.candidate_ms_per_rank), fmt(k.delta_ms_per_rank)];
+    }), [2, 3, 4]);
+    var s4 = section('Collectives by kind and size', 'Calls and bytes per rank; median bus bandwidth (GB/s).');
+    if (b.collectives.length === 0) empty(s4, 'No communication in either run.');
+    else table(s4, ['kind', 'size ≥', 'calls ref', 'calls cand', 'bytes ref', 'bytes cand', 'busbw ref', 'busbw cand'],
+      b.collectives.map(function (c) {
+        return [c.kind, c.bytes_at_least === null ? 'unsized' : bytes(c.bytes_at_least), fmt(c.reference_calls_per_rank),
+          fmt(c.candidate_calls_per_rank), bytes(c.reference_bytes_per_rank), bytes(c.candidate_bytes_per_rank),
+          fmt(c.reference_busbw_gbps), fmt(c.candidate_busbw_gbps)];
+      }), [1, 2, 3, 4, 5, 6, 7]);
   }
 
   if (data.page === 'compare') comparePage(); else workloadPage();

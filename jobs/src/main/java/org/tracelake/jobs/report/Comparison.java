@@ -28,11 +28,23 @@ public final class Comparison {
     private final String reference;
     private final String candidate;
     private final List<Row> rows;
+    /** The breakdown that explains the ratios; null when the comparison was made from metric rows alone. */
+    private final ComparisonBreakdown breakdown;
 
-    private Comparison(String reference, String candidate, List<Row> rows) {
+    private Comparison(String reference, String candidate, List<Row> rows, ComparisonBreakdown breakdown) {
         this.reference = reference;
         this.candidate = candidate;
         this.rows = rows;
+        this.breakdown = breakdown;
+    }
+
+    /** This comparison with the breakdown of the two runs (time split, kernels, collectives) beside its ratios. */
+    Comparison withBreakdown(ReportQueries.ComparedRun ref, ReportQueries.ComparedRun cand) {
+        return new Comparison(reference, candidate, rows, ComparisonBreakdown.of(rows, ref, cand));
+    }
+
+    public ComparisonBreakdown breakdown() {
+        return breakdown;
     }
 
     public String reference() {
@@ -63,14 +75,17 @@ public final class Comparison {
             rows.add(new Row(r.metric(), r.figure(), r.key(), r.unit() != null ? r.unit() : c.unit(), a, b, ratio,
                     hasDelta, delta));
         }
-        return new Comparison(reference, candidate, rows);
+        return new Comparison(reference, candidate, rows, null);
     }
 
     private static String id(MetricRow r) {
         return r.metric() + "\u0000" + Objects.toString(r.figure(), "\u0001") + "\u0000" + Objects.toString(r.key(), "\u0001");
     }
 
-    /** {@code summary.json}: {"reference", "candidate", "metrics": [{metric, figure, key, unit, reference, candidate, ratio[, ratio_delta]}]}. */
+    /**
+     * {@code summary.json}: {"reference", "candidate", "metrics": [{metric, figure, key, unit, reference, candidate,
+     * ratio[, ratio_delta]}], "breakdown": {"time_split", "kernel_categories", "kernels_moved_most", "collectives"}}.
+     */
     public Map<String, Object> summary() {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("reference", reference);
@@ -89,6 +104,7 @@ public final class Comparison {
             metrics.add(m);
         }
         o.put("metrics", metrics);
+        if (breakdown != null) o.put("breakdown", breakdown.summary());
         return o;
     }
 
@@ -105,6 +121,7 @@ public final class Comparison {
                     ratio(r.ratio()), r.hasDelta() ? Fmt.num(r.ratioDelta()) : "");
         }
         sb.append(t.render(""));
+        if (breakdown != null) sb.append(breakdown.text());
         return sb.toString();
     }
 

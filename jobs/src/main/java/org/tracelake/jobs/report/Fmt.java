@@ -56,6 +56,12 @@ public final class Fmt {
         return v + " " + units[u];
     }
 
+    /** A long name (a templated C++ kernel) cut to fit a text table: its first 80 characters and "…". */
+    public static String shorten(String name) {
+        if (name == null) return "-";
+        return name.length() <= 80 ? name : name.substring(0, 79) + "…";
+    }
+
     public static String ms(long ns) {
         return String.format(Locale.ROOT, "%.3f", ns / 1e6);
     }

@@ -109,6 +109,38 @@ public final class ReportQueries {
                 new AllToAllQuery(spark, warehouse).allToAll(workload, metrics));
     }
 
+    /**
+     * What {@code report --compare} puts side by side for one workload: its ranks, collectives by kind and size
+     * bucket (as the workload page has them), and GPU time per rank by kernel category and by kernel name.
+     */
+    public ComparedRun comparedRun(String workload) {
+        if (!warehouse.exists(Tables.EVENTS)) return new ComparedRun(0, List.of(), List.of(), List.of());
+        forWorkload(Tables.EVENTS, workload).createOrReplaceTempView("_report_events");
+        long ranks = spark.sql("SELECT count(DISTINCT rank) FROM _report_events WHERE activity_class IS NOT NULL")
+                .first().getLong(0);
+        return new ComparedRun(ranks, commBuckets(), gpuTime("coalesce(kernel_category, 'other')", Integer.MAX_VALUE),
+                gpuTime("name", COMPARED_KERNEL_NAMES));
+    }
+
+    /** The kernels of a run the comparison looks at by name: its most time-consuming ones. */
+    static final int COMPARED_KERNEL_NAMES = 500;
+
+    /** One workload's figures for the comparison's breakdown. */
+    public record ComparedRun(long ranks, List<CommBucket> collectives, List<KernelTime> byCategory,
+                              List<KernelTime> byName) {}
+
+    /** GPU activity time (and count) grouped by an expression of _report_events, largest first. */
+    private List<KernelTime> gpuTime(String groupBy, int limit) {
+        List<KernelTime> out = new ArrayList<>();
+        for (Row r : spark.sql("""
+                SELECT %s AS g, min(coalesce(kernel_category, 'other')), count(*), sum(dur_ns) AS t FROM _report_events
+                WHERE activity_class IS NOT NULL AND dur_ns IS NOT NULL
+                GROUP BY 1 ORDER BY t DESC, g LIMIT %d""".formatted(groupBy, limit)).collectAsList()) {
+            out.add(new KernelTime(null, r.getString(1), r.getString(0), r.getLong(2), r.getLong(3)));
+        }
+        return out;
+    }
+
     Dataset<Row> table(String name) {
         return spark.read().parquet(warehouse.table(name));
     }

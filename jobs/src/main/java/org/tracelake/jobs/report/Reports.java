@@ -45,7 +45,8 @@ public final class Reports {
     }
 
     public Comparison compare(String reference, String candidate) {
-        return Comparison.of(reference, queries.workloadMetrics(reference), candidate, queries.workloadMetrics(candidate));
+        return Comparison.of(reference, queries.workloadMetrics(reference), candidate, queries.workloadMetrics(candidate))
+                .withBreakdown(queries.comparedRun(reference), queries.comparedRun(candidate));
     }
 
     /** {@code compare.txt}, {@code compare.html} and {@code summary.json} in {@code dir}; returns the files. */

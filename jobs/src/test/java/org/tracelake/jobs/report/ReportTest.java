@@ -153,7 +153,7 @@ class ReportTest {
 
         if (Chromium.available()) {
             String dom = Chromium.dumpDom(tmp.resolve("cmp/compare.html"), tmp.resolve("chrome-cmp"));
-            assertEquals("1", bodyAttribute(dom, "data-charts-ready"), "the ratio chart drew");
+            assertEquals("3", bodyAttribute(dom, "data-charts-ready"), "the ratio chart, the time split and the kernel categories drew");
         }
     }
 
