@@ -176,9 +176,10 @@ class CclBenchCommMetricsTest {
         // rank 1 200 + 100.
         m.ok(550e-6, "ccl_nosteps", "total_communication_time", null, "rank", 0, null, null);
         m.workload((550e-6 + 300e-6) / 2, "ccl_nosteps", "total_communication_time", null);
-        // Two steps: nothing trimmed. Comm inside [0, 2000): [500,1500) = 1000 µs (the all_reduce at 2500 is
-        // outside the span although launched in step 2) → 1000 / 2.
-        m.workload(1000e-6 / 2, "ccl_twosteps", "total_communication_time", null);
+        // Two steps: nothing trimmed, and CCL-Bench clips only when it trimmed (> 2 steps): the whole-trace union
+        // [500,1500) ∪ [2500,2600) = 1100 µs, the all_reduce that runs after step 2 included → 1100 / 2. (Clipped
+        // to [0, 2000) it would be 1000 / 2.)
+        m.workload(1100e-6 / 2, "ccl_twosteps", "total_communication_time", null);
     }
 
     @Test
@@ -255,10 +256,31 @@ class CclBenchCommMetricsTest {
     }
 
     @Test
-    void stragglerIsTheSpreadOfCommKernelTime() {
-        // Σ dur of comm kernels: rank 0 300 + 400 + 400 + 200 + 400 + 600 = 2300; rank 1 300 + 200 + 400 + 300
-        // + 200 + 400 = 1800. (max − min) / max = 500 / 2300.
+    void stragglerIsTheSpreadOfNcclDevKernelTime() {
+        // Σ dur of ncclDevKernel_ kernels: rank 0 300 + 400 + 400 + 200 + 400 + 600 = 2300; rank 1 300 + 200 + 400
+        // + 300 + 200 + 400 = 1800. (max − min) / max = 500 / 2300.
         m.workload(500.0 / 2300, "ccl_steps", "straggler", null);
+        // ccl_nosteps: rank 0 300 + 300 + 50 = 650, rank 1 200 + 100 = 300 → 350 / 650.
+        m.workload(350.0 / 650, "ccl_nosteps", "straggler", null);
+        // One rank: null, with a status and a reason (CCL-Bench's tool returns 0.0 for "fewer than two ranks").
+        m.gap("missing_input", "needs ncclDevKernel_ kernels on at least two ranks (1 rank(s) have any)",
+                "ccl_twosteps", "straggler", null);
+        // The legacy ncclKernel_* case (CCL-Bench counts none) is DlrmMetricsTest's.
+    }
+
+    @Test
+    void commTimeImbalanceIsTheSameSpreadOverEveryCommActivity() {
+        // Every comm kernel here is an ncclDevKernel_, so the same numbers as straggler: 500 / 2300, 350 / 650.
+        m.workload(500.0 / 2300, "ccl_steps", "comm_time_imbalance", null);
+        m.workload(350.0 / 650, "ccl_nosteps", "comm_time_imbalance", null);
+        m.gap("missing_input", "needs communication activity on at least two ranks (1 rank(s) have any)",
+                "ccl_twosteps", "comm_time_imbalance", null);
+    }
+
+    @Test
+    void noNullValueIsOk() {
+        // ccl_steps, ccl_nosteps, ccl_twosteps: every null value, at every scope, says why.
+        m.assertNoNullIsOk();
     }
 
     @Test

@@ -410,4 +410,10 @@ class DlrmMetricsTest {
             m.ok((w.end() - w.start()) / 1e6, W, "iter_time", null, "step", r.rank, 10L, null);
         }
     }
+
+    @Test
+    void noNullValueIsOk() {
+        // dlrm (8 real V100 ranks): every null value, at every scope, says why.
+        m.assertNoNullIsOk();
+    }
 }

@@ -715,4 +715,10 @@ class HandBuiltTraceMetricsTest {
     static List<Row> collectivesOf(String workload) {
         return collectives.stream().filter(r -> workload.equals(r.getAs("workload"))).toList();
     }
+
+    @Test
+    void noNullValueIsOk() {
+        // every hand-built workload of this class: every null value, at every scope, says why.
+        m.assertNoNullIsOk();
+    }
 }
