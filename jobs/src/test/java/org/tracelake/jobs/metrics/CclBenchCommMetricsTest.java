@@ -278,6 +278,23 @@ class CclBenchCommMetricsTest {
     }
 
     @Test
+    void memcpyExposedPctPerRankAndStepWhileMemoryTransferOverheadSeesNoCopyKernel() {
+        String w = "ccl_steps";
+        // Rank 0's only copy is the Kineto memcpy M [4900,5000): CCL-Bench reads kernels only, so
+        // memory_transfer_overhead has no copy kernel on any rank (its tool prints -1.0) → null with the reason.
+        m.gap("missing_input", "no copy kernel", w, "memory_transfer_overhead", null);
+        // memcpy_exposed_pct keeps it: no compute overlaps [4900,5000) (C4 ends at 4900) → pure 100 µs over rank 0's
+        // GPU span [100, 5000) = 4900 µs. Rank 1 has no copy: skipped, so the workload value is rank 0's.
+        m.ok(100.0 * 100 / 4900, w, "memcpy_exposed_pct", null, "rank", 0, null, null);
+        m.workload(100.0 * 100 / 4900, w, "memcpy_exposed_pct", null);
+        // Per step, over the step's activities: step 5 holds C4 [4100,4900), AR2 [4200,4800) and M → pure 100 over
+        // [4100, 5000) = 900 µs.
+        m.ok(100.0 * 100 / 900, w, "memcpy_exposed_pct", null, "step", 0, 5L, null);
+        assertTrue(m.at(w, "memcpy_exposed_pct", null, "step").size() == 1, () -> "only rank 0's step 5 has a copy: "
+                + m.at(w, "memcpy_exposed_pct", null, "step"));
+    }
+
+    @Test
     void noNullValueIsOk() {
         // ccl_steps, ccl_nosteps, ccl_twosteps: every null value, at every scope, says why.
         m.assertNoNullIsOk();
