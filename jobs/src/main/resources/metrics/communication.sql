@@ -84,11 +84,12 @@ FROM rank_whole GROUP BY workload;
 SELECT c.workload, 'comm_time_s', NULL, sum(c.dur_ns) / 1e9 / max(rc.n_ranks), 's', 'key', NULL, NULL, c.collective, 'ok', NULL
 FROM comm c JOIN rank_count rc ON rc.workload = c.workload GROUP BY c.workload, c.collective;
 
--- total_communication_time (CCL-Bench): per rank, merged communication-kernel time inside the trimmed step
--- span divided by the number of trimmed steps (the merged total when there are no steps); mean over ranks.
+-- total_communication_time (CCL-Bench): per rank, merged communication-kernel time divided by the number of
+-- trimmed steps; the sweep clips the kernels to the trimmed span only when the rank has more than two steps (with
+-- one or two, the whole-trace union, as CCL-Bench). No steps: the merged total. Mean over ranks.
 CREATE OR REPLACE TEMP VIEW total_comm_time_per_rank AS
 SELECT workload, rank,
-       CASE WHEN coalesce(f['trimmed_steps'], 0) > 0 THEN f['ccl_comm_in_trimmed_span_ns'] / f['trimmed_steps']
+       CASE WHEN coalesce(f['trimmed_steps'], 0) > 0 THEN f['ccl_comm_step_basis_ns'] / f['trimmed_steps']
             ELSE coalesce(f['ccl_comm_total_ns'], 0) END / 1e9 AS value
 FROM rank_whole WHERE f['kernel_first_ns'] IS NOT NULL;
 
@@ -149,9 +150,14 @@ FROM (SELECT workload, size_bytes, dur_ns / 1e9 AS dur_s, size_bytes * 2.0 * (gr
 GROUP BY workload
 HAVING count(*) >= 5 AND count(DISTINCT size_bytes) >= 2 AND count(DISTINCT x) >= 2;
 
-SELECT workload, metric, NULL, value, unit, 'workload', NULL, NULL, NULL, 'ok', NULL
-FROM hockney_fit
+-- A fit with β ≤ 0 (or α < 0) describes no network (METRICS.md §4): all three null, not_meaningful, with the fitted
+-- values in the reason. 1/β is exactly the reciprocal of the reported β.
+SELECT workload, metric, NULL, CASE WHEN meaningful THEN value END, unit, 'workload', NULL, NULL, NULL,
+       CASE WHEN meaningful THEN 'ok' ELSE 'not_meaningful' END,
+       CASE WHEN NOT meaningful THEN concat('the all_reduce fit describes no network: alpha = ', alpha, ' s, beta = ',
+                                            beta, ' s/byte (needs beta > 0 and alpha >= 0)') END
+FROM (SELECT *, coalesce(beta > 0 AND alpha >= 0, false) AS meaningful FROM hockney_fit)
 LATERAL VIEW stack(3,
   'hockney_alpha_s', alpha, 's',
   'hockney_beta_s_per_byte', beta, 's/byte',
-  'hockney_inverse_beta_Bps', CASE WHEN beta > 0 THEN 1.0 / beta END, 'bytes/s') s AS metric, value, unit;
+  'hockney_inverse_beta_Bps', 1.0 / beta, 'bytes/s') s AS metric, value, unit;

@@ -50,14 +50,39 @@ LATERAL VIEW stack(6,
 SELECT workload, 'straggler_lag', 'last_arrival_share', share, 'ratio', 'rank', rank, NULL, NULL, 'ok', NULL
 FROM arrival_share;
 
--- straggler (CCL-Bench): per rank Σ dur of communication kernels; (max − min) ÷ max over ranks.
-CREATE OR REPLACE TEMP VIEW comm_kernel_time AS
-SELECT r.workload, r.rank, coalesce(sum(c.dur_ns), 0) AS t
-FROM ranks r LEFT JOIN comm c ON c.workload = r.workload AND c.rank = r.rank AND c.cat = 'kernel'
-GROUP BY r.workload, r.rank;
+-- straggler (CCL-Bench): per rank Σ dur of the kernels (cat kernel) named ncclDevKernel_* (is_nccl_dev_kernel; legacy
+-- ncclKernel_* traces have none); (max − min) ÷ max over the ranks that have any. Fewer than two such ranks: null.
+CREATE OR REPLACE TEMP VIEW nccl_dev_kernel_time AS
+SELECT workload, rank, sum(dur_ns) AS t
+FROM gpu WHERE cat = 'kernel' AND is_nccl_dev_kernel(name) AND rank IS NOT NULL
+GROUP BY workload, rank;
 
-SELECT workload, 'straggler', NULL, (max(t) - min(t)) / max(t), 'ratio', 'workload', NULL, NULL, NULL, 'ok', NULL
-FROM comm_kernel_time GROUP BY workload HAVING count(*) >= 2 AND max(t) > 0;
+SELECT r.workload, 'straggler', NULL,
+       CASE WHEN count(k.rank) >= 2 AND max(k.t) > 0 THEN (max(k.t) - min(k.t)) / max(k.t) END,
+       'ratio', 'workload', NULL, NULL, NULL,
+       CASE WHEN count(k.rank) >= 2 AND max(k.t) > 0 THEN 'ok' ELSE 'missing_input' END,
+       CASE WHEN count(k.rank) < 2 THEN concat('needs ncclDevKernel_ kernels on at least two ranks (', count(k.rank),
+                                               ' rank(s) have any); comm_time_imbalance counts every comm activity')
+            WHEN NOT max(k.t) > 0 THEN 'every ncclDevKernel_ kernel has zero duration' END
+FROM (SELECT DISTINCT workload FROM ranks) r
+LEFT JOIN nccl_dev_kernel_time k ON k.workload = r.workload
+GROUP BY r.workload;
+
+-- comm_time_imbalance (our variant of straggler): the same formula over every communication activity of §2
+-- (kernels of any naming), over the ranks that have any, so legacy ncclKernel_* traces get a value.
+CREATE OR REPLACE TEMP VIEW comm_activity_time AS
+SELECT workload, rank, sum(dur_ns) AS t FROM comm WHERE rank IS NOT NULL GROUP BY workload, rank;
+
+SELECT r.workload, 'comm_time_imbalance', NULL,
+       CASE WHEN count(k.rank) >= 2 AND max(k.t) > 0 THEN (max(k.t) - min(k.t)) / max(k.t) END,
+       'ratio', 'workload', NULL, NULL, NULL,
+       CASE WHEN count(k.rank) >= 2 AND max(k.t) > 0 THEN 'ok' ELSE 'missing_input' END,
+       CASE WHEN count(k.rank) < 2 THEN concat('needs communication activity on at least two ranks (', count(k.rank),
+                                               ' rank(s) have any)')
+            WHEN NOT max(k.t) > 0 THEN 'every communication activity has zero duration' END
+FROM (SELECT DISTINCT workload FROM ranks) r
+LEFT JOIN comm_activity_time k ON k.workload = r.workload
+GROUP BY r.workload;
 
 -- load_imbalance_ratio (CCL-Bench): per rank |union of kernel intervals| (cat kernel); max ÷ min.
 SELECT workload, 'load_imbalance_ratio', NULL, max(f['kernel_union_ns']) / min(f['kernel_union_ns']), 'ratio',

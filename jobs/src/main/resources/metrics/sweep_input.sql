@@ -14,12 +14,15 @@ best AS (
   SELECT workload, rank, min(priority) AS priority FROM step_events GROUP BY workload, rank
 )
 SELECT s.workload, s.rank, 0 AS row_kind, s.ts_ns, s.ts_ns + s.dur_ns AS end_ns, s.step,
-       CAST(NULL AS STRING) AS activity_class, false AS is_kernel, CAST(NULL AS STRING) AS collective, false AS is_copy
+       CAST(NULL AS STRING) AS activity_class, false AS is_kernel, CAST(NULL AS STRING) AS collective, false AS is_copy,
+       false AS is_ccl_event, false AS is_ccl_comm_name
 FROM step_events s JOIN best b ON s.workload = b.workload AND s.rank <=> b.rank AND s.priority = b.priority
 WHERE s.step IS NOT NULL
 UNION ALL
 SELECT workload, rank, 1 AS row_kind, ts_ns, ts_ns + dur_ns AS end_ns, step,
        activity_class, coalesce(cat = 'kernel', false) AS is_kernel, collective,
-       coalesce(is_copy_kernel(name), false) AS is_copy
+       coalesce(is_copy_kernel(name), false) AS is_copy,
+       coalesce(is_ccl_bench_event_cat(cat), false) AS is_ccl_event,
+       coalesce(is_ccl_bench_comm_name(name), false) AS is_ccl_comm_name
 FROM events
 WHERE activity_class IS NOT NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL

@@ -16,6 +16,8 @@ public final class MetricSchema {
     public static final String STATUS_PARTIAL = "partial";
     public static final String STATUS_NOT_APPLICABLE = "not_applicable";
     public static final String STATUS_MISSING_INPUT = "missing_input";
+    /** A value was computed but describes nothing real (a Hockney fit with beta <= 0): null, with the fit in the reason. */
+    public static final String STATUS_NOT_MEANINGFUL = "not_meaningful";
     public static final String STATUS_ERROR = "error";
 
     public static final String SCOPE_WORKLOAD = "workload";

@@ -18,7 +18,8 @@ public final class UdfRegistry {
             "activity_class", "kernel_category", "collective_kind", "dtype_size", "dtype_from_kernel_name",
             "message_bytes", "bus_size_bytes", "size_bucket", "busbw_factor", "algbw_gbps", "busbw_gbps", "profiler_step",
             "rank_from_file_name", "is_gpu_activity", "step_name_priority", "step_priority", "is_copy_kernel",
-            "is_moe_kernel", "xla_async_half", "xla_instruction");
+            "is_moe_kernel", "xla_async_half", "xla_instruction", "is_ccl_bench_comm_name", "is_ccl_bench_event_cat",
+            "is_nccl_dev_kernel");
 
     private UdfRegistry() {
     }
@@ -79,5 +80,11 @@ public final class UdfRegistry {
                 (UDF1<String, String>) XlaAsyncOps::half, DataTypes.StringType);
         udf.register("xla_instruction",
                 (UDF1<String, String>) XlaAsyncOps::instruction, DataTypes.StringType);
+        udf.register("is_ccl_bench_comm_name",
+                (UDF1<String, Boolean>) KernelNameRules::isCclBenchCommName, DataTypes.BooleanType);
+        udf.register("is_ccl_bench_event_cat",
+                (UDF1<String, Boolean>) KernelNameRules::isCclBenchEventCat, DataTypes.BooleanType);
+        udf.register("is_nccl_dev_kernel",
+                (UDF1<String, Boolean>) KernelNameRules::isNcclDevKernel, DataTypes.BooleanType);
     }
 }

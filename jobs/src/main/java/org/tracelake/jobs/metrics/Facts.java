@@ -18,13 +18,20 @@ final class Facts {
     static final String KERNEL_UNION = "kernel_union_ns";
     static final String KERNEL_FIRST = "kernel_first_ns";
     static final String KERNEL_LAST = "kernel_last_ns";
-    static final String ALLGATHER_UNION = "allgather_union_ns";
-    static final String ALLGATHER_OVERLAP = "allgather_overlap_ns";
+    // and per step: memcpy_exposed_pct (every GPU activity of dur > 0, memcpy/memset activities included)
     static final String COPY_PURE = "copy_pure_ns";
     static final String POSITIVE_FIRST = "positive_first_ns";
     static final String POSITIVE_LAST = "positive_last_ns";
+    // whole trace only
+    static final String ALLGATHER_UNION = "allgather_union_ns";
+    static final String ALLGATHER_OVERLAP = "allgather_overlap_ns";
+    // memory_transfer_overhead (CCL-Bench): its events only (is_ccl_bench_event_cat), copy kernels by name
+    static final String CCL_COPY_PURE = "ccl_copy_pure_ns";
+    static final String CCL_EVENT_FIRST = "ccl_event_first_ns";
+    static final String CCL_EVENT_LAST = "ccl_event_last_ns";
     static final String TRIMMED_STEPS = "trimmed_steps";
-    static final String CCL_COMM_IN_TRIMMED_SPAN = "ccl_comm_in_trimmed_span_ns";
+    // total_communication_time's numerator: clipped to the trimmed span only with more than two steps
+    static final String CCL_COMM_PER_STEP_BASIS = "ccl_comm_step_basis_ns";
     static final String CCL_COMM_TOTAL = "ccl_comm_total_ns";
     // per step window (ProfilerStep annotation)
     static final String WINDOW_START = "window_start_ns";

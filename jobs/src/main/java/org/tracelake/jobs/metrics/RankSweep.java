@@ -31,6 +31,8 @@ final class RankSweep {
     private final IntervalList kernelCompute = new IntervalList();
     private final IntervalList copies = new IntervalList();
     private final IntervalList nonCopyNonComm = new IntervalList();
+    private final IntervalList cclCopies = new IntervalList();
+    private final IntervalList cclCompute = new IntervalList();
     private final Map<Long, StepSets> bySteps = new TreeMap<>();
     private List<Window> trimmed;
     private long[] trimmedCommDur;
@@ -43,20 +45,30 @@ final class RankSweep {
     private long positiveFirst = Long.MAX_VALUE;
     private long positiveLast = Long.MIN_VALUE;
     private boolean sawCopy;
+    private long cclFirst = Long.MAX_VALUE;
+    private long cclLast = Long.MIN_VALUE;
+    private boolean sawCclCopy;
 
     private static final class StepSets {
         final IntervalList gpu = new IntervalList();
         final IntervalList comm = new IntervalList();
         final IntervalList compute = new IntervalList();
+        final IntervalList copies = new IntervalList();
+        final IntervalList nonCopyNonComm = new IntervalList();
+        long positiveFirst = Long.MAX_VALUE;
+        long positiveLast = Long.MIN_VALUE;
     }
 
     void addWindow(long step, long start, long end) {
         windows.add(new Window(step, start, end));
     }
 
-    /** GPU activities must arrive in start order, after every window. */
+    /**
+     * GPU activities must arrive in start order, after every window. isCopy: a copy by name (any GPU activity);
+     * isCclEvent / isCclCommName: CCL-Bench's own event categories and communication regex (memory_transfer_overhead).
+     */
     void addActivity(long start, long end, String activityClass, boolean isKernel, Long step, String collective,
-                     boolean isCopy) {
+                     boolean isCopy, boolean isCclEvent, boolean isCclCommName) {
         if (trimmed == null) sealWindows();
         gpu.add(start, end);
         gpuFirst = Math.min(gpuFirst, start);
@@ -84,12 +96,34 @@ final class RankSweep {
             } else if (!isComm) {
                 nonCopyNonComm.add(start, end);
             }
+            if (isCclEvent) addCclBenchEvent(start, end, isCopy, isCclCommName);
         }
         if (step != null) {
             StepSets s = bySteps.computeIfAbsent(step, k -> new StepSets());
             s.gpu.add(start, end);
             if (isComm) s.comm.add(start, end);
             if (isCompute) s.compute.add(start, end);
+            if (end > start) {
+                s.positiveFirst = Math.min(s.positiveFirst, start);
+                s.positiveLast = Math.max(s.positiveLast, end);
+                if (isCopy) s.copies.add(start, end);
+                else if (!isComm) s.nonCopyNonComm.add(start, end);
+            }
+        }
+    }
+
+    /**
+     * memory_transfer_overhead as CCL-Bench computes it: only the events of its categories (no Kineto
+     * gpu_memcpy/gpu_memset), span from the first to the last of them, compute = neither copy nor comm by its regex.
+     */
+    private void addCclBenchEvent(long start, long end, boolean isCopy, boolean isCclCommName) {
+        cclFirst = Math.min(cclFirst, start);
+        cclLast = Math.max(cclLast, end);
+        if (isCopy) {
+            cclCopies.add(start, end);
+            sawCclCopy = true;
+        } else if (!isCclCommName) {
+            cclCompute.add(start, end);
         }
     }
 
@@ -116,12 +150,24 @@ final class RankSweep {
             out.accept(new Fact(null, Facts.POSITIVE_FIRST, positiveFirst));
             out.accept(new Fact(null, Facts.POSITIVE_LAST, positiveLast));
         }
+        if (sawCclCopy) {
+            long overlap = IntervalList.intersect(cclCopies, cclCompute).length();
+            out.accept(new Fact(null, Facts.CCL_COPY_PURE, cclCopies.length() - overlap));
+            out.accept(new Fact(null, Facts.CCL_EVENT_FIRST, cclFirst));
+            out.accept(new Fact(null, Facts.CCL_EVENT_LAST, cclLast));
+        }
         for (Map.Entry<Long, StepSets> e : bySteps.entrySet()) {
             StepSets s = e.getValue();
             out.accept(new Fact(e.getKey(), Facts.GPU_UNION, s.gpu.length()));
             out.accept(new Fact(e.getKey(), Facts.COMM_UNION, s.comm.length()));
             out.accept(new Fact(e.getKey(), Facts.COMPUTE_UNION, s.compute.length()));
             out.accept(new Fact(e.getKey(), Facts.OVERLAP, IntervalList.intersect(s.comm, s.compute).length()));
+            if (s.copies.size() > 0) {
+                long overlap = IntervalList.intersect(s.copies, s.nonCopyNonComm).length();
+                out.accept(new Fact(e.getKey(), Facts.COPY_PURE, s.copies.length() - overlap));
+                out.accept(new Fact(e.getKey(), Facts.POSITIVE_FIRST, s.positiveFirst));
+                out.accept(new Fact(e.getKey(), Facts.POSITIVE_LAST, s.positiveLast));
+            }
         }
         emitWindows(out);
     }
@@ -169,8 +215,11 @@ final class RankSweep {
             out.accept(new Fact(w.step, Facts.CCL_KERNEL_DUR_OVERLAPPING, trimmedKernelDur[i]));
         }
         out.accept(new Fact(null, Facts.TRIMMED_STEPS, trimmed.size()));
+        // CCL-Bench clips to the trimmed span only when it trimmed (more than two steps); with one or two steps it
+        // divides the whole-trace union, kernels that run past the last step included.
         long spanStart = trimmed.get(0).start;
         long spanEnd = trimmed.get(trimmed.size() - 1).end;
-        out.accept(new Fact(null, Facts.CCL_COMM_IN_TRIMMED_SPAN, kernelComm.lengthWithin(spanStart, spanEnd)));
+        long basis = windows.size() > 2 ? kernelComm.lengthWithin(spanStart, spanEnd) : kernelComm.length();
+        out.accept(new Fact(null, Facts.CCL_COMM_PER_STEP_BASIS, basis));
     }
 }

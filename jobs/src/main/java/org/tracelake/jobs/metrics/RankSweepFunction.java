@@ -17,7 +17,7 @@ import org.apache.spark.sql.types.StructType;
 final class RankSweepFunction implements MapPartitionsFunction<Row, Row> {
     /** Columns of the sweep input (metrics/sweep_input.sql), in order. */
     static final String[] INPUT = {"workload", "rank", "row_kind", "ts_ns", "end_ns", "step", "activity_class",
-            "is_kernel", "collective", "is_copy"};
+            "is_kernel", "collective", "is_copy", "is_ccl_event", "is_ccl_comm_name"};
 
     static final StructType OUTPUT = new StructType()
             .add("workload", DataTypes.StringType, false)
@@ -48,7 +48,7 @@ final class RankSweepFunction implements MapPartitionsFunction<Row, Row> {
                 sweep.addWindow(r.getLong(5), start, end);
             } else {
                 sweep.addActivity(start, end, r.getString(6), r.getBoolean(7), r.isNullAt(5) ? null : r.getLong(5),
-                        r.getString(8), r.getBoolean(9));
+                        r.getString(8), r.getBoolean(9), r.getBoolean(10), r.getBoolean(11));
             }
         }
         if (sweep != null) flush(sweep, workload, rank, out);

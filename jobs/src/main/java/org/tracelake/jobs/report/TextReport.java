@@ -224,7 +224,8 @@ public final class TextReport {
                 + Fmt.num(value(w, "straggler_lag", "p95_lag_us", null)) + " / "
                 + Fmt.num(value(w, "straggler_lag", "max_lag_us", null)) + " us");
         kv(sb, "straggler rank", Fmt.num(value(w, "straggler_lag", "straggler_rank", null)));
-        kv(sb, "straggler (CCL-Bench)", Fmt.num(value(w, "straggler", null, null)) + " ((max-min)/max comm time)");
+        kv(sb, "straggler (CCL-Bench)", Fmt.num(value(w, "straggler", null, null)) + " ((max-min)/max ncclDevKernel_ time)");
+        kv(sb, "comm time imbalance", Fmt.num(value(w, "comm_time_imbalance", null, null)) + " ((max-min)/max comm time)");
         kv(sb, "load_imbalance_ratio", Fmt.num(value(w, "load_imbalance_ratio", null, null)));
         Fmt.Table t = new Fmt.Table("rank", "last arrivals", "instances", "last_arrival_share", "");
         for (RankLastArrivals r : m.lastArrivals()) {

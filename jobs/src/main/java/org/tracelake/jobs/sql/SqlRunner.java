@@ -38,10 +38,13 @@ public final class SqlRunner {
             Map.entry("is_gpu_activity", "is_gpu_activity(cat) -> kernel, gpu_memcpy, gpu_memset"),
             Map.entry("step_name_priority", "step_name_priority(name) -> rank of a step annotation kind (1 ProfilerStep, 2 vLLM, 3 SGLang, 4 TPU vLLM), else -1"),
             Map.entry("step_priority", "step_priority(cat, name) -> the step rule, lower wins: 0 for an XLA device Steps-line event (xla_step), step_name_priority(name) for CPU-side annotations (user_annotation; python_function for TPU vLLM), else -1"),
-            Map.entry("is_copy_kernel", "is_copy_kernel(name) -> memcpy|memset|copy_kernel|... (memory_transfer_overhead)"),
+            Map.entry("is_copy_kernel", "is_copy_kernel(name) -> memcpy|memset|copy_kernel|..., any case (memory_transfer_overhead)"),
             Map.entry("is_moe_kernel", "is_moe_kernel(name) -> moe|expert|routing|gating|... (moe_fraction)"),
             Map.entry("xla_async_half", "xla_async_half(name) -> start|done for an XLA async collective half (all-reduce-start.3, send.2, send-done.2), else ''"),
-            Map.entry("xla_instruction", "xla_instruction(name) -> the instruction both halves share (all-reduce-done.3 -> all-reduce.3), else the name"));
+            Map.entry("xla_instruction", "xla_instruction(name) -> the instruction both halves share (all-reduce-done.3 -> all-reduce.3), else the name"),
+            Map.entry("is_ccl_bench_comm_name", "is_ccl_bench_comm_name(name) -> CCL-Bench's nccl|allreduce|allgather|... kernel regex (memory_transfer_overhead, total_communication_time)"),
+            Map.entry("is_ccl_bench_event_cat", "is_ccl_bench_event_cat(cat) -> kernel, Op, gpu_op, device_op or absent: the events memory_transfer_overhead reads"),
+            Map.entry("is_nccl_dev_kernel", "is_nccl_dev_kernel(name) -> name starts with ncclDevKernel_, any case (straggler)"));
 
     private final SparkSession spark;
     private final ResultPrinter.Format format;

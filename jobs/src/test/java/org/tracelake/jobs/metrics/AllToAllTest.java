@@ -198,4 +198,10 @@ class AllToAllTest {
         String why = SqlCookbookTest.differs(a.documented(), a.actual());
         assertNull(why, () -> why + "\nactual:\n" + a.actual());
     }
+
+    @Test
+    void noNullValueIsOk() {
+        // The DLRM execution-trace + Kineto warehouse: every null value, at every scope, says why.
+        m.assertNoNullIsOk();
+    }
 }

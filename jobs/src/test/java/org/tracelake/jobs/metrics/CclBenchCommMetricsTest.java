@@ -176,9 +176,10 @@ class CclBenchCommMetricsTest {
         // rank 1 200 + 100.
         m.ok(550e-6, "ccl_nosteps", "total_communication_time", null, "rank", 0, null, null);
         m.workload((550e-6 + 300e-6) / 2, "ccl_nosteps", "total_communication_time", null);
-        // Two steps: nothing trimmed. Comm inside [0, 2000): [500,1500) = 1000 µs (the all_reduce at 2500 is
-        // outside the span although launched in step 2) → 1000 / 2.
-        m.workload(1000e-6 / 2, "ccl_twosteps", "total_communication_time", null);
+        // Two steps: nothing trimmed, and CCL-Bench clips only when it trimmed (> 2 steps): the whole-trace union
+        // [500,1500) ∪ [2500,2600) = 1100 µs, the all_reduce that runs after step 2 included → 1100 / 2. (Clipped
+        // to [0, 2000) it would be 1000 / 2.)
+        m.workload(1100e-6 / 2, "ccl_twosteps", "total_communication_time", null);
     }
 
     @Test
@@ -255,10 +256,48 @@ class CclBenchCommMetricsTest {
     }
 
     @Test
-    void stragglerIsTheSpreadOfCommKernelTime() {
-        // Σ dur of comm kernels: rank 0 300 + 400 + 400 + 200 + 400 + 600 = 2300; rank 1 300 + 200 + 400 + 300
-        // + 200 + 400 = 1800. (max − min) / max = 500 / 2300.
+    void stragglerIsTheSpreadOfNcclDevKernelTime() {
+        // Σ dur of ncclDevKernel_ kernels: rank 0 300 + 400 + 400 + 200 + 400 + 600 = 2300; rank 1 300 + 200 + 400
+        // + 300 + 200 + 400 = 1800. (max − min) / max = 500 / 2300.
         m.workload(500.0 / 2300, "ccl_steps", "straggler", null);
+        // ccl_nosteps: rank 0 300 + 300 + 50 = 650, rank 1 200 + 100 = 300 → 350 / 650.
+        m.workload(350.0 / 650, "ccl_nosteps", "straggler", null);
+        // One rank: null, with a status and a reason (CCL-Bench's tool returns 0.0 for "fewer than two ranks").
+        m.gap("missing_input", "needs ncclDevKernel_ kernels on at least two ranks (1 rank(s) have any)",
+                "ccl_twosteps", "straggler", null);
+        // The legacy ncclKernel_* case (CCL-Bench counts none) is DlrmMetricsTest's.
+    }
+
+    @Test
+    void commTimeImbalanceIsTheSameSpreadOverEveryCommActivity() {
+        // Every comm kernel here is an ncclDevKernel_, so the same numbers as straggler: 500 / 2300, 350 / 650.
+        m.workload(500.0 / 2300, "ccl_steps", "comm_time_imbalance", null);
+        m.workload(350.0 / 650, "ccl_nosteps", "comm_time_imbalance", null);
+        m.gap("missing_input", "needs communication activity on at least two ranks (1 rank(s) have any)",
+                "ccl_twosteps", "comm_time_imbalance", null);
+    }
+
+    @Test
+    void memcpyExposedPctPerRankAndStepWhileMemoryTransferOverheadSeesNoCopyKernel() {
+        String w = "ccl_steps";
+        // Rank 0's only copy is the Kineto memcpy M [4900,5000): CCL-Bench reads kernels only, so
+        // memory_transfer_overhead has no copy kernel on any rank (its tool prints -1.0) → null with the reason.
+        m.gap("missing_input", "no copy kernel", w, "memory_transfer_overhead", null);
+        // memcpy_exposed_pct keeps it: no compute overlaps [4900,5000) (C4 ends at 4900) → pure 100 µs over rank 0's
+        // GPU span [100, 5000) = 4900 µs. Rank 1 has no copy: skipped, so the workload value is rank 0's.
+        m.ok(100.0 * 100 / 4900, w, "memcpy_exposed_pct", null, "rank", 0, null, null);
+        m.workload(100.0 * 100 / 4900, w, "memcpy_exposed_pct", null);
+        // Per step, over the step's activities: step 5 holds C4 [4100,4900), AR2 [4200,4800) and M → pure 100 over
+        // [4100, 5000) = 900 µs.
+        m.ok(100.0 * 100 / 900, w, "memcpy_exposed_pct", null, "step", 0, 5L, null);
+        assertTrue(m.at(w, "memcpy_exposed_pct", null, "step").size() == 1, () -> "only rank 0's step 5 has a copy: "
+                + m.at(w, "memcpy_exposed_pct", null, "step"));
+    }
+
+    @Test
+    void noNullValueIsOk() {
+        // ccl_steps, ccl_nosteps, ccl_twosteps: every null value, at every scope, says why.
+        m.assertNoNullIsOk();
     }
 
     @Test

@@ -250,18 +250,43 @@ class CclBenchStepsKernelsTest {
     }
 
     @Test
-    void memoryTransferOverheadIsSumOfPureCopyOverSumOfSpans() {
+    void memoryTransferOverheadCountsCopyKernelsOnlyAsCclBenchDoes() {
+        // CCL-Bench reads events of cat kernel (or Op, gpu_op, device_op, absent): the Kineto gpu_memcpy rows are
+        // not among them, and they do not widen the span either.
+        // rank 0: kernels A [0, 100), B [100, 160), ALL_REDUCE [200, 260); no copy kernel (its memcpy is a
+        //   gpu_memcpy event) → skipped.
+        // rank 1: kernels B [0, 70), C [100, 110), COPY_KERNEL [300, 400) (direct_copy_kernel_cuda matches
+        //   copy_kernel); nothing overlaps the copy → pure 100; span 0 → 400 (the memcpy [400, 450) is not an event
+        //   CCL-Bench reads) = 400 → 25 %.
+        // rank 2: no copy kernel → skipped.
+        // Workload: round(100 / 400 × 100, 4) = 25.0. (The old reading, memcpy included: (90 + 150) / (260 + 450)
+        // = 33.80 %, now memcpy_exposed_pct below.)
+        ok(100.0 * 100 / 400, "cb_kernels", "memory_transfer_overhead", "rank", 1);
+        assertFalse(has("cb_kernels", "memory_transfer_overhead", null, "rank", 0, null));
+        assertFalse(has("cb_kernels", "memory_transfer_overhead", null, "rank", 2, null));
+        ok(25.0, "cb_kernels", "memory_transfer_overhead", "workload", null);
+    }
+
+    @Test
+    void memcpyExposedPctIsSumOfPureCopyOverSumOfSpansOverEveryGpuActivity() {
+        // Our variant keeps every GPU activity, memcpy/memset included.
         // rank 0: copy [150, 250); non-copy non-comm kernels A [0, 100), B [100, 160) hide [150, 160) = 10;
         //   ALL_REDUCE [200, 260) is communication and hides nothing → pure 90. Span 0 → 260 = 260.
         // rank 1: copies COPY_KERNEL [300, 400) ∪ memcpy [400, 450) = 150, nothing overlaps → pure 150;
         //   span 0 → 450 = 450.
         // rank 2: its only copy lasts 0 ns (events with dur > 0 only): no copies → skipped.
         // (90 + 150) / (260 + 450) × 100. (Mean of ratios: (90/260 + 150/450) / 2 × 100 = 33.97 %.)
-        ok(100.0 * 90 / 260, "cb_kernels", "memory_transfer_overhead", "rank", 0);
-        ok(100.0 * 150 / 450, "cb_kernels", "memory_transfer_overhead", "rank", 1);
-        assertFalse(has("cb_kernels", "memory_transfer_overhead", null, "rank", 2, null));
-        ok(100.0 * 240 / 710, "cb_kernels", "memory_transfer_overhead", "workload", null);
+        ok(100.0 * 90 / 260, "cb_kernels", "memcpy_exposed_pct", "rank", 0);
+        ok(100.0 * 150 / 450, "cb_kernels", "memcpy_exposed_pct", "rank", 1);
+        assertFalse(has("cb_kernels", "memcpy_exposed_pct", null, "rank", 2, null));
+        ok(100.0 * 240 / 710, "cb_kernels", "memcpy_exposed_pct", "workload", null);
         assertNotEquals(100.0 * (90.0 / 260 + 150.0 / 450) / 2, 100.0 * 240 / 710);
+    }
+
+    @Test
+    void noNullValueIsOk() {
+        // cb_train, cb_infer, cb_infer1, cb_kernels: every null value, at every scope, says why.
+        MetricRows.of(rows).assertNoNullIsOk();
     }
 
     @Test

@@ -444,4 +444,10 @@ class FormatMetricsTest {
         m.gap("missing_input", "no XLA op with model_flops", w, "achieved_flops_from_trace_json", null);
         m.gap("missing_input", "card lacks model_arch.num_params", w, "flops_per_token_used", null);
     }
+
+    @Test
+    void noNullValueIsOk() {
+        // nsys, rocprofv3 and XSpace workloads: every null value, at every scope, says why.
+        m.assertNoNullIsOk();
+    }
 }

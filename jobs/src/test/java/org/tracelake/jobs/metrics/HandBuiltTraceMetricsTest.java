@@ -77,6 +77,7 @@ class HandBuiltTraceMetricsTest {
         overlapWorkload();
         stragglerWorkload();
         singleRankWorkload();
+        meaninglessHockneyWorkloads();
         busbwWorkload();
         mismatchWorkload();
         seqWorkload();
@@ -378,6 +379,49 @@ class HandBuiltTraceMetricsTest {
                 .card("hb_single", "training", "llama", "NVIDIA H100", 1);
     }
 
+    /**
+     * The shape of hb_single (one rank, six all_reduces in a group of 8, S = 1, 4, 16 MiB twice, x = 1.75·S), with
+     * durations no network gives:
+     * hb_hockney_negbeta: dur = 5,000,000 − x/8 ns (4,770,624, 4,082,496, 1,329,984 ns): α = 5e-3 s, β = −1.25e-10.
+     * hb_hockney_negalpha: dur = x/8 − 10,000 ns (219,376, 907,504, 3,660,016 ns): α = −1e-5 s, β = 1.25e-10
+     * (Spark's regr_intercept gives −9.99999999999981E-6: the least squares in doubles).
+     */
+    static void meaninglessHockneyWorkloads() {
+        for (String w : List.of("hb_hockney_negbeta", "hb_hockney_negalpha")) {
+            KinetoTraceBuilder b = new KinetoTraceBuilder(0, 1);
+            long at = 100;
+            for (int rep = 0; rep < 2; rep++) {
+                for (long nelems : new long[] {1L << 18, 1L << 20, 1L << 22}) {
+                    long x = nelems * 4 * 7 / 4;
+                    long durNs = w.equals("hb_hockney_negbeta") ? 5_000_000 - x / 8 : x / 8 - 10_000;
+                    b.kernel(ALL_REDUCE, 20, t(at), durNs, t(at - 5), allReduce(nelems, 8));
+                    at += 10_000;
+                }
+            }
+            archive.write(w, "rank0_trace.json", b.toJson()).card(w, "training", "llama", "NVIDIA H100", 1);
+        }
+    }
+
+    @Test
+    void hockneyFitThatDescribesNoNetworkIsNotMeaningful() {
+        // β ≤ 0 (or α < 0): all three null, not_meaningful, the fitted values in the reason (METRICS.md §4).
+        for (String metric : List.of("hockney_alpha_s", "hockney_beta_s_per_byte", "hockney_inverse_beta_Bps")) {
+            m.gap("not_meaningful", "describes no network", "hb_hockney_negbeta", metric, null);
+            m.gap("not_meaningful", "describes no network", "hb_hockney_negalpha", metric, null);
+        }
+        String negBeta = m.one("hb_hockney_negbeta", "hockney_beta_s_per_byte", null, "workload", null, null, null)
+                .getString(10);
+        assertTrue(negBeta.contains("alpha = 0.005") && negBeta.contains("beta = -1.2"), negBeta);
+        String negAlpha = m.one("hb_hockney_negalpha", "hockney_alpha_s", null, "workload", null, null, null)
+                .getString(10);
+        assertTrue(negAlpha.contains("alpha = -9.9999") && negAlpha.contains("beta = 1.2"), negAlpha);
+        // And 1/β is exactly the reciprocal of the reported β when the fit is meaningful (hb_single).
+        double beta = m.one("hb_single", "hockney_beta_s_per_byte", null, "workload", null, null, null).getDouble(3);
+        double inverse = m.one("hb_single", "hockney_inverse_beta_Bps", null, "workload", null, null, null)
+                .getDouble(3);
+        assertEquals(1.0 / beta, inverse);
+    }
+
     @Test
     void singleRankHasNoCrossRankJoin() {
         String w = "hb_single";
@@ -385,7 +429,11 @@ class HandBuiltTraceMetricsTest {
                 "straggler_rank")) {
             m.gap("missing_input", "single rank: no cross-rank join", w, "straggler_lag", figure);
         }
-        m.gap("missing_input", "single rank: no cross-rank join", w, "straggler", null);
+        // straggler and comm_time_imbalance say it their own way (METRICS.md §4's reason).
+        m.gap("missing_input", "needs ncclDevKernel_ kernels on at least two ranks (1 rank(s) have any)", w,
+                "straggler", null);
+        m.gap("missing_input", "needs communication activity on at least two ranks (1 rank(s) have any)", w,
+                "comm_time_imbalance", null);
         m.gap("missing_input", "single rank: no cross-rank join", w, "load_imbalance_ratio", null);
         assertTrue(m.at(w, "straggler_lag", "last_arrival_share", "rank").isEmpty());
         assertTrue(collectivesOf(w).isEmpty());
@@ -714,5 +762,11 @@ class HandBuiltTraceMetricsTest {
 
     static List<Row> collectivesOf(String workload) {
         return collectives.stream().filter(r -> workload.equals(r.getAs("workload"))).toList();
+    }
+
+    @Test
+    void noNullValueIsOk() {
+        // every hand-built workload of this class: every null value, at every scope, says why.
+        m.assertNoNullIsOk();
     }
 }

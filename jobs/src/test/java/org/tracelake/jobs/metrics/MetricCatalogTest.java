@@ -49,4 +49,10 @@ class MetricCatalogTest {
             assertEquals(units.get(key), r.getString(2), key + ": the SQL's unit differs from the catalog's");
         }
     }
+
+    @Test
+    void noNullValueIsOkInTheSampleWarehouse() {
+        // The generated sample archive: every null value, at every scope, says why (METRICS.md §5).
+        MetricRows.load(SharedSpark.get(), SampleWarehouse.get().table("metrics")).assertNoNullIsOk();
+    }
 }

@@ -32,6 +32,11 @@ final class MetricRows {
                 .collectAsList());
     }
 
+    /** Rows already collected with load's columns, in its order. */
+    static MetricRows of(List<Row> rows) {
+        return new MetricRows(rows);
+    }
+
     /** Every row of a metric in a workload. */
     List<Row> all(String workload, String metric) {
         return rows.stream().filter(r -> workload.equals(r.getString(0)) && metric.equals(r.getString(1)))
@@ -98,6 +103,23 @@ final class MetricRows {
         assertEquals(status, r.getString(9), () -> what + ": status");
         assertNotNull(r.getString(10), () -> what + ": reason");
         assertTrue(r.getString(10).contains(reasonContains), () -> what + ": reason " + r.getString(10));
+    }
+
+    /**
+     * METRICS.md §4/§5: no row anywhere is null with status ok. Every row with a null value, at every scope, must
+     * say why: a status other than ok and a non-empty reason. Fails with every offending row listed.
+     */
+    void assertNoNullIsOk() {
+        List<String> bad = rows.stream()
+                .filter(r -> r.isNullAt(3)
+                        && ("ok".equals(r.getString(9)) || r.getString(10) == null || r.getString(10).isBlank()))
+                .map(r -> describe(r.getString(0), r.getString(1), r.getString(2), r.getString(5),
+                        r.isNullAt(6) ? null : r.getInt(6), r.isNullAt(7) ? null : r.getLong(7), r.getString(8))
+                        + " status " + r.getString(9) + " reason " + r.getString(10))
+                .distinct().sorted().collect(Collectors.toList());
+        assertTrue(bad.isEmpty(), () -> bad.size() + " null rows without a non-ok status and a reason:\n"
+                + String.join("\n", bad));
+        assertTrue(rows.size() > 0, "no metric rows at all");
     }
 
     private static String describe(String workload, String metric, String figure, String scope, Integer rank,
