@@ -19,7 +19,10 @@ SELECT w.workload,
                      WHEN w.device_count IS NULL THEN 'card lacks hardware.xpu_spec.total_count'
                      ELSE 'no peak FLOPS for this device model in conf/device_peak_flops.csv' END,
     'fsdp', 'no FSDP::* annotations in the traces',
-    'phases', 'no forward/backward/optimizer annotations in the traces',
+    'phases', CASE WHEN coalesce(ph.n, 0) > 0
+                   THEN concat(ph.n, ' forward/backward/optimizer annotations, but no step windows to put them in: ',
+                               'no ProfilerStep annotations (nor vLLM/SGLang/TPU-vLLM step annotations, nor an XLA device Steps line) on any rank')
+                   ELSE 'no forward/backward/optimizer annotations in the traces' END,
     'sm_args', 'no kernel carries the "blocks per SM" arg',
     'copies', 'no copy events with a byte count',
     'xla', 'no XLA/TPU device ops in this workload',
@@ -36,7 +39,8 @@ LEFT JOIN (SELECT workload, sum(CASE WHEN cat = 'kernel' THEN 1 ELSE 0 END) AS n
            FROM gpu GROUP BY workload) g ON g.workload = w.workload
 LEFT JOIN (SELECT workload, count(*) AS n_sized FROM comm
            WHERE size_bytes IS NOT NULL AND group_size >= 2 AND dur_ns > 0 GROUP BY workload) c ON c.workload = w.workload
-LEFT JOIN rank_count rc ON rc.workload = w.workload;
+LEFT JOIN rank_count rc ON rc.workload = w.workload
+LEFT JOIN (SELECT workload, count(*) AS n FROM phase_annotations GROUP BY workload) ph ON ph.workload = w.workload;
 
 SELECT n.workload, c.metric, c.figure, CAST(NULL AS DOUBLE) AS value, c.unit, 'workload' AS scope,
        CAST(NULL AS INT) AS rank, CAST(NULL AS BIGINT) AS step, CAST(NULL AS STRING) AS key,

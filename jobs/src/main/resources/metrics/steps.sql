@@ -209,6 +209,8 @@ FROM cpu_overhead_per_rank GROUP BY workload;
 -- forward  `## forward ##`; backward `## backward ##` or autograd::engine::evaluate_function:*;
 -- optimizer `## optimizer ##`, Optimizer.step#*, Optimizer.zero_grad#*. An annotation belongs to the step
 -- whose window contains its start (the events' step column). Per rank and workload: the mean over steps.
+-- Annotations outside every step window (or on a rank without steps) are kept in the view, so gaps.sql can say
+-- that the steps are missing rather than the annotations; the union only counts those with a step.
 CREATE OR REPLACE TEMP VIEW phase_annotations AS
 SELECT workload, rank, step, phase, ts_ns AS start_ns, ts_ns + dur_ns AS end_ns
 FROM (SELECT *,
@@ -220,7 +222,7 @@ FROM (SELECT *,
              END AS phase
       FROM events
       WHERE activity_class IS NULL AND coalesce(cat, '') <> 'gpu_user_annotation'
-        AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL AND step IS NOT NULL)
+        AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL)
 WHERE phase IS NOT NULL;
 
 -- Union per (rank, step, phase), §3: sorted by start, a new run begins where the start is past every earlier end.
@@ -232,7 +234,7 @@ FROM (SELECT workload, rank, step, phase, run, min(start_ns) AS run_start, max(e
                               ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS run
             FROM (SELECT *, max(end_ns) OVER (PARTITION BY workload, rank, step, phase ORDER BY start_ns, end_ns
                                                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end
-                  FROM phase_annotations))
+                  FROM phase_annotations WHERE step IS NOT NULL))
       GROUP BY workload, rank, step, phase, run)
 GROUP BY workload, rank, step, phase;
 
@@ -277,17 +279,19 @@ SELECT workload, metric, NULL, avg(ms), 'ms', 'workload', NULL, NULL, NULL, 'ok'
 FROM fsdp_per_rank GROUP BY workload, metric;
 
 -- fsdp_prefetch_overlap: per rank |U_all_gather ∩ U_compute| ÷ |U_all_gather| (all_gather communication
--- against compute activity, from the sweep); workload = the mean over ranks that all-gather.
+-- against compute activity, from the sweep); workload = the mean over ranks that all-gather. Only for workloads
+-- that run FSDP (FSDP::* annotations, like every fsdp_* metric): the all-gathers of tensor-parallel inference are
+-- no prefetch, so such a workload gets gaps.sql's missing_input row, not a 0.
 SELECT workload, 'fsdp_prefetch_overlap', NULL, f['allgather_overlap_ns'] / f['allgather_union_ns'], 'ratio',
        'rank', rank, NULL, NULL, 'ok', NULL
-FROM rank_whole WHERE f['allgather_union_ns'] > 0;
+FROM rank_whole WHERE f['allgather_union_ns'] > 0 AND workload IN (SELECT workload FROM fsdp_annotations);
 
 SELECT workload, 'fsdp_prefetch_overlap', NULL,
        avg(CASE WHEN f['allgather_union_ns'] > 0 THEN f['allgather_overlap_ns'] / f['allgather_union_ns'] END),
        'ratio', 'workload', NULL, NULL, NULL,
        CASE WHEN max(f['allgather_union_ns']) > 0 THEN 'ok' ELSE 'missing_input' END,
        CASE WHEN max(coalesce(f['allgather_union_ns'], 0)) = 0 THEN 'no all_gather communication in the traces' END
-FROM rank_whole GROUP BY workload;
+FROM rank_whole WHERE workload IN (SELECT workload FROM fsdp_annotations) GROUP BY workload;
 
 -- traffic_distribution: Σ over ranks of the bus size S of communication activities (so the five figures add up
 -- to comm_bytes_total), by parallelism: send_recv → pp, all_to_all → ep; other kinds by their process group's

@@ -8,6 +8,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
@@ -66,7 +67,7 @@ final class RunSummary {
     }
 
     private static void printWorkloads(List<WorkloadIngest> results, Map<String, List<Row>> metrics) {
-        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-32s %5s %6s %12s", "workload", "files", "ranks", "events"));
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-32s %5s %6s %12s", "workload", "traces", "ranks", "events"));
         for (String[] h : HEADLINES) header.append(String.format(Locale.ROOT, " %11s", h[2]));
         System.out.println();
         System.out.println(header.append("  status"));
@@ -74,7 +75,7 @@ final class RunSummary {
             // the ranks the rows carry: a file of eight devices (an XSpace, an Nsight report) holds eight
             long ranks = r.files().stream().flatMap(f -> f.ranksHeld().stream()).distinct().count();
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-32s %5d %6d %,12d",
-                    r.workload(), r.files().size(), ranks, r.events()));
+                    r.workload(), r.files().stream().filter(f -> TraceFormat.isTrace(f.format)).count(), ranks, r.events()));
             List<Row> rows = metrics.getOrDefault(r.workload(), List.of());
             for (String[] h : HEADLINES) line.append(String.format(Locale.ROOT, " %11s", headline(rows, h[0], h[1])));
             line.append("  ").append(r.clean() ? "ok" : r.ok() ? "ok, with file errors: " + String.join("; ", r.problems())

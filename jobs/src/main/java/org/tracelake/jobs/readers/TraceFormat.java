@@ -25,6 +25,14 @@ public enum TraceFormat {
         return id;
     }
 
+    /** The formats of a workload's description rather than its traces: the card and torchtitan configs. */
+    public static final java.util.List<String> NOT_TRACES = java.util.List.of(TORCHTITAN_TOML.id, WORKLOAD_CARD.id);
+
+    /** Whether a trace_files format (null: a skipped file, whatever it was meant to be) is a trace. */
+    public static boolean isTrace(String formatId) {
+        return formatId == null || !NOT_TRACES.contains(formatId);
+    }
+
     public static TraceFormat fromId(String id) {
         for (TraceFormat f : values()) {
             if (f.id.equals(id)) return f;

@@ -13,6 +13,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
+import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.report.ReportModel.CommBucket;
 import org.tracelake.jobs.report.ReportModel.KernelTime;
 import org.tracelake.jobs.report.ReportModel.LagMap;
@@ -161,7 +162,7 @@ public final class ReportQueries {
                 SELECT count(*), count_if(status = 'ok'), count_if(status = 'skipped'), count_if(status = 'error'),
                        count(DISTINCT CASE WHEN status = 'ok' THEN rank END),
                        coalesce(sum(events_read), 0), coalesce(sum(events_dropped), 0)
-                FROM _report_files""").first();
+                FROM _report_files WHERE %s""".formatted(traceFilesOnly())).first();
         List<String> errors = new ArrayList<>();
         for (Row e : spark.sql("""
                 SELECT element_at(split(path, '/'), -1) AS file, error FROM _report_files
@@ -170,6 +171,13 @@ public final class ReportQueries {
         }
         return new ReportModel.Files(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4),
                 r.getLong(5), r.getLong(6), errors);
+    }
+
+    /** trace_files rows that are traces: not the workload card, not a torchtitan config (issue 14 item 10). */
+    private static String traceFilesOnly() {
+        StringBuilder notTraces = new StringBuilder();
+        for (String f : TraceFormat.NOT_TRACES) notTraces.append(notTraces.length() == 0 ? "" : ", ").append('\'').append(f).append('\'');
+        return "(format IS NULL OR format NOT IN (" + notTraces + "))";
     }
 
     private static List<MetricRow> metricRows(Dataset<Row> df) {

@@ -411,7 +411,8 @@ class StepsAndKernelsMetricsTest {
         ok(0.5, "sk_kernels", "fsdp_prefetch_overlap", null, "rank", 1, null, null);
         ok(0.5, "sk_kernels", "fsdp_prefetch_overlap", null, "workload", null, null, null);
         missing("sk_train", "fsdp_all_gather", null, "missing_input", "FSDP");
-        missing("sk_train", "fsdp_prefetch_overlap", null, "missing_input", "all_gather");
+        // no FSDP::* annotations: missing like every fsdp_* metric, for the same reason (issue 14 item 7)
+        missing("sk_train", "fsdp_prefetch_overlap", null, "missing_input", "FSDP");
     }
 
     @Test
