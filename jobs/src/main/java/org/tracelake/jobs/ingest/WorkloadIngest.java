@@ -3,6 +3,8 @@ package org.tracelake.jobs.ingest;
 import java.util.ArrayList;
 import java.util.List;
 import org.tracelake.jobs.readers.FileReport;
+import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.schemas.TraceFileSchema;
 
 /** What ingesting one workload produced: its file reports and whether its new tables may replace the old. */
 public record WorkloadIngest(
@@ -13,9 +15,19 @@ public record WorkloadIngest(
         long events,
         long elapsedMs) {
 
-    /** Nothing fatal: the workload's new tables replace the old ones. */
+    /** Nothing fatal and something to measure: the workload's new tables replace the old ones. */
     public boolean ok() {
-        return card.ok() && files.stream().noneMatch(f -> f.fatal);
+        return card.ok() && files.stream().noneMatch(f -> f.fatal) && hasUsableTrace();
+    }
+
+    /**
+     * Whether any trace file was read (issue 14 item 4): a workload whose files were all skipped — zips, tarballs,
+     * an unsupported protobuf — or that has only its card has nothing to measure, and must not replace last
+     * night's tables with empty ones or appear on the leaderboard with every metric null.
+     */
+    public boolean hasUsableTrace() {
+        return files.stream().anyMatch(f -> TraceFormat.isTrace(f.format)
+                && !TraceFileSchema.STATUS_SKIPPED.equals(f.status) && !f.fatal);
     }
 
     /** Committed and without any file error (dropped events included). */
@@ -27,8 +39,15 @@ public record WorkloadIngest(
     public List<String> problems() {
         List<String> out = new ArrayList<>();
         if (!card.ok()) out.add("card: " + card.error());
+        if (!hasUsableTrace()) {
+            StringBuilder why = new StringBuilder("no usable trace");
+            for (FileReport f : files) {
+                if (TraceFileSchema.STATUS_SKIPPED.equals(f.status)) why.append("; ").append(f.task.fileName()).append(": ").append(f.error);
+            }
+            out.add(why.toString().equals("no usable trace") ? "no usable trace: the workload has no trace files" : why.toString());
+        }
         for (FileReport f : files) {
-            boolean card = f.task.format() == org.tracelake.jobs.readers.TraceFormat.WORKLOAD_CARD;
+            boolean card = f.task.format() == TraceFormat.WORKLOAD_CARD;
             if (f.isError() && !card) out.add(f.task.fileName() + ": " + f.error); // the card's is said above
         }
         return out;
