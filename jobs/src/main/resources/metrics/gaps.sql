@@ -8,6 +8,8 @@ SELECT w.workload,
     'comm', CASE WHEN coalesce(g.n_comm, 0) = 0 THEN 'no communication kernels in the traces' END,
     'comm_sized', CASE WHEN coalesce(c.n_sized, 0) = 0 THEN 'no communication kernel with a known message size, group size >= 2 and duration > 0' END,
     'allreduce_fit', 'needs >= 5 all_reduce instances with known size and >= 2 distinct sizes',
+    'node_layout', CASE WHEN w.count_per_node IS NULL OR w.count_per_node <= 0 THEN 'the card gives no hardware.xpu_spec.count_per_node'
+                        WHEN coalesce(g.n_comm, 0) = 0 THEN 'no communication kernels in the traces' END,
     'multi_rank', CASE WHEN coalesce(rc.n_ranks, 0) < 2 THEN 'single rank: no cross-rank join' END,
     'rank0', 'no rank 0 in this workload',
     'training', CASE WHEN lower(coalesce(w.phase, '')) <> 'training' THEN concat('not a training workload (card phase: ', coalesce(w.phase, 'missing'), ')') END,

@@ -40,7 +40,7 @@ public final class MetricsJob {
 
     /** Metric families, in the order their queries run. */
     static final List<String> METRIC_FILES = List.of(
-            "communication.sql", "overlap.sql", "cross_rank.sql", "all_to_all.sql", "steps.sql", "kernels.sql",
+            "communication.sql", "overlap.sql", "cross_rank.sql", "all_to_all.sql", "locality.sql", "steps.sql", "kernels.sql",
             "xla.sql", // xla.sql after communication.sql: it reads comm_fraction_per_step
             "memory.sql", "telemetry.sql", "hangs.sql"); // these read only the side tables below (hangs.sql: collective_hangs)
 
