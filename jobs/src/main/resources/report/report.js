@@ -344,6 +344,32 @@
       }
     }
 
+    // 11. Node locality: bytes inside one node vs across nodes, per collective kind (comm_locality)
+    var loc = data.locality;
+    var sl = section('Node locality', 'Bytes (Σ over ranks of the bus size S) and time of the collectives whose process ' +
+      'group lies inside one node vs spans nodes (node = rank ÷ the card\'s count_per_node).');
+    if (loc.note) {
+      empty(sl, loc.note);
+    } else {
+      var kinds = loc.lines.filter(function (l) { return l.kind !== 'all kinds'; });
+      chart(sl, 'chart-locality', Math.max(180, 90 + kinds.length * 36), {
+        tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: bytes },
+        legend: { top: 0 },
+        grid: { left: 120, right: 30, top: 30, bottom: 30 },
+        xAxis: { type: 'value', axisLabel: { formatter: bytes } },
+        yAxis: { type: 'category', data: kinds.map(function (l) { return l.kind; }), inverse: true },
+        series: [
+          { name: 'intra-node', type: 'bar', stack: 'b', data: kinds.map(function (l) { return l.intraBytes; }) },
+          { name: 'inter-node', type: 'bar', stack: 'b', data: kinds.map(function (l) { return l.interBytes; }) }
+        ]
+      });
+      table(sl, ['kind', 'intra-node bytes', 'inter-node bytes', 'inter share', 'intra ms', 'inter ms', 'mode'],
+        loc.lines.map(function (l) {
+          return [l.kind, bytes(l.intraBytes), bytes(l.interBytes),
+            l.interShare === null ? '-' : fmt(100 * l.interShare, 3) + '%', fmt(l.intraMs), fmt(l.interMs), l.mode || '-'];
+        }), [1, 2, 3, 4, 5]);
+    }
+
     var s9 = section('Every workload-scope metric');
     var det = el('details');
     det.appendChild(el('summary', data.metrics.length + ' rows'));

@@ -74,6 +74,7 @@ public final class HtmlReport {
         d.put("memory", Map.of("note", m.memory().reason(), "series", series));
         d.put("hang", hang(m.hang()));
         d.put("allToAll", allToAll(m.allToAll()));
+        d.put("locality", locality(NodeLocality.of(m)));
         List<Map<String, Object>> metrics = new ArrayList<>();
         for (MetricRow r : m.workloadMetrics()) metrics.add(metric(r));
         d.put("metrics", metrics);
@@ -142,6 +143,26 @@ public final class HtmlReport {
             sb.append(sb.length() == 0 ? "" : sep).append(p);
         }
         return sb.length() == 0 ? null : sb.toString();
+    }
+
+    /** The node-locality split: per kind then "all kinds", bytes and ms each side, the mode; or why there is none. */
+    private static Map<String, Object> locality(NodeLocality l) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("note", l.unavailable());
+        List<Map<String, Object>> lines = new ArrayList<>();
+        for (NodeLocality.Line x : l.lines()) {
+            Map<String, Object> line = new LinkedHashMap<>();
+            line.put("kind", x.kind() == null ? "all kinds" : x.kind());
+            line.put("intraBytes", x.intraBytes());
+            line.put("interBytes", x.interBytes());
+            line.put("intraMs", x.intraMs());
+            line.put("interMs", x.interMs());
+            line.put("interShare", x.interShare());
+            line.put("mode", x.mode());
+            lines.add(line);
+        }
+        o.put("lines", lines);
+        return o;
     }
 
     private static Map<String, Object> metric(MetricRow r) {

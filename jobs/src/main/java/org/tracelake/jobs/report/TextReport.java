@@ -30,6 +30,7 @@ public final class TextReport {
         overlap(sb, m);
         bandwidth(sb, m);
         traffic(sb, m);
+        NodeLocality.of(m).render(sb);
         stragglers(sb, m);
         kernels(sb, m);
         memory(sb, m);

@@ -1,8 +1,11 @@
 package org.tracelake.jobs.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,9 +15,14 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.report.Chromium;
+import org.tracelake.jobs.report.Reports;
+import org.tracelake.jobs.sql.SqlCookbookTest;
+import org.tracelake.jobs.testing.DocQuestion;
 import org.tracelake.jobs.testing.KinetoTraceBuilder;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
+import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
  * comm_locality (METRICS.md §4) on a generated 16-rank, 2-node workload: the card says 8 GPUs a node, so ranks 0–7
@@ -146,5 +154,54 @@ class CommLocalityTest {
             assertEquals("the card gives no hardware.xpu_spec.count_per_node", r.getString(10));
         }
         assertTrue(m.at(NO_LAYOUT, "comm_locality", "inter_node_bytes", "key").isEmpty());
+    }
+
+    static Reports reports() throws Exception {
+        return new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+    }
+
+    @Test
+    void textReportShowsTheSplitPerKind() throws Exception {
+        String text = reports().text(W, null);
+        String section = text.substring(text.indexOf("\nNode locality\n"), text.indexOf("\nStragglers\n"));
+        // kind, intra-node bytes, inter-node bytes, inter share, intra ms, inter ms, mode
+        assertEquals(List.of("all_gather", "128.00 kB", "512.00 kB", "80.0%", "0.80000", "3.200",
+                "mode=world (16 of 32 instances name no process-group ranks)"), cells(section, "all_gather"));
+        assertEquals(List.of("all_reduce", "64.00 kB", "128.00 kB", "66.7%", "1.600", "4.800", "mode=pg_ranks"),
+                cells(section, "all_reduce"));
+        assertEquals(List.of("all kinds", "192.00 kB", "640.00 kB", "76.9%", "2.400", "8",
+                "mode=world (16 of 64 instances name no process-group ranks)"), cells(section, "all kinds"));
+        String other = reports().text(NO_LAYOUT, null);
+        assertTrue(other.contains("\nNode locality\n-------------\n  the card gives no hardware.xpu_spec.count_per_node\n"), other);
+    }
+
+    private static List<String> cells(String text, String first) {
+        return text.lines().map(l -> List.of(l.strip().split("\\s{2,}"))).filter(c -> c.get(0).equals(first))
+                .findFirst().orElseThrow(() -> new AssertionError("no line " + first + " in:\n" + text));
+    }
+
+    @Test
+    void htmlPageDrawsTheSplitInChromium() throws Exception {
+        assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent");
+        Path dir = tmp.resolve("html");
+        reports().html(List.of(W), dir.toString(), null, 4000);
+        Path page = dir.resolve(W + ".html");
+        String dom = Chromium.dumpDom(page, tmp.resolve("chrome-locality"));
+        assertTrue(java.util.regex.Pattern.compile("<div class=\"chart\" id=\"chart-locality\"[^>]*data-rendered=\"true\"")
+                .matcher(dom).find(), "chart-locality rendered");
+        assertTrue(dom.contains("<td>all kinds</td>"), "the table's workload line");
+        assertTrue(dom.contains("mode=world (16 of 64 instances name no process-group ranks)"), "the mode is shown");
+        Path png = Path.of("target", "report-artifacts", "node-locality-" + W + ".png");
+        Chromium.screenshot(page, png, tmp.resolve("shot-locality"), 9000);
+        assertTrue(Files.size(png) > 50_000, "screenshot written");
+    }
+
+    /** docs/SQL.md question 18 (a ```sql locality block, not run on data/) gives its documented answer here. */
+    @Test
+    void documentedQuestionGivesItsAnswer() throws Exception {
+        DocQuestion.Answer a = DocQuestion.run(spark, archive.warehouse.toString(), "locality");
+        assertTrue(a.ok(), a.error());
+        String why = SqlCookbookTest.differs(a.documented(), a.actual());
+        assertNull(why, () -> why + "\nactual:\n" + a.actual());
     }
 }

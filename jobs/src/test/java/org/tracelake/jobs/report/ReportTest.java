@@ -194,7 +194,10 @@ class ReportTest {
             assertEquals(w, json.get("workload").asText());
 
             String dom = Chromium.dumpDom(page, tmp.resolve("chrome-" + w));
-            assertEquals("7", bodyAttribute(dom, "data-charts-ready"), "timeline, overlap, bytes, busbw, lag, stragglers, kernels");
+            assertEquals("8", bodyAttribute(dom, "data-charts-ready"),
+                    "timeline, overlap, bytes, busbw, lag, stragglers, kernels, node locality");
+            assertTrue(Pattern.compile("<div class=\"chart\" id=\"chart-locality\"[^>]*data-rendered=\"true\"").matcher(dom).find(),
+                    "the card's count_per_node (4) gives a locality split: all intra-node");
             for (String id : List.of("chart-timeline", "chart-overlap", "chart-bytes", "chart-busbw", "chart-lag",
                     "chart-stragglers", "chart-kernels")) {
                 Matcher chart = Pattern.compile("<div class=\"chart\" id=\"" + id + "\"[^>]*data-rendered=\"true\"").matcher(dom);
