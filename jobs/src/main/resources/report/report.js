@@ -487,7 +487,53 @@
       }), [1, 2, 3, 4, 5, 6, 7]);
   }
 
-  if (data.page === 'compare') comparePage(); else workloadPage();
+  // ---------------------------------------------------------------- history page
+  function historyPage() {
+    var runs = data.runs;
+    var labels = runs.map(function (r, i) { return '#' + (i + 1); });
+    var s1 = section('Runs', runs.length + ' refresh runs read this workload' +
+      (data.totalRuns > runs.length ? ' (the last ' + runs.length + ' of ' + data.totalRuns + ')' : '') +
+      '; what each found changed in its files and card (workload_changes).');
+    if (runs.length === 0) { empty(s1, 'No refresh run has recorded this workload.'); return; }
+    table(s1, ['#', 'run', 'started (UTC)', 'flagged', 'read again because'], runs.map(function (r, i) {
+      var flags = data.series.filter(function (s) { return s.flagged[i]; }).length;
+      return [labels[i], r.runId, r.started || '-', flags || '',
+        (r.changes.length ? r.changes.join('; ') : '-') + (r.hasMetrics ? '' : ' (failed: no metrics)')];
+    }), [3]);
+
+    var s2 = section('Headline metrics', 'One line per metric over the runs; a red mark is a run that moved it past the ' +
+      'regression threshold (regressions).');
+    if (data.series.length === 0) { empty(s2, 'No headline metric has a value in these runs.'); return; }
+    var grid = el('div', null, 'smallmultiples');
+    s2.appendChild(grid);
+    data.series.forEach(function (s, si) {
+      var cell = el('div');
+      cell.appendChild(el('h3', s.name + (s.unit ? ' (' + s.unit + ')' : '')));
+      grid.appendChild(cell);
+      var marks = [];
+      s.flagged.forEach(function (f, i) { if (f && s.values[i] !== null) marks.push({ coord: [i, s.values[i]], value: fmt(s.values[i]) }); });
+      chart(cell, 'chart-history-' + si, 150, {
+        tooltip: {
+          trigger: 'axis',
+          formatter: function (p) {
+            var i = p[0].dataIndex;
+            var r = runs[i];
+            return tooltipRows(labels[i] + ' ' + r.runId, [[s.name, fmt(s.values[i])], ['started', r.started || '-'],
+              ['flagged', s.flagged[i] ? 'yes' : 'no'], ['changed', r.changes.join('; ') || '-']]);
+          }
+        },
+        grid: { left: 60, right: 12, top: 10, bottom: 24 },
+        xAxis: { type: 'category', data: labels, boundaryGap: false },
+        yAxis: { type: 'value', scale: true, axisLabel: { formatter: function (v) { return fmt(v, 3); } } },
+        series: [{
+          type: 'line', data: s.values, connectNulls: false, showSymbol: true, symbolSize: 5,
+          markPoint: { symbol: 'circle', symbolSize: 11, itemStyle: { color: '#e15759' }, label: { show: false }, data: marks }
+        }]
+      });
+    });
+  }
+
+  if (data.page === 'compare') comparePage(); else if (data.page === 'history') historyPage(); else workloadPage();
 
   // Draw every chart; mark the page when each one has finished rendering.
   var pending = charts.length;

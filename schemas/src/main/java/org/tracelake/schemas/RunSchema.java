@@ -8,7 +8,10 @@ import static org.apache.spark.sql.types.DataTypes.TimestampType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
-/** The {@code runs} table (one row per refresh), and {@code regressions} (metrics that moved in a run). */
+/**
+ * The {@code runs} table (one row per refresh), {@code regressions} (metrics that moved in a run) and
+ * {@code workload_changes} (what made a run read a workload again).
+ */
 public final class RunSchema {
     private RunSchema() {}
 
@@ -40,6 +43,17 @@ public final class RunSchema {
             .add("value", DoubleType, true)
             .add("relative_change", DoubleType, true)
             .add("threshold", DoubleType, false);
+
+    /**
+     * workload_changes: why a run read a workload again, one row per change it found against the trace_files ledger
+     * ({@code change}: new workload, new file, changed file, removed file, retry after error, full, no metrics yet;
+     * {@code file}: the file's name in its workload folder, null for a change of the whole workload).
+     */
+    public static final StructType WORKLOAD_CHANGES = new StructType()
+            .add("run_id", StringType, false)
+            .add("workload", StringType, false)
+            .add("change", StringType, false)
+            .add("file", StringType, true);
 
     /** metrics_history: every run's metric rows, tagged with the run. */
     public static final StructType METRICS_HISTORY = MetricSchema.SCHEMA.add("run_id", StringType, false);

@@ -54,7 +54,9 @@ public final class TableCatalog {
                     "every refresh's metric rows, with its run id"),
             new Table(Tables.REGRESSIONS, RunSchema.REGRESSIONS, false, Stage.HISTORY,
                     "workload-scope metrics that moved since the workload's previous run"),
-            new Table(Tables.RUNS, RunSchema.RUNS, false, Stage.HISTORY, "one row per refresh: id, start, end, status, counts"));
+            new Table(Tables.RUNS, RunSchema.RUNS, false, Stage.HISTORY, "one row per refresh: id, start, end, status, counts"),
+            new Table(Tables.WORKLOAD_CHANGES, RunSchema.WORKLOAD_CHANGES, false, Stage.HISTORY,
+                    "per run, the changes to a workload's files and card that made the run read it again"));
 
     /** The table of that name, or null. */
     public static Table of(String name) {

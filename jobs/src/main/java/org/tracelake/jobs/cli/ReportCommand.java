@@ -19,7 +19,11 @@ import picocli.CommandLine.Option;
                 "                                     (DIR default <warehouse>/exports/reports)",
                 "  --compare REF CAND [--out DIR]     shared workload-scope metrics with CAND/REF",
                 "                                     ratios (text on stdout; with --out DIR:",
-                "                                     compare.txt, compare.html, summary.json)"})
+                "                                     compare.txt, compare.html, summary.json)",
+                "  --history W [--out DIR]            headline metrics of W across the refresh runs,",
+                "                                     flagged regressions and what each run found",
+                "                                     changed (text on stdout; with --out DIR:",
+                "                                     history.txt, history.html)"})
 public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--workload", paramLabel = "NAME", description = "The workload.")
     String workload;
@@ -31,8 +35,12 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Compare two workloads: REF (reference) and CAND (candidate).")
     List<String> compare;
 
+    @Option(names = "--history", paramLabel = "WORKLOAD",
+            description = "The workload's headline metrics across the refresh runs that read it.")
+    String history;
+
     @Option(names = {"-o", "--out"}, paramLabel = "PATH",
-            description = "Output: a file for the text report, a directory for --html and --compare.")
+            description = "Output: a file for the text report, a directory for --html, --compare and --history.")
     String out;
 
     @Option(names = "--step", paramLabel = "N",
@@ -48,12 +56,16 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (compare != null && (html || workload != null)) {
-            System.err.println("--compare takes two workloads and no --workload or --html");
+        if (compare != null && (html || workload != null || history != null)) {
+            System.err.println("--compare takes two workloads and no --workload, --html or --history");
             return ExitCodes.USAGE;
         }
-        if (compare == null && !html && workload == null) {
-            System.err.println("give --workload W (text report), --html, or --compare REF CAND");
+        if (history != null && (html || workload != null)) {
+            System.err.println("--history takes one workload and no --workload or --html");
+            return ExitCodes.USAGE;
+        }
+        if (compare == null && history == null && !html && workload == null) {
+            System.err.println("give --workload W (text report), --html, --compare REF CAND, or --history W");
             return ExitCodes.USAGE;
         }
         if (timelineCap < 1) {
@@ -75,7 +87,8 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
             return ExitCodes.FAILED;
         }
-        List<String> named = compare != null ? compare : workload != null ? List.of(workload) : List.of();
+        List<String> named = compare != null ? compare : history != null ? List.of(history)
+                : workload != null ? List.of(workload) : List.of();
         for (String w : named) {
             if (!known.contains(w)) {
                 System.err.println("no workload " + w + " in " + warehouse.root() + " (there are: " + String.join(", ", known) + ")");
@@ -88,6 +101,13 @@ public final class ReportCommand implements Callable<Integer> {
                 System.out.print(c.text());
             } else {
                 reports.writeComparison(c, out).forEach(f -> System.err.println("wrote " + f));
+            }
+        } else if (history != null) {
+            org.tracelake.jobs.report.RunHistory h = reports.history(history);
+            if (out == null) {
+                System.out.print(h.text());
+            } else {
+                reports.writeHistory(h, out).forEach(f -> System.err.println("wrote " + f));
             }
         } else if (html) {
             reports.html(workload != null ? List.of(workload) : known, written, step, timelineCap)

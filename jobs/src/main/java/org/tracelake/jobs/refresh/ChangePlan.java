@@ -23,8 +23,36 @@ import org.tracelake.schemas.WorkloadSchema;
  * folder is gone are removed from the current tables.
  */
 public final class ChangePlan {
-    /** A workload to refresh, and why (for the progress log). */
-    public record Redo(WorkloadFolder folder, String why) {}
+    /**
+     * One difference between a workload folder and what the last run saw of it.
+     *
+     * @param change what happened: one of the CHANGE_* constants
+     * @param file the file's name in the workload folder, or null for the whole workload
+     */
+    public record Change(String change, String file) {
+        @Override
+        public String toString() {
+            return file == null ? change : change + " " + file;
+        }
+    }
+
+    public static final String NEW_WORKLOAD = "new workload";
+    public static final String NEW_FILE = "new file";
+    public static final String CHANGED_FILE = "changed file";
+    public static final String REMOVED_FILE = "removed file";
+    public static final String RETRY = "retry after error";
+    public static final String FULL = "full";
+    public static final String NO_METRICS = "no metrics yet";
+
+    /** A workload to refresh, every change that made it one (workload_changes), and a line for the progress log. */
+    public record Redo(WorkloadFolder folder, List<Change> changes) {
+        public String why() {
+            String first = changes.get(0).toString();
+            if (changes.get(0).change().equals(NO_METRICS)) return "its events have no metrics yet (written by ingest)";
+            if (changes.get(0).change().equals(FULL)) return "--full";
+            return changes.size() == 1 ? first : first + " (and " + (changes.size() - 1) + " more changes)";
+        }
+    }
 
     public final List<Redo> redo = new ArrayList<>();
     public final List<WorkloadFolder> unchanged = new ArrayList<>();
@@ -47,12 +75,12 @@ public final class ChangePlan {
         Set<String> withMetrics = full || !needMetrics ? null : warehouse.livePartitions(Tables.METRICS);
         ChangePlan plan = new ChangePlan();
         for (WorkloadFolder w : scanned) {
-            String why = full ? "--full" : whyChanged(w, ledger.get(w.name()));
-            if (why == null && withMetrics != null && !withMetrics.contains(Warehouse.partitionDir(w.name()))) {
-                why = "its events have no metrics yet (written by ingest)";
+            List<Change> changes = full ? List.of(new Change(FULL, null)) : changes(w, ledger.get(w.name()));
+            if (changes.isEmpty() && withMetrics != null && !withMetrics.contains(Warehouse.partitionDir(w.name()))) {
+                changes = List.of(new Change(NO_METRICS, null));
             }
-            if (why == null) plan.unchanged.add(w);
-            else plan.redo.add(new Redo(w, why));
+            if (changes.isEmpty()) plan.unchanged.add(w);
+            else plan.redo.add(new Redo(w, changes));
         }
         if (!limited) {
             Set<String> present = new TreeSet<>();
@@ -64,23 +92,27 @@ public final class ChangePlan {
         return plan;
     }
 
-    static String whyChanged(WorkloadFolder w, Map<String, Seen> seen) {
-        if (seen == null) return "new workload";
+    /** Every difference between the folder and the ledger's rows of it, files in name order; empty: unchanged. */
+    static List<Change> changes(WorkloadFolder w, Map<String, Seen> seen) {
+        if (seen == null) return List.of(new Change(NEW_WORKLOAD, null));
         List<WorkloadFolder.InputFile> files = new ArrayList<>(w.files());
         files.addAll(w.cards());
-        int matched = 0;
+        files.sort(java.util.Comparator.comparing(WorkloadFolder.InputFile::path));
+        List<Change> changes = new ArrayList<>();
+        Set<String> present = new TreeSet<>();
         for (WorkloadFolder.InputFile f : files) {
+            present.add(f.path());
             Seen s = seen.get(f.path());
-            if (s == null) return "new file " + f.fileName();
-            if (s.size != f.sizeBytes() || s.modifiedAtMs != f.modifiedAtMs()) return "changed file " + f.fileName();
-            if (s.failed()) return "retrying after an error in " + f.fileName();
-            matched++;
+            if (s == null) changes.add(new Change(NEW_FILE, f.fileName()));
+            else if (s.size != f.sizeBytes() || s.modifiedAtMs != f.modifiedAtMs()) changes.add(new Change(CHANGED_FILE, f.fileName()));
+            else if (s.failed()) changes.add(new Change(RETRY, f.fileName()));
         }
-        for (Map.Entry<String, Seen> e : seen.entrySet()) {
-            if (e.getValue().failed()) return "retrying after an error";
+        for (Map.Entry<String, Seen> e : new java.util.TreeMap<>(seen).entrySet()) {
+            if (present.contains(e.getKey())) continue;
+            // A file that failed and is gone still made last night's run partial: say it went.
+            changes.add(new Change(REMOVED_FILE, new WorkloadFolder.InputFile(e.getKey(), 0, 0).fileName()));
         }
-        if (matched != seen.size()) return "a file was removed";
-        return null;
+        return changes;
     }
 
     /** workload → path → what the last refresh saw. File metadata only: a row per input file. */

@@ -2,9 +2,11 @@ package org.tracelake.jobs.refresh;
 
 import static org.apache.spark.sql.functions.lit;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.MetricsRun;
@@ -16,7 +18,7 @@ import org.tracelake.schemas.Tables;
 /**
  * The warehouse's memory across runs: every run's metric values ({@code metrics_history}, appended, partitioned
  * by workload) and the workload-scope values that moved by more than a threshold since the workload's previous
- * run ({@code regressions}).
+ * run ({@code regressions}), and what made each run read a workload again ({@code workload_changes}).
  */
 public final class History {
 
@@ -69,6 +71,17 @@ public final class History {
         current.withColumn("run_id", lit(runId)).write().mode(SaveMode.Append).partitionBy("workload")
                 .parquet(warehouse.table(Tables.METRICS_HISTORY));
         return moved;
+    }
+
+    /** Why this run read each workload it read: every change the plan found (the workload_changes table). */
+    public void recordChanges(List<ChangePlan.Redo> redo) {
+        List<Row> rows = new ArrayList<>();
+        for (ChangePlan.Redo r : redo) {
+            for (ChangePlan.Change c : r.changes()) rows.add(RowFactory.create(runId, r.folder().name(), c.change(), c.file()));
+        }
+        if (rows.isEmpty()) return;
+        spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES).coalesce(1)
+                .write().mode(SaveMode.Append).parquet(warehouse.table(Tables.WORKLOAD_CHANGES));
     }
 
     public void recordRun(Row run) {

@@ -114,6 +114,7 @@ public final class Refresh {
 
         History history = new History(spark, warehouse, runId);
         List<Row> moved = computeMetrics ? history.record(ok) : List.of();
+        history.recordChanges(plan.redo);
         Result result = new Result(runId, results, plan.unchanged, plan.vanished, moved, restored);
         history.recordRun(runRow(result, archive, full, started));
         Progress.info(String.format(java.util.Locale.ROOT, "exports, metric history and run recorded in %.1f s", (System.nanoTime() - exportStart) / 1e9));

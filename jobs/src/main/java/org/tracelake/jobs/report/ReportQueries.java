@@ -142,6 +142,10 @@ public final class ReportQueries {
         return out;
     }
 
+    Warehouse warehouse() {
+        return warehouse;
+    }
+
     Dataset<Row> table(String name) {
         return spark.read().parquet(warehouse.table(name));
     }

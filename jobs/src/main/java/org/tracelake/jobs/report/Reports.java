@@ -49,6 +49,16 @@ public final class Reports {
                 .withBreakdown(queries.comparedRun(reference), queries.comparedRun(candidate));
     }
 
+    /** The workload across the refresh runs that read it: headline metrics per run, flagged runs, what changed. */
+    public RunHistory history(String workload) {
+        return new HistoryQuery(queries).of(workload);
+    }
+
+    /** {@code history.txt} and {@code history.html} in {@code dir}; returns the files. */
+    public List<String> writeHistory(RunHistory h, String dir) throws IOException {
+        return List.of(Outputs.write(conf(), dir + "/history.txt", h.text()), Outputs.write(conf(), dir + "/history.html", h.html()));
+    }
+
     /** {@code compare.txt}, {@code compare.html} and {@code summary.json} in {@code dir}; returns the files. */
     public List<String> writeComparison(Comparison c, String dir) throws IOException {
         List<String> written = new ArrayList<>();
