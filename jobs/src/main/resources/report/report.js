@@ -10,6 +10,7 @@
   var charts = [];
   var PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7',
     '#9c755f', '#bab0ac'];
+  var spanHeight = 0.7; // of a lane; thinner over a band's busy shade
   var CLASS_COLOR = { compute: '#4e79a7', comm: '#e15759', memcpy: '#59a14f', memset: '#76b7b2', sync: '#bab0ac' };
 
   function el(tag, text, cls) {
@@ -117,28 +118,42 @@
 
     // 1. timeline of one step
     var tl = data.timeline;
-    var s1 = section('Timeline of one step',
-      tl.step === null ? null : 'Step ' + tl.step + ': GPU activity per rank (µs from the first start in the step)' +
-      (tl.shown < tl.total ? '; the first ' + tl.shown + ' of ' + tl.total + ' activities' : '') + '.');
+    var s1 = section('Timeline of one step', tl.step === null ? null : tl.bands
+      ? 'Step ' + tl.step + ': ' + tl.bands.length + ' bands of ranks (µs from the first start in the step). The grey ' +
+        'shade is the share of the band\'s rank-time with GPU activity; on top, the activities of its slowest rank ' +
+        '(the one reaching its collectives last)' + (tl.shown < tl.total ? ', its ' + tl.shown + ' longest of the step\'s ' +
+        tl.total + ' activities' : '') + '.'
+      : 'Step ' + tl.step + ': GPU activity per rank (µs from the first start in the step)' +
+        (tl.shown < tl.total ? '; the first ' + tl.shown + ' of ' + tl.total + ' activities' : '') + '.');
     if (tl.shown === 0) {
       empty(s1, 'No step with GPU activity on every rank.');
     } else {
       var series = Object.keys(tl.byClass).map(function (cls) {
         return {
           type: 'custom', name: cls, renderItem: renderSpan, encode: { x: [1, 2], y: 0 },
-          itemStyle: { color: CLASS_COLOR[cls] || '#888' }, data: tl.byClass[cls]
+          itemStyle: { color: CLASS_COLOR[cls] || '#888' }, data: tl.byClass[cls], z: 3
         };
       });
-      chart(s1, 'chart-timeline', Math.max(220, 60 + tl.lanes.length * 26), {
+      if (tl.bands) {
+        spanHeight = 0.45;
+        series.unshift({
+          type: 'custom', name: 'band busy', renderItem: renderHeat, encode: { x: [1, 2], y: 0 },
+          itemStyle: { color: '#5a6472' }, data: tl.heat, z: 1, silent: true
+        });
+      }
+      chart(s1, 'chart-timeline', Math.max(220, 60 + tl.lanes.length * (tl.bands ? 18 : 26)), {
         tooltip: {
           formatter: function (p) {
             var v = p.value;
+            if (p.seriesName === 'band busy') {
+              return tooltipRows(tl.lanes[v[0]], [['busy', fmt(100 * v[3], 3) + '%'], ['from', fmt(v[1]) + ' µs']]);
+            }
             return tooltipRows(tl.names[v[3]], [['class', p.seriesName], ['category', tl.categories[v[4]]],
               ['lane', tl.lanes[v[0]]], ['start', fmt(v[1]) + ' µs'], ['duration', fmt(v[2]) + ' µs']]);
           }
         },
         legend: { top: 0 },
-        grid: { left: 130, right: 30, top: 30, bottom: 40 },
+        grid: { left: tl.bands ? 190 : 130, right: 30, top: 30, bottom: 40 },
         xAxis: { type: 'value', name: 'µs', nameLocation: 'end', min: 0, scale: false },
         yAxis: { type: 'category', data: tl.lanes, inverse: true, axisLabel: { fontSize: 11 } },
         dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter' }],
@@ -379,11 +394,25 @@
     s9.appendChild(det);
   }
 
+  // a band's busy share in one bin: the full lane height, as dark as the share
+  function renderHeat(params, api) {
+    var lane = api.value(0);
+    var start = api.coord([api.value(1), lane]);
+    var end = api.coord([api.value(1) + api.value(2), lane]);
+    var h = api.size([0, 1])[1] * 0.9;
+    var shape = echarts.graphic.clipRectByRect(
+      { x: start[0], y: start[1] - h / 2, width: Math.max(end[0] - start[0], 1), height: h },
+      { x: params.coordSys.x, y: params.coordSys.y, width: params.coordSys.width, height: params.coordSys.height });
+    var style = api.style();
+    style.opacity = 0.08 + 0.5 * api.value(3);
+    return shape && { type: 'rect', transition: [], shape: shape, style: style };
+  }
+
   function renderSpan(params, api) {
     var lane = api.value(0);
     var start = api.coord([api.value(1), lane]);
     var end = api.coord([api.value(1) + api.value(2), lane]);
-    var h = api.size([0, 1])[1] * 0.7;
+    var h = api.size([0, 1])[1] * spanHeight;
     var shape = echarts.graphic.clipRectByRect(
       { x: start[0], y: start[1] - h / 2, width: Math.max(end[0] - start[0], 1), height: h },
       { x: params.coordSys.x, y: params.coordSys.y, width: params.coordSys.width, height: params.coordSys.height });

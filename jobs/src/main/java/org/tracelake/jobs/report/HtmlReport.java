@@ -178,7 +178,10 @@ public final class HtmlReport {
         return o;
     }
 
-    /** Lanes "rank r · class"; spans as [lane, start µs, dur µs, name index, category index]. */
+    /**
+     * Lanes "rank r · class" (or "node n · slowest rank r" per band); spans as [lane, start µs, dur µs, name index,
+     * category index]; for bands also the heat cells [lane, start µs, width µs, busy share].
+     */
     private static Map<String, Object> timeline(ReportModel.Timeline t) {
         TreeSet<Integer> ranks = new TreeSet<>();
         TreeSet<String> classes = new TreeSet<>();
@@ -188,12 +191,22 @@ public final class HtmlReport {
         }
         List<String> lanes = new ArrayList<>();
         Map<String, Integer> laneIndex = new HashMap<>();
-        for (Integer r : ranks) {
-            for (String c : classes) {
-                boolean present = t.spans().stream().anyMatch(s -> s.rank() == r && s.activityClass().equals(c));
-                if (!present) continue;
-                laneIndex.put(r + "/" + c, lanes.size());
-                lanes.add("rank " + r + " · " + c);
+        boolean banded = !t.bands().isEmpty();
+        if (banded) {
+            // One lane per band; a span's rank field is its band's index.
+            for (int b = 0; b < t.bands().size(); b++) {
+                ReportModel.Band band = t.bands().get(b);
+                for (String c : classes) laneIndex.put(b + "/" + c, b);
+                lanes.add(band.label() + " · slowest rank " + band.slowestRank());
+            }
+        } else {
+            for (Integer r : ranks) {
+                for (String c : classes) {
+                    boolean present = t.spans().stream().anyMatch(s -> s.rank() == r && s.activityClass().equals(c));
+                    if (!present) continue;
+                    laneIndex.put(r + "/" + c, lanes.size());
+                    lanes.add("rank " + r + " · " + c);
+                }
             }
         }
         List<String> names = new ArrayList<>();
@@ -221,6 +234,20 @@ public final class HtmlReport {
         o.put("names", names);
         o.put("categories", categories);
         o.put("byClass", byClass);
+        if (banded) {
+            List<Map<String, Object>> bands = new ArrayList<>();
+            for (ReportModel.Band b : t.bands()) {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("label", b.label());
+                x.put("firstRank", b.firstRank());
+                x.put("lastRank", b.lastRank());
+                x.put("ranks", b.ranks());
+                x.put("slowestRank", b.slowestRank());
+                bands.add(x);
+            }
+            o.put("bands", bands);
+            o.put("heat", t.heat());
+        }
         return o;
     }
 

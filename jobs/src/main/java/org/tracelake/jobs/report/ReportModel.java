@@ -54,8 +54,20 @@ public record ReportModel(
      */
     public record LagMap(List<String> instances, List<Integer> ranks, List<double[]> cells, long totalInstances) {}
 
-    /** One step's GPU activities on every rank (start relative to the earliest start in the step, µs). */
-    public record Timeline(Long step, List<Span> spans, long totalSpans) {}
+    /**
+     * One step's GPU activities (start relative to the earliest start in the step, µs). Per rank for a few ranks;
+     * with many ranks ({@code bands} not empty) one lane per band of ranks (a node, or a run of ranks): its busy
+     * share over time in {@code heat} ([band, start µs, width µs, share of the band's rank-time busy]) and the spans
+     * of its slowest rank, whose {@code rank} field then holds the band's index.
+     */
+    public record Timeline(Long step, List<Span> spans, long totalSpans, List<Band> bands, List<double[]> heat) {
+        public Timeline(Long step, List<Span> spans, long totalSpans) {
+            this(step, spans, totalSpans, List.of(), List.of());
+        }
+    }
+
+    /** A band of the timeline: its ranks, how many of them have activity in the step, and its slowest rank. */
+    public record Band(String label, int firstRank, int lastRank, long ranks, int slowestRank) {}
 
     public record Span(int rank, String activityClass, String category, String name, double startUs, double durUs) {}
 

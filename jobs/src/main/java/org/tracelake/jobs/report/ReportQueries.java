@@ -19,8 +19,6 @@ import org.tracelake.jobs.report.ReportModel.KernelTime;
 import org.tracelake.jobs.report.ReportModel.LagMap;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 import org.tracelake.jobs.report.ReportModel.RankLastArrivals;
-import org.tracelake.jobs.report.ReportModel.Span;
-import org.tracelake.jobs.report.ReportModel.Timeline;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
@@ -102,7 +100,8 @@ public final class ReportQueries {
                 commBuckets(),
                 lastArrivals(workload),
                 lagMap(workload),
-                timeline(step, timelineCap),
+                new TimelineQuery(spark).timeline(step, timelineCap,
+                        card.get("count_per_node") instanceof Number n ? n.longValue() : null),
                 categoryByRank(),
                 topKernels(),
                 new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS),
@@ -286,36 +285,6 @@ public final class ReportQueries {
             cells.add(new double[] {idx.indexOf(n(r, 0)), rankList.indexOf(r.getInt(3)), r.getDouble(4)});
         }
         return new LagMap(new ArrayList<>(instances.values()), rankList, cells, total);
-    }
-
-    /** GPU activities of one step on every rank: the given step, else the middle step that every rank has. */
-    private Timeline timeline(Long step, int cap) {
-        Long chosen = step;
-        if (chosen == null) {
-            List<Row> steps = spark.sql("""
-                    SELECT step FROM _report_events
-                    WHERE activity_class IS NOT NULL AND step IS NOT NULL AND rank IS NOT NULL
-                    GROUP BY step
-                    HAVING count(DISTINCT rank) = (SELECT count(DISTINCT rank) FROM _report_events
-                                                   WHERE activity_class IS NOT NULL AND rank IS NOT NULL)
-                    ORDER BY step""").collectAsList();
-            if (steps.isEmpty()) return new Timeline(null, List.of(), 0);
-            chosen = steps.get(steps.size() / 2).getLong(0);
-        }
-        Dataset<Row> inStep = spark.table("_report_events")
-                .where("activity_class IS NOT NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL")
-                .where(col("step").equalTo(lit(chosen)));
-        Row span = inStep.selectExpr("count(*)", "min(ts_ns)").first();
-        long total = span.getLong(0);
-        if (total == 0) return new Timeline(chosen, List.of(), 0);
-        long origin = span.getLong(1);
-        List<Span> spans = new ArrayList<>();
-        for (Row r : inStep.select("rank", "activity_class", "kernel_category", "name", "ts_ns", "dur_ns")
-                .orderBy("ts_ns", "rank", "name").limit(cap).collectAsList()) {
-            spans.add(new Span(r.getInt(0), r.getString(1), r.getString(2), r.getString(3),
-                    (r.getLong(4) - origin) / 1000.0, r.getLong(5) / 1000.0));
-        }
-        return new Timeline(chosen, spans, total);
     }
 
     private List<KernelTime> categoryByRank() {
