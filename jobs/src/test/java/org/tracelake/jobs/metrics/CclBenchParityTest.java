@@ -2,15 +2,21 @@ package org.tracelake.jobs.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.report.Chromium;
+import org.tracelake.jobs.report.Comparison;
+import org.tracelake.jobs.report.ComparisonBreakdown;
+import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
+import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
  * The three CCL-Bench-named metrics METRICS.md §4 pins to CCL-Bench's own tools (memory_transfer_overhead,
@@ -41,11 +47,12 @@ class CclBenchParityTest {
     @TempDir static Path tmp;
     static SparkSession spark;
     static MetricRows m;
+    static TestArchive archive;
 
     @BeforeAll
     static void refresh() {
         spark = SharedSpark.get();
-        TestArchive archive = new TestArchive(tmp)
+        archive = new TestArchive(tmp)
                 .copyShared("dlrm", "kineto/dlrm-8rank-v100").card("dlrm", "training", "dlrm", "NVIDIA V100", 8)
                 .copyShared("hta2", "kineto/hta-sampled-2rank").card("hta2", "training", "unknown", "NVIDIA A100", 128)
                 .copyShared("ncclargs", "kineto/hta-nccl-args-rank0of2")
@@ -90,5 +97,54 @@ class CclBenchParityTest {
     void noNullValueIsOk() {
         // Four real traces: every null value, at every scope, says why.
         m.assertNoNullIsOk();
+    }
+
+    /**
+     * report --compare on two real runs (the HTA sampled pair as reference, the DLRM run as candidate): the time split
+     * is each run's time_breakdown row and adds up to its span, the collectives table counts per rank what
+     * coll_call_num counts per kind, and the page draws in headless Chromium (screenshot compare-real.png).
+     */
+    @Test
+    void compareExplainsTwoRealRunsFromTheirTables() throws Exception {
+        Reports reports = new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        Comparison c = reports.compare("hta2", "dlrm");
+        double refParts = 0;
+        double candParts = 0;
+        for (ComparisonBreakdown.Split part : c.breakdown().timeSplit()) {
+            assertEquals(m.one("hta2", "time_breakdown", part.part(), "workload", null, null, null).getDouble(3), part.reference(), 1e-9);
+            assertEquals(m.one("dlrm", "time_breakdown", part.part(), "workload", null, null, null).getDouble(3), part.candidate(), 1e-9);
+            if (!part.part().equals("span_ms")) {
+                refParts += part.reference();
+                candParts += part.candidate();
+            }
+        }
+        assertEquals(m.one("hta2", "time_breakdown", "span_ms", "workload", null, null, null).getDouble(3), refParts, 1e-6);
+        assertEquals(m.one("dlrm", "time_breakdown", "span_ms", "workload", null, null, null).getDouble(3), candParts, 1e-6);
+        java.util.Map<String, double[]> callsByKind = new java.util.TreeMap<>();
+        for (ComparisonBreakdown.Collectives k : c.breakdown().collectives()) {
+            double[] calls = callsByKind.computeIfAbsent(k.kind(), x -> new double[2]);
+            calls[0] += k.referenceCalls();
+            calls[1] += k.candidateCalls();
+        }
+        assertTrue(callsByKind.containsKey("all_reduce") && callsByKind.containsKey("all_to_all"), callsByKind.keySet().toString());
+        callsByKind.forEach((kind, calls) -> {
+            assertEquals(value("hta2", kind), calls[0], 1e-9, "hta2 " + kind);
+            assertEquals(value("dlrm", kind), calls[1], 1e-9, "dlrm " + kind);
+        });
+        reports.writeComparison(c, tmp.resolve("cmp").toString());
+        assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent");
+        Path page = tmp.resolve("cmp/compare.html");
+        String dom = Chromium.dumpDom(page, tmp.resolve("chrome-cmp"));
+        assertTrue(dom.contains("data-charts-ready=\"3\""), "the ratios, the time split and the kernel categories drew");
+        Path png = Path.of("target", "report-artifacts", "compare-real.png");
+        Chromium.screenshot(page, png, tmp.resolve("shot-cmp"), 3000);
+        assertTrue(java.nio.file.Files.size(png) > 50_000, "screenshot written");
+    }
+
+    /** coll_call_num of one kind (scope key), 0 when the workload has none of that kind. */
+    private static double value(String workload, String kind) {
+        return m.all(workload, "coll_call_num").stream()
+                .filter(r -> "key".equals(r.getString(5)) && kind.equals(r.getString(8)))
+                .mapToDouble(r -> r.getDouble(3)).findFirst().orElse(0);
     }
 }
