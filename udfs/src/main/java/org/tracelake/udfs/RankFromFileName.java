@@ -37,11 +37,24 @@ public final class RankFromFileName {
 
     /** The rank in a file's base name (directories are ignored), or null when it names none. */
     public static Integer rank(String fileName) {
+        return firstMatch(fileName, RULES);
+    }
+
+    /**
+     * The rank only when the name says "rank" ({@code rank3_train.sqlite}): the one marker that still names a rank
+     * for a file holding several devices, where {@code worker1.xplane.pb} or {@code host_3.json} name a host or a
+     * process, not a device's rank.
+     */
+    public static Integer explicitRank(String fileName) {
+        return firstMatch(fileName, RULES.subList(0, 1));
+    }
+
+    private static Integer firstMatch(String fileName, List<Pattern> rules) {
         if (fileName == null) {
             return null;
         }
         String base = fileName.substring(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
-        for (Pattern p : RULES) {
+        for (Pattern p : rules) {
             Matcher m = p.matcher(base);
             if (m.find()) {
                 return Integer.parseInt(m.group(1));

@@ -16,6 +16,16 @@ import org.junit.jupiter.api.Test;
 
 class RankFromFileNameTest {
 
+    /** For a file of several devices only "rank" names a rank; worker/host numbers name the host (DeviceRanks). */
+    @Test
+    void onlyRankItselfIsAnExplicitRank() {
+        assertEquals(3, RankFromFileName.explicitRank("rank3_train.sqlite.gz"));
+        assertEquals(1, RankFromFileName.explicitRank("sampled_rank-1.json.gz"));
+        assertEquals(null, RankFromFileName.explicitRank("worker1.xplane.pb"));
+        assertEquals(null, RankFromFileName.explicitRank("host_3.json"));
+        assertEquals(1, RankFromFileName.rank("worker1.xplane.pb"));
+    }
+
     @Test
     void explicitRankMarkers() {
         assertEquals(3, RankFromFileName.rank("rank3"));

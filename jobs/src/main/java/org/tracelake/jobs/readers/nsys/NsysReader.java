@@ -46,7 +46,7 @@ public final class NsysReader implements TraceReader {
                         + "CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS): not an nsys export");
             }
             NsysIndex index = NsysIndex.build(conn, schema);
-            DeviceRanks ranks = new DeviceRanks(task.fileName());
+            DeviceRanks ranks = new DeviceRanks(task.fileName(), index.devices);
             describe(index, ranks, report);
             return new NsysRows(task, report, conn, source, schema, index, ranks);
         } catch (SQLException e) {

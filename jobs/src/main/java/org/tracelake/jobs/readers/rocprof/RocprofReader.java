@@ -42,7 +42,7 @@ public final class RocprofReader implements TraceReader {
         if (!index.sawTool) {
             throw new IOException("no \"" + RocprofIndex.TOOL + "\" array: this JSON is not rocprofv3 --output-format json");
         }
-        DeviceRanks ranks = new DeviceRanks(task.fileName());
+        DeviceRanks ranks = new DeviceRanks(task.fileName(), index.devicesUsed);
         ranks.describe(report, index.devicesUsed);
         report.timeBase = TimeBases.MONOTONIC;
         report.metadata.put("time_base_note", "ts_ns is the host monotonic clock in ns (about the uptime), not the "

@@ -30,7 +30,7 @@ public final class XlaTraceReader implements TraceReader {
         if (!index.sawTraceEvents) {
             throw new IOException("no traceEvents array: this JSON object is not an XLA profiler trace");
         }
-        DeviceRanks ranks = new DeviceRanks(task.fileName());
+        DeviceRanks ranks = new DeviceRanks(task.fileName(), index.devices);
         describe(index, ranks, report);
         JsonInput input = JsonInput.open(task, conf, ChromeEventParser.FACTORY, false, ChromeEventParser::seekTraceEvents);
         return new Rows(task, report, index, ranks, input);

@@ -41,7 +41,7 @@ public final class XPlaneReader implements TraceReader {
         FileReport report = new FileReport(task);
         XSpace space = XSpaceFile.parse(task, conf, report);
         XPlaneIndex index = XPlaneIndex.build(space);
-        DeviceRanks ranks = new DeviceRanks(task.fileName());
+        DeviceRanks ranks = new DeviceRanks(task.fileName(), index.devices);
         ranks.describe(report, index.devices);
         if (index.profileStartNs != null) {
             report.timeBase = TraceFileSchema.TIME_BASE_EPOCH;

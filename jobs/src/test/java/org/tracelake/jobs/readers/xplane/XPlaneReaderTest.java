@@ -209,6 +209,25 @@ class XPlaneReaderTest {
         assertEquals(java.util.List.of(0, 1, 2, 3, 4, 5, 6, 7), new ArrayList<>(reports.get(0).ranksHeld()));
     }
 
+    /**
+     * issue 14 item 8: the same eight-device file named as JAX names a host's file in a multi-host run. "worker1" is
+     * the host, not a rank: every device stays its own rank (before, all eight collapsed onto rank 1).
+     */
+    @Test
+    void aWorkerNumberOnAFileOfEightDevicesNamesTheHost(@TempDir Path dir) throws Exception {
+        Path worker1 = dir.resolve("worker1.xplane.pb");
+        Files.copy(realFile(), worker1);
+        ReaderTestSupport.Read read = ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(worker1, TraceFormat.XPLANE));
+        for (Row r : read.rows()) {
+            Integer device = (Integer) col(r, EventSchema.DEVICE);
+            if (device != null) assertEquals(device, col(r, EventSchema.RANK));
+        }
+        assertNull(read.report().rank);
+        assertEquals(java.util.List.of(0, 1, 2, 3, 4, 5, 6, 7), new ArrayList<>(read.report().ranksHeld()));
+        assertEquals("one rank per device index; the 1 in the file name names the host, not a rank, in a file of 8 devices",
+                read.report().metadata.get("rank_note"));
+    }
+
     private static void statMeta(XPlane.Builder plane, long id, String name) {
         plane.putStatMetadata(id, XStatMetadata.newBuilder().setId(id).setName(name).build());
     }
