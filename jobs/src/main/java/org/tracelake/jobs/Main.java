@@ -1,5 +1,6 @@
 package org.tracelake.jobs;
 
+import org.apache.logging.log4j.LogManager;
 import org.tracelake.jobs.cli.ExitCodes;
 import org.tracelake.jobs.cli.ExportCommand;
 import org.tracelake.jobs.cli.GenerateCommand;
@@ -29,6 +30,11 @@ public final class Main implements Runnable {
     public static int run(String... args) {
         return new CommandLine(new Main())
                 .setExitCodeExceptionMapper(e -> ExitCodes.FAILED)
+                .setExecutionExceptionHandler((e, cmd, parsed) -> {
+                    LogManager.getLogger(Main.class).error("tracelake " + cmd.getCommandName() + " failed", e);
+                    System.err.println(ExitCodes.failureMessage(cmd.getCommandName(), e));
+                    return ExitCodes.FAILED;
+                })
                 .execute(args);
     }
 

@@ -14,4 +14,9 @@ public final class ExitCodes {
     public static final int PARTIAL = 3;
     /** Another writer holds the warehouse lock: nothing was done; try again later (sysexits EX_TEMPFAIL). */
     public static final int LOCKED = 75;
+
+    /** The lines standard error gets when a command fails with {@link #FAILED} on an exception. */
+    public static String failureMessage(String command, Throwable e) {
+        return FailureMessage.of(command, e);
+    }
 }
