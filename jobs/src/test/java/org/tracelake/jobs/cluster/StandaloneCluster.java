@@ -105,6 +105,7 @@ public final class StandaloneCluster implements AutoCloseable {
     private final Set<ProcessHandle> seen = Collections.synchronizedSet(new LinkedHashSet<>());
     private final Thread shutdownHook = new Thread(this::stopAll, "stop standalone cluster");
     private final List<Path> workerDirs = new ArrayList<>();
+    private final List<Process> workers = new ArrayList<>();
     private String masterUrl;
     private boolean closed;
 
@@ -137,9 +138,9 @@ public final class StandaloneCluster implements AutoCloseable {
                 c.workerDirs.add(work);
                 Path log = c.dir.resolve("logs/worker-" + i + ".log");
                 logs.add(log);
-                c.daemon(log, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
+                c.workers.add(c.daemon(log, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
                         "--cores", "1", "--memory", "1g", "--webui-port", Integer.toString(freePort()),
-                        "--work-dir", work.toString(), c.masterUrl);
+                        "--work-dir", work.toString(), c.masterUrl));
             }
             for (Path log : logs) c.awaitLog(log, Pattern.compile("Successfully registered with master"), "a worker to register");
             return c;
@@ -183,6 +184,21 @@ public final class StandaloneCluster implements AutoCloseable {
         cmd.addAll(List.of("--class", "org.tracelake.jobs.Main", build.appJar().toString()));
         cmd.addAll(appArgs);
         return launch(cmd, log);
+    }
+
+    /**
+     * SIGKILLs the executor JVM a worker forked (found among that worker's children by its main class, never by a
+     * machine-wide search), as a crashed or OOM-killed executor dies; returns its pid, or -1 when the worker runs none.
+     */
+    public long killExecutor(int worker) {
+        for (ProcessHandle h : workers.get(worker).descendants().toList()) {
+            if (h.isAlive() && describe(h).contains("org.apache.spark.executor.CoarseGrainedExecutorBackend")) {
+                seen.add(h);
+                h.destroyForcibly();
+                return h.pid();
+            }
+        }
+        return -1;
     }
 
     /** The exact command lines started so far, for reports. */
@@ -275,7 +291,7 @@ public final class StandaloneCluster implements AutoCloseable {
         }
     }
 
-    private void daemon(Path log, String mainClass, String... args) throws IOException {
+    private Process daemon(Path log, String mainClass, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(java());
         cmd.add("-Xmx256m");
@@ -284,7 +300,7 @@ public final class StandaloneCluster implements AutoCloseable {
         cmd.add("-Dspark.master.rest.enabled=false"); // no REST submission server: one port fewer to bind
         cmd.addAll(List.of("-cp", sparkHome.resolve("jars") + "/*", mainClass));
         cmd.addAll(Arrays.asList(args));
-        launch(cmd, log);
+        return launch(cmd, log);
     }
 
     private synchronized Process launch(List<String> cmd, Path log) throws IOException {

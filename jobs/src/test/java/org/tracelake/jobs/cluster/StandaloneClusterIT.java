@@ -17,18 +17,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.generate.SampleArchiveGenerator;
+import org.tracelake.jobs.generate.TraceStyle;
+import org.tracelake.jobs.generate.WorkloadSpec;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestFiles;
 
 /**
  * The application on a real Spark standalone cluster: a master and two one-core workers on 127.0.0.1, each its own
  * JVM started from the project's Spark jars, the refresh submitted through Spark's own submit entry point with the
- * shaded application jar — exactly the README's {@code spark-submit} line. Every metric row it writes must equal
- * the row {@code bin/tracelake refresh} (local[*]) writes from the same archive, and no process may outlive the test.
- * Runs after {@code package} (failsafe), because it needs the application jar.
+ * shaded application jar — exactly the README's {@code spark-submit} line. While the ingest stage runs, one executor
+ * JVM is killed with SIGKILL (issue 16: executors die on real clusters); Spark reruns its tasks elsewhere. The
+ * refresh must still exit 0, and every table must equal what {@code bin/tracelake refresh} (local[*], nothing killed)
+ * writes from the same archive: the same metric rows, the same events (count and content hash per rank), every
+ * trace file in trace_files exactly once, no "two files claim one rank". No process may outlive the test. Runs after
+ * {@code package} (failsafe), because it needs the application jar.
  */
 class StandaloneClusterIT {
     private static final double RELATIVE_TOLERANCE = 1e-9;
@@ -39,11 +46,14 @@ class StandaloneClusterIT {
 
     @Test
     @Timeout(value = 30, unit = TimeUnit.MINUTES) // a few minutes on a quiet 2-core machine; generous for a shared one
-    void refreshOnAStandaloneClusterWritesTheSameMetricsAsLocal() throws Exception {
+    void refreshOnAStandaloneClusterLosingAnExecutorWritesTheSameTablesAsLocal() throws Exception {
         Path home = Path.of(System.getProperty("tracelake.home", ".")).toAbsolutePath();
         StandaloneCluster.Build build = StandaloneCluster.Build.of(home);
         Path archive = tmp.resolve("archive");
         copyTree(home.resolve("data"), archive);
+        // Enough files (48 rank traces) that the ingest stage runs a while on two one-core executors, so the kill
+        // lands while tasks are running.
+        SampleArchiveGenerator.write(archive, new WorkloadSpec("wide-48", TraceStyle.MODERN, 48, 1, 3, 4, false, 5, 50_000, 7));
         Path clusterWarehouse = tmp.resolve("warehouse-cluster");
         Path localWarehouse = tmp.resolve("warehouse-local");
         Path runDir = home.resolve("jobs/target/cluster-it/" + System.currentTimeMillis());
@@ -54,8 +64,20 @@ class StandaloneClusterIT {
             // As the README submits it: the project's spark-defaults.conf travels with --properties-file.
             Process driver = cluster.submit("1g", List.of("--properties-file", home.resolve("conf/spark-defaults.conf").toString()),
                     List.of("refresh", "--archive", archive.toString(), "--warehouse", clusterWarehouse.toString()), log);
+            // The moment a task of the events ingest has started writing (its attempt folder exists), worker 0's
+            // executor is killed.
+            long killed = -1;
+            while (driver.isAlive() && killed < 0) {
+                if (ingestTaskRunning(clusterWarehouse.resolve("_staging"))) killed = cluster.killExecutor(0);
+                else Thread.sleep(50);
+            }
+            assertTrue(killed > 0, "no executor was killed during the ingest stage\n" + cluster.logTails(40));
             if (!driver.waitFor(15, TimeUnit.MINUTES)) fail("the submitted refresh did not finish in 15 minutes\n" + cluster.logTails(40));
-            assertEquals(0, driver.exitValue(), "spark-submit refresh failed\n" + cluster.logTails(60));
+            assertEquals(0, driver.exitValue(), "spark-submit refresh failed after executor " + killed + " was killed\n"
+                    + cluster.logTails(60));
+            // The kill landed mid-stage: the driver lost a running task with the executor, and ran it again.
+            String driverLog = Files.readString(log);
+            assertTrue(driverLog.contains("ExecutorLostFailure"), "no task was lost with the executor\n" + cluster.logTails(60));
             // Both workers ran an executor for the application: the work was spread over the cluster.
             for (Path work : cluster.workerDirs()) {
                 assertTrue(hasExecutorDir(work), "no executor ran on the worker of " + work + "\n" + cluster.logTails(40));
@@ -83,7 +105,7 @@ class StandaloneClusterIT {
         Map<String, List<Row>> onLocal = metricRows(spark, localWarehouse);
         assertFalse(onLocal.isEmpty(), "the local refresh wrote no metric rows");
         long workloads = onLocal.keySet().stream().map(k -> k.split("\u0001", 2)[0]).distinct().count();
-        assertEquals(2, workloads, "both sample workloads have metrics");
+        assertEquals(3, workloads, "both sample workloads and the generated one have metrics");
         assertEquals(onLocal.keySet(), onCluster.keySet(), "the same metric rows (by workload, metric, figure, scope, rank, step, key)");
         List<String> differences = new ArrayList<>();
         for (Map.Entry<String, List<Row>> e : onLocal.entrySet()) {
@@ -100,6 +122,13 @@ class StandaloneClusterIT {
         }
         assertEquals(List.of(), differences, "metric rows that differ between local[*] and the standalone cluster");
         assertEquals(count(spark, localWarehouse, "events"), count(spark, clusterWarehouse, "events"), "events rows");
+        assertEquals(eventsByRank(spark, localWarehouse), eventsByRank(spark, clusterWarehouse), "events per rank: count and content hash");
+        List<Row> files = traceFiles(spark, clusterWarehouse);
+        assertEquals(traceFiles(spark, localWarehouse), files, "trace_files: one identical row per input file");
+        assertEquals(files.size(), files.stream().map(r -> r.getString(0) + "/" + r.getString(1)).distinct().count(),
+                "no trace file listed twice");
+        assertTrue(files.stream().noneMatch(r -> r.getString(7) != null && r.getString(7).contains("claim")),
+                "no duplicate-rank error: " + files);
         TestFiles.deleteTree(runDir); // logs, SPARK_HOME links and the workers' copies of the jar: kept only on failure
     }
 
@@ -131,6 +160,32 @@ class StandaloneClusterIT {
             return field + " local=" + a + " cluster=" + b;
         }
         return null;
+    }
+
+    /** Per (workload, rank): the events and a hash of their content, which a duplicated or lost row would change. */
+    private static List<Row> eventsByRank(SparkSession spark, Path warehouse) {
+        return spark.read().parquet(warehouse.resolve("events").toString())
+                .selectExpr("workload", "rank", "xxhash64(to_json(struct(*))) AS h")
+                .groupBy("workload", "rank").agg(functions.count("*"), functions.sum("h"))
+                .orderBy("workload", "rank").collectAsList();
+    }
+
+    /** What trace_files says of each file, without the run id and the path's folder (the two runs' archives are one). */
+    private static List<Row> traceFiles(SparkSession spark, Path warehouse) {
+        return spark.read().parquet(warehouse.resolve("trace_files").toString())
+                .selectExpr("workload", "regexp_extract(path, '[^/]+$', 0) AS file", "format", "rank", "rank_source",
+                        "status", "events_read", "error")
+                .orderBy("workload", "file").collectAsList();
+    }
+
+    /** An ingest task is writing: the events staging holds a task attempt folder (FileOutputCommitter's layout). */
+    private static boolean ingestTaskRunning(Path staging) {
+        if (!Files.isDirectory(staging)) return false;
+        try (Stream<Path> files = Files.walk(staging)) {
+            return files.anyMatch(p -> p.getFileName().toString().startsWith("attempt_") && p.toString().contains("/events/"));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false; // the folder moved while being walked: look again
+        }
     }
 
     private static long count(SparkSession spark, Path warehouse, String table) {
