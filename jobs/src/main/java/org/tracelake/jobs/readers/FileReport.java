@@ -72,6 +72,16 @@ public final class FileReport implements Serializable {
         fatal = true;
     }
 
+    /** Metadata key set when the reader itself failed on the file (ReadErrors.isReaderBug): what to report, and where. */
+    public static final String READER_BUG = "reader_bug";
+
+    /** The file could not be read because of what the reader threw: the reason in words, and a reader bug flagged. */
+    public void fail(Throwable e) {
+        fail(ReadErrors.describe(e));
+        String bug = ReadErrors.readerBug(e);
+        if (bug != null) metadata.put(READER_BUG, bug);
+    }
+
     /**
      * A file read to its end whose bad events were dropped: it is reported as an error (someone should look),
      * but its good events are kept and its workload is refreshed.

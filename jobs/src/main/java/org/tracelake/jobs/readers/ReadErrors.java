@@ -39,8 +39,29 @@ public final class ReadErrors {
         if (e instanceof EOFException) {
             return "unexpected end of file: " + firstLine(e.getMessage()) + " (the file looks truncated)";
         }
+        if (readerBug(t) != null) {
+            return "tracelake could not read this file: its reader failed (" + readerBug(t) + "). The file may be damaged,"
+                    + " but this is a tracelake bug: please report it with the file";
+        }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : firstLine(e.getMessage());
         return message;
+    }
+
+    /**
+     * What a reader threw that says nothing about the file but about the reader (a null dereference, an index past an
+     * end, a bad cast, a recursion too deep): "NullPointerException at KinetoRows.java:123", or null for the errors a
+     * bad file legitimately raises (IOException, malformed JSON, refusals). The fuzz tests hold every reader to none.
+     */
+    public static String readerBug(Throwable t) {
+        Throwable e = unwrap(t);
+        boolean bug = e instanceof NullPointerException || e instanceof IndexOutOfBoundsException
+                || e instanceof ClassCastException || e instanceof ArithmeticException
+                || e instanceof NegativeArraySizeException || e instanceof StackOverflowError
+                || e instanceof java.util.NoSuchElementException || e instanceof ArrayStoreException;
+        if (!bug) return null;
+        StackTraceElement[] at = e.getStackTrace();
+        String where = at.length == 0 ? "" : " at " + at[0].getFileName() + ":" + at[0].getLineNumber();
+        return e.getClass().getSimpleName() + where;
     }
 
     private static Throwable unwrap(Throwable t) {

@@ -6,7 +6,6 @@ import org.tracelake.jobs.readers.FileKinds;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.FormatDetector;
-import org.tracelake.jobs.readers.ReadErrors;
 import org.tracelake.jobs.readers.ReaderRegistry;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.TraceInput;
@@ -64,7 +63,7 @@ public final class FileOpening {
             }
             return new Outcome(entry.reader().open(withFormat(task, format), conf), null);
         } catch (Exception | StackOverflowError e) {
-            report.fail(ReadErrors.describe(e));
+            report.fail(e);
             return new Outcome(null, report);
         }
     }

@@ -56,7 +56,7 @@ public abstract class RowStream implements EventStream {
             }
         } catch (Exception | StackOverflowError e) {
             next = null;
-            report.fail(ReadErrors.describe(e));
+            report.fail(e);
             end();
         }
         return next != null;
