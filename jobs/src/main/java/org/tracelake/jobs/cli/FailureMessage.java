@@ -18,8 +18,10 @@ final class FailureMessage {
         List<String> lines = new ArrayList<>();
         lines.add("tracelake " + command + " failed: " + firstLine(root));
         if (root != e) lines.add("  while: " + firstLine(e));
-        lines.add("  Workloads committed before the failure keep their new tables; every other table is as the previous run"
-                + " left it, and the next run starts over from there.");
+        if (command.equals("refresh") || command.equals("ingest")) {
+            lines.add("  Workloads committed before the failure keep their new tables; every other table is as the previous"
+                    + " run left it, and the next run starts over from there.");
+        }
         return String.join("\n", lines);
     }
 

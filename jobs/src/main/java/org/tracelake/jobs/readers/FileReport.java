@@ -72,7 +72,7 @@ public final class FileReport implements Serializable {
         fatal = true;
     }
 
-    /** Metadata key set when the reader itself failed on the file (ReadErrors.isReaderBug): what to report, and where. */
+    /** Metadata key set when the reader itself failed on the file (ReadErrors.readerBug): what to report, and where. */
     public static final String READER_BUG = "reader_bug";
 
     /** The file could not be read because of what the reader threw: the reason in words, and a reader bug flagged. */

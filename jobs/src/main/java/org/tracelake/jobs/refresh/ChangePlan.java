@@ -26,7 +26,8 @@ public final class ChangePlan {
     /**
      * One difference between a workload folder and what the last run saw of it.
      *
-     * @param change what happened: one of the CHANGE_* constants
+     * @param change what happened: {@link #NEW_WORKLOAD}, {@link #NEW_FILE}, {@link #CHANGED_FILE}, {@link #REMOVED_FILE},
+     *               {@link #RETRY}, {@link #FULL} or {@link #NO_METRICS}
      * @param file the file's name in the workload folder, or null for the whole workload
      */
     public record Change(String change, String file) {
@@ -109,7 +110,7 @@ public final class ChangePlan {
         }
         for (Map.Entry<String, Seen> e : new java.util.TreeMap<>(seen).entrySet()) {
             if (present.contains(e.getKey())) continue;
-            // A file that failed and is gone still made last night's run partial: say it went.
+            // In the ledger, gone from the folder (a failed file that was deleted counts too: its error goes with it).
             changes.add(new Change(REMOVED_FILE, new WorkloadFolder.InputFile(e.getKey(), 0, 0).fileName()));
         }
         return changes;

@@ -33,10 +33,6 @@ public record RunHistory(String workload, List<Run> runs, List<Series> series, l
         String name() {
             return metric + (figure == null ? "" : "." + figure);
         }
-
-        long flags() {
-            return flagged.stream().filter(b -> b).count();
-        }
     }
 
     public String text() {
