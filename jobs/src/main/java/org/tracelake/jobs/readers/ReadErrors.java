@@ -59,9 +59,18 @@ public final class ReadErrors {
                 || e instanceof NegativeArraySizeException || e instanceof StackOverflowError
                 || e instanceof java.util.NoSuchElementException || e instanceof ArrayStoreException;
         if (!bug) return null;
-        StackTraceElement[] at = e.getStackTrace();
-        String where = at.length == 0 ? "" : " at " + at[0].getFileName() + ":" + at[0].getLineNumber();
-        return e.getClass().getSimpleName() + where;
+        return e.getClass().getSimpleName() + where(e.getStackTrace());
+    }
+
+    /** " at File.java:line" of the first frame outside the JDK (an index check's own frame says nothing), or "". */
+    private static String where(StackTraceElement[] stack) {
+        for (StackTraceElement at : stack) {
+            String c = at.getClassName();
+            if (!c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun.")) {
+                return " at " + at.getFileName() + ":" + at.getLineNumber();
+            }
+        }
+        return stack.length == 0 ? "" : " at " + stack[0].getFileName() + ":" + stack[0].getLineNumber();
     }
 
     private static Throwable unwrap(Throwable t) {

@@ -9,9 +9,10 @@ import java.util.Arrays;
  * file needs (issue 12: a 5 GB trace in a 1 GB heap).
  *
  * <p>Profilers number these ids densely upwards from a small start, so most ids are stored by position: chunks of
- * 64 K slots indexed by the id itself, 12 bytes per id, with no keys, no load factor and no copy when the table
+ * 64 K slots indexed by the id itself, 12 bytes per id, with no keys, no load factor and no rehash when the table
  * grows (~10 M launches take ~120 MB). Ids that would leave the chunks mostly empty (negative, huge, or scattered
- * far apart) go to a small open-addressing table instead.
+ * far apart) go to a small open-addressing table instead. A chunk starts at the size its first ids need and doubles up
+ * to 64 K slots: a small file (most of an archive, and every input of a fuzzing run) does not pay for filling 768 KB.
  */
 final class IdTable {
     /** The value of an id the table does not hold (never a stored value: see {@link #putIfAbsent}). */
@@ -19,6 +20,8 @@ final class IdTable {
 
     private static final int CHUNK_BITS = 16;
     private static final int CHUNK = 1 << CHUNK_BITS;
+    /** The smallest chunk allocated: chunks grow by doubling from here to {@link #CHUNK} slots. */
+    private static final int FIRST_CHUNK = 256;
     /** Ids at or above this go to the sparse table: the chunk directory stays at most 32 K pointers. */
     private static final long DENSE_LIMIT = 1L << 31;
     /** Chunks always allowed; beyond them a chunk is allocated only while chunks stay a quarter full on average. */
@@ -66,23 +69,47 @@ final class IdTable {
         return denseSize + sparse.size;
     }
 
-    /** The chunk holding the id's slot; with {@code allocate}, made when the id is dense enough to deserve one. */
+    /**
+     * The chunk holding the id's slot, or null when there is none (or it is not yet long enough to reach the slot);
+     * with {@code allocate}, made or lengthened when the id is dense enough to deserve one.
+     */
     private long[] denseChunk(long id, boolean allocate) {
         if (id < 0 || id >= DENSE_LIMIT) return null;
         int c = (int) (id >>> CHUNK_BITS);
-        if (c < values.length && values[c] != null) return values[c];
-        if (!allocate || (chunks >= FREE_CHUNKS && (long) (chunks + 1) * CHUNK > 4 * (size() + CHUNK))) return null;
+        int slot = (int) (id & (CHUNK - 1));
+        long[] chunk = c < values.length ? values[c] : null;
+        if (chunk != null && slot < chunk.length) return chunk;
+        if (!allocate) return null;
+        if (chunk != null) return lengthen(c, slot);
+        if (chunks >= FREE_CHUNKS && (long) (chunks + 1) * CHUNK > 4 * (size() + CHUNK)) return null;
         if (c >= values.length) {
             int n = Math.max(c + 1, values.length * 2);
             values = Arrays.copyOf(values, n);
             tags = Arrays.copyOf(tags, n);
         }
-        long[] chunk = new long[CHUNK];
+        chunk = new long[lengthFor(slot, FIRST_CHUNK)];
         Arrays.fill(chunk, ABSENT);
         values[c] = chunk;
-        tags[c] = new int[CHUNK];
+        tags[c] = new int[chunk.length];
         chunks++;
         return chunk;
+    }
+
+    /** Chunk c, grown (doubling) to hold the slot. */
+    private long[] lengthen(int c, int slot) {
+        long[] old = values[c];
+        long[] chunk = Arrays.copyOf(old, lengthFor(slot, old.length * 2));
+        Arrays.fill(chunk, old.length, chunk.length, ABSENT);
+        values[c] = chunk;
+        tags[c] = Arrays.copyOf(tags[c], chunk.length);
+        return chunk;
+    }
+
+    /** The power of two from {@code atLeast} up (at most {@link #CHUNK}) that has the slot. */
+    private static int lengthFor(int slot, int atLeast) {
+        int n = atLeast;
+        while (n <= slot) n <<= 1;
+        return Math.min(n, CHUNK);
     }
 
     /** Open addressing over primitive arrays, for the ids the chunks do not take. */

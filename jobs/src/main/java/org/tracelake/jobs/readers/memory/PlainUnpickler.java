@@ -1,7 +1,7 @@
 package org.tracelake.jobs.readers.memory;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import net.razorvine.pickle.PickleException;
 import net.razorvine.pickle.Unpickler;
 
@@ -21,9 +21,18 @@ public final class PlainUnpickler extends Unpickler {
         return super.dispatch(key);
     }
 
-    public Object loadChecked(InputStream in) throws IOException {
+    /**
+     * The pickle's value. razorvine trusts a pickle's structure: an opcode that pops more values than were pushed (a
+     * STOP on an empty stack, found by fuzzing) or finds a list where it needs a dict fails deep inside it with an
+     * index or cast error. That is a damaged file, not a reader bug, and is reported as one, with where it broke.
+     */
+    public Object loadChecked(ByteArrayInputStream in) throws IOException {
+        int length = in.available();
         try {
             return load(in);
+        } catch (IndexOutOfBoundsException | ClassCastException e) {
+            throw new PickleException("a damaged pickle: the opcode before byte " + (length - in.available())
+                    + " does not fit the values before it (" + e.getClass().getSimpleName() + ")");
         } finally {
             close();
         }

@@ -21,6 +21,26 @@ class IdTableTest {
     }
 
     @Test
+    void aChunkThatGrowsKeepsWhatItHeld() {
+        IdTable t = new IdTable();
+        t.putIfAbsent(10, 100, 1); // a short chunk
+        t.putIfAbsent(5_000, 200, 2); // lengthens it
+        t.putIfAbsent(3, 300, 3);
+        t.putIfAbsent(65_535, 400, 4); // the chunk's last slot: full length
+        t.putIfAbsent(10, 999, 9);
+        assertEquals(100L, t.value(10));
+        assertEquals(1, t.tag(10));
+        assertEquals(200L, t.value(5_000));
+        assertEquals(2, t.tag(5_000));
+        assertEquals(300L, t.value(3));
+        assertEquals(400L, t.value(65_535));
+        assertEquals(4, t.tag(65_535));
+        assertEquals(IdTable.ABSENT, t.value(4_999));
+        assertEquals(IdTable.ABSENT, t.value(60_000));
+        assertEquals(4, t.size());
+    }
+
+    @Test
     void theFirstRecordOfAnIdWins() {
         IdTable t = new IdTable();
         t.putIfAbsent(42, 100, 1);

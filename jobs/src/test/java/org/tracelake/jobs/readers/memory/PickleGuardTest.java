@@ -115,6 +115,23 @@ class PickleGuardTest {
     }
 
     @Test
+    void aPickleThatPopsWhatItNeverPushedIsDamagedNotABug() throws Exception {
+        // Found by fuzzing (ReaderFuzzTestInputs/telemetryJsonl/crash-13cf…): PROTO 2, STOP on an empty stack, then
+        // junk. The guard passes it (every opcode is plain), razorvine fails with an index error inside its stack.
+        byte[] pickle = bytes(0x80, 2, ".", 0, 0, 0, 0xfb, '"');
+        assertEquals(2, PickleGuard.check(pickle, pickle.length, "x.pickle"));
+        PickleException e = assertThrows(PickleException.class,
+                () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(pickle)));
+        assertEquals("a damaged pickle: the opcode before byte 3 does not fit the values before it"
+                + " (IndexOutOfBoundsException)", e.getMessage());
+        // a dict's SETITEM on a list: razorvine casts
+        byte[] setitemOnList = bytes(0x80, 2, "]", 0x4b, 1, 0x4b, 2, "s.");
+        assertTrue(assertThrows(PickleException.class,
+                () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(setitemOnList))).getMessage()
+                .startsWith("a damaged pickle: the opcode before byte 8"));
+    }
+
+    @Test
     void theUnpicklerNeverSeesAClass() throws Exception {
         // GLOBAL tracelake_test.boom, EMPTY_TUPLE, REDUCE: razorvine alone would call the registered constructor.
         byte[] hostile = bytes(0x80, 2, "ctracelake_test\nboom\n)R.");
