@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -69,7 +68,7 @@ public final class TelemetryReader implements TraceReader {
         Rows(FileTask task, FileReport report, TraceInput.Opened in) {
             super(task, report);
             this.in = in;
-            this.lines = new BoundedLines(new BufferedInputStream(in, 1 << 16), MAX_LINE_BYTES);
+            this.lines = new BoundedLines(in, MAX_LINE_BYTES);
         }
 
         @Override
