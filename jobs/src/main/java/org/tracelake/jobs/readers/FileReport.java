@@ -75,6 +75,19 @@ public final class FileReport implements Serializable {
     /** Metadata key set when the reader itself failed on the file (ReadErrors.readerBug): what to report, and where. */
     public static final String READER_BUG = "reader_bug";
 
+    /**
+     * Metadata keys tracelake writes with a meaning of its own. Readers that keep a file's top-level fields (Kineto,
+     * XLA trace JSON) store a field of one of these names under {@link #fileKey}: a trace with {@code "reader_bug": 1}
+     * at its top (found by fuzzing) must not pass for a reader failure, nor a {@code "ranks"} field for the ranks read.
+     */
+    private static final Set<String> OWN_KEYS = Set.of(READER_BUG, "step_count", "ranks", "rank_note", "rank_warning",
+            "devices", "time_base_warning", "time_base_note", "et_link", "filled", "encoding", "lines", "entries");
+
+    /** The metadata key for a file's own top-level field: its name, or "trace." + its name if tracelake uses it. */
+    public static String fileKey(String field) {
+        return OWN_KEYS.contains(field) ? "trace." + field : field;
+    }
+
     /** The file could not be read because of what the reader threw: the reason in words, and a reader bug flagged. */
     public void fail(Throwable e) {
         fail(ReadErrors.describe(e));

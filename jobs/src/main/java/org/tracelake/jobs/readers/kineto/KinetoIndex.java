@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.readers.common.StepWindows;
@@ -189,10 +190,10 @@ final class KinetoIndex {
 
     private void keepMetadata(String key, JsonParser p, JsonToken v, ChromeEventParser events) throws IOException {
         if (v.isScalarValue()) {
-            metadata.put(key, v == JsonToken.VALUE_NULL ? null : p.getText());
+            metadata.put(FileReport.fileKey(key), v == JsonToken.VALUE_NULL ? null : p.getText());
         } else {
             String json = events.text(p, v);
-            metadata.put(key, json.length() <= 65_536 ? json : json.substring(0, 65_536) + "…(truncated)");
+            metadata.put(FileReport.fileKey(key), json.length() <= 65_536 ? json : json.substring(0, 65_536) + "…(truncated)");
         }
     }
 

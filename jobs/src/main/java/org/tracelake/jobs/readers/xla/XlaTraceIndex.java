@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.readers.common.StepWindows;
@@ -52,7 +53,7 @@ final class XlaTraceIndex {
                 parser.forEachEvent(p, v, e, null, index::learn);
             } else {
                 String text = parser.text(p, v);
-                index.metadata.put(key, text != null && text.length() > 65_536 ? text.substring(0, 65_536) + "…(truncated)" : text);
+                index.metadata.put(FileReport.fileKey(key), text != null && text.length() > 65_536 ? text.substring(0, 65_536) + "…(truncated)" : text);
             }
         }
         index.seal();
