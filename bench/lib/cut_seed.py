@@ -6,11 +6,20 @@ keeps a target at tens of executions a second. This keeps a real file's shape in
 from its longest list (traceEvents, nodes, ...) a few entries of each kind (ph, cat and the start of the name), plus
 the entries linked to those by correlation or External id, so launches, kernels and CPU ops still meet.
 
+An Nsight Systems SQLite export (SRC ending in .sqlite) is cut the same way: the tables the reader queries, their
+first rows, and the strings those rows name, in 512-byte pages (~25 kB from the 2.1 MB real export).
+
 usage: cut_seed.py SRC DST MAX_BYTES [--gzip]      SRC may be gzipped; DST is written gzipped with --gzip
 """
 import gzip
 import json
+import os
+import sqlite3
 import sys
+
+NSYS_TABLES = ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+               "CUPTI_ACTIVITY_KIND_RUNTIME", "ENUM_CUDA_MEMCPY_OPER", "ENUM_NSYS_EVENT_TYPE", "EXPORT_META_DATA",
+               "META_DATA_EXPORT", "NVTX_EVENTS", "TARGET_INFO_GPU", "TARGET_INFO_SESSION_START_TIME")
 
 LINKS = ("correlation", "External id")
 
@@ -44,8 +53,37 @@ def cut(entries, per_kind):
     return [entries[i] for i in sorted(set(kept) | set(linked[: 4 * per_kind]))]
 
 
+def cut_sqlite(src, dst, rows_per_table=12):
+    if os.path.exists(dst):
+        os.remove(dst)
+    source = sqlite3.connect(f"file:{src}?mode=ro", uri=True)
+    out = sqlite3.connect(dst)
+    out.execute("PRAGMA page_size=512")
+    named = set()
+    tables = dict(source.execute("SELECT name, sql FROM sqlite_master WHERE type='table' AND sql IS NOT NULL"))
+    for name in NSYS_TABLES + ("StringIds",):
+        if name not in tables:
+            continue
+        out.execute(tables[name])
+        if name == "StringIds":  # the strings the kept rows name (kernel names, NVTX text...)
+            rows = [r for r in source.execute('SELECT * FROM "StringIds"') if r[0] in named]
+        else:
+            cursor = source.execute(f'SELECT * FROM "{name}" LIMIT {rows_per_table}')
+            rows = cursor.fetchall()
+            naming = [i for i, c in enumerate(cursor.description) if "name" in c[0].lower() or "text" in c[0].lower()]
+            named |= {r[i] for r in rows for i in naming if isinstance(r[i], int)}
+        if rows:
+            out.executemany(f'INSERT INTO "{name}" VALUES ({",".join("?" * len(rows[0]))})', rows)
+    out.commit()
+    out.execute("VACUUM")
+    out.close()
+
+
 def main():
     src, dst, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if src.endswith(".sqlite"):
+        cut_sqlite(src, dst)
+        return
     doc = load(src)
     lists = [k for k, v in doc.items() if isinstance(v, list)] if isinstance(doc, dict) else []
     if not lists:
