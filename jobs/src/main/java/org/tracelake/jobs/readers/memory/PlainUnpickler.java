@@ -23,14 +23,15 @@ public final class PlainUnpickler extends Unpickler {
 
     /**
      * The pickle's value. razorvine trusts a pickle's structure: an opcode that pops more values than were pushed (a
-     * STOP on an empty stack, found by fuzzing) or finds a list where it needs a dict fails deep inside it with an
-     * index or cast error. That is a damaged file, not a reader bug, and is reported as one, with where it broke.
+     * STOP on an empty stack, found by fuzzing), finds a list where it needs a dict, or appends to a None (also found
+     * by fuzzing) fails deep inside it with an index, cast or null error. That is a damaged file, not a reader bug,
+     * and is reported as one, with where it broke.
      */
     public Object loadChecked(ByteArrayInputStream in) throws IOException {
         int length = in.available();
         try {
             return load(in);
-        } catch (IndexOutOfBoundsException | ClassCastException e) {
+        } catch (IndexOutOfBoundsException | ClassCastException | NullPointerException e) {
             throw new PickleException("a damaged pickle: the opcode before byte " + (length - in.available())
                     + " does not fit the values before it (" + e.getClass().getSimpleName() + ")");
         } finally {

@@ -129,6 +129,11 @@ class PickleGuardTest {
         assertTrue(assertThrows(PickleException.class,
                 () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(setitemOnList))).getMessage()
                 .startsWith("a damaged pickle: the opcode before byte 8"));
+        // APPEND to a None (ReaderFuzzTestInputs/flightRecorderPickle/crash-9036…): razorvine dereferences it
+        byte[] appendToNone = bytes(0x80, 2, "N", 0x4b, 1, "a.");
+        assertEquals("a damaged pickle: the opcode before byte 6 does not fit the values before it"
+                + " (NullPointerException)", assertThrows(PickleException.class,
+                () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(appendToNone))).getMessage());
     }
 
     @Test
