@@ -1,5 +1,7 @@
 package org.tracelake.jobs.readers.memory;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +35,7 @@ public final class SnapshotValues {
     @SuppressWarnings("unchecked")
     public static List<Object> asList(Object v) {
         if (v instanceof List<?> l) return (List<Object>) l;
-        if (v instanceof Object[] a) return List.of(a).stream().map(x -> (Object) x).toList();
+        if (v instanceof Object[] a) return Collections.unmodifiableList(Arrays.asList(a)); // a tuple may hold None
         return null;
     }
 
