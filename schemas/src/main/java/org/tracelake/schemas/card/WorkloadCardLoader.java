@@ -130,6 +130,10 @@ public final class WorkloadCardLoader {
             data = constructor.construct(root);
         } catch (YAMLException e) {
             throw translate(e, src);
+        } catch (IllegalArgumentException e) {
+            // SnakeYAML's Tag refuses a tag such as "!%c" with an IllegalArgumentException, not a YAMLException (found
+            // by fuzzing): still the card's fault.
+            throw new CardException(src, "the card is not valid YAML: " + e.getMessage());
         } catch (StackOverflowError e) {
             throw new CardException(src, "the card is nested too deeply to read");
         }

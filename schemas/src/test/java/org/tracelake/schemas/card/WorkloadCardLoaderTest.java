@@ -25,6 +25,15 @@ class WorkloadCardLoaderTest {
     }
 
     @Test
+    void aTagSnakeYamlCannotBuildIsACardError() {
+        // Found by fuzzing (ReaderFuzzTestInputs/workloadCardYaml/crash-73e9…): "!%c" makes SnakeYAML's Tag throw an
+        // IllegalArgumentException, which escaped the loader.
+        assertEquals("fuzz.yaml: the card is not valid YAML: Tag must not contain leading or trailing spaces.",
+                refused("!%c", "fuzz.yaml").getMessage());
+        assertStartsWith("fuzz.yaml: the card is not valid YAML", refused("{{{!%c", "fuzz.yaml").getMessage());
+    }
+
+    @Test
     void typeTagCardIsRefused() throws Exception {
         byte[] bytes = WorkloadCardTest.resource("cards/type-tag.yaml");
         CardException e = assertThrows(CardException.class,
