@@ -9,6 +9,10 @@ the entries linked to those by correlation or External id, so launches, kernels 
 An Nsight Systems SQLite export (SRC ending in .sqlite) is cut the same way: the tables the reader queries, their
 first rows, and the strings those rows name, in 512-byte pages (~25 kB from the 2.1 MB real export).
 
+An XSpace protobuf (SRC ending in .xplane.pb) keeps every plane, line, plane stat and stat metadata, the first events
+of each line and the event metadata those events name (a few kB from the 267 kB real profile). It is cut at the wire
+level (varints and length-delimited fields, xplane.proto's field numbers): no protobuf module is needed.
+
 usage: cut_seed.py SRC DST MAX_BYTES [--gzip]      SRC may be gzipped; DST is written gzipped with --gzip
 """
 import gzip
@@ -79,10 +83,95 @@ def cut_sqlite(src, dst, rows_per_table=12):
     out.close()
 
 
+def varint(buf, i):
+    value, shift = 0, 0
+    while True:
+        b = buf[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return value, i
+
+
+def put_varint(value):
+    out = bytearray()
+    while True:
+        b = value & 0x7F
+        value >>= 7
+        out.append(b | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def fields(buf):
+    """(field number, wire type, value, the field's own bytes) of one message; value is bytes for wire type 2."""
+    i = 0
+    while i < len(buf):
+        start = i
+        key, i = varint(buf, i)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = varint(buf, i)
+        elif wire == 1:
+            value, i = buf[i:i + 8], i + 8
+        elif wire == 5:
+            value, i = buf[i:i + 4], i + 4
+        elif wire == 2:
+            n, i = varint(buf, i)
+            value, i = buf[i:i + n], i + n
+        else:
+            sys.exit(f"wire type {wire} is not in xplane.proto")
+        yield number, wire, value, buf[start:i]
+
+
+def message_field(number, payload):
+    return put_varint(number << 3 | 2) + put_varint(len(payload)) + payload
+
+
+def cut_xline(line, events_per_line, named):
+    out, kept = bytearray(), 0
+    for number, _, value, raw in fields(line):
+        if number == 4:  # XLine.events
+            if kept >= events_per_line:
+                continue
+            kept += 1
+            named |= {v for n, w, v, _ in fields(value) if n == 1 and w == 0}  # XEvent.metadata_id
+        out += raw
+    return bytes(out)
+
+
+def cut_xplane(plane, events_per_line):
+    named, lines, rest, metadata = set(), [], bytearray(), []
+    for number, _, value, raw in fields(plane):
+        if number == 3:  # XPlane.lines
+            lines.append(message_field(3, cut_xline(value, events_per_line, named)))
+        elif number == 4:  # XPlane.event_metadata: map entries {1: id, 2: XEventMetadata}
+            metadata.append((dict((n, v) for n, _, v, _ in fields(value)).get(1), raw))
+        else:
+            rest += raw
+    return bytes(rest) + b"".join(lines) + b"".join(raw for key, raw in metadata if key in named)
+
+
+def cut_xspace(src, dst, limit):
+    with open(src, "rb") as f:
+        space = f.read()
+    for events_per_line in (8, 4, 2, 1):
+        out = b"".join(message_field(1, cut_xplane(v, events_per_line)) if n == 1 else raw
+                       for n, _, v, raw in fields(space))
+        if len(out) <= limit:
+            break
+    with open(dst, "wb") as f:
+        f.write(out)
+
+
 def main():
     src, dst, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if src.endswith(".sqlite"):
         cut_sqlite(src, dst)
+        return
+    if src.endswith(".xplane.pb"):
+        cut_xspace(src, dst, limit)
         return
     doc = load(src)
     lists = [k for k, v in doc.items() if isinstance(v, list)] if isinstance(doc, dict) else []

@@ -76,4 +76,23 @@ class NumbersTest {
         assertThrows(Numbers.NotANumber.class, () -> Numbers.microsToNanos(""));
         assertThrows(Numbers.NotANumber.class, () -> Numbers.microsToNanos("1e400"));
     }
+
+    /**
+     * Exponents of any size (found by fuzzing: "ts":0.001e10000000 took 16 s to round through a ten-million-digit
+     * power of ten). The magnitude decides before any rounding; the values here are worked out by hand.
+     */
+    @Test
+    void hugeAndTinyExponents() throws Exception {
+        assertThrows(Numbers.NotANumber.class, () -> Numbers.microsToNanos("0.001e10000000"));
+        assertThrows(Numbers.NotANumber.class, () -> Numbers.microsToNanos("-1e10000000"));
+        assertThrows(Numbers.NotANumber.class, () -> Numbers.microsToNanos("9.3e15"), "9.3e18 ns is past a long");
+        assertEquals(9_200_000_000_000_000_000L, Numbers.microsToNanos("9.2e15"), "19 digits, inside a long");
+        assertEquals(0L, Numbers.microsToNanos("1e-10000000"));
+        assertEquals(0L, Numbers.microsToNanos("-1e-10000000"));
+        assertEquals(0L, Numbers.microsToNanos("0e10000000"), "zero with any exponent is zero");
+        assertEquals(0L, Numbers.microsToNanos("4.9e-4"), "0.49 ns rounds down");
+        assertEquals(1L, Numbers.microsToNanos("5e-4"), "0.5 ns rounds half up");
+        assertEquals(1L, Numbers.microsToNanos("0.95e-3"), "0.95 ns");
+        assertEquals(12L, Numbers.microsToNanos("1.2e-2"));
+    }
 }

@@ -44,7 +44,7 @@ public final class TraceInput {
          */
         public String drainAndHash() throws IOException {
             if (digest == null) return null;
-            byte[] sink = new byte[1 << 16];
+            byte[] sink = new byte[8192]; // what the parser left: a gzip trailer, trailing bytes
             while (raw.read(sink) >= 0) {
                 // only the digest needs these bytes
             }
@@ -56,16 +56,19 @@ public final class TraceInput {
         Path p = new Path(path);
         FileSystem fs = p.getFileSystem(conf);
         long size = fs.getFileStatus(p).getLen();
-        InputStream raw = fs.open(p, 1 << 16);
+        // 64 kB buffers, or the file's size when smaller: a file is opened up to three times (sniff, two passes), and
+        // for a small one (a card, a short telemetry file) zeroing the buffers cost more than reading it
+        int bufferSize = (int) Math.max(512, Math.min(1 << 16, size + 1));
+        InputStream raw = fs.open(p, bufferSize);
         MessageDigest digest = null;
         if (hash) {
             digest = sha256();
             raw = new DigestInputStream(raw, digest);
         }
-        BufferedInputStream buffered = new BufferedInputStream(raw, 1 << 16);
+        BufferedInputStream buffered = new BufferedInputStream(raw, bufferSize);
         boolean gzipped = startsWithGzipMagic(buffered);
         InputStream decoded = gzipped
-                ? new ExpansionLimitedStream(new GZIPInputStream(buffered, 1 << 16), limits.maxExpandedBytes(size), path)
+                ? new ExpansionLimitedStream(new GZIPInputStream(buffered, bufferSize), limits.maxExpandedBytes(size), path)
                 : buffered;
         return new Opened(decoded, buffered, digest, gzipped);
     }

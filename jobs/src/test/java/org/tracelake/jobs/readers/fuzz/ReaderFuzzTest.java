@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -38,6 +40,7 @@ import org.tracelake.schemas.card.WorkloadCardLoader;
 class ReaderFuzzTest {
     private static final Configuration CONF = rawLocalFiles();
     private static final Path DIR = tempDir();
+    private static final Set<String> WRITTEN = ConcurrentHashMap.newKeySet();
 
     @FuzzTest
     void kinetoJson(byte[] input) {
@@ -152,6 +155,7 @@ class ReaderFuzzTest {
 
     private static FileTask write(String fileName, byte[] input, TraceFormat format) {
         Path f = DIR.resolve(fileName);
+        if (WRITTEN.add(fileName)) f.toFile().deleteOnExit(); // before the directory's own, which needs it empty
         try {
             Files.write(f, input);
         } catch (IOException e) {
@@ -170,9 +174,17 @@ class ReaderFuzzTest {
         return conf;
     }
 
+    /**
+     * Where each input is written before it is read: memory (/dev/shm) when the machine has it. Every execution
+     * rewrites the file, and on a disk mounted with discard (this project's CI machine: ext4, discard) truncating it
+     * cost as much as reading it.
+     */
     private static Path tempDir() {
         try {
-            Path d = Files.createTempDirectory("tracelake-fuzz");
+            Path shm = Path.of("/dev/shm");
+            Path d = Files.isDirectory(shm) && Files.isWritable(shm)
+                    ? Files.createTempDirectory(shm, "tracelake-fuzz")
+                    : Files.createTempDirectory("tracelake-fuzz");
             d.toFile().deleteOnExit();
             return d;
         } catch (IOException e) {
