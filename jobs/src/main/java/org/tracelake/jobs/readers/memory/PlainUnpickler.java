@@ -24,8 +24,8 @@ public final class PlainUnpickler extends Unpickler {
     /**
      * The pickle's value. razorvine trusts a pickle's structure: an opcode that pops more values than were pushed (a
      * STOP on an empty stack, found by fuzzing), finds a list where it needs a dict, or appends to a None (also found
-     * by fuzzing) fails deep inside it with an index, cast or null error. That is a damaged file, not a reader bug,
-     * and is reported as one, with where it broke.
+     * by fuzzing) fails deep inside it with an index, cast or null error, and a self-containing key overflows the
+     * stack. That is a damaged file, not a reader bug, and is reported as one, with where it broke.
      */
     public Object loadChecked(ByteArrayInputStream in) throws IOException {
         int length = in.available();
@@ -34,6 +34,11 @@ public final class PlainUnpickler extends Unpickler {
         } catch (IndexOutOfBoundsException | ClassCastException | NullPointerException e) {
             throw new PickleException("a damaged pickle: the opcode before byte " + (length - in.available())
                     + " does not fit the values before it (" + e.getClass().getSimpleName() + ")");
+        } catch (StackOverflowError e) {
+            // a dict or list that holds itself, then used as a dict key (found by fuzzing): hashing it never ends.
+            // Python refuses the same pickle ("unhashable type"); nothing of the reader's is on the stack.
+            throw new PickleException("a damaged pickle: the opcode before byte " + (length - in.available())
+                    + " hashes a value that contains itself, or one nested too deeply to follow");
         } finally {
             close();
         }

@@ -134,6 +134,13 @@ class PickleGuardTest {
         assertEquals("a damaged pickle: the opcode before byte 6 does not fit the values before it"
                 + " (NullPointerException)", assertThrows(PickleException.class,
                 () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(appendToNone))).getMessage());
+        // d = {}; d["a"] = d; d[d] = None (ReaderFuzzTestInputs/flightRecorderPickle/crash-a3bf…): hashing the key
+        // d recurses through d["a"] forever; Python's own unpickler says "unhashable type: 'dict'"
+        byte[] selfKey = bytes(0x80, 2, "}", 'q', 0, 'X', 1, 0, 0, 0, "a", 'h', 0, "s", 'h', 0, "Ns.");
+        assertEquals(10, PickleGuard.check(selfKey, selfKey.length, "x.pickle")); // plain opcodes only: it passes
+        assertEquals("a damaged pickle: the opcode before byte 18 hashes a value that contains itself, or one nested"
+                + " too deeply to follow", assertThrows(PickleException.class,
+                () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(selfKey))).getMessage());
     }
 
     @Test
