@@ -9,6 +9,7 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsRun;
 import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.jobs.refresh.History;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
@@ -38,15 +39,20 @@ final class RunSummary {
             System.out.println("restored after an interrupted run: " + String.join(", ", run.restoredAfterCrash()));
         }
         if (!run.workloads().isEmpty()) printWorkloads(run.workloads(), headlineRows(spark, warehouse, run));
-        if (!run.regressions().isEmpty()) {
+        History.Regressions moved = run.regressions();
+        if (moved.count() > 0) {
             System.out.println();
-            System.out.println("metrics that moved more than " + run.regressions().get(0).getAs("threshold") + " since the previous run:");
-            for (Row r : run.regressions()) {
+            System.out.println("metrics that moved more than " + moved.shown().get(0).getAs("threshold") + " since the previous run:");
+            for (Row r : moved.shown()) {
                 System.out.printf(Locale.ROOT, "  %-28s %-34s %12.4g -> %-12.4g (%+.1f%%)%n", r.getAs("workload"),
                         r.getAs("metric") + (r.getAs("figure") == null ? "" : "." + r.getAs("figure"))
                                 + (r.getAs("key") == null ? "" : "[" + r.getAs("key") + "]"),
                         (Double) r.getAs("previous_value"), (Double) r.getAs("value"),
                         100 * (Double) r.getAs("relative_change"));
+            }
+            if (moved.count() > moved.shown().size()) {
+                System.out.printf(Locale.ROOT, "  ... and %,d more: the regressions table, or report --history%n",
+                        moved.count() - moved.shown().size());
             }
         }
         System.out.println();

@@ -9,6 +9,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
 import org.tracelake.jobs.metrics.MetricsRun;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -32,20 +33,32 @@ public final class History {
         this.runId = runId;
     }
 
+    /** How many of a run's regression rows come back to the driver for the run summary (all are in the table). */
+    public static final int REGRESSIONS_SHOWN = 50;
+
+    /** The metrics that moved in a run: how many, and the first {@link #REGRESSIONS_SHOWN} by workload and metric. */
+    public record Regressions(long count, List<Row> shown) {
+        public static final Regressions NONE = new Regressions(0, List.of());
+    }
+
     public double threshold() {
         return Settings.of(spark).get(Settings.REGRESSION_THRESHOLD);
     }
 
-    /** Compare the committed workloads' new metrics with their previous run, then append them to the history. */
-    public List<Row> record(List<String> workloads) {
-        if (workloads.isEmpty()) return List.of();
+    /**
+     * Compare the committed workloads' new metrics with their previous run, then append them to the history. The
+     * rows that moved go to the {@code regressions} table from the executors; a wide refresh can flag thousands, so
+     * only a count and the first few come back to the driver.
+     */
+    public Regressions record(List<String> workloads) {
+        if (workloads.isEmpty()) return Regressions.NONE;
         Dataset<Row> current = new MetricsRun(spark, warehouse, runId).readLive(workloads);
-        List<Row> moved = List.of();
+        Regressions moved = Regressions.NONE;
         if (warehouse.exists(Tables.METRICS_HISTORY)) {
             current.createOrReplaceTempView("run_metrics");
             spark.read().parquet(warehouse.table(Tables.METRICS_HISTORY)).createOrReplaceTempView("metrics_history_before");
             double threshold = threshold();
-            moved = spark.sql("""
+            Dataset<Row> rows = spark.sql("""
                     WITH previous_run AS (
                       SELECT workload, max(run_id) AS run_id FROM metrics_history_before GROUP BY workload
                     ),
@@ -61,16 +74,27 @@ public final class History {
                       ON c.workload = p.workload AND c.metric = p.metric AND c.figure <=> p.figure AND c.key <=> p.key
                     WHERE c.scope = 'workload' AND c.value IS NOT NULL AND p.value IS NOT NULL
                       AND (p.value = 0 AND c.value <> 0 OR abs(c.value - p.value) > %s * abs(p.value))
-                    ORDER BY c.workload, c.metric, c.figure, c.key
-                    """.formatted(runId, threshold, threshold)).collectAsList();
-            if (!moved.isEmpty()) {
-                spark.createDataFrame(moved, RunSchema.REGRESSIONS).coalesce(1)
-                        .write().mode(SaveMode.Append).parquet(warehouse.table(Tables.REGRESSIONS));
-            }
+                    """.formatted(runId, threshold, threshold));
+            moved = writeRegressions(spark.createDataFrame(rows.rdd(), RunSchema.REGRESSIONS));
         }
         current.withColumn("run_id", lit(runId)).write().mode(SaveMode.Append).partitionBy("workload")
                 .parquet(warehouse.table(Tables.METRICS_HISTORY));
         return moved;
+    }
+
+    /** Appends the moved rows (none: no file, as before) and returns their count and the first few. */
+    private Regressions writeRegressions(Dataset<Row> rows) {
+        // cached on the executors: the count, the write and the first rows then read the comparison once
+        Dataset<Row> cached = rows.persist(StorageLevel.MEMORY_AND_DISK());
+        try {
+            long count = cached.count();
+            if (count == 0) return Regressions.NONE;
+            cached.coalesce(1).write().mode(SaveMode.Append).parquet(warehouse.table(Tables.REGRESSIONS));
+            List<Row> shown = cached.orderBy("workload", "metric", "figure", "key").limit(REGRESSIONS_SHOWN).collectAsList();
+            return new Regressions(count, shown);
+        } finally {
+            cached.unpersist();
+        }
     }
 
     /** Why this run read each workload it read: every change the plan found (the workload_changes table). */

@@ -52,7 +52,7 @@ public final class Refresh {
 
     /** What a refresh did. */
     public record Result(String runId, List<WorkloadIngest> workloads, List<WorkloadFolder> unchanged,
-                         List<String> removed, List<Row> regressions,
+                         List<String> removed, History.Regressions regressions,
                          List<String> restoredAfterCrash) {
         public boolean allOk() {
             return workloads.stream().allMatch(WorkloadIngest::clean);
@@ -113,7 +113,7 @@ public final class Refresh {
         if (!computeMetrics) for (String w : ok) metrics.dropExport(w);
 
         History history = new History(spark, warehouse, runId);
-        List<Row> moved = computeMetrics ? history.record(ok) : List.of();
+        History.Regressions moved = computeMetrics ? history.record(ok) : History.Regressions.NONE;
         history.recordChanges(plan.redo);
         Result result = new Result(runId, results, plan.unchanged, plan.vanished, moved, restored);
         history.recordRun(runRow(result, archive, full, started));
