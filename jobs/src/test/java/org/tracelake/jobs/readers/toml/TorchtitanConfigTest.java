@@ -168,4 +168,25 @@ class TorchtitanConfigTest {
         assertEquals("seq_len", r.reports().get(1).metadata.get("card_kept"));
         assertTrue(r.reports().get(2).metadata.get("filled").contains("llama3_8b.toml filled the card"));
     }
+
+    /**
+     * A TOML over {@link TorchtitanConfigs#MAX_BYTES} is refused without being read into memory: by the size the
+     * listing gave, and by the bytes read when the file grew after the listing (the task still says 30 bytes).
+     */
+    @Test
+    void oversizedConfigIsRefusedNotRead() throws Exception {
+        String huge = "[training]\nseq_len = 4096\n# " + "x".repeat(TorchtitanConfigs.MAX_BYTES) + "\n";
+        FileTask listedHuge = task("big/train_config.toml", huge);
+        FileTask grew = task("grew/train_config.toml", "[training]\nseq_len = 4096\n");
+        Files.write(Path.of(java.net.URI.create(grew.path())), huge.getBytes(StandardCharsets.UTF_8));
+
+        for (FileTask t : List.of(listedHuge, grew)) {
+            TorchtitanConfigs.Result r = TorchtitanConfigs.fill(null, List.of(t), new Configuration());
+            assertEquals("error", r.reports().get(0).status, t.path());
+            assertTrue(r.reports().get(0).error.contains(String.valueOf(TorchtitanConfigs.MAX_BYTES)), r.reports().get(0).error);
+            assertFalse(r.reports().get(0).fatal, "a bad config never fails the workload");
+            assertNull(r.reports().get(0).contentHash, "refused before hashing: never read whole");
+        }
+        assertTrue(grew.sizeBytes() < 100);
+    }
 }
