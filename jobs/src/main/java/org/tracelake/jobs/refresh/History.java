@@ -75,6 +75,8 @@ public final class History {
                     WHERE c.scope = 'workload' AND c.value IS NOT NULL AND p.value IS NOT NULL
                       AND (p.value = 0 AND c.value <> 0 OR abs(c.value - p.value) > %s * abs(p.value))
                     """.formatted(runId, threshold, threshold));
+            // in the table's own schema (run_id, workload, metric, previous_run_id NOT NULL, as every earlier run wrote
+            // it); the query's own columns, read back from Parquet, are all nullable
             moved = writeRegressions(spark.createDataFrame(rows.rdd(), RunSchema.REGRESSIONS));
         }
         current.withColumn("run_id", lit(runId)).write().mode(SaveMode.Append).partitionBy("workload")
