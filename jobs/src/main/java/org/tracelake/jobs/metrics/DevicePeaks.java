@@ -47,6 +47,15 @@ public final class DevicePeaks {
         return spark.createDataFrame(parse(text), SCHEMA);
     }
 
+    /** The table as the metric families read it. */
+    public static org.tracelake.jobs.metrics.workload.DevicePeakTable table(SparkSession spark) {
+        List<org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry> entries = new ArrayList<>();
+        for (Row r : load(spark).collectAsList()) {
+            entries.add(new org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
+        }
+        return new org.tracelake.jobs.metrics.workload.DevicePeakTable(entries);
+    }
+
     static List<Row> parse(String csv) {
         List<Row> rows = new ArrayList<>();
         int priority = 0;

@@ -12,6 +12,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.metrics.engine.MetricEngine;
+import org.tracelake.jobs.metrics.engine.SideFamiliesSql;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.TableCatalog;
@@ -62,7 +64,7 @@ public final class MetricsRun {
      */
     private Map<String, Dataset<Row>> sideTables(String root, List<String> workloads) {
         Map<String, Dataset<Row>> out = new TreeMap<>();
-        for (String table : MetricsJob.SIDE_TABLES.keySet()) {
+        for (String table : MetricEngine.SIDE_TABLES) {
             String tableRoot = root + "/" + table;
             List<String> present = new ArrayList<>();
             for (String w : workloads) {
@@ -79,63 +81,48 @@ public final class MetricsRun {
     }
 
     /**
-     * Settings of the metrics phase, whose plan is one union of every metric query with a hundred or more shuffle
-     * stages. Adaptive execution would re-optimise and re-explain that whole plan after each stage (measured: most of
-     * the driver's time), so the plan is made once, up front. Joins shuffle rather than broadcast: a broadcast is a
-     * job of its own that brings its rows to the driver, and some join sides here are metric rows. Shuffles have one
-     * partition per core, not {@code spark.sql.shuffle.partitions}: each of the hundred exchanges carries aggregates,
-     * and without adaptive execution nothing would coalesce their mostly empty partitions. Code generation is off
-     * unless {@link Settings#METRICS_CODEGEN} is set: compiling a class per stage, on the driver and again in the
-     * executors, took longer than running those stages interpreted (bench/NOTES.md, "codegen").
+     * Settings of the metrics phase. Its plan is a handful of stages whose work is plain Java over rows: adaptive
+     * execution and code generation would only add planning and compilation to it. Shuffles have one partition per
+     * core: the workload step holds a few rows per rank.
      */
     private Map<String, String> settings() {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("spark.sql.adaptive.enabled", "false");
         settings.put("spark.sql.autoBroadcastJoinThreshold", "-1");
         settings.put("spark.sql.shuffle.partitions", Integer.toString(spark.sparkContext().defaultParallelism()));
-        // lower() of the card's phase through ICU first builds ICU's case-mapping tables, once per executor JVM: 21 % of
-        // the task threads' CPU samples of a data/ refresh (JFR). The JVM's own case mapping is the same on card text.
-        settings.put("spark.sql.icu.caseMappings.enabled", "false");
         if (!Settings.of(spark).get(Settings.METRICS_CODEGEN)) {
             settings.put("spark.sql.codegen.wholeStage", "false");
-            settings.put("spark.sql.codegen.factoryMode", "NO_CODEGEN"); // projections and predicates interpreted too
         }
         return settings;
     }
 
     private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
-        MetricsJob job = new MetricsJob(spark);
+        MetricEngine engine = new MetricEngine(spark);
         SessionSettings.with(spark, settings(), () -> {
             try {
                 spark.sparkContext().setJobDescription("metrics");
-                job.compute(events, workloads, DevicePeaks.load(spark), sideTables, new Staging());
+                SideFamiliesSql.Result side = SideFamiliesSql.compute(spark, workloads, sideTables);
+                engine.compute(events, workloads, sideTables.get(Tables.ET_NODES), side.metricRows(), side.hangs(),
+                        DevicePeaks.table(spark), new Staging());
                 return null;
             } finally {
                 spark.sparkContext().setJobDescription(null);
-                job.release();
             }
         });
     }
 
-    /** The run's staging area, where the metrics job writes its tables, one {@code workload=} partition each. */
-    private final class Staging implements MetricsJob.StagedTables {
+    /** The run's staging area, where the engine writes its tables, one {@code workload=} partition each. */
+    private final class Staging implements MetricEngine.StagedTables {
         private final String root = warehouse.staging(runId);
 
         @Override
-        public void write(String table, Dataset<Row> rows, boolean append) {
+        public void write(String table, Dataset<Row> rows) {
             spark.sparkContext().setJobDescription("metrics: " + table);
             try {
-                rows.repartition(col("workload")).write().mode(append ? SaveMode.Append : SaveMode.Overwrite)
-                        .partitionBy("workload").parquet(root + "/" + table);
+                rows.write().mode(SaveMode.Overwrite).partitionBy("workload").parquet(root + "/" + table);
             } finally {
                 spark.sparkContext().setJobDescription("metrics");
             }
-        }
-
-        @Override
-        public Dataset<Row> read(String table) {
-            // the catalog's schema: the partition column stays a string, and a table with no rows still reads
-            return spark.read().schema(TableCatalog.of(table).schema()).parquet(root + "/" + table);
         }
     }
 

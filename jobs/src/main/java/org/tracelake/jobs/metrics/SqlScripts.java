@@ -11,10 +11,10 @@ import java.util.List;
  * The metric SQL files shipped in {@code jobs/src/main/resources/metrics/}: plain Spark SQL a person can read
  * and run by hand in {@code tracelake sql} once the views exist. Statements end with ';' at the end of a line.
  */
-final class SqlScripts {
+public final class SqlScripts {
     private SqlScripts() {}
 
-    static String text(String name) {
+    public static String text(String name) {
         String path = "/metrics/" + name;
         try (InputStream in = SqlScripts.class.getResourceAsStream(path)) {
             if (in == null) throw new IllegalStateException("missing SQL resource " + path);
@@ -25,7 +25,7 @@ final class SqlScripts {
     }
 
     /** The statements of a file, comments removed. */
-    static List<String> statements(String name) {
+    public static List<String> statements(String name) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         for (String line : text(name).split("\n")) {

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.metrics;
+package org.tracelake.jobs.metrics.rank;
 
 import java.util.Arrays;
 
@@ -6,13 +6,13 @@ import java.util.Arrays;
  * A union of half-open intervals [start, end) in ns, built by appending intervals in start order (METRICS.md §3:
  * merge when {@code start <= current end}). Primitive arrays: a rank can hold millions of kernels.
  */
-final class IntervalList {
+public final class IntervalList {
     private long[] starts = new long[16];
     private long[] ends = new long[16];
     private int size;
 
     /** Append an interval whose start is ≥ every start appended before. */
-    void add(long start, long end) {
+    public void add(long start, long end) {
         if (size > 0 && start <= ends[size - 1]) {
             if (end > ends[size - 1]) ends[size - 1] = end;
             return;
@@ -26,27 +26,27 @@ final class IntervalList {
         size++;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    long start(int i) {
+    public long start(int i) {
         return starts[i];
     }
 
-    long end(int i) {
+    public long end(int i) {
         return ends[i];
     }
 
     /** |union|. */
-    long length() {
+    public long length() {
         long total = 0;
         for (int i = 0; i < size; i++) total += ends[i] - starts[i];
         return total;
     }
 
     /** |union ∩ [from, to)|. */
-    long lengthWithin(long from, long to) {
+    public long lengthWithin(long from, long to) {
         long total = 0;
         int i = firstEndingAfter(from);
         for (; i < size && starts[i] < to; i++) {
@@ -56,7 +56,7 @@ final class IntervalList {
     }
 
     /** The intersection of two unions, as a union (two-pointer walk, METRICS.md §3). */
-    static IntervalList intersect(IntervalList a, IntervalList b) {
+    public static IntervalList intersect(IntervalList a, IntervalList b) {
         IntervalList out = new IntervalList();
         int i = 0;
         int j = 0;

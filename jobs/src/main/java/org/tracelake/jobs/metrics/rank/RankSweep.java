@@ -1,4 +1,4 @@
-package org.tracelake.jobs.metrics;
+package org.tracelake.jobs.metrics.rank;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,9 +15,9 @@ import org.tracelake.udfs.CollectiveKind;
  * order, it keeps one merged union per activity set and emits the facts every overlap, utilisation and CCL-Bench
  * metric is computed from. Memory is one rank's merged intervals, never its events.
  */
-final class RankSweep {
+public final class RankSweep {
     /** One fact row: step is null for whole-trace facts. */
-    record Fact(Long step, String fact, long value) {}
+    public record Fact(Long step, String fact, long value) {}
 
     private record Window(long step, long start, long end) {}
 
@@ -59,7 +59,7 @@ final class RankSweep {
         long positiveLast = Long.MIN_VALUE;
     }
 
-    void addWindow(long step, long start, long end) {
+    public void addWindow(long step, long start, long end) {
         windows.add(new Window(step, start, end));
     }
 
@@ -67,7 +67,7 @@ final class RankSweep {
      * GPU activities must arrive in start order, after every window. isCopy: a copy by name (any GPU activity);
      * isCclEvent / isCclCommName: CCL-Bench's own event categories and communication regex (memory_transfer_overhead).
      */
-    void addActivity(long start, long end, String activityClass, boolean isKernel, Long step, String collective,
+    public void addActivity(long start, long end, String activityClass, boolean isKernel, Long step, String collective,
                      boolean isCopy, boolean isCclEvent, boolean isCclCommName) {
         if (trimmed == null) sealWindows();
         gpu.add(start, end);
@@ -127,7 +127,7 @@ final class RankSweep {
         }
     }
 
-    void emit(Consumer<Fact> out) {
+    public void emit(Consumer<Fact> out) {
         if (gpuFirst != Long.MAX_VALUE) {
             out.accept(new Fact(null, Facts.GPU_FIRST, gpuFirst));
             out.accept(new Fact(null, Facts.GPU_LAST, gpuLast));

@@ -1,0 +1,248 @@
+package org.tracelake.jobs.metrics.workload;
+
+import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
+import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
+import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
+import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
+import static org.tracelake.schemas.MetricSchema.STATUS_OK;
+import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import org.tracelake.jobs.metrics.rank.CommInstance;
+import org.tracelake.jobs.metrics.rank.Facts;
+import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.udfs.BusBandwidth;
+import org.tracelake.udfs.CollectiveKind;
+
+/**
+ * Collectives and communication (METRICS.md §4): calls, bytes, CCL-Bench's rank-0 volumes, communication time,
+ * CCL-Bench's total_communication_time and communication_fraction, bus bandwidth by kind and size, the Hockney fit.
+ */
+final class CommunicationFamily {
+    private CommunicationFamily() {}
+
+    static void compute(Workload w) {
+        callsAndBytes(w);
+        rank0Volume(w);
+        commTime(w);
+        totalCommunicationTime(w);
+        communicationFraction(w);
+        busBandwidth(w);
+    }
+
+    private static void callsAndBytes(Workload w) {
+        int nRanks = w.ranks.size();
+        List<Long> counts = new ArrayList<>();
+        long knownAll = 0;
+        long unknownAll = 0;
+        long nAll = 0;
+        Map<String, long[]> byKind = new LinkedHashMap<>(); // kind → count, Σ size, unknown, Σ dur
+        for (RankSummary r : w.ranks) {
+            long known = 0;
+            long unknown = 0;
+            Map<Long, Long> perStep = new TreeMap<>();
+            for (CommInstance c : r.comm) {
+                if (c.sizeBytes() != null) known += c.sizeBytes();
+                else unknown++;
+                long[] k = byKind.computeIfAbsent(c.kind(), x -> new long[4]);
+                k[0]++;
+                k[1] += c.sizeBytes() == null ? 0 : c.sizeBytes();
+                if (c.sizeBytes() == null) k[2]++;
+                k[3] += c.dur();
+                if (c.step() != null) perStep.merge(c.step(), 1L, Long::sum);
+            }
+            long n = r.comm.size();
+            counts.add(n);
+            knownAll += known;
+            unknownAll += unknown;
+            nAll += n;
+            w.ok("coll_call_num", null, (double) n, "count", SCOPE_RANK, r.rank, null, null);
+            perStep.forEach((step, c) -> w.ok("coll_call_num", null, (double) c, "count", SCOPE_STEP, r.rank, step, null));
+            w.row("comm_bytes_total", null, (double) known, "bytes", SCOPE_RANK, r.rank, null, null,
+                    unknown > 0 ? STATUS_PARTIAL : STATUS_OK,
+                    unknown > 0 ? unknown + " of " + n + " collective instances have no known size" : null);
+        }
+        if (nRanks == 0) return;
+        w.ok("coll_call_num", null, Stats.mean(counts), "count", SCOPE_WORKLOAD, null, null, null);
+        w.row("comm_bytes_total", null, (double) knownAll, "bytes", SCOPE_WORKLOAD, null, null, null,
+                unknownAll > 0 ? STATUS_PARTIAL : STATUS_OK,
+                unknownAll > 0 ? unknownAll + " of " + nAll + " collective instances have no known size" : null);
+        byKind.forEach((kind, k) -> {
+            w.ok("coll_call_num", null, (double) k[0] / nRanks, "count", SCOPE_KEY, null, null, kind);
+            w.row("comm_bytes_total", null, (double) k[1], "bytes", SCOPE_KEY, null, null, kind,
+                    k[2] > 0 ? STATUS_PARTIAL : STATUS_OK,
+                    k[2] > 0 ? k[2] + " of " + k[0] + " instances have no known size" : null);
+            w.ok("comm_time_s", null, k[3] / 1e9 / nRanks, "s", SCOPE_KEY, null, null, kind);
+        });
+    }
+
+    /**
+     * collective_vol_*_gb (CCL-Bench): rank 0 only, Σ in_bytes / 1e9 per kind; total = the sum of the four; a
+     * workload row and the same number as rank 0's rank row. Unknown sizes make it partial.
+     */
+    private static void rank0Volume(Workload w) {
+        RankSummary r0 = w.ranks.stream().filter(r -> r.rank == 0).findFirst().orElse(null);
+        if (r0 == null) return;
+        String[] kinds = {CollectiveKind.ALL_REDUCE, CollectiveKind.ALL_GATHER, CollectiveKind.REDUCE_SCATTER,
+                CollectiveKind.ALL_TO_ALL};
+        String[] metrics = {"collective_vol_allreduce_gb", "collective_vol_allgather_gb",
+                "collective_vol_reducescatter_gb", "collective_vol_alltoall_gb"};
+        double[] gb = new double[4];
+        long[] unknown = new long[4];
+        for (int i = 0; i < 4; i++) {
+            Long sum = null;
+            for (CommInstance c : r0.comm) {
+                if (!kinds[i].equals(c.kind())) continue;
+                if (c.inBytes() == null) unknown[i]++;
+                else sum = (sum == null ? 0 : sum) + c.inBytes();
+            }
+            gb[i] = (sum == null ? 0 : sum) / 1e9;
+        }
+        for (int i = 0; i <= 4; i++) {
+            String metric = i < 4 ? metrics[i] : "collective_vol_total_gb";
+            double value = i < 4 ? gb[i] : gb[0] + gb[1] + gb[2] + gb[3];
+            long u = i < 4 ? unknown[i] : unknown[0] + unknown[1] + unknown[2] + unknown[3];
+            for (String scope : new String[] {SCOPE_WORKLOAD, SCOPE_RANK}) {
+                w.row(metric, null, value, "GB", scope, SCOPE_RANK.equals(scope) ? 0 : null, null, null,
+                        u > 0 ? STATUS_PARTIAL : STATUS_OK,
+                        u > 0 ? u + " of rank 0's instances of this kind have no known size" : null);
+            }
+        }
+    }
+
+    /** comm_time_s: |union of communication intervals| per rank; workload = the mean over ranks. */
+    private static void commTime(Workload w) {
+        List<Double> values = new ArrayList<>();
+        for (RankSummary r : w.ranks) {
+            if (r.whole.isEmpty()) continue;
+            long union = r.whole.getOrDefault(Facts.COMM_UNION, 0L);
+            w.ok("comm_time_s", null, union / 1e9, "s", SCOPE_RANK, r.rank, null, null);
+            values.add((double) union);
+        }
+        if (!values.isEmpty()) w.ok("comm_time_s", null, Stats.mean(values) / 1e9, "s", SCOPE_WORKLOAD, null, null, null);
+    }
+
+    /**
+     * total_communication_time (CCL-Bench): per rank, merged communication-kernel time ÷ the number of trimmed steps
+     * (clipped to the trimmed span only with more than two steps); no steps: the merged total. Mean over ranks.
+     */
+    private static void totalCommunicationTime(Workload w) {
+        List<Double> values = new ArrayList<>();
+        for (RankSummary r : w.ranks) {
+            if (!r.whole.containsKey(Facts.KERNEL_FIRST)) continue;
+            long trimmed = r.whole.getOrDefault(Facts.TRIMMED_STEPS, 0L);
+            double value = (trimmed > 0 ? (double) r.whole.get(Facts.CCL_COMM_PER_STEP_BASIS) / trimmed
+                    : (double) r.whole.getOrDefault(Facts.CCL_COMM_TOTAL, 0L)) / 1e9;
+            values.add(value);
+            w.ok("total_communication_time", null, value, "s/step", SCOPE_RANK, r.rank, null, null);
+        }
+        if (!values.isEmpty()) {
+            w.ok("total_communication_time", null, Stats.mean(values), "s/step", SCOPE_WORKLOAD, null, null, null);
+        }
+    }
+
+    /**
+     * communication_fraction (CCL-Bench): per rank per trimmed step, Σ dur of communication kernels over Σ dur of all
+     * kernels overlapping the window × 100; mean over steps, then over ranks.
+     */
+    static boolean communicationFraction(Workload w) {
+        List<Double> rankMeans = new ArrayList<>();
+        for (RankSummary r : w.ranks) {
+            List<Double> pcts = new ArrayList<>();
+            r.steps.forEach((step, f) -> {
+                Long kernel = f.get(Facts.CCL_KERNEL_DUR_OVERLAPPING);
+                if (f.getOrDefault(Facts.TRIMMED, 0L) != 1 || kernel == null || kernel <= 0) return;
+                double pct = 100.0 * f.get(Facts.CCL_COMM_DUR_OVERLAPPING) / kernel;
+                pcts.add(pct);
+                w.ok("communication_fraction", null, pct, "%", SCOPE_STEP, r.rank, step, null);
+            });
+            if (pcts.isEmpty()) continue;
+            Double mean = Stats.mean(pcts);
+            rankMeans.add(mean);
+            w.ok("communication_fraction", null, mean, "%", SCOPE_RANK, r.rank, null, null);
+        }
+        if (rankMeans.isEmpty()) return false;
+        w.ok("communication_fraction", null, Stats.mean(rankMeans), "%", SCOPE_WORKLOAD, null, null, null);
+        return true;
+    }
+
+    /** A busbw sample: a communication activity with a known size (0 included), n ≥ 2 and dur > 0. */
+    static boolean isSample(CommInstance c) {
+        return c.sizeBytes() != null && c.sizeBytes() >= 0 && c.groupSize() != null && c.groupSize() >= 2
+                && c.dur() > 0;
+    }
+
+    /**
+     * busbw_gbps: median bus bandwidth per kind (nccl-tests convention), and per power-of-2 size bucket;
+     * bandwidth_utilization_* the same medians in CCL-Bench units (In msg nelems bytes, GiB/s); the Hockney fit.
+     */
+    private static void busBandwidth(Workload w) {
+        Map<String, List<Double>> byKind = new LinkedHashMap<>();
+        Map<String, List<Double>> byBucket = new LinkedHashMap<>();
+        Map<String, List<Double>> ccl = new LinkedHashMap<>();
+        List<double[]> fit = new ArrayList<>();
+        Set<Long> fitSizes = new HashSet<>();
+        Set<Double> fitXs = new HashSet<>();
+        for (RankSummary r : w.ranks) {
+            for (CommInstance c : r.comm) {
+                if (!isSample(c)) continue;
+                Double busbw = BusBandwidth.busbwGBps(c.kind(), c.inBytes(), c.outBytes(), c.groupSize(), c.dur());
+                byKind.computeIfAbsent(c.kind(), k -> new ArrayList<>()).add(busbw);
+                byBucket.computeIfAbsent(c.kind() + " bytes>=" + BusBandwidth.sizeBucket(c.sizeBytes()),
+                        k -> new ArrayList<>()).add(busbw);
+                if (CCL_KINDS.contains(c.kind()) && c.inBytes() != null && c.inBytes() > 0) {
+                    Double f = BusBandwidth.factor(c.kind(), c.groupSize());
+                    ccl.computeIfAbsent(c.kind(), k -> new ArrayList<>())
+                            .add(c.inBytes() / (c.dur() / 1e9) * f / 1073741824.0);
+                }
+                if (CollectiveKind.ALL_REDUCE.equals(c.kind())) {
+                    double x = c.sizeBytes() * 2.0 * (c.groupSize() - 1) / c.groupSize();
+                    fit.add(new double[] {x, c.dur() / 1e9});
+                    fitSizes.add(c.sizeBytes());
+                    fitXs.add(x);
+                }
+            }
+        }
+        byKind.forEach((kind, v) -> w.ok("busbw_gbps", null, median(v), "GB/s", SCOPE_WORKLOAD, null, null, kind));
+        byBucket.forEach((key, v) -> w.ok("busbw_gbps", null, median(v), "GB/s", SCOPE_KEY, null, null, key));
+        ccl.forEach((kind, v) -> w.ok("bandwidth_utilization_" + kind.replace("_", ""), null, median(v), "GiB/s",
+                SCOPE_WORKLOAD, null, null, null));
+        if (fit.size() >= 5 && fitSizes.size() >= 2 && fitXs.size() >= 2) hockney(w, Stats.fit(fit));
+    }
+
+    private static final Set<String> CCL_KINDS = Set.of(CollectiveKind.ALL_GATHER, CollectiveKind.ALL_REDUCE,
+            CollectiveKind.REDUCE_SCATTER, CollectiveKind.ALL_TO_ALL);
+
+    /** percentile(x, 0.5) of values that may hold nulls (ignored, as Spark's aggregate does). */
+    private static Double median(List<Double> values) {
+        List<Double> present = values.stream().filter(Objects::nonNull).toList();
+        return Stats.percentile(present, 0.5);
+    }
+
+    /**
+     * The Hockney model dur = α + β · S·2(n−1)/n over all_reduce instances. A fit with β ≤ 0 (or α < 0) describes no
+     * network (METRICS.md §4): all three null, not_meaningful, with the fitted values in the reason.
+     */
+    private static void hockney(Workload w, Stats.Line line) {
+        if (line == null) return;
+        double alpha = line.intercept();
+        double beta = line.slope();
+        boolean meaningful = beta > 0 && alpha >= 0;
+        String reason = meaningful ? null : "the all_reduce fit describes no network: alpha = " + SparkText.of(alpha)
+                + " s, beta = " + SparkText.of(beta) + " s/byte (needs beta > 0 and alpha >= 0)";
+        String status = meaningful ? STATUS_OK : STATUS_NOT_MEANINGFUL;
+        w.row("hockney_alpha_s", null, meaningful ? alpha : null, "s", SCOPE_WORKLOAD, null, null, null, status, reason);
+        w.row("hockney_beta_s_per_byte", null, meaningful ? beta : null, "s/byte", SCOPE_WORKLOAD, null, null, null,
+                status, reason);
+        w.row("hockney_inverse_beta_Bps", null, meaningful ? 1.0 / beta : null, "bytes/s", SCOPE_WORKLOAD, null, null,
+                null, status, reason);
+    }
+}

@@ -1,0 +1,102 @@
+package org.tracelake.jobs.metrics.workload;
+
+import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
+import static org.tracelake.schemas.MetricSchema.STATUS_NOT_APPLICABLE;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.tracelake.jobs.metrics.MetricCatalog;
+import org.tracelake.jobs.metrics.MetricRow;
+import org.tracelake.jobs.metrics.rank.CommInstance;
+import org.tracelake.jobs.metrics.rank.RankSummary;
+
+/**
+ * Every metric of the catalog appears for every workload at workload scope (METRICS.md §5): where no family gave a
+ * workload row, this adds one saying why, from what the workload lacks (the catalog entry's requirement).
+ */
+final class Gaps {
+    private Gaps() {}
+
+    /** Requirements that say a metric does not apply to the workload rather than that an input is missing. */
+    private static final Set<String> APPLICABILITY = Set.of("training", "inference", "xla", "simulator");
+
+    static void compute(Workload w, List<MetricRow> sideRows) {
+        Set<String> present = new HashSet<>();
+        for (MetricRow r : w.metrics) if (SCOPE_WORKLOAD.equals(r.scope())) present.add(r.metric() + "\u0000" + r.figure());
+        for (MetricRow r : sideRows) if (SCOPE_WORKLOAD.equals(r.scope())) present.add(r.metric() + "\u0000" + r.figure());
+        for (MetricCatalog.Entry e : MetricCatalog.entries()) {
+            if (present.contains(e.metric() + "\u0000" + e.figure())) continue;
+            String unmet = unmet(w, e.requires());
+            String status = APPLICABILITY.contains(e.requires()) && unmet != null ? STATUS_NOT_APPLICABLE
+                    : STATUS_MISSING_INPUT;
+            w.row(e.metric(), e.figure(), null, e.unit(), SCOPE_WORKLOAD, null, null, null, status,
+                    Objects.requireNonNullElse(unmet, "not computable from this workload's inputs"));
+        }
+    }
+
+    /** Why a requirement is not met by the workload, or null when it is. */
+    static String unmet(Workload w, String requires) {
+        Card c = w.card;
+        String phase = c.phaseLower() == null ? "" : c.phaseLower();
+        return switch (requires) {
+            case "steps" -> steps(w) == 0 ? StepFamily.NO_STEPS : null;
+            case "kernels" -> w.ranks.stream().mapToLong(r -> r.leaderboardKernels).sum() == 0
+                    ? "no GPU kernels in the traces" : null;
+            case "comm" -> commOps(w) == 0 ? "no communication kernels in the traces" : null;
+            case "comm_sized" -> sized(w) == 0
+                    ? "no communication kernel with a known message size, group size >= 2 and duration > 0" : null;
+            case "allreduce_fit" -> "needs >= 5 all_reduce instances with known size and >= 2 distinct sizes";
+            case "node_layout" -> c.countPerNode() == null || c.countPerNode() <= 0
+                    ? "the card gives no hardware.xpu_spec.count_per_node"
+                    : commOps(w) == 0 ? "no communication kernels in the traces" : null;
+            case "multi_rank" -> w.ranks.size() < 2 ? "single rank: no cross-rank join" : null;
+            case "rank0" -> "no rank 0 in this workload";
+            case "training" -> !phase.equals("training")
+                    ? "not a training workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")" : null;
+            case "inference" -> !phase.equals("inference")
+                    ? "not an inference workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")" : null;
+            case "card_throughput" -> c.batchSize() == null || c.seqLen() == null
+                    ? "card lacks workload.data.batch_size or workload.data.seq_len" : null;
+            case "card_mfu" -> c.numParams() == null ? "card lacks model_arch.num_params"
+                    : c.numLayers() == null ? "card lacks model_arch.num_layers"
+                    : c.numHeads() == null || c.headDim() == null ? "card lacks model_arch.num_heads or head_dim"
+                    : c.deviceCount() == null ? "card lacks hardware.xpu_spec.total_count"
+                    : "no peak FLOPS for this device model in conf/device_peak_flops.csv";
+            case "fsdp" -> "no FSDP::* annotations in the traces";
+            case "phases" -> phaseAnnotations(w) > 0
+                    ? phaseAnnotations(w) + " forward/backward/optimizer annotations, but no step windows to put them in: "
+                            + StepFamily.NO_STEPS
+                    : "no forward/backward/optimizer annotations in the traces";
+            case "sm_args" -> "no kernel carries the \"blocks per SM\" arg";
+            case "copies" -> "no copy events with a byte count";
+            case "xla" -> "no XLA/TPU device ops in this workload";
+            case "memory" -> "no CUDA memory snapshot in this workload";
+            case "telemetry" -> "no AORTA iteration telemetry (rank_NN_metrics.jsonl) in this workload";
+            case "flight_recorder" -> "no NCCL Flight Recorder dump (_dump_N, nccl_trace_rank_N) in this workload";
+            case "a2a_splits" -> "no all_to_all carries split sizes (In split size args, or execution-trace all_to_allv splits)";
+            case "simulator" -> "a what-if of CCL-Bench's network simulator; tracelake computes only what the traces show";
+            default -> null;
+        };
+    }
+
+    private static long steps(Workload w) {
+        return w.ranks.stream().mapToLong(r -> StepFamily.windows(r).size()).sum();
+    }
+
+    private static long commOps(Workload w) {
+        return w.ranks.stream().mapToLong(r -> r.comm.size()).sum();
+    }
+
+    private static long sized(Workload w) {
+        long n = 0;
+        for (RankSummary r : w.ranks) for (CommInstance c : r.comm) if (CommunicationFamily.isSample(c)) n++;
+        return n;
+    }
+
+    private static long phaseAnnotations(Workload w) {
+        return w.ranks.stream().mapToLong(r -> r.phaseAnnotations).sum();
+    }
+}

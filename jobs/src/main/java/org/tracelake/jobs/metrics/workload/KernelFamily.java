@@ -1,0 +1,237 @@
+package org.tracelake.jobs.metrics.workload;
+
+import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
+import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
+import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
+import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
+import static org.tracelake.schemas.MetricSchema.STATUS_OK;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.tracelake.jobs.metrics.rank.Facts;
+import org.tracelake.jobs.metrics.rank.RankSummary;
+
+/**
+ * Kernel-level metrics (METRICS.md §4): CCL-Bench's leaderboard numbers pooled over every rank
+ * (dominant_kernel_concentration, moe_fraction, mean_sm_coverage), copies (memory_transfer_overhead,
+ * memcpy_exposed_pct, average_memory_bandwidth), kernel time by category and name, cpu_overhead.
+ */
+final class KernelFamily {
+    private KernelFamily() {}
+
+    static void compute(Workload w) {
+        leaderboard(w);
+        copyOverhead(w);
+        copyExposed(w);
+        copyBandwidth(w);
+        kernelTime(w);
+        cpuOverhead(w);
+    }
+
+    private static void leaderboard(Workload w) {
+        long kernels = 0;
+        long total = 0;
+        long moe = 0;
+        long smKernels = 0;
+        long smDur = 0;
+        double smWeighted = 0;
+        Map<String, Long> byName = new HashMap<>();
+        for (RankSummary r : w.ranks) {
+            kernels += r.leaderboardKernels;
+            total += r.leaderboardNs;
+            moe += r.moeNs;
+            smKernels += r.smKernels;
+            smDur += r.smDurNs;
+            smWeighted += r.smWeightedNs;
+            r.leaderboardByName.forEach((name, ns) -> byName.merge(name, ns, Long::sum));
+        }
+        if (kernels > 0) {
+            // the name with the most time; on equal time, the greatest name (max_by over (time, name))
+            Map.Entry<String, Long> top = byName.entrySet().stream().max(Comparator
+                    .comparing((Map.Entry<String, Long> e) -> e.getValue())
+                    .thenComparing(Map.Entry::getKey, Comparator.nullsFirst(Comparator.naturalOrder()))).orElseThrow();
+            boolean timed = total > 0;
+            w.row("dominant_kernel_concentration", null, timed ? 100.0 * top.getValue() / total : null, "%",
+                    SCOPE_WORKLOAD, null, null, null, timed ? STATUS_OK : STATUS_MISSING_INPUT,
+                    timed ? null : "every kernel has zero duration");
+            if (timed) {
+                w.ok("dominant_kernel_concentration", null, 100.0 * top.getValue() / total, "%", SCOPE_KEY, null, null,
+                        top.getKey() == null ? null : "name:" + top.getKey());
+            }
+            w.row("moe_fraction", null, timed ? 100.0 * moe / total : null, "%", SCOPE_WORKLOAD, null, null, null,
+                    timed ? STATUS_OK : STATUS_MISSING_INPUT, timed ? null : "every kernel has zero duration");
+        }
+        if (smKernels > 0) {
+            boolean timed = smDur > 0;
+            w.row("mean_sm_coverage", null, timed ? 100.0 * smWeighted / smDur : null, "%", SCOPE_WORKLOAD, null, null,
+                    null, timed ? STATUS_OK : STATUS_MISSING_INPUT,
+                    timed ? null : "every kernel with a \"blocks per SM\" arg has zero duration");
+        }
+    }
+
+    /**
+     * memory_transfer_overhead (CCL-Bench, exactly): per rank over CCL-Bench's events, pure copy ÷ span × 100;
+     * workload = Σ pure ÷ Σ spans × 100 over ranks with copy kernels, rounded to 4 decimals.
+     */
+    private static void copyOverhead(Workload w) {
+        if (w.ranks.stream().noneMatch(r -> !r.whole.isEmpty())) return;
+        long pure = 0;
+        long span = 0;
+        int ranksWithCopies = 0;
+        for (RankSummary r : w.ranks) {
+            Long p = r.whole.get(Facts.CCL_COPY_PURE);
+            if (p == null) continue;
+            ranksWithCopies++;
+            long s = r.whole.get(Facts.CCL_EVENT_LAST) - r.whole.get(Facts.CCL_EVENT_FIRST);
+            pure += p;
+            span += s;
+            if (s > 0) w.ok("memory_transfer_overhead", null, 100.0 * p / s, "%", SCOPE_RANK, r.rank, null, null);
+        }
+        boolean ok = span > 0;
+        String reason = ranksWithCopies == 0
+                ? "no copy kernel (cat kernel named memcpy, memset, copy_kernel, ...) on any rank; Kineto"
+                        + " gpu_memcpy/gpu_memset events do not count (CCL-Bench reads only kernels): see memcpy_exposed_pct"
+                : ok ? null : "copy kernels span no time";
+        w.row("memory_transfer_overhead", null, ok ? round4(100.0 * pure / span) : null, "%", SCOPE_WORKLOAD, null, null,
+                null, ok ? STATUS_OK : STATUS_MISSING_INPUT, reason);
+    }
+
+    /** Spark's round(x, 4): half up, on the decimal value of the double. */
+    private static double round4(double v) {
+        return BigDecimal.valueOf(v).setScale(4, RoundingMode.HALF_UP).doubleValue();
+    }
+
+    /**
+     * memcpy_exposed_pct (our variant): the same over every GPU activity, per rank, per rank per step, and workload =
+     * Σ pure ÷ Σ spans × 100 over the ranks with a copy.
+     */
+    private static void copyExposed(Workload w) {
+        if (w.ranks.stream().noneMatch(r -> !r.whole.isEmpty())) return;
+        long pure = 0;
+        long span = 0;
+        int ranksWithCopies = 0;
+        for (RankSummary r : w.ranks) {
+            Long p = r.whole.get(Facts.COPY_PURE);
+            if (p != null) {
+                ranksWithCopies++;
+                long s = r.whole.get(Facts.POSITIVE_LAST) - r.whole.get(Facts.POSITIVE_FIRST);
+                pure += p;
+                span += s;
+                if (s > 0) w.ok("memcpy_exposed_pct", null, 100.0 * p / s, "%", SCOPE_RANK, r.rank, null, null);
+            }
+            r.steps.forEach((step, f) -> {
+                Long sp = f.get(Facts.COPY_PURE);
+                if (sp == null) return;
+                long s = f.get(Facts.POSITIVE_LAST) - f.get(Facts.POSITIVE_FIRST);
+                if (s > 0) w.ok("memcpy_exposed_pct", null, 100.0 * sp / s, "%", SCOPE_STEP, r.rank, step, null);
+            });
+        }
+        boolean ok = span > 0;
+        String reason = ranksWithCopies == 0 ? "no copy activity (memcpy, memset or copy kernels) on any rank"
+                : ok ? null : "copy activity spans no time";
+        w.row("memcpy_exposed_pct", null, ok ? 100.0 * pure / span : null, "%", SCOPE_WORKLOAD, null, null, null,
+                ok ? STATUS_OK : STATUS_MISSING_INPUT, reason);
+    }
+
+    /** average_memory_bandwidth: over copy events with bytes > 0 and dur > 0, Σ bytes ÷ Σ dur (ns) = GB/s. */
+    private static void copyBandwidth(Workload w) {
+        long copies = 0;
+        double bytes = 0;
+        long ns = 0;
+        List<RankSummary> all = new ArrayList<>(w.ranks);
+        if (w.unranked != null) all.add(w.unranked);
+        for (RankSummary r : all) {
+            copies += r.copies;
+            bytes += r.copyBytes;
+            ns += r.copyNs;
+        }
+        if (copies > 0) w.ok("average_memory_bandwidth", null, bytes / ns, "GB/s", SCOPE_WORKLOAD, null, null, null);
+    }
+
+    /**
+     * kernel_time_s, kernel_breakdown: Σ dur of GPU activity (not device syncs) per kernel category and for the 10
+     * kernel names with the most time (key 'name:&lt;kernel&gt;'); kernel_time_s per rank and, at workload scope, the
+     * mean over ranks (total, and per key); kernel_breakdown in % of all that time per key, its workload row the
+     * largest category's share, keyed by it.
+     */
+    private static void kernelTime(Workload w) {
+        int nRanks = w.ranks.size();
+        if (nRanks == 0) return;
+        List<Long> totals = new ArrayList<>();
+        long total = 0;
+        boolean anyActivity = false;
+        Map<String, Long> byName = new HashMap<>();
+        Map<String, Long> byCategory = new HashMap<>();
+        for (RankSummary r : w.ranks) {
+            totals.add(r.kernelTimeNs);
+            total += r.kernelTimeNs;
+            anyActivity |= r.hasKernelTime;
+            w.ok("kernel_time_s", null, r.kernelTimeNs / 1e9, "s", SCOPE_RANK, r.rank, null, null);
+            r.kernelTimeByName.forEach((k, v) -> byName.merge(k, v, Long::sum));
+            r.kernelTimeByCategory.forEach((k, v) -> byCategory.merge(k, v, Long::sum));
+        }
+        if (total > 0) w.ok("kernel_time_s", null, Stats.mean(totals) / 1e9, "s", SCOPE_WORKLOAD, null, null, null);
+        List<Map.Entry<String, Long>> names = new ArrayList<>(byName.entrySet());
+        names.sort(Comparator.comparing((Map.Entry<String, Long> e) -> -e.getValue()).thenComparing(Map.Entry::getKey));
+        List<String[]> keys = new ArrayList<>(); // key, is category
+        Map<String, Long> keyNs = new HashMap<>();
+        for (int i = 0; i < Math.min(10, names.size()); i++) {
+            String key = "name:" + names.get(i).getKey();
+            keys.add(new String[] {key, "false"});
+            keyNs.put(key, names.get(i).getValue());
+        }
+        for (Map.Entry<String, Long> e : byCategory.entrySet()) {
+            keys.add(new String[] {e.getKey(), "true"});
+        }
+        for (String[] k : keys) {
+            long ns = k[1].equals("true") ? byCategory.get(k[0]) : keyNs.get(k[0]);
+            w.ok("kernel_time_s", null, ns / 1e9 / nRanks, "s", SCOPE_KEY, null, null, k[0]);
+            if (anyActivity && total > 0) {
+                w.ok("kernel_breakdown", null, 100.0 * ns / total, "%", SCOPE_KEY, null, null, k[0]);
+            }
+        }
+        if (anyActivity && total > 0 && !byCategory.isEmpty()) {
+            Map.Entry<String, Long> top = byCategory.entrySet().stream().min(Comparator
+                    .comparing((Map.Entry<String, Long> e) -> -e.getValue())
+                    .thenComparing(Map.Entry::getKey, Comparator.nullsFirst(Comparator.naturalOrder()))).orElseThrow();
+            w.ok("kernel_breakdown", null, 100.0 * top.getValue() / total, "%", SCOPE_WORKLOAD, null, null, top.getKey());
+        }
+    }
+
+    /**
+     * cpu_overhead: per rank Σ dur of cuda_runtime / cuda_driver events ÷ the rank's span (first start to last end
+     * over its events with a duration) × 100; workload = the mean over the ranks that have such events.
+     */
+    private static void cpuOverhead(Workload w) {
+        List<Double> values = new ArrayList<>();
+        boolean anyRuntime = false;
+        boolean anyRank = false;
+        for (RankSummary r : w.ranks) {
+            if (r.spanFirst == null) continue;
+            anyRank = true;
+            long span = r.spanLast - r.spanFirst;
+            if (r.runtimeEvents == 0) continue;
+            anyRuntime = true;
+            Double pct = span == 0 ? null : 100.0 * r.runtimeNs / span;
+            if (pct != null) {
+                values.add(pct);
+                w.ok("cpu_overhead", null, pct, "%", SCOPE_RANK, r.rank, null, null);
+            }
+        }
+        if (!anyRank) return;
+        w.row("cpu_overhead", null, values.isEmpty() ? null : Stats.mean(values), "%", SCOPE_WORKLOAD, null, null, null,
+                anyRuntime ? STATUS_OK : STATUS_MISSING_INPUT,
+                anyRuntime ? null : "no cuda_runtime/cuda_driver events in the traces");
+    }
+
+    static boolean equal(Object a, Object b) {
+        return Objects.equals(a, b);
+    }
+}

@@ -1,0 +1,84 @@
+package org.tracelake.jobs.metrics.workload;
+
+import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
+import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.schemas.MetricSchema.STATUS_OK;
+import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.tracelake.jobs.metrics.rank.CommInstance;
+import org.tracelake.jobs.metrics.rank.RankSummary;
+
+/**
+ * comm_locality (METRICS.md §4): a collective instance is intra_node when every rank of its process group lies on one
+ * node (node = global rank div the card's count_per_node), else inter_node; an instance without its group's ranks is
+ * taken to span the world (the card's total_count or the ranks traced, whichever is larger). Bytes = Σ over ranks of
+ * the bus size S; time = Σ over ranks of the instances' durations. Per kind (key) and for the workload.
+ */
+final class LocalityFamily {
+    private LocalityFamily() {}
+
+    /** Σ inter/intra bytes and ns, instances, instances taken to span the world, instances without a size. */
+    private static final class Sums {
+        long interBytes;
+        long intraBytes;
+        long interNs;
+        long intraNs;
+        long n;
+        long nWorld;
+        long nUnsized;
+    }
+
+    static void compute(Workload w) {
+        Long perNode = w.card.countPerNode();
+        if (perNode == null || perNode <= 0 || w.ranks.isEmpty()) return;
+        int maxRank = w.ranks.stream().mapToInt(r -> r.rank).max().getAsInt();
+        long world = Math.max(w.card.deviceCount() == null ? 0 : w.card.deviceCount(), maxRank + 1L);
+        Map<String, Sums> byKind = new TreeMap<>();
+        Sums all = new Sums();
+        for (RankSummary r : w.ranks) {
+            for (CommInstance c : r.comm) {
+                List<Integer> members = TrafficFamily.present(JsonArrays.ints(c.pgRanks()));
+                boolean byWorld = members == null || members.isEmpty();
+                boolean intra;
+                if (byWorld) intra = (world - 1) / perNode == 0;
+                else {
+                    long node = members.get(0) / perNode;
+                    intra = members.stream().allMatch(m -> m / perNode == node);
+                }
+                String kind = c.kind() == null ? "unknown" : c.kind();
+                for (Sums s : new Sums[] {byKind.computeIfAbsent(kind, k -> new Sums()), all}) {
+                    long bytes = c.sizeBytes() == null ? 0 : c.sizeBytes();
+                    if (intra) {
+                        s.intraBytes += bytes;
+                        s.intraNs += c.dur();
+                    } else {
+                        s.interBytes += bytes;
+                        s.interNs += c.dur();
+                    }
+                    s.n++;
+                    if (byWorld) s.nWorld++;
+                    if (c.sizeBytes() == null) s.nUnsized++;
+                }
+            }
+        }
+        if (all.n == 0) return;
+        byKind.forEach((kind, s) -> rows(w, s, SCOPE_KEY, kind));
+        rows(w, all, SCOPE_WORKLOAD, null);
+    }
+
+    private static void rows(Workload w, Sums s, String scope, String key) {
+        String mode = s.nWorld == 0 ? "mode=pg_ranks"
+                : "mode=world (" + s.nWorld + " of " + s.n + " instances name no process-group ranks)";
+        String unsized = s.nUnsized > 0 ? "; " + s.nUnsized + " of " + s.n + " instances have no known size" : "";
+        String bytesStatus = s.nUnsized > 0 ? STATUS_PARTIAL : STATUS_OK;
+        w.row("comm_locality", "inter_node_bytes", (double) s.interBytes, "bytes", scope, null, null, key, bytesStatus,
+                mode + unsized);
+        w.row("comm_locality", "intra_node_bytes", (double) s.intraBytes, "bytes", scope, null, null, key, bytesStatus,
+                mode + unsized);
+        w.row("comm_locality", "inter_node_time_ms", s.interNs / 1e6, "ms", scope, null, null, key, STATUS_OK, mode);
+        w.row("comm_locality", "intra_node_time_ms", s.intraNs / 1e6, "ms", scope, null, null, key, STATUS_OK, mode);
+    }
+}

@@ -1,0 +1,200 @@
+package org.tracelake.jobs.metrics.workload;
+
+import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
+import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
+import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
+import static org.tracelake.schemas.MetricSchema.STATUS_NOT_APPLICABLE;
+import static org.tracelake.schemas.MetricSchema.STATUS_OK;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.tracelake.jobs.metrics.rank.Facts;
+import org.tracelake.jobs.metrics.rank.RankSummary;
+
+/**
+ * Steps, throughput and efficiency (METRICS.md §4): iter_time, CCL-Bench's avg_step_time, throughput_tokens, mfu,
+ * and the inference latencies ttft and tpot, from each rank's step windows (METRICS.md §1) and the card.
+ */
+final class StepFamily {
+    private StepFamily() {}
+
+    /** A step window of a rank. */
+    record Window(int rank, long step, long start, long end, boolean trimmed) {
+        long dur() {
+            return end - start;
+        }
+    }
+
+    static List<Window> windows(RankSummary r) {
+        List<Window> out = new ArrayList<>();
+        r.steps.forEach((step, f) -> {
+            Long start = f.get(Facts.WINDOW_START);
+            if (start != null) {
+                out.add(new Window(r.rank, step, start, f.get(Facts.WINDOW_END), f.getOrDefault(Facts.TRIMMED, 0L) == 1));
+            }
+        });
+        return out;
+    }
+
+    static final String NO_STEPS = "no ProfilerStep annotations (nor vLLM/SGLang/TPU-vLLM step annotations, nor an XLA"
+            + " device Steps line) on any rank";
+
+    static void compute(Workload w) {
+        List<Long> all = new ArrayList<>();
+        List<Double> stepSeconds = new ArrayList<>();
+        for (RankSummary r : w.ranks) {
+            List<Window> windows = windows(r);
+            List<Long> durs = new ArrayList<>();
+            List<Long> trimmed = new ArrayList<>();
+            for (Window s : windows) {
+                w.ok("iter_time", null, s.dur() / 1e6, "ms", SCOPE_STEP, r.rank, s.step(), null);
+                durs.add(s.dur());
+                if (s.trimmed()) trimmed.add(s.dur());
+            }
+            if (!durs.isEmpty()) iterStats(w, durs, SCOPE_RANK, r.rank);
+            all.addAll(durs);
+            if (!trimmed.isEmpty()) {
+                double seconds = Stats.mean(trimmed) / 1e9;
+                stepSeconds.add(seconds);
+                w.ok("avg_step_time", null, seconds, "s", SCOPE_RANK, r.rank, null, null);
+            }
+        }
+        if (!all.isEmpty()) iterStats(w, all, SCOPE_WORKLOAD, null);
+        Double stepS = stepSeconds.isEmpty() ? null : Stats.mean(stepSeconds);
+        if (stepS != null) w.ok("avg_step_time", null, stepS, "s", SCOPE_WORKLOAD, null, null, null);
+        throughput(w, stepS);
+        mfu(w, stepS);
+        inference(w);
+    }
+
+    private static void iterStats(Workload w, List<Long> durs, String scope, Integer rank) {
+        long min = durs.stream().mapToLong(Long::longValue).min().getAsLong();
+        long max = durs.stream().mapToLong(Long::longValue).max().getAsLong();
+        w.ok("iter_time", "avg_ms", Stats.mean(durs) / 1e6, "ms", scope, rank, null, null);
+        w.ok("iter_time", "min_ms", min / 1e6, "ms", scope, rank, null, null);
+        w.ok("iter_time", "max_ms", max / 1e6, "ms", scope, rank, null, null);
+        w.ok("iter_time", "std_ms", Stats.stddevPop(durs) / 1e6, "ms", scope, rank, null, null);
+    }
+
+    /** Why the card's tokens per second cannot be computed, or null. */
+    private static String tokensReason(Card c, Double stepS) {
+        if (c.batchSize() == null || c.seqLen() == null) return "card lacks workload.data.batch_size or workload.data.seq_len";
+        if (stepS == null) return "no step durations: " + NO_STEPS;
+        if (stepS <= 0) return "average step time is zero";
+        return null;
+    }
+
+    private static Double tokensPerS(Card c, Double stepS) {
+        if (c.batchSize() == null || c.seqLen() == null || stepS == null) return null;
+        return (double) c.batchSize() * c.seqLen() / stepS;
+    }
+
+    /** throughput_tokens: batch × seq_len ÷ avg_step_time (global batch), and per GPU; training only. */
+    private static void throughput(Workload w, Double stepS) {
+        Card c = w.card;
+        if (!c.isTraining()) return;
+        String reason = tokensReason(c, stepS);
+        Double tokens = tokensPerS(c, stepS);
+        w.row("throughput_tokens", "tokens_per_s", reason == null ? tokens : null, "tokens/s", SCOPE_WORKLOAD, null, null,
+                null, reason == null ? STATUS_OK : STATUS_MISSING_INPUT, reason);
+        String perGpuReason = reason != null ? reason
+                : c.deviceCount() == null || c.deviceCount() <= 0 ? "card lacks hardware.xpu_spec.total_count" : null;
+        Double perGpu = tokens == null || c.deviceCount() == null ? null : tokens / c.deviceCount();
+        w.row("throughput_tokens", "tokens_per_s_per_gpu", perGpuReason == null ? perGpu : null, "tokens/s",
+                SCOPE_WORKLOAD, null, null, null, perGpuReason == null ? STATUS_OK : STATUS_MISSING_INPUT, perGpuReason);
+    }
+
+    /**
+     * mfu (CCL-Bench formula): FLOP/token = 6(N − N_emb) + 12·L·H·Q·S for training, 2(N − N_emb) + 4·L·H·Q·S for
+     * inference; achieved = tokens/s × FLOP/token; ÷ (peak per device × total_count) × 100. A value above 100 % is kept,
+     * with a note.
+     */
+    private static void mfu(Workload w, Double stepS) {
+        Card c = w.card;
+        String phase = c.phaseLower();
+        Double peak = w.peaks.peakFor(c.xpuModel());
+        String reason;
+        if (phase == null) reason = "card lacks workload.model.phase";
+        else if (!phase.equals("training") && !phase.equals("inference")) reason = "no FLOP/token formula for card phase " + phase;
+        else if (c.params() == null) reason = "card lacks model_arch.num_params";
+        else if (c.numLayers() == null) reason = "card lacks model_arch.num_layers";
+        else if (c.numHeads() == null || c.headDim() == null) reason = "card lacks model_arch.num_heads or head_dim";
+        else if (tokensReason(c, stepS) != null) reason = tokensReason(c, stepS);
+        else if (c.deviceCount() == null || c.deviceCount() <= 0) reason = "card lacks hardware.xpu_spec.total_count";
+        else if (c.xpuModel() == null) reason = "card lacks hardware.xpu_spec.model";
+        else if (peak == null) reason = "no peak FLOPS for device model '" + c.xpuModel() + "' in conf/device_peak_flops.csv";
+        else reason = null;
+        boolean notApplicable = phase != null && !phase.equals("training") && !phase.equals("inference");
+        Double value = null;
+        if (reason == null) {
+            double emb = c.numParamsEmbedding() == null ? 0 : c.numParamsEmbedding();
+            double attention = (double) c.numLayers() * c.headDim() * c.numHeads() * c.seqLen();
+            double flopsPerToken = phase.equals("training") ? 6.0 * (c.params() - emb) + 12.0 * attention
+                    : 2.0 * (c.params() - emb) + 4.0 * attention;
+            value = flopsPerToken * tokensPerS(c, stepS) / (peak * c.deviceCount()) * 100;
+        }
+        String status = reason == null ? STATUS_OK : notApplicable ? STATUS_NOT_APPLICABLE : STATUS_MISSING_INPUT;
+        if (reason == null && value > 100) {
+            reason = "above 100 %: the card's model size, batch or sequence length do not match the profiled step time";
+        }
+        w.row("mfu", null, value, "%", SCOPE_WORKLOAD, null, null, null, status, reason);
+    }
+
+    /**
+     * ttft, tpot (CCL-Bench, inference): per rank, its steps in time order; ttft = the first step's duration; tpot =
+     * the mean of the middle steps (all but the first and the last; with two steps, the second). Workload = the mean
+     * over ranks; tpot is not applicable when the card's output_len ≤ 1.
+     */
+    private static void inference(Workload w) {
+        if (!w.card.isInference()) return;
+        List<Double> ttfts = new ArrayList<>();
+        List<Double> tpots = new ArrayList<>();
+        boolean anyRank = false;
+        for (RankSummary r : w.ranks) {
+            List<Window> windows = windows(r);
+            if (windows.isEmpty()) continue;
+            anyRank = true;
+            windows.sort(Comparator.comparingLong(Window::start).thenComparingLong(Window::step));
+            int n = windows.size();
+            double ttft = windows.get(0).dur() / 1e9;
+            List<Long> middle = new ArrayList<>();
+            for (int k = 2; k <= n; k++) {
+                if (k < n || n == 2) middle.add(windows.get(k - 1).dur());
+            }
+            ttfts.add(ttft);
+            w.ok("ttft", null, ttft, "s", SCOPE_RANK, r.rank, null, null);
+            if (!middle.isEmpty()) {
+                double tpot = Stats.mean(middle) / 1e9;
+                tpots.add(tpot);
+                w.ok("tpot", null, tpot, "s", SCOPE_RANK, r.rank, null, null);
+            }
+        }
+        Double ttft = anyRank ? Stats.mean(ttfts) : null;
+        Double tpot = anyRank && !tpots.isEmpty() ? Stats.mean(tpots) : null;
+        latency(w, "ttft", ttft, anyRank);
+        latency(w, "tpot", tpot, anyRank);
+    }
+
+    private static void latency(Workload w, String metric, Double value, boolean anyRank) {
+        Long outputLen = w.card.outputLen();
+        String reason = null;
+        if (metric.equals("tpot") && outputLen != null && outputLen <= 1) {
+            reason = "card output_len is " + outputLen + ": no decode steps";
+        } else if (!anyRank) {
+            reason = "no inference step annotations (execute_context_*, run_batch, $core.py:331 step) on any rank";
+        } else if (value == null) {
+            reason = "every rank has a single inference step: no decode steps";
+        }
+        String status = reason == null ? STATUS_OK : reason.startsWith("card output_len") ? STATUS_NOT_APPLICABLE
+                : STATUS_MISSING_INPUT;
+        w.row(metric, null, reason == null ? value : null, "s", SCOPE_WORKLOAD, null, null, null, status, reason);
+    }
+
+    /** The rank's facts of one step (for families that read windows alongside other facts). */
+    static Map<String, Long> facts(RankSummary r, long step) {
+        return r.steps.get(step);
+    }
+}

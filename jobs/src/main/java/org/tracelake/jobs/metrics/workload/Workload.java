@@ -1,0 +1,66 @@
+package org.tracelake.jobs.metrics.workload;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.tracelake.jobs.metrics.MetricRow;
+import org.tracelake.jobs.metrics.rank.CommInstance;
+import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.schemas.MetricSchema;
+
+/**
+ * One workload as its metric families see it: its card, every rank's summary (in rank order), the execution-trace
+ * all_to_all nodes, the device peaks table; and what the families computed, to be written as tables.
+ */
+public final class Workload {
+    public final String name;
+    public final Card card;
+    public final List<RankSummary> ranks;
+    /** The events without a rank (an XLA trace's host lines), or null: only the XLA wall time and copies read them. */
+    public final RankSummary unranked;
+    public final List<EtAllToAll> etAllToAll;
+    public final DevicePeakTable peaks;
+
+    public final List<MetricRow> metrics = new ArrayList<>();
+    public final List<Member> members = new ArrayList<>();
+    public final List<Instance> instances = new ArrayList<>();
+    public final List<Pair> pairs = new ArrayList<>();
+    /** Match keys on which ranks disagree about the number of collectives (set by the cross-rank join), or null. */
+    public String mismatch;
+
+    /** A rank's part in a matched collective instance (collective_members). */
+    public record Member(int rank, String matchKey, boolean bySeq, long k, long ts, long end, String kind,
+                         Integer groupSize, Long sizeBytes, CommInstance op) {}
+
+    /** A collective instance at least two ranks took part in (collectives). */
+    public record Instance(String matchKey, String matchBy, long k, String kind, Integer groupSize, Long bytes, int ranks,
+                           long minStart, long maxStart, long minEnd, long maxEnd, Integer lastRank, Double busbw) {
+        public long lag() {
+            return maxStart - minStart;
+        }
+    }
+
+    /** Bytes one rank sent another in one all_to_all instance (all_to_all_pairs). */
+    public record Pair(String matchKey, long k, String source, int srcRank, int dstRank, Long bytes) {}
+
+    public Workload(String name, Card card, List<RankSummary> ranks, RankSummary unranked, List<EtAllToAll> etAllToAll,
+                    DevicePeakTable peaks) {
+        this.name = name;
+        this.card = card;
+        this.ranks = ranks;
+        this.unranked = unranked;
+        this.etAllToAll = etAllToAll;
+        this.peaks = peaks;
+    }
+
+    /** Adds an ok row. */
+    public void ok(String metric, String figure, Double value, String unit, String scope, Integer rank, Long step,
+                   String key) {
+        metrics.add(new MetricRow(name, metric, figure, value, unit, scope, rank, step, key, MetricSchema.STATUS_OK,
+                null));
+    }
+
+    public void row(String metric, String figure, Double value, String unit, String scope, Integer rank, Long step,
+                    String key, String status, String reason) {
+        metrics.add(new MetricRow(name, metric, figure, value, unit, scope, rank, step, key, status, reason));
+    }
+}
