@@ -240,7 +240,8 @@ public final class IngestJob {
 
     /** Rows the driver made (a row per file, a card per workload), as one write partitioned by workload. */
     private void writeStaged(String table, List<Row> rows, StructType schema) {
-        spark.createDataFrame(rows, schema).repartition(col(Tables.PARTITION_COLUMN))
+        // a few rows per workload: one task writes them all (a shuffle by workload would be two jobs)
+        spark.createDataFrame(rows, schema).coalesce(1)
                 .write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN).parquet(warehouse.staging(runId) + "/" + table);
     }
 }

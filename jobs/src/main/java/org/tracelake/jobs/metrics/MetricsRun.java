@@ -40,7 +40,9 @@ public final class MetricsRun {
     /** Reads the given workloads' partitions of a table from a root holding {@code <table>/workload=<w>/}. */
     Dataset<Row> readPartitions(String tableRoot, List<String> workloads) {
         String[] paths = workloads.stream().map(w -> tableRoot + "/" + Warehouse.partitionDir(w)).toArray(String[]::new);
-        return spark.read().option("basePath", tableRoot).parquet(paths);
+        // the catalog's schema, so that Spark reads no file to infer one (a job of its own per read)
+        String table = new org.apache.hadoop.fs.Path(tableRoot).getName();
+        return spark.read().schema(TableCatalog.of(table).schema()).option("basePath", tableRoot).parquet(paths);
     }
 
     /** Metrics for workloads staged by this run's ingest. */
@@ -97,7 +99,7 @@ public final class MetricsRun {
     }
 
     private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
-        MetricEngine engine = new MetricEngine(spark);
+        MetricEngine engine = new MetricEngine();
         SessionSettings.with(spark, settings(), () -> {
             try {
                 spark.sparkContext().setJobDescription("metrics");
@@ -140,8 +142,12 @@ public final class MetricsRun {
         if (workloads.isEmpty()) return;
         spark.sparkContext().setJobDescription("metrics: export");
         try {
-            MetricsExport.writeAll(readPartitions(warehouse.table(Tables.METRICS), workloads), warehouse.fs(),
-                    warehouse.table(Tables.EXPORTS));
+            // without adaptive execution the export's one shuffle is one job, not a job per stage
+            SessionSettings.with(spark, Map.of("spark.sql.adaptive.enabled", "false"), () -> {
+                MetricsExport.writeAll(readPartitions(warehouse.table(Tables.METRICS), workloads), warehouse.fs(),
+                        warehouse.table(Tables.EXPORTS));
+                return null;
+            });
         } finally {
             spark.sparkContext().setJobDescription(null);
         }
@@ -155,7 +161,7 @@ public final class MetricsRun {
         Map<String, List<Row>> byWorkload = new TreeMap<>();
         if (workloads.isEmpty() || metrics.isEmpty()) return byWorkload;
         List<Row> rows = readLive(workloads).where(col("scope").equalTo("workload").and(col("metric").isin(metrics.toArray())))
-                .select("workload", "metric", "figure", "key", "scope", "value").limit(limit).collectAsList();
+                .select("workload", "metric", "figure", "key", "scope", "value").coalesce(1).limit(limit).collectAsList();
         for (Row r : rows) byWorkload.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(r);
         return byWorkload;
     }

@@ -14,6 +14,7 @@ import org.tracelake.jobs.metrics.MetricsRun;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.RunSchema;
+import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -56,7 +57,7 @@ public final class History {
         Regressions moved = Regressions.NONE;
         if (warehouse.exists(Tables.METRICS_HISTORY)) {
             current.createOrReplaceTempView("run_metrics");
-            spark.read().parquet(warehouse.table(Tables.METRICS_HISTORY)).createOrReplaceTempView("metrics_history_before");
+            spark.read().schema(TableCatalog.of(Tables.METRICS_HISTORY).schema()).parquet(warehouse.table(Tables.METRICS_HISTORY)).createOrReplaceTempView("metrics_history_before");
             double threshold = threshold();
             Dataset<Row> rows = spark.sql("""
                     WITH previous_run AS (

@@ -12,7 +12,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.rank.RankEvent;
@@ -20,7 +19,6 @@ import org.tracelake.jobs.metrics.workload.Card;
 import org.tracelake.jobs.metrics.workload.DevicePeakTable;
 import org.tracelake.jobs.metrics.workload.EtAllToAll;
 import org.tracelake.schemas.EventSchema;
-import org.tracelake.schemas.FlightRecorderSchema;
 import org.tracelake.schemas.MetricSchema;
 import org.tracelake.schemas.Tables;
 
@@ -38,11 +36,6 @@ import org.tracelake.schemas.Tables;
 public final class MetricEngine {
     public static final String PIPELINE_VERSION = "0.1.0";
 
-    private final SparkSession spark;
-
-    public MetricEngine(SparkSession spark) {
-        this.spark = spark;
-    }
 
     /** Where the engine's tables go: the run's staging area. */
     public interface StagedTables {
@@ -86,8 +79,8 @@ public final class MetricEngine {
             Timestamp computedAt = new Timestamp(System.currentTimeMillis());
             staged.write(Tables.METRICS, stamped(table(output, WorkloadOutput.METRIC),
                     computedAt));
-            staged.write(Tables.COLLECTIVE_HANGS, hangs != null ? hangs
-                    : spark.createDataFrame(new ArrayList<Row>(), FlightRecorderSchema.HANGS));
+            // no Flight Recorder dump in the run, no hangs: nothing staged is what an empty write would leave
+            if (hangs != null) staged.write(Tables.COLLECTIVE_HANGS, hangs);
         } finally {
             output.unpersist();
         }
