@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.StructType;
 /**
  * The {@code collective_members} table: each rank's communication activity in each collective instance of
  * {@code collectives} (same workload, match key and k), so reports and ad-hoc queries join ranks to instances
- * without re-deriving the match rule of collectives.sql.
+ * without re-deriving the match rule of the cross-rank join (the metric engine's CrossRankFamily).
  */
 public final class CollectiveMemberSchema {
     private CollectiveMemberSchema() {}

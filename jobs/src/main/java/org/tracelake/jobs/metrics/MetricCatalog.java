@@ -14,7 +14,7 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Every workload-scope (metric, figure) of METRICS.md once ({@code metrics/catalog.csv}): its unit, what it requires
- * (gaps.sql turns an unmet requirement into the reason a value is missing), and how people see it — label, whether
+ * (the engine's Gaps turns an unmet requirement into the reason a value is missing), and how people see it — label, whether
  * higher is better, category (CCL-Bench's four) and one line of description — for the leaderboard and the reports.
  * METRICS.md §4 is the definition; this is the one list the code reads.
  */
@@ -46,7 +46,7 @@ public final class MetricCatalog {
         return null;
     }
 
-    /** The (metric, figure, unit, requires) rows, for gaps.sql. */
+    /** The (metric, figure, unit, requires) rows, as a table. */
     static Dataset<Row> asDataFrame(SparkSession spark) {
         List<Row> rows = new ArrayList<>();
         for (Entry e : ENTRIES) rows.add(RowFactory.create(e.metric(), e.figure(), e.unit(), e.requires()));

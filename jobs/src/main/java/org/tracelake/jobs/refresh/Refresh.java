@@ -80,6 +80,7 @@ public final class Refresh {
     public Result run(WarehouseLock lock, String archive, Set<String> only, boolean full) throws IOException {
         if (!lock.runId().equals(runId)) throw new IllegalArgumentException("the lock is run " + lock.runId() + "'s, not " + runId + "'s");
         Timestamp started = new Timestamp(System.currentTimeMillis());
+        PhaseCpu cpu = new PhaseCpu();
         List<String> restored = warehouse.recoverInterrupted(runId);
         if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);
 
@@ -97,6 +98,7 @@ public final class Refresh {
 
         List<String> ok = new ArrayList<>();
         for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
+        cpu.end("ingest");
         MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
         long metricsStart = System.nanoTime();
         if (computeMetrics && !ok.isEmpty()) {
@@ -104,6 +106,7 @@ public final class Refresh {
             metrics.computeStaged(ok);
             Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s", (System.nanoTime() - metricsStart) / 1e9));
         }
+        cpu.end("metrics");
         // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
         for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
         for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
@@ -119,6 +122,8 @@ public final class Refresh {
         history.recordRun(runRow(result, archive, full, started));
         Progress.info(String.format(java.util.Locale.ROOT, "exports, metric history and run recorded in %.1f s", (System.nanoTime() - exportStart) / 1e9));
         ingest.finish();
+        cpu.end("commit");
+        Progress.info(cpu.line());
         return result;
     }
 

@@ -9,7 +9,7 @@ import org.tracelake.jobs.report.ReportModel.MetricRow;
 /**
  * The "Node locality" part of a workload report: the comm_locality rows (METRICS.md §4) as the metrics table holds
  * them, one line per collective kind and one for the whole workload. The rule that decides intra vs inter lives in
- * locality.sql; this only arranges its figures.
+ * LocalityFamily of the metric engine; this only arranges its figures.
  *
  * @param unavailable why there is no split (the workload row's reason), or null when there is one
  * @param lines the kinds in name order, then the workload total (kind null)

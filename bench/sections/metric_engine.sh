@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Issue 27's targets for the metric engine, measured on this machine, printed as a Markdown section on stdout:
+#   (a) the CPU split of a cold refresh of a copy of data/ (start, ingest, metrics, commit), from the refresh's own
+#       "CPU by phase" line (the process's CPU, every thread); target: metrics <= 5 CPU-s;
+#   (b) a cold refresh of one small workload against a session answering one `sql` query (both whole processes,
+#       side by side, same machine); target <= 2x;
+#   (c) a cold refresh of 48 small workloads against that of one; target <= 3x.
+# Run alone (bench/sections/metric_engine.sh) or from bench/run, which appends the section to BENCHMARKS.md.
+# BENCH_ENGINE_RUNS (default 3) runs of each, the median is reported.
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+work="${BENCH_OUT:-$home/bench/out}/engine"
+runs="${BENCH_ENGINE_RUNS:-3}"
+rm -rf "$work"; mkdir -p "$work"
+tl="$home/bin/tracelake"
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# wall seconds of a command (its output to a log)
+timed() { local t0 t1; t0=$(date +%s.%N); "$@" > "$work/last.log" 2>&1; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }'; }
+
+"$tl" --version > /dev/null 2>&1 || true   # builds once
+# inputs: data/, one small generated workload, 48 copies of it
+cp -r "$home/data" "$work/data"
+mkdir -p "$work/one" "$work/many"
+"$tl" generate -o "$work/gen" --name small --ranks 4 --steps 2 --layers 10 > /dev/null 2>&1
+cp -r "$work/gen/small" "$work/one/small"
+for i in $(seq -w 1 48); do
+  cp -r "$work/gen/small" "$work/many/small$i"
+  mv "$work/many/small$i/small.yaml" "$work/many/small$i/small$i.yaml" 2>/dev/null || true
+done
+"$tl" refresh --archive "$work/one" --warehouse "$work/wh-sql" > /dev/null 2>&1  # a warehouse for the sql session
+
+log "(engine a) CPU split of a cold refresh of data/"
+for r in $(seq 1 "$runs"); do
+  rm -rf "$work/wh-data"
+  "$tl" refresh --archive "$work/data" --warehouse "$work/wh-data" > "$work/data-$r.log" 2>&1
+  grep -o 'CPU by phase:.*' "$work/data-$r.log" | tail -1 >> "$work/cpu-lines.txt"
+done
+field() { sed -n "s/.*$1 \([0-9.]*\) s.*/\1/p" "$work/cpu-lines.txt" | median; }
+start=$(field start); ingest=$(field ingest); metrics=$(field metrics); commit=$(field commit); process=$(field process)
+
+log "(engine b, c) one small workload, 48 of them, and one sql query, alternating"
+for r in $(seq 1 "$runs"); do
+  rm -rf "$work/wh-one" "$work/wh-many"
+  timed "$tl" refresh --archive "$work/one" --warehouse "$work/wh-one" >> "$work/one.txt"
+  timed "$tl" sql --warehouse "$work/wh-sql" "SELECT count(*) FROM metrics" >> "$work/sql.txt"
+  timed "$tl" refresh --archive "$work/many" --warehouse "$work/wh-many" >> "$work/many.txt"
+done
+one=$(median < "$work/one.txt"); sql=$(median < "$work/sql.txt"); many=$(median < "$work/many.txt")
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+met() { awk -v v="$1" -v t="$2" 'BEGIN { print (v <= t) ? "met" : "**missed**" }'; }
+
+cat <<MD
+## Metric engine (issue 27)
+
+Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, median of $runs runs each (\`bench/sections/metric_engine.sh\`).
+
+| figure | value | target | |
+|---|---|---|---|
+| cold refresh of data/: CPU in start / ingest / metrics / commit (whole process) | $start / $ingest / **$metrics** / $commit s ($process s) | metrics ≤ 5 CPU-s | $(met "$metrics" 5) |
+| cold refresh of 1 small workload (4 ranks) ÷ one \`sql\` query, whole processes | $one s ÷ $sql s = **$(ratio "$one" "$sql")×** | ≤ 2× | $(met "$(ratio "$one" "$sql")" 2) |
+| cold refresh of 48 small workloads ÷ 1 | $many s ÷ $one s = **$(ratio "$many" "$one")×** | ≤ 3× | $(met "$(ratio "$many" "$one")" 3) |
+
+The CPU split is the refresh's own last line (\`CPU by phase: …\`, the process's CPU over every thread, the JIT
+compiler's and the garbage collector's included). Spark jobs, stages and SQL executions of the same refresh are
+asserted by \`RefreshPlanSizeTest\` (≤ 12 / 30 / 40, and no more for 48 workloads).
+MD
