@@ -50,6 +50,10 @@ public final class SparkSessions {
         // Hive-style partition values stay strings (a workload named "0042" must not be read back as the int 42).
         conf.setIfMissing("spark.sql.session.timeZone", "UTC");
         conf.setIfMissing("spark.sql.sources.partitionColumnTypeInference.enabled", "false");
+        // A read that names more than 32 folders (a refresh reads one partition folder per workload) lists them in a
+        // Spark job of its own: four more jobs for every refresh of more than 32 workloads. Listed on the driver,
+        // the number of a refresh's jobs stays the same whatever the number of workloads (up to this many folders).
+        conf.setIfMissing("spark.sql.sources.parallelPartitionDiscovery.threshold", "4096");
         overrides.forEach(conf::set);
         conf.setIfMissing("spark.app.name", appName);
         return conf;
