@@ -15,12 +15,15 @@ final class CommunicationNames {
             Pattern.CASE_INSENSITIVE);
 
     /**
-     * DeepEP kernels (e.g. {@code dpsk::ep::internode::dispatch}, {@code deep_ep::intranode::combine},
-     * {@code notify_dispatch}) move MoE tokens between ranks without NCCL (FORMATS.md pitfall). The
-     * {@code ep::} namespace must start a name component, so {@code step::dispatch} does not count.
+     * DeepEP kernels that move MoE tokens between ranks without NCCL (METRICS.md §2, FORMATS.md pitfall): a function of
+     * the {@code ep::} namespace named dispatch or combine, or their {@code notify_*} / {@code cached_notify_*} forms
+     * ({@code dpsk::ep::internode::dispatch}, {@code deep_ep::intranode::combine}, {@code notify_dispatch}). Its layout
+     * and index kernels ({@code get_dispatch_layout}) compute locally and are not communication. The {@code ep::}
+     * namespace must start a name component, so {@code step::dispatch} does not count.
      */
     static final Pattern DEEP_EP = Pattern.compile(
-            "(?:^|[^a-z0-9])ep::.*(?:dispatch|combine|notify)", Pattern.CASE_INSENSITIVE);
+            "(?:^|[^a-z0-9])ep::(?:[a-z0-9_]+::)*(?:cached_)?(?:notify_)?(?:dispatch|combine|notify)(?![a-z0-9_])",
+            Pattern.CASE_INSENSITIVE);
 
     /**
      * An XLA collective as an {@code hlo_category} value or an XLA op name: the base op, optionally with

@@ -128,9 +128,13 @@ public final class RankAccumulator {
         }
     }
 
-    /** average_memory_bandwidth: events named like a copy, with a duration and a byte count. */
+    /**
+     * average_memory_bandwidth (METRICS.md §4): GPU-side copies (activity class memcpy: Kineto gpu_memcpy, Nsight and
+     * rocprof copies) with a duration and a byte count. Memsets are not copies, and neither are the CPU-side runtime
+     * calls ROCm's Kineto writes bytes on (hipMemcpyWithStream): their duration is the host's wait.
+     */
     private void copyBandwidth(RankEvent e) {
-        if (e.dur <= 0 || e.name == null || !KernelNameRules.isCopyKernel(e.name)) return;
+        if (e.dur <= 0 || e.ts == null || !ActivityClass.MEMCPY.equals(e.activityClass)) return;
         Double bytes = SparkCasts.toDouble(e.argBytes);
         if (bytes == null || !(bytes > 0)) return;
         out.copies++;

@@ -4,6 +4,7 @@ import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
 import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
 import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
+import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
@@ -148,6 +149,13 @@ final class CrossRankFamily {
                 {"num_collectives", (double) n, "count"},
                 {"straggler_rank", straggler == null ? null : straggler.doubleValue(), "rank"}};
         for (Object[] f : figures) {
+            if (f[0].equals("straggler_rank") && lags.get(n - 1) == 0) {
+                // nobody is late: the tie rule would name a rank that waited for no one (METRICS.md §4)
+                w.row("straggler_lag", "straggler_rank", null, "rank", SCOPE_WORKLOAD, null, null, null,
+                        STATUS_NOT_MEANINGFUL, "no collective instance has a lag above 0: every rank started each of the "
+                                + n + " matched collectives at the same time, so no rank is a straggler");
+                continue;
+            }
             w.row("straggler_lag", (String) f[0], (Double) f[1], (String) f[2], SCOPE_WORKLOAD, null, null, null, status,
                     reason);
         }

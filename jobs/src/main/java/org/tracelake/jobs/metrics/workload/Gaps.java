@@ -71,7 +71,7 @@ final class Gaps {
                             + StepFamily.NO_STEPS
                     : "no forward/backward/optimizer annotations in the traces";
             case "sm_args" -> "no kernel carries the \"blocks per SM\" arg";
-            case "copies" -> "no copy events with a byte count";
+            case "copies" -> "no GPU-side copy (memcpy activity) with a byte count";
             case "xla" -> "no XLA/TPU device ops in this workload";
             case "memory" -> "no CUDA memory snapshot in this workload";
             case "telemetry" -> "no AORTA iteration telemetry (rank_NN_metrics.jsonl) in this workload";
