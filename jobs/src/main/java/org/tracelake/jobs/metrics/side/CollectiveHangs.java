@@ -70,7 +70,12 @@ public final class CollectiveHangs {
                        List<Integer> holdingRanks, boolean isRoot) implements Serializable {
         public Row toRow() {
             return RowFactory.create(workload, pgName, pgDesc, pgId, collectiveSeqId, op, inputSize, dtype, createdNs,
-                    missingRanks, holdingRanks, isRoot);
+                    seq(missingRanks), seq(holdingRanks), isRoot);
+        }
+
+        /** An array column's value as Spark's row encoder takes it. */
+        private static scala.collection.Seq<Integer> seq(List<Integer> values) {
+            return values == null ? null : scala.jdk.javaapi.CollectionConverters.asScala(values).toSeq();
         }
 
         /** From a row of {@link FlightRecorderSchema#HANGS}. */

@@ -3,6 +3,7 @@ package org.tracelake.jobs.metrics.side;
 import static org.apache.spark.sql.functions.col;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -78,11 +79,14 @@ public final class TelemetryMetrics {
         }
     }
 
-    /** Every row of one workload from its iteration lines, each mean summed in the order the lines are given. */
+    /**
+     * Every row of one workload from its iteration lines, every sum taken line by line in the order the lines are given
+     * (Spark's avg: Σ of doubles ÷ count; the Spark entry point gives them in (rank, file, line) order).
+     */
     public static List<MetricRow> workload(String workload, Iterator<Line> lines) {
         Means all = new Means();
         TreeMap<Integer, Means> byRank = new TreeMap<>(SparkOrder.INT_NULLS_FIRST);
-        Map<String, Double> streamSums = new TreeMap<>(SparkOrder.STRING);
+        Map<String, Double> streamSums = new HashMap<>();
         Set<String> streams = new LinkedHashSet<>(ALWAYS);
         while (lines.hasNext()) {
             Line l = lines.next();
@@ -92,7 +96,7 @@ public final class TelemetryMetrics {
                 for (Map.Entry<String, Double> s : l.perStreamMs().entrySet()) {
                     streams.add(s.getKey());
                     // a line without the stream adds 0 to its sum, which leaves the sum as it is
-                    streamSums.merge(s.getKey(), orZero(s.getValue()), Double::sum);
+                    streamSums.merge(s.getKey(), 0.0 + orZero(s.getValue()), Double::sum);
                 }
             }
         }
@@ -101,9 +105,8 @@ public final class TelemetryMetrics {
         out.addAll(all.rows(workload, true, null));
         byRank.forEach((rank, means) -> out.addAll(means.rows(workload, false, rank)));
         for (String stream : streams) {
-            double sum = 0.0 + streamSums.getOrDefault(stream, 0.0);
-            out.add(MetricRow.of(workload, "telemetry_stream_ms", null, sum / (double) all.n, "ms", "workload", null, null,
-                    stream));
+            out.add(MetricRow.of(workload, "telemetry_stream_ms", null, streamSums.getOrDefault(stream, 0.0) / (double) all.n,
+                    "ms", "workload", null, null, stream));
         }
         return out;
     }
