@@ -72,10 +72,13 @@ class SideFamiliesSparkTest {
                 "requested_size", s.requestedSize(), "state", s.state()));
     }
 
-    @Test
-    void memoryRowsAreTheReplayOfEachDevice() {
-        // w1: rank 0 has cuda:0 (trace and segments) and cuda:1 (segments only: no trace at all); rank null has cuda:0
-        // with a trace and no segments. w2: MemoryMetricsTest's second device alone.
+    /** The hand-built side tables of the tests below (and of the SQL equivalence test's edge cases). */
+    record Inputs(Dataset<Row> memoryEvents, Dataset<Row> memorySegments, Dataset<Row> telemetry, Dataset<Row> flightRecorder,
+                  Dataset<Row> groups) {}
+
+    static Inputs inputs() {
+        // memory, w1: rank 0 has cuda:0 (trace and segments) and cuda:1 (segments only: no trace at all); rank null has
+        // cuda:0 with a trace and no segments. w2: MemoryMetricsTest's second device alone.
         List<Row> events = new ArrayList<>();
         List<Row> segments = new ArrayList<>();
         MemoryMetricsTest.TRACE_0.forEach(e -> events.add(event("w1", 0, 0, e)));
@@ -84,7 +87,35 @@ class SideFamiliesSparkTest {
         for (SegmentRow s : MemoryMetricsTest.SEGMENTS_0) segments.add(segment("w1", 0, 0, segments.size(), s));
         for (SegmentRow s : MemoryMetricsTest.SEGMENTS_1) segments.add(segment("w1", 0, 1, segments.size(), s));
         for (SegmentRow s : MemoryMetricsTest.SEGMENTS_1) segments.add(segment("w2", 3, 1, segments.size(), s));
-        Dataset<Row> rows = MemoryMetrics.rows(frame(events, MemorySchema.EVENTS), frame(segments, MemorySchema.SEGMENTS));
+        // telemetry, ref: TelemetryMetricsTest's lines, each with a range row beside it (not an iteration, not a sample)
+        List<Row> telemetry = new ArrayList<>();
+        List<TelemetryMetrics.Line> lines = TelemetryMetricsTest.ref();
+        for (int i = 0; i < lines.size(); i++) {
+            TelemetryMetrics.Line l = lines.get(i);
+            telemetry.add(row(TelemetrySchema.SCHEMA, cells("workload", "ref", "rank", l.rank(), "source_file", "rank" + l.rank(),
+                    "line", (long) i, "ordinal", (long) i, "row_kind", "iteration", "overlap_compute_comm_ms", l.overlapMs(),
+                    "compute_ms", l.computeMs(), "overlap_compute_allreduce_ms", l.allreduceOverlapMs(),
+                    "overlap_compute_reducescatter_ms", l.reducescatterOverlapMs(),
+                    "per_stream_ms", scala.jdk.javaapi.CollectionConverters.asScala(l.perStreamMs()))));
+            telemetry.add(row(TelemetrySchema.SCHEMA, cells("workload", "ref", "rank", l.rank(), "source_file", "rank" + l.rank(),
+                    "line", (long) i, "ordinal", 100L + i, "row_kind", "range", "compute_ms", 1000.0)));
+        }
+        // hangs, w: CollectiveHangsTest's hang, plus an entry without a group name (ignored); quiet: one rank's dump
+        List<Row> entries = new ArrayList<>();
+        List<Row> groups = new ArrayList<>();
+        CollectiveHangsTest.ENTRIES.forEach(e -> entries.add(frEntry("w", e)));
+        entries.add(frEntry("w", new Entry(2, 9, 5L, null, 7L, "nccl:all_reduce", false, null, null, 1L)));
+        CollectiveHangsTest.GROUPS.forEach(g -> groups.add(frGroup("w", g)));
+        groups.add(frGroup("quiet", new GroupStatus(0, 0L, "0", "default_pg", List.of(0), 4L, 4L)));
+        return new Inputs(frame(events, MemorySchema.EVENTS), frame(segments, MemorySchema.SEGMENTS),
+                frame(telemetry, TelemetrySchema.SCHEMA), frame(entries, FlightRecorderSchema.ENTRIES),
+                frame(groups, FlightRecorderSchema.GROUPS));
+    }
+
+    @Test
+    void memoryRowsAreTheReplayOfEachDevice() {
+        Inputs in = inputs();
+        Dataset<Row> rows = MemoryMetrics.rows(in.memoryEvents(), in.memorySegments());
         List<MetricRow> expected = new ArrayList<>(MemoryMetrics.workload("w1", List.of(
                 MemoryMetrics.Device.replayed(0, 0, MemoryMetricsTest.TRACE_0, MemoryMetricsTest.SEGMENTS_0),
                 MemoryMetrics.Device.replayed(0, 1, List.of(), MemoryMetricsTest.SEGMENTS_1),
@@ -98,21 +129,9 @@ class SideFamiliesSparkTest {
 
     @Test
     void telemetryRowsAreTheMeansOfTheLinesInRankFileLineOrder() {
-        List<Row> rows = new ArrayList<>();
-        List<TelemetryMetrics.Line> lines = TelemetryMetricsTest.ref();
-        for (int i = 0; i < lines.size(); i++) {
-            TelemetryMetrics.Line l = lines.get(i);
-            rows.add(row(TelemetrySchema.SCHEMA, cells("workload", "ref", "rank", l.rank(), "source_file", "rank" + l.rank(),
-                    "line", (long) i, "ordinal", (long) i, "row_kind", "iteration", "overlap_compute_comm_ms", l.overlapMs(),
-                    "compute_ms", l.computeMs(), "overlap_compute_allreduce_ms", l.allreduceOverlapMs(),
-                    "overlap_compute_reducescatter_ms", l.reducescatterOverlapMs(),
-                    "per_stream_ms", scala.jdk.javaapi.CollectionConverters.asScala(l.perStreamMs()))));
-            // a range row of the same line: not an iteration, not a sample
-            rows.add(row(TelemetrySchema.SCHEMA, cells("workload", "ref", "rank", l.rank(), "source_file", "rank" + l.rank(),
-                    "line", (long) i, "ordinal", 100L + i, "row_kind", "range", "compute_ms", 1000.0)));
-        }
-        Dataset<Row> out = TelemetryMetrics.rows(frame(rows, TelemetrySchema.SCHEMA));
-        SideFamiliesSqlEquivalenceTest.assertSameRows(TelemetryMetrics.workload("ref", lines), collected(out), MetricRow::toString);
+        Dataset<Row> out = TelemetryMetrics.rows(inputs().telemetry());
+        SideFamiliesSqlEquivalenceTest.assertSameRows(TelemetryMetrics.workload("ref", TelemetryMetricsTest.ref()), collected(out),
+                MetricRow::toString);
         assertOneShuffle(out);
     }
 
@@ -134,15 +153,9 @@ class SideFamiliesSparkTest {
 
     @Test
     void collectiveHangsAndTheirMetricRows() {
-        // "w": CollectiveHangsTest's hang, plus an entry without a group name (ignored); "quiet": one rank's dump, no hang
-        List<Row> entries = new ArrayList<>();
-        List<Row> groups = new ArrayList<>();
-        CollectiveHangsTest.ENTRIES.forEach(e -> entries.add(frEntry("w", e)));
-        entries.add(frEntry("w", new Entry(2, 9, 5L, null, 7L, "nccl:all_reduce", false, null, null, 1L)));
-        CollectiveHangsTest.GROUPS.forEach(g -> groups.add(frGroup("w", g)));
-        groups.add(frGroup("quiet", new GroupStatus(0, 0L, "0", "default_pg", List.of(0), 4L, 4L)));
-        Dataset<Row> fr = frame(entries, FlightRecorderSchema.ENTRIES);
-        Dataset<Row> pgs = frame(groups, FlightRecorderSchema.GROUPS);
+        Inputs in = inputs();
+        Dataset<Row> fr = in.flightRecorder();
+        Dataset<Row> pgs = in.groups();
         Dataset<Row> hangs = CollectiveHangs.table(fr, pgs);
         List<CollectiveHangs.Hang> got = hangs.collectAsList().stream().map(CollectiveHangs.Hang::fromRow).toList();
         assertEquals(new HashSet<>(List.of(CollectiveHangsTest.ROOT, CollectiveHangsTest.NOT_ROOT)), new HashSet<>(got));

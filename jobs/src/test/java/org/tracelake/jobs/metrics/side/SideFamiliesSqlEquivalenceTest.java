@@ -20,6 +20,7 @@ import java.util.function.Function;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -183,6 +184,41 @@ class SideFamiliesSqlEquivalenceTest {
                 spark.table("flight_recorder"), spark.table("process_group_status")));
         assertEquals(6, sql.size()); // two rows for each of gpu_error, lock_gil, fr_one
         assertSameRows(sql, java, MetricRow::toString);
+    }
+
+    /**
+     * The same on the hand-built rows of SideFamiliesSparkTest, for what the real traces lack: segment events, a
+     * device with segments and no trace, a null rank, a rank's status without group name, an entry without one, a
+     * range row among the telemetry lines. (hangs.sql's -1 for "quiet", a workload without a root, as above.)
+     */
+    @Test
+    void theSameOnHandBuiltEdgeCases() {
+        SideFamiliesSparkTest.Inputs in = SideFamiliesSparkTest.inputs();
+        Map<String, Dataset<Row>> views = Map.of("memory_events", in.memoryEvents(), "memory_segments", in.memorySegments(),
+                "iteration_telemetry", in.telemetry(), "flight_recorder", in.flightRecorder(),
+                "process_group_status", in.groups(), "workloads",
+                spark.createDataFrame(List.of(RowFactory.create("w1"), RowFactory.create("w2"), RowFactory.create("ref"),
+                        RowFactory.create("w"), RowFactory.create("quiet")), new StructType().add("workload", "string")));
+        views.forEach((name, rows) -> rows.createOrReplaceTempView(name));
+        try {
+            assertSameRows(metricRows(sqlQueries("memory.sql")),
+                    metricRows(MemoryMetrics.rows(in.memoryEvents(), in.memorySegments())), MetricRow::toString);
+            // ref's lines are integers: every sum is exact in any order
+            assertSameRows(metricRows(sqlQueries("telemetry.sql")), metricRows(TelemetryMetrics.rows(in.telemetry())),
+                    MetricRow::toString);
+            Dataset<Row> hangs = sqlHangs();
+            assertSameRows(hangs.collectAsList().stream().map(CollectiveHangs.Hang::fromRow).toList(),
+                    CollectiveHangs.table(in.flightRecorder(), in.groups()).collectAsList().stream()
+                            .map(CollectiveHangs.Hang::fromRow).toList(), CollectiveHangs.Hang::toString);
+            hangs.createOrReplaceTempView("collective_hangs");
+            List<MetricRow> sql = metricRows(sqlQueries("hangs.sql")).stream()
+                    .map(r -> r.workload().equals("quiet") && r.metric().equals("hang_root_ranks") && r.value() == -1.0
+                            ? r.withValue(0.0) : r).toList();
+            assertSameRows(sql, metricRows(HangMetrics.rows(CollectiveHangs.table(in.flightRecorder(), in.groups()),
+                    in.flightRecorder(), in.groups())), MetricRow::toString);
+        } finally {
+            for (String t : views.keySet()) spark.read().parquet(archive.table(t)).createOrReplaceTempView(t);
+        }
     }
 
     /** collective_hangs.sql's rows, in the table's schema. */
