@@ -1,0 +1,263 @@
+package org.tracelake.jobs.metrics.side;
+
+import static org.apache.spark.sql.functions.col;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.spark.api.java.function.CoGroupFunction;
+import org.apache.spark.api.java.function.MapFunction;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.tracelake.schemas.FlightRecorderSchema;
+
+/**
+ * The {@code collective_hangs} table (METRICS.md §4 "Hangs"), one row per stuck collective, from one workload's NCCL
+ * Flight Recorder dumps: its {@code flight_recorder} entries and {@code process_group_status} rows.
+ * <ul>
+ *   <li>A group is a pg_config name; its global ranks are what the dumps say (the union over ranks); its pg_id is the
+ *       one its entries carry on any rank (the same on every rank: groups are created in one order everywhere; the
+ *       smallest when they disagree).</li>
+ *   <li>Per member rank that left a dump: enqueued / completed = that rank's pg_status entry under the group's pg_id.</li>
+ *   <li>Candidates: c = completed + 1 of each member. A member is missing from c when its enqueued &lt; c.</li>
+ *   <li>A row per (group, c) with at least one missing member and at least one member whose entries hold c
+ *       (collective_seq_id, not p2p): op, input_size (first input's dims joined by 'x') and dtype (first input dtype)
+ *       from the lowest member rank holding c (its first such entry); created_ns = the earliest time_created_ns of c
+ *       among those holding it.</li>
+ *   <li>is_root: for every missing rank, the row naming it with the smallest created_ns (then group name, then c) is
+ *       a root — the first collective in time that this rank never joined; a row is root when it is that row for any
+ *       rank.</li>
+ * </ul>
+ */
+public final class CollectiveHangs {
+    private CollectiveHangs() {}
+
+    /** One {@code flight_recorder} entry, with its first input's size ("4096x5120") and dtype. */
+    public record Entry(Integer rank, long ordinal, Long pgId, String pgName, Long collectiveSeqId, String op,
+                        Boolean isP2p, String inputSize, String dtype, Long createdNs) {
+        /** The first input's dims joined by 'x' (a null dim left out, as array_join does); null without an input. */
+        public static String inputSize(List<? extends List<Long>> inputSizes) {
+            if (inputSizes == null || inputSizes.isEmpty() || inputSizes.get(0) == null) return null;
+            return inputSizes.get(0).stream().filter(Objects::nonNull).map(String::valueOf).collect(Collectors.joining("x"));
+        }
+
+        /** The first input's dtype; null without one. */
+        public static String dtype(List<String> inputDtypes) {
+            return inputDtypes == null || inputDtypes.isEmpty() ? null : inputDtypes.get(0);
+        }
+    }
+
+    /** One {@code process_group_status} row. */
+    public record GroupStatus(Integer rank, Long pgId, String pgName, String pgDesc, List<Integer> pgRanks,
+                              Long lastEnqueued, Long lastCompleted) implements Serializable {}
+
+    /** One row of {@code collective_hangs}. */
+    public record Hang(String workload, String pgName, String pgDesc, Long pgId, long collectiveSeqId, String op,
+                       String inputSize, String dtype, Long createdNs, List<Integer> missingRanks,
+                       List<Integer> holdingRanks, boolean isRoot) implements Serializable {
+        public Row toRow() {
+            return RowFactory.create(workload, pgName, pgDesc, pgId, collectiveSeqId, op, inputSize, dtype, createdNs,
+                    seq(missingRanks), seq(holdingRanks), isRoot);
+        }
+
+        /** An array column's value as Spark's row encoder takes it. */
+        private static scala.collection.Seq<Integer> seq(List<Integer> values) {
+            return values == null ? null : scala.jdk.javaapi.CollectionConverters.asScala(values).toSeq();
+        }
+
+        /** From a row of {@link FlightRecorderSchema#HANGS}. */
+        public static Hang fromRow(Row r) {
+            return new Hang(r.getString(0), r.getString(1), r.getString(2), r.isNullAt(3) ? null : r.getLong(3), r.getLong(4),
+                    r.getString(5), r.getString(6), r.getString(7), r.isNullAt(8) ? null : r.getLong(8),
+                    r.isNullAt(9) ? null : r.getList(9), r.isNullAt(10) ? null : r.getList(10), r.getBoolean(11));
+        }
+
+        Hang asRoot() {
+            return new Hang(workload, pgName, pgDesc, pgId, collectiveSeqId, op, inputSize, dtype, createdNs, missingRanks,
+                    holdingRanks, true);
+        }
+    }
+
+    /**
+     * The order the entries stream in: by group name, the smallest pg_id of the name first (nulls after), so that a
+     * group's pg_id is known at its first entry.
+     */
+    static final Comparator<Entry> STREAM_ORDER = Comparator.comparing(Entry::pgName, SparkOrder.STRING_NULLS_FIRST)
+            .thenComparing(Entry::pgId, Comparator.nullsLast(Comparator.<Long>naturalOrder()));
+
+    /** The stuck collectives of one workload, from all its entries (any order) and group rows. */
+    public static List<Hang> of(String workload, List<Entry> entries, List<GroupStatus> groups) {
+        return ofSorted(workload, entries.stream().sorted(STREAM_ORDER).iterator(), groups);
+    }
+
+    /** The same, from entries in {@link #STREAM_ORDER}: holds one group's candidates at a time, never the entries. */
+    static List<Hang> ofSorted(String workload, Iterator<Entry> entries, List<GroupStatus> groups) {
+        Map<String, List<GroupStatus>> byName = new HashMap<>();
+        Map<Long, List<GroupStatus>> byId = new HashMap<>();
+        for (GroupStatus g : groups) {
+            if (g.pgName() != null) byName.computeIfAbsent(g.pgName(), k -> new ArrayList<>()).add(g);
+            if (g.pgId() != null) byId.computeIfAbsent(g.pgId(), k -> new ArrayList<>()).add(g);
+        }
+        List<Hang> stuck = new ArrayList<>();
+        Entry next = entries.hasNext() ? entries.next() : null;
+        while (next != null) {
+            String name = next.pgName();
+            StuckInGroup group = name == null || next.pgId() == null || !byName.containsKey(name) ? null
+                    : new StuckInGroup(workload, name, next.pgId(), byName.get(name), byId.getOrDefault(next.pgId(), List.of()));
+            while (next != null && Objects.equals(next.pgName(), name)) {
+                if (group != null) group.entry(next);
+                next = entries.hasNext() ? entries.next() : null;
+            }
+            if (group != null) stuck.addAll(group.stuck());
+        }
+        return markRoots(stuck);
+    }
+
+    /** One member rank's status in a group. */
+    private record Member(int rank, long enqueued, long completed) {}
+
+    /** The first holder's fields, compared as the SQL's min(named_struct(rank, ordinal, op, input_size, dtype)). */
+    private static final Comparator<Entry> FIRST_HOLDER = Comparator.comparing(Entry::rank, SparkOrder.INT_NULLS_FIRST)
+            .thenComparingLong(Entry::ordinal)
+            .thenComparing(Entry::op, SparkOrder.STRING_NULLS_FIRST)
+            .thenComparing(Entry::inputSize, SparkOrder.STRING_NULLS_FIRST)
+            .thenComparing(Entry::dtype, SparkOrder.STRING_NULLS_FIRST);
+
+    /** One group: its members' status, then its entries, and the stuck collectives they give. */
+    private static final class StuckInGroup {
+        private final String workload;
+        private final String name;
+        private final long pgId;
+        private final String desc;
+        private final List<Member> members = new ArrayList<>();
+        private final Set<Integer> memberRanks = new HashSet<>();
+        private final Set<Long> candidates = new TreeSet<>();
+        /** Per candidate held by a member: its first holder, earliest creation, and the ranks holding it. */
+        private final Map<Long, Entry> firstHolder = new HashMap<>();
+        private final Map<Long, Long> createdNs = new HashMap<>();
+        private final Map<Long, TreeSet<Integer>> holding = new HashMap<>();
+
+        StuckInGroup(String workload, String name, long pgId, List<GroupStatus> named, List<GroupStatus> withId) {
+            this.workload = workload;
+            this.name = name;
+            this.pgId = pgId;
+            this.desc = named.stream().map(GroupStatus::pgDesc).filter(Objects::nonNull).min(SparkOrder.STRING).orElse(null);
+            // the group's global ranks: the union of what every rank's pg_config says
+            TreeSet<Integer> ranks = new TreeSet<>();
+            for (GroupStatus g : named) if (g.pgRanks() != null) g.pgRanks().stream().filter(Objects::nonNull).forEach(ranks::add);
+            // a member's status is its pg_status under the group's pg_id, whatever name (if any) its own dump links to it
+            Map<Integer, List<GroupStatus>> byRank = new HashMap<>();
+            for (GroupStatus s : withId) if (s.rank() != null) byRank.computeIfAbsent(s.rank(), k -> new ArrayList<>()).add(s);
+            for (int rank : ranks) {
+                for (GroupStatus s : byRank.getOrDefault(rank, List.of())) {
+                    if (s.lastEnqueued() != null && s.lastCompleted() != null) {
+                        members.add(new Member(rank, s.lastEnqueued(), s.lastCompleted()));
+                        memberRanks.add(rank);
+                        candidates.add(s.lastCompleted() + 1);
+                    }
+                }
+            }
+        }
+
+        void entry(Entry e) {
+            Long seq = e.collectiveSeqId();
+            if (Boolean.TRUE.equals(e.isP2p()) || seq == null || e.rank() == null || !memberRanks.contains(e.rank())
+                    || !candidates.contains(seq)) {
+                return;
+            }
+            firstHolder.merge(seq, e, (a, b) -> FIRST_HOLDER.compare(a, b) <= 0 ? a : b);
+            if (e.createdNs() != null) createdNs.merge(seq, e.createdNs(), Math::min);
+            holding.computeIfAbsent(seq, k -> new TreeSet<>()).add(e.rank());
+        }
+
+        List<Hang> stuck() {
+            List<Hang> out = new ArrayList<>();
+            for (long c : candidates) {
+                Entry holder = firstHolder.get(c);
+                if (holder == null) continue;
+                List<Integer> missing = members.stream().filter(m -> m.enqueued() < c).map(Member::rank).sorted().toList();
+                if (missing.isEmpty()) continue;
+                out.add(new Hang(workload, name, desc, pgId, c, holder.op(), holder.inputSize(), holder.dtype(),
+                        createdNs.get(c), missing, List.copyOf(holding.get(c)), false));
+            }
+            return out;
+        }
+    }
+
+    /** Per missing rank, its first stuck collective in time (created_ns, nulls first; then group name, then c). */
+    private static List<Hang> markRoots(List<Hang> stuck) {
+        Comparator<Hang> inTime = Comparator.comparing(Hang::createdNs, SparkOrder.LONG_NULLS_FIRST)
+                .thenComparing(Hang::pgName, SparkOrder.STRING_NULLS_FIRST)
+                .thenComparingLong(Hang::collectiveSeqId);
+        Map<Integer, Hang> firstOfRank = new TreeMap<>();
+        for (Hang h : stuck) {
+            for (int rank : h.missingRanks()) firstOfRank.merge(rank, h, (a, b) -> inTime.compare(a, b) <= 0 ? a : b);
+        }
+        Set<Hang> roots = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        roots.addAll(firstOfRank.values());
+        return stuck.stream().map(h -> roots.contains(h) ? h.asRoot() : h).toList();
+    }
+
+    private static final String[] ENTRY_COLUMNS = {"workload", "rank", "ordinal", "pg_id", "pg_name", "collective_seq_id",
+            "op", "is_p2p", "input_sizes", "input_dtypes", "time_created_ns"};
+    private static final String[] GROUP_COLUMNS = {"workload", "rank", "pg_id", "pg_name", "pg_desc", "pg_ranks",
+            "last_enqueued_collective", "last_completed_collective"};
+
+    /**
+     * The {@code collective_hangs} rows (of {@link FlightRecorderSchema#HANGS}) of every workload of the given
+     * {@code flight_recorder} and {@code process_group_status} rows: one shuffle, each workload's two tables
+     * cogrouped, the entries sorted by group so that each group is attributed as its entries stream by.
+     */
+    public static Dataset<Row> table(Dataset<Row> flightRecorder, Dataset<Row> processGroupStatus) {
+        Dataset<Row> entries = flightRecorder.select(ENTRY_COLUMNS[0],
+                java.util.Arrays.copyOfRange(ENTRY_COLUMNS, 1, ENTRY_COLUMNS.length));
+        Dataset<Row> groups = processGroupStatus.select(GROUP_COLUMNS[0],
+                java.util.Arrays.copyOfRange(GROUP_COLUMNS, 1, GROUP_COLUMNS.length));
+        MapFunction<Row, String> workload = r -> r.getString(0);
+        return entries.groupByKey(workload, Encoders.STRING()).cogroupSorted(groups.groupByKey(workload, Encoders.STRING()),
+                new Column[] {col("pg_name").asc_nulls_first(), col("pg_id").asc_nulls_last()}, new Column[0],
+                new AttributeWorkload(), Encoders.row(FlightRecorderSchema.HANGS));
+    }
+
+    private static final class AttributeWorkload implements CoGroupFunction<String, Row, Row, Row> {
+        @Override
+        public Iterator<Row> call(String workload, Iterator<Row> entryRows, Iterator<Row> groupRows) {
+            List<GroupStatus> groups = new ArrayList<>();
+            groupRows.forEachRemaining(g -> groups.add(new GroupStatus(g.isNullAt(1) ? null : g.getInt(1),
+                    MemoryMetrics.nullableLong(g, 2), g.getString(3), g.getString(4), g.isNullAt(5) ? null : g.getList(5),
+                    MemoryMetrics.nullableLong(g, 6), MemoryMetrics.nullableLong(g, 7))));
+            Iterator<Entry> entries = new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return entryRows.hasNext();
+                }
+
+                @Override
+                public Entry next() {
+                    Row r = entryRows.next();
+                    List<List<Long>> sizes = r.isNullAt(8) ? null
+                            : r.<scala.collection.Seq<Long>>getList(8).stream()
+                                    .map(s -> s == null ? null : scala.jdk.javaapi.CollectionConverters.asJava(s)).toList();
+                    return new Entry(r.isNullAt(1) ? null : r.getInt(1), r.getLong(2), MemoryMetrics.nullableLong(r, 3),
+                            r.getString(4), MemoryMetrics.nullableLong(r, 5), r.getString(6),
+                            r.isNullAt(7) ? null : r.getBoolean(7), Entry.inputSize(sizes),
+                            Entry.dtype(r.isNullAt(9) ? null : r.getList(9)), MemoryMetrics.nullableLong(r, 10));
+                }
+            };
+            return ofSorted(workload, entries, groups).stream().map(Hang::toRow).iterator();
+        }
+    }
+}
