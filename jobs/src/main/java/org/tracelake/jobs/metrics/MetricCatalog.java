@@ -55,7 +55,7 @@ public final class MetricCatalog {
 
     /** Columns: metric, figure, unit, requires, label, better (higher|lower), category, description (may hold commas). */
     private static List<Entry> load() {
-        String[] lines = SqlScripts.text("catalog.csv").split("\n");
+        String[] lines = MetricResources.text("catalog.csv").split("\n");
         Map<String, Entry> byKey = new LinkedHashMap<>();
         Map<String, Entry> firstOfMetric = new HashMap<>();
         for (int i = 1; i < lines.length; i++) {

@@ -13,7 +13,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.engine.MetricEngine;
-import org.tracelake.jobs.metrics.engine.SideFamiliesSql;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.TableCatalog;
@@ -103,9 +102,7 @@ public final class MetricsRun {
         SessionSettings.with(spark, settings(), () -> {
             try {
                 spark.sparkContext().setJobDescription("metrics");
-                SideFamiliesSql.Result side = SideFamiliesSql.compute(spark, workloads, sideTables);
-                engine.compute(events, workloads, sideTables.get(Tables.ET_NODES), side.metricRows(), side.hangs(),
-                        DevicePeaks.table(spark), new Staging());
+                engine.compute(spark, events, workloads, sideTables, DevicePeaks.table(spark), new Staging());
                 return null;
             } finally {
                 spark.sparkContext().setJobDescription(null);

@@ -6,12 +6,14 @@ import static org.apache.spark.sql.functions.lit;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.api.java.function.FilterFunction;
 import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.rank.RankEvent;
@@ -44,12 +46,16 @@ public final class MetricEngine {
     }
 
     /**
-     * Computes the tables of the given events and writes them into {@code staged}. {@code sideRows} are the
-     * side-table families' metric rows and {@code hangs} the collective_hangs rows (either may be null when the run
-     * has no such inputs); {@code etNodes} may be null.
+     * Computes the tables of the given events and writes them into {@code staged}. {@code sideTables} holds the side
+     * tables (memory snapshots, telemetry, Flight Recorder dumps, execution-trace nodes) the run has, by name; a
+     * family whose inputs the run lacks is not planned at all.
      */
-    public void compute(Dataset<Row> events, Dataset<Row> workloads, Dataset<Row> etNodes, Dataset<Row> sideRows,
-                        Dataset<Row> hangs, DevicePeakTable peaks, StagedTables staged) {
+    public void compute(SparkSession spark, Dataset<Row> events, Dataset<Row> workloads,
+                        Map<String, Dataset<Row>> sideTables, DevicePeakTable peaks, StagedTables staged) {
+        SideFamilies.Result side = SideFamilies.compute(spark, sideTables);
+        Dataset<Row> etNodes = sideTables.get(Tables.ET_NODES);
+        Dataset<Row> sideRows = side.metricRows();
+        Dataset<Row> hangs = side.hangs();
         Dataset<Row> ranks = RankEvent.input(events)
                 .repartition(col(EventSchema.WORKLOAD), col(EventSchema.RANK))
                 .sortWithinPartitions(EventSchema.WORKLOAD, EventSchema.RANK, "row_kind", EventSchema.TS_NS)

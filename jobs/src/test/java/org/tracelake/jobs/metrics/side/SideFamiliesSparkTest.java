@@ -123,14 +123,14 @@ class SideFamiliesSparkTest {
         expected.addAll(MemoryMetrics.workload("w2", List.of(
                 MemoryMetrics.Device.replayed(3, 1, MemoryMetricsTest.TRACE_1, MemoryMetricsTest.SEGMENTS_1))));
         assertEquals(40 + 20, expected.size());
-        SideFamiliesSqlEquivalenceTest.assertSameRows(expected, collected(rows), MetricRow::toString);
+        assertSameRows(expected, collected(rows), MetricRow::toString);
         assertOneShuffle(rows);
     }
 
     @Test
     void telemetryRowsAreTheMeansOfTheLinesInRankFileLineOrder() {
         Dataset<Row> out = TelemetryMetrics.rows(inputs().telemetry());
-        SideFamiliesSqlEquivalenceTest.assertSameRows(TelemetryMetrics.workload("ref", TelemetryMetricsTest.ref()), collected(out),
+        assertSameRows(TelemetryMetrics.workload("ref", TelemetryMetricsTest.ref()), collected(out),
                 MetricRow::toString);
         assertOneShuffle(out);
     }
@@ -165,7 +165,7 @@ class SideFamiliesSparkTest {
         Dataset<Row> metrics = HangMetrics.rows(hangs.repartition(2), fr, pgs);
         List<MetricRow> expected = new ArrayList<>(HangMetrics.workload("w", got));
         expected.addAll(HangMetrics.workload("quiet", List.of()));
-        SideFamiliesSqlEquivalenceTest.assertSameRows(expected, collected(metrics), MetricRow::toString);
+        assertSameRows(expected, collected(metrics), MetricRow::toString);
         assertOneShuffle(HangMetrics.rows(frame(new ArrayList<>(), FlightRecorderSchema.HANGS), fr, pgs));
         // the check sees two stages where there are two: the metrics over hangs computed in the same plan
         assertThrows(AssertionFailedError.class, () -> assertOneShuffle(metrics));
@@ -201,5 +201,18 @@ class SideFamiliesSparkTest {
 
     private static List<SparkPlan> children(SparkPlan node) {
         return scala.jdk.javaapi.CollectionConverters.asJava(node.children());
+    }
+
+    /** The same multiset of rows, or a failure listing what only one side has. */
+    static <T> void assertSameRows(List<T> expected, List<T> actual, java.util.function.Function<T, String> show) {
+        java.util.Map<T, Integer> counts = new java.util.HashMap<>();
+        for (T e : expected) counts.merge(e, 1, Integer::sum);
+        for (T a : actual) counts.merge(a, -1, Integer::sum);
+        StringBuilder diff = new StringBuilder();
+        counts.forEach((row, n) -> {
+            if (n != 0) diff.append(n > 0 ? "only expected (" + n + "): " : "only computed (" + -n + "): ").append(show.apply(row)).append('\n');
+        });
+        if (diff.length() > 0) org.junit.jupiter.api.Assertions.fail(expected.size() + " expected rows, " + actual.size() + " computed:\n" + diff);
+        org.junit.jupiter.api.Assertions.assertTrue(expected.size() > 0);
     }
 }
