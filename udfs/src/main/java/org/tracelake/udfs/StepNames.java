@@ -37,9 +37,13 @@ public final class StepNames {
     public static final int PRIORITIES = TPU_VLLM_PRIORITY + 1;
 
     private static final Pattern PROFILER_STEP = Pattern.compile("ProfilerStep#(\\d+)$");
-    private static final Pattern VLLM_STEP = Pattern.compile("^execute_context_");
-    /** Also as a Kineto python_function ("…/scheduler.py(812): run_batch"). */
-    private static final Pattern SGLANG_STEP = Pattern.compile("(?:^|[\\s:])run_batch$");
+    /** vLLM's execute_context_*, and its newer form execute_&lt;N&gt;_context_&lt;M&gt;(…)_generation_&lt;K&gt;(…) (METRICS.md §1). */
+    private static final Pattern VLLM_STEP = Pattern.compile("^execute_(\\d+_)?context_");
+    /**
+     * SGLang's run_batch, also as a Kineto python_function ("…/scheduler.py(812): run_batch"), and its newer
+     * step[EXTEND …] / step[DECODE …] annotations.
+     */
+    private static final Pattern SGLANG_STEP = Pattern.compile("(?:^|[\\s:])run_batch$|^step\\[[A-Z]+");
     private static final Pattern TPU_VLLM_STEP = Pattern.compile("^\\$core\\.py:331 step$");
 
     private StepNames() {

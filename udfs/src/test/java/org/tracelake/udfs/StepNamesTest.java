@@ -23,6 +23,12 @@ class StepNamesTest {
     void inferenceStepKinds() {
         assertEquals("vllm", StepNames.inferenceStepKind("execute_context_1(512)_generation_3(3)"));
         assertEquals("sglang", StepNames.inferenceStepKind("run_batch"));
+        // the newer annotations (METRICS.md §1): vLLM execute_<N>_context_<M>(…)_generation_<K>(…), SGLang step[MODE …]
+        assertEquals("vllm", StepNames.inferenceStepKind("execute_12_context_1(512)_generation_3(3)"));
+        assertEquals("sglang", StepNames.inferenceStepKind("step[EXTEND bs=1 toks=512]"));
+        assertEquals("sglang", StepNames.inferenceStepKind("step[DECODE bs=8]"));
+        assertNull(StepNames.inferenceStepKind("step[lowercase]"));
+        assertNull(StepNames.inferenceStepKind("execute_model"));
         assertEquals("sglang", StepNames.inferenceStepKind("sglang/srt/managers/scheduler.py(812): run_batch"));
         assertEquals("tpu_vllm", StepNames.inferenceStepKind("$core.py:331 step"));
         assertNull(StepNames.inferenceStepKind("$core.py:331 step_with_batch_queue"));
