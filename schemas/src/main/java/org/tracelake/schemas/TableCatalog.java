@@ -48,6 +48,8 @@ public final class TableCatalog {
                     "stuck collectives from Flight Recorder dumps: group, seq id, op, missing ranks, is_root"),
             new Table(Tables.ALL_TO_ALL_PAIRS, AllToAllPairSchema.SCHEMA, true, Stage.METRICS,
                     "bytes each rank sent each rank in an all_to_all whose split sizes are known"),
+            new Table(Tables.KERNEL_TOTALS, KernelTotalsSchema.SCHEMA, true, Stage.METRICS,
+                    "per rank, GPU activities by kernel name, class and category (and collective kind and size bucket): calls, time, bytes"),
             new Table(Tables.METRICS, MetricSchema.SCHEMA, true, Stage.METRICS,
                     "the long metrics table (METRICS.md §5): metric, figure, scope, rank, step, key, value"),
             new Table(Tables.METRICS_HISTORY, RunSchema.METRICS_HISTORY, false, Stage.HISTORY,

@@ -28,6 +28,7 @@ class TableCatalogTest {
                 Tables.PROCESS_GROUP_STATUS),
                 TableCatalog.perWorkload(TableCatalog.Stage.INGEST));
         assertEquals(List.of(Tables.COLLECTIVES, Tables.COLLECTIVE_MEMBERS, Tables.COLLECTIVE_HANGS, Tables.ALL_TO_ALL_PAIRS,
+                Tables.KERNEL_TOTALS,
                 Tables.METRICS),
                 TableCatalog.perWorkload(TableCatalog.Stage.METRICS));
         assertEquals(List.of(), TableCatalog.perWorkload(TableCatalog.Stage.HISTORY));

@@ -6,14 +6,17 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.metrics.engine.MetricEngine;
 import org.tracelake.jobs.spark.Settings;
+import org.tracelake.jobs.warehouse.PartitionFiles;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
@@ -83,8 +86,10 @@ public final class MetricsRun {
 
     /**
      * Settings of the metrics phase. Its plan is a handful of stages whose work is plain Java over rows: adaptive
-     * execution and code generation would only add planning and compilation to it. Shuffles have one partition per
-     * core: the workload step holds a few rows per rank.
+     * execution and code generation would only add planning and compilation to it, so both are off, code generation
+     * down to the projections and encoders ({@code spark.sql.codegen.factoryMode=NO_CODEGEN}: Spark's interpreted
+     * forms, with no Janino compile per expression). Shuffles have one partition per core: the workload step holds a
+     * few rows per rank.
      */
     private Map<String, String> settings() {
         Map<String, String> settings = new LinkedHashMap<>();
@@ -93,36 +98,30 @@ public final class MetricsRun {
         settings.put("spark.sql.shuffle.partitions", Integer.toString(spark.sparkContext().defaultParallelism()));
         if (!Settings.of(spark).get(Settings.METRICS_CODEGEN)) {
             settings.put("spark.sql.codegen.wholeStage", "false");
+            settings.put("spark.sql.codegen.factoryMode", "NO_CODEGEN");
         }
         return settings;
     }
 
     private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
-        MetricEngine engine = new MetricEngine();
+        String stagingRoot = warehouse.staging(runId);
         SessionSettings.with(spark, settings(), () -> {
             try {
                 spark.sparkContext().setJobDescription("metrics");
-                engine.compute(spark, events, workloads, sideTables, DevicePeaks.table(spark), new Staging());
+                MetricEngine.Result result = new MetricEngine().compute(spark, events, workloads, sideTables,
+                        DevicePeaks.table(spark), new PartitionFiles(stagingRoot, warehouse.conf()));
+                Progress.info(String.format(Locale.ROOT, "metrics: %,d rows and %,d collective instances for %d workloads",
+                        result.metricRows(), result.collectives(), result.workloads()));
+                if (result.hangs() != null) {
+                    spark.sparkContext().setJobDescription("metrics: " + Tables.COLLECTIVE_HANGS);
+                    result.hangs().write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN)
+                            .parquet(stagingRoot + "/" + Tables.COLLECTIVE_HANGS);
+                }
                 return null;
             } finally {
                 spark.sparkContext().setJobDescription(null);
             }
         });
-    }
-
-    /** The run's staging area, where the engine writes its tables, one {@code workload=} partition each. */
-    private final class Staging implements MetricEngine.StagedTables {
-        private final String root = warehouse.staging(runId);
-
-        @Override
-        public void write(String table, Dataset<Row> rows) {
-            spark.sparkContext().setJobDescription("metrics: " + table);
-            try {
-                rows.write().mode(SaveMode.Overwrite).partitionBy("workload").parquet(root + "/" + table);
-            } finally {
-                spark.sparkContext().setJobDescription("metrics");
-            }
-        }
     }
 
     public void dropExport(String workload) throws IOException {

@@ -104,9 +104,11 @@ public final class Refresh {
         if (computeMetrics && !ok.isEmpty()) {
             Progress.info("computing metrics for " + ok.size() + " workloads");
             metrics.computeStaged(ok);
-            Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s", (System.nanoTime() - metricsStart) / 1e9));
+            Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s (%.1f CPU-s)",
+                    (System.nanoTime() - metricsStart) / 1e9, cpu.end("metrics")));
+        } else {
+            cpu.end("metrics");
         }
-        cpu.end("metrics");
         // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
         for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
         for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);

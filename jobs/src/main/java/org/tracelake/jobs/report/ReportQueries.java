@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import org.tracelake.jobs.report.ReportModel.LagMap;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 import org.tracelake.jobs.report.ReportModel.RankLastArrivals;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.KernelTotalsSchema;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -71,8 +73,9 @@ public final class ReportQueries {
         if (!warehouse.exists(Tables.EVENTS) || !warehouse.exists(Tables.METRICS)) {
             throw new IllegalStateException("no events or metrics under " + warehouse.root() + ": run `tracelake refresh` first");
         }
-        Dataset<Row> events = forWorkload(Tables.EVENTS, workload);
-        events.createOrReplaceTempView("_report_events");
+        // events only for the timeline (drawn, not counted); every figure comes from the engine's tables
+        forWorkload(Tables.EVENTS, workload).createOrReplaceTempView("_report_events");
+        kernelTotals(workload);
         Dataset<Row> metrics = forWorkload(Tables.METRICS, workload);
         LinkedHashMap<String, Object> card = new LinkedHashMap<>();
         String runId = null;
@@ -97,7 +100,7 @@ public final class ReportQueries {
                 metricRows(metrics.where(col("scope").equalTo(lit("rank")))),
                 metricRows(metrics.where(col("scope").equalTo(lit("key")).and(col("rank").isNull()))),
                 stepMeans(metrics),
-                commBuckets(),
+                commBuckets(metrics),
                 lastArrivals(workload),
                 lagMap(workload),
                 new TimelineQuery(spark).timeline(step, timelineCap,
@@ -114,12 +117,11 @@ public final class ReportQueries {
      * bucket (as the workload page has them), and GPU time per rank by kernel category and by kernel name.
      */
     public ComparedRun comparedRun(String workload) {
-        if (!warehouse.exists(Tables.EVENTS)) return new ComparedRun(0, List.of(), List.of(), List.of());
-        forWorkload(Tables.EVENTS, workload).createOrReplaceTempView("_report_events");
-        long ranks = spark.sql("SELECT count(DISTINCT rank) FROM _report_events WHERE activity_class IS NOT NULL")
-                .first().getLong(0);
-        return new ComparedRun(ranks, commBuckets(), gpuTime("coalesce(kernel_category, 'other')", Integer.MAX_VALUE),
-                gpuTime("name", COMPARED_KERNEL_NAMES));
+        if (!warehouse.exists(Tables.KERNEL_TOTALS)) return new ComparedRun(0, List.of(), List.of(), List.of());
+        kernelTotals(workload);
+        long ranks = spark.sql("SELECT count(DISTINCT rank) FROM _report_kernels").first().getLong(0);
+        return new ComparedRun(ranks, commBuckets(forWorkload(Tables.METRICS, workload)),
+                gpuTime("coalesce(kernel_category, 'other')", Integer.MAX_VALUE), gpuTime("name", COMPARED_KERNEL_NAMES));
     }
 
     /** The kernels of a run the comparison looks at by name: its most time-consuming ones. */
@@ -129,16 +131,22 @@ public final class ReportQueries {
     public record ComparedRun(long ranks, List<CommBucket> collectives, List<KernelTime> byCategory,
                               List<KernelTime> byName) {}
 
-    /** GPU activity time (and count) grouped by an expression of _report_events, largest first. */
+    /** GPU activity time (and count) grouped by an expression of kernel_totals (the view _report_kernels), largest first. */
     private List<KernelTime> gpuTime(String groupBy, int limit) {
         List<KernelTime> out = new ArrayList<>();
         for (Row r : spark.sql("""
-                SELECT %s AS g, min(coalesce(kernel_category, 'other')), count(*), sum(dur_ns) AS t FROM _report_events
-                WHERE activity_class IS NOT NULL AND dur_ns IS NOT NULL
+                SELECT %s AS g, min(coalesce(kernel_category, 'other')), sum(calls), sum(dur_ns) AS t FROM _report_kernels
                 GROUP BY 1 ORDER BY t DESC, g LIMIT %d""".formatted(groupBy, limit)).collectAsList()) {
             out.add(new KernelTime(null, r.getString(1), r.getString(0), r.getLong(2), r.getLong(3)));
         }
         return out;
+    }
+
+    /** The workload's kernel_totals rows as the view _report_kernels (empty when the table does not exist). */
+    private void kernelTotals(String workload) {
+        Dataset<Row> t = warehouse.exists(Tables.KERNEL_TOTALS) ? forWorkload(Tables.KERNEL_TOTALS, workload)
+                : spark.createDataFrame(new ArrayList<Row>(), KernelTotalsSchema.SCHEMA);
+        t.createOrReplaceTempView("_report_kernels");
     }
 
     Warehouse warehouse() {
@@ -213,25 +221,30 @@ public final class ReportQueries {
         return out;
     }
 
-    /** Communication by collective kind and power-of-2 message size (METRICS.md §2: S and busbw). */
-    private List<CommBucket> commBuckets() {
+    /**
+     * Communication by collective kind and power-of-2 message size (METRICS.md §2: S and busbw): calls, bytes and time
+     * from kernel_totals, the median bus bandwidth of each bucket from its busbw_gbps row in metrics.
+     */
+    private List<CommBucket> commBuckets(Dataset<Row> metrics) {
+        Map<String, Double> medians = new HashMap<>();
+        if (metrics.columns().length > 0) {
+            for (Row r : metrics.where(col("metric").equalTo("busbw_gbps").and(col("scope").equalTo("key")))
+                    .select("key", "value").collectAsList()) {
+                medians.put(r.getString(0), r.isNullAt(1) ? null : r.getDouble(1));
+            }
+        }
         List<CommBucket> out = new ArrayList<>();
         for (Row r : spark.sql("""
-                WITH c AS (
-                  SELECT coalesce(collective, 'unknown') AS kind,
-                         bus_size_bytes(collective, in_bytes, out_bytes) AS size, dur_ns, group_size,
-                         busbw_gbps(collective, in_bytes, out_bytes, group_size, dur_ns) AS bw
-                  FROM _report_events
-                  WHERE activity_class = 'comm' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL)
-                SELECT kind,
-                       size_bucket(size) AS bucket,
-                       count(*) AS calls, sum(size) AS bytes, sum(dur_ns) AS dur_ns,
-                       count(CASE WHEN size >= 0 AND group_size >= 2 AND dur_ns > 0 THEN bw END) AS samples,
-                       percentile(CASE WHEN size >= 0 AND group_size >= 2 AND dur_ns > 0 THEN bw END, 0.5) AS busbw
-                FROM c GROUP BY 1, 2 ORDER BY kind, bucket NULLS FIRST""").collectAsList()) {
-            out.add(new CommBucket(r.getString(0), r.isNullAt(1) ? null : r.getLong(1), r.getLong(2),
-                    r.isNullAt(3) ? null : r.getLong(3), r.isNullAt(4) ? 0L : r.getLong(4), r.getLong(5),
-                    r.isNullAt(6) ? null : r.getDouble(6)));
+                SELECT collective, size_bucket, sum(calls), sum(bytes), sum(dur_ns), sum(busbw_samples)
+                FROM _report_kernels WHERE activity_class = 'comm'
+                GROUP BY 1, 2 ORDER BY coalesce(collective, 'unknown'), size_bucket NULLS FIRST""").collectAsList()) {
+            String kind = r.getString(0);
+            Long bucket = r.isNullAt(1) ? null : r.getLong(1);
+            long samples = r.getLong(5);
+            // the family keys a bucket's median by the kind as it is (null included) and the bucket
+            Double busbw = samples > 0 ? medians.get(kind + " bytes>=" + bucket) : null;
+            out.add(new CommBucket(kind == null ? "unknown" : kind, bucket, r.getLong(2),
+                    r.isNullAt(3) ? null : r.getLong(3), r.isNullAt(4) ? 0L : r.getLong(4), samples, busbw));
         }
         return out;
     }
@@ -243,7 +256,7 @@ public final class ReportQueries {
         long total = spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
         List<RankLastArrivals> out = new ArrayList<>();
         for (Row r : spark.sql("""
-                SELECT r.rank, coalesce(l.n, 0) FROM (SELECT DISTINCT rank FROM _report_events
+                SELECT r.rank, coalesce(l.n, 0) FROM (SELECT DISTINCT rank FROM _report_kernels
                                                       WHERE rank IS NOT NULL AND activity_class = 'comm') r
                 LEFT JOIN (SELECT last_rank, count(*) AS n FROM _report_collectives GROUP BY last_rank) l
                   ON l.last_rank = r.rank
@@ -290,8 +303,8 @@ public final class ReportQueries {
     private List<KernelTime> categoryByRank() {
         List<KernelTime> out = new ArrayList<>();
         for (Row r : spark.sql("""
-                SELECT rank, coalesce(kernel_category, 'other'), count(*), sum(dur_ns) FROM _report_events
-                WHERE activity_class IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL
+                SELECT rank, coalesce(kernel_category, 'other'), sum(calls), sum(dur_ns) FROM _report_kernels
+                WHERE rank IS NOT NULL
                 GROUP BY 1, 2 ORDER BY 1, 2""").collectAsList()) {
             out.add(new KernelTime(r.getInt(0), r.getString(1), null, r.getLong(2), r.getLong(3)));
         }
@@ -299,14 +312,7 @@ public final class ReportQueries {
     }
 
     private List<KernelTime> topKernels() {
-        List<KernelTime> out = new ArrayList<>();
-        for (Row r : spark.sql("""
-                SELECT name, min(coalesce(kernel_category, 'other')), count(*), sum(dur_ns) AS t FROM _report_events
-                WHERE activity_class IS NOT NULL AND dur_ns IS NOT NULL
-                GROUP BY name ORDER BY t DESC, name LIMIT %d""".formatted(TOP_KERNELS)).collectAsList()) {
-            out.add(new KernelTime(null, r.getString(1), r.getString(0), r.getLong(2), r.getLong(3)));
-        }
-        return out;
+        return gpuTime("name", TOP_KERNELS);
     }
 
     private static long n(Row r, int i) {

@@ -1,52 +1,41 @@
 package org.tracelake.jobs.metrics.engine;
 
+import java.sql.Timestamp;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.workload.Workload;
-import org.tracelake.schemas.AllToAllPairSchema;
-import org.tracelake.schemas.CollectiveMemberSchema;
-import org.tracelake.schemas.CollectiveSchema;
-import org.tracelake.schemas.MetricSchema;
 
 /**
- * What the workload step emits, for every table it fills at once: one row per output row, tagged with its table and
- * holding it in that table's struct column (the others null), so that one computation feeds every write.
+ * The rows the workload step writes, each in its table's catalog schema ({@code metrics}, {@code collective_members},
+ * {@code collectives}, {@code all_to_all_pairs}, {@code kernel_totals}), the workload column first.
  */
 final class WorkloadOutput {
     private WorkloadOutput() {}
 
-    static final String METRIC = "metric";
-    static final String MEMBER = "member";
-    static final String INSTANCE = "instance";
-    static final String PAIR = "pair";
-
-    static final StructType SCHEMA = new StructType()
-            .add("tag", DataTypes.StringType, false)
-            .add(METRIC, MetricSchema.QUERY_SCHEMA, true)
-            .add(MEMBER, CollectiveMemberSchema.SCHEMA, true)
-            .add(INSTANCE, CollectiveSchema.SCHEMA, true)
-            .add(PAIR, AllToAllPairSchema.SCHEMA, true);
-
-    static Row metric(MetricRow m) {
-        return RowFactory.create(METRIC, m.toRow(), null, null, null);
+    /** A metrics row, stamped with when and by which version of the pipeline it was computed. */
+    static Row metric(MetricRow m, Timestamp computedAt, String pipelineVersion) {
+        return RowFactory.create(m.workload(), m.metric(), m.figure(), m.value(), m.unit(), m.scope(), m.rank(), m.step(),
+                m.key(), m.status(), m.reason(), computedAt, pipelineVersion);
     }
 
     static Row member(String workload, Workload.Member m) {
-        return RowFactory.create(MEMBER, null, RowFactory.create(workload, m.rank(), m.matchKey(), m.bySeq(), m.k(),
-                m.ts(), m.end(), m.kind(), m.groupSize(), m.sizeBytes()), null, null);
+        return RowFactory.create(workload, m.rank(), m.matchKey(), m.bySeq(), m.k(), m.ts(), m.end(), m.kind(),
+                m.groupSize(), m.sizeBytes());
     }
 
     static Row instance(String workload, Workload.Instance i) {
-        return RowFactory.create(INSTANCE, null, null, RowFactory.create(workload, i.matchKey(), i.matchBy(), i.k(),
-                i.kind(), i.groupSize(), i.bytes(), i.ranks(), i.minStart(), i.maxStart(), i.minEnd(), i.maxEnd(),
-                i.lag(), i.maxEnd() - i.minEnd(), i.lastRank(), i.busbw()), null);
+        return RowFactory.create(workload, i.matchKey(), i.matchBy(), i.k(), i.kind(), i.groupSize(), i.bytes(),
+                i.ranks(), i.minStart(), i.maxStart(), i.minEnd(), i.maxEnd(), i.lag(), i.maxEnd() - i.minEnd(),
+                i.lastRank(), i.busbw());
+    }
+
+    static Row kernelTotal(String workload, Workload.KernelTotal t) {
+        return RowFactory.create(workload, t.rank(), t.name(), t.activityClass(), t.kernelCategory(), t.collective(),
+                t.sizeBucket(), t.calls(), t.durNs(), t.bytes(), t.busbwSamples());
     }
 
     static Row pair(String workload, Workload.Pair p) {
-        return RowFactory.create(PAIR, null, null, null, RowFactory.create(workload, p.matchKey(), p.k(), p.source(),
-                p.srcRank(), p.dstRank(), p.bytes()));
+        return RowFactory.create(workload, p.matchKey(), p.k(), p.source(), p.srcRank(), p.dstRank(), p.bytes());
     }
 }

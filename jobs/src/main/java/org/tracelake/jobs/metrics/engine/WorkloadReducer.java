@@ -1,11 +1,14 @@
 package org.tracelake.jobs.metrics.engine;
 
+import java.io.IOException;
+import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.function.FlatMapGroupsFunction;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.rank.RankEvent;
 import org.tracelake.jobs.metrics.rank.RankSummary;
@@ -14,20 +17,28 @@ import org.tracelake.jobs.metrics.workload.DevicePeakTable;
 import org.tracelake.jobs.metrics.workload.EtAllToAll;
 import org.tracelake.jobs.metrics.workload.Families;
 import org.tracelake.jobs.metrics.workload.Workload;
+import org.tracelake.jobs.warehouse.PartitionFiles;
+import org.tracelake.schemas.Tables;
 
 /**
  * The workload step: every rank's summary, the card, the execution-trace all_to_all nodes and the side families' rows of
- * one workload meet here; the families compute its workload-, rank- and step-scope rows and the cross-rank tables.
+ * one workload meet here; the families compute its workload-, rank- and step-scope rows and the cross-rank tables,
+ * which this task writes as the workload's staged partitions. It returns one row of counts per workload
+ * ({@link MetricEngine#COUNTS}).
  */
 final class WorkloadReducer implements FlatMapGroupsFunction<String, Row, Row> {
     private final DevicePeakTable peaks;
+    private final PartitionFiles files;
+    private final Timestamp computedAt;
 
-    WorkloadReducer(DevicePeakTable peaks) {
+    WorkloadReducer(DevicePeakTable peaks, PartitionFiles files, Timestamp computedAt) {
         this.peaks = peaks;
+        this.files = files;
+        this.computedAt = computedAt;
     }
 
     @Override
-    public Iterator<Row> call(String workload, Iterator<Row> rows) {
+    public Iterator<Row> call(String workload, Iterator<Row> rows) throws IOException {
         Card card = Card.NONE;
         List<RankSummary> ranks = new ArrayList<>();
         RankSummary unranked = null;
@@ -51,12 +62,23 @@ final class WorkloadReducer implements FlatMapGroupsFunction<String, Row, Row> {
         ranks.sort(Comparator.comparingInt(s -> s.rank));
         Workload w = new Workload(workload, card, ranks, unranked, et, peaks);
         Families.compute(w, side);
-        List<Row> out = new ArrayList<>(w.metrics.size() + side.size() + w.members.size() + w.instances.size());
-        for (MetricRow m : w.metrics) out.add(WorkloadOutput.metric(m));
-        for (MetricRow m : side) out.add(WorkloadOutput.metric(m));
-        for (Workload.Member m : w.members) out.add(WorkloadOutput.member(workload, m));
-        for (Workload.Instance i : w.instances) out.add(WorkloadOutput.instance(workload, i));
-        for (Workload.Pair p : w.pairs) out.add(WorkloadOutput.pair(workload, p));
-        return out.iterator();
+
+        List<Row> metrics = new ArrayList<>(w.metrics.size() + side.size());
+        for (MetricRow m : w.metrics) metrics.add(WorkloadOutput.metric(m, computedAt, MetricEngine.PIPELINE_VERSION));
+        for (MetricRow m : side) metrics.add(WorkloadOutput.metric(m, computedAt, MetricEngine.PIPELINE_VERSION));
+        List<Row> members = new ArrayList<>(w.members.size());
+        for (Workload.Member m : w.members) members.add(WorkloadOutput.member(workload, m));
+        List<Row> instances = new ArrayList<>(w.instances.size());
+        for (Workload.Instance i : w.instances) instances.add(WorkloadOutput.instance(workload, i));
+        List<Row> pairs = new ArrayList<>(w.pairs.size());
+        for (Workload.Pair p : w.pairs) pairs.add(WorkloadOutput.pair(workload, p));
+        List<Row> kernels = new ArrayList<>(w.kernelTotals.size());
+        for (Workload.KernelTotal t : w.kernelTotals) kernels.add(WorkloadOutput.kernelTotal(workload, t));
+        files.write(Tables.METRICS, workload, metrics);
+        files.write(Tables.KERNEL_TOTALS, workload, kernels);
+        files.write(Tables.COLLECTIVE_MEMBERS, workload, members);
+        files.write(Tables.COLLECTIVES, workload, instances);
+        files.write(Tables.ALL_TO_ALL_PAIRS, workload, pairs);
+        return List.of(RowFactory.create(workload, (long) metrics.size(), (long) instances.size())).iterator();
     }
 }

@@ -84,7 +84,14 @@ public final class RankAccumulator {
         sweep.addActivity(e.ts, e.end(), e.activityClass, isKernel, e.step, e.collective,
                 e.name != null && KernelNameRules.isCopyKernel(e.name), KernelNameRules.isCclBenchEventCat(e.cat),
                 e.name != null && KernelNameRules.isCclBenchCommName(e.name));
-        if (ActivityClass.COMM.equals(e.activityClass)) comm.add(e);
+        if (ActivityClass.COMM.equals(e.activityClass)) {
+            comm.add(e); // kernel_totals counts communication by instance, from the rank's collective instances
+        } else {
+            long[] totals = out.gpuTotals.computeIfAbsent(new RankSummary.GpuKey(e.name, e.activityClass,
+                    e.kernelCategory), k -> new long[2]);
+            totals[0]++;
+            totals[1] += e.dur;
+        }
         if (!ActivityClass.SYNC.equals(e.activityClass)) {
             out.hasKernelTime = true;
             out.kernelTimeNs += e.dur;

@@ -27,6 +27,11 @@ public final class RankSummary implements Serializable {
     public long kernelTimeNs;
     public final Map<String, Long> kernelTimeByName = new HashMap<>();
     public final Map<String, Long> kernelTimeByCategory = new HashMap<>();
+    /** GPU activities other than communication by (name, class, category): {calls, Σ dur ns} (kernel_totals). */
+    public final Map<GpuKey, long[]> gpuTotals = new HashMap<>();
+
+    /** A group of a rank's GPU activities in kernel_totals. */
+    public record GpuKey(String name, String activityClass, String kernelCategory) implements Serializable {}
 
     /** Kineto kernels ({@code cat} kernel, CCL-Bench's leaderboard set): Σ dur per name, in all, in MoE kernels. */
     public long leaderboardKernels;

@@ -16,6 +16,7 @@ public final class Families {
         LocalityFamily.compute(w);
         StepFamily.compute(w);
         KernelFamily.compute(w);
+        KernelTotalsFamily.compute(w);
         AnnotationFamily.compute(w);
         TrafficFamily.compute(w);
         XlaFamily.compute(w, hasWorkloadRow(w, "communication_fraction"));

@@ -24,6 +24,7 @@ public final class Workload {
     public final List<Member> members = new ArrayList<>();
     public final List<Instance> instances = new ArrayList<>();
     public final List<Pair> pairs = new ArrayList<>();
+    public final List<KernelTotal> kernelTotals = new ArrayList<>();
     /** Match keys on which ranks disagree about the number of collectives (set by the cross-rank join), or null. */
     public String mismatch;
 
@@ -41,6 +42,10 @@ public final class Workload {
 
     /** Bytes one rank sent another in one all_to_all instance (all_to_all_pairs). */
     public record Pair(String matchKey, long k, String source, int srcRank, int dstRank, Long bytes) {}
+
+    /** One group of a rank's GPU activities (kernel_totals); rank null for events without one. */
+    public record KernelTotal(Integer rank, String name, String activityClass, String kernelCategory, String collective,
+                              Long sizeBucket, long calls, long durNs, Long bytes, long busbwSamples) {}
 
     public Workload(String name, Card card, List<RankSummary> ranks, RankSummary unranked, List<EtAllToAll> etAllToAll,
                     DevicePeakTable peaks) {
