@@ -22,8 +22,8 @@ import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
 
 /**
- * Computes metrics for a set of workloads whose events and cards sit in some location (the run's staging area,
- * or the live tables) and writes {@code metrics} and {@code collectives} into the run's staging area.
+ * The metrics phase of a refresh: computes the metric stage's tables for the workloads this run ingested (their
+ * events, cards and side tables as staged) into the run's staging area; after the swap, writes their exports.
  */
 public final class MetricsRun {
     /** Tables a metrics run stages for a workload. */
@@ -53,13 +53,6 @@ public final class MetricsRun {
         String stagingRoot = warehouse.staging(runId);
         compute(readPartitions(stagingRoot + "/" + Tables.EVENTS, workloads),
                 readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads), sideTables(stagingRoot, workloads));
-    }
-
-    /** Metrics for workloads already live (the {@code metrics} job alone). */
-    public void computeLive(List<String> workloads) {
-        if (workloads.isEmpty()) return;
-        compute(readPartitions(warehouse.table(Tables.EVENTS), workloads),
-                readPartitions(warehouse.table(Tables.WORKLOADS), workloads), sideTables(warehouse.root(), workloads));
     }
 
     /**
