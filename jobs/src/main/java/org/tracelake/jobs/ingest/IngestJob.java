@@ -105,6 +105,7 @@ public final class IngestJob {
             List<FileReport> reports = p.reports();
             if (p.hasEt()) LOG.debug("{}: {} kernels sized from execution traces", w.name(), KinetoLink.note(reports));
             reports.add(cardReport(w, p.card()));
+            for (WorkloadFolder.Refused refused : w.refused()) reports.add(refusedReport(w, refused));
             DuplicateRanks.flag(reports);
             reports.sort(Comparator.comparing(r -> r.task.path()));
             for (FileReport r : reports) fileRows.add(r.toRow());
@@ -235,6 +236,18 @@ public final class IngestJob {
                 TraceFormat.WORKLOAD_CARD, 0, limits, runId));
         r.contentHash = card.cardHash();
         if (!card.ok()) r.fail(card.error());
+        return r;
+    }
+
+    /**
+     * An entry the archive scan never opened (a link out of the archive, a dangling link, a loop, a FIFO): a row of
+     * its own, size and time 0. Skipped when it merely is not the workload's; an error, not fatal, when a rank may be
+     * missing: the rest of the workload is read, and the run says someone should look.
+     */
+    private FileReport refusedReport(WorkloadFolder w, WorkloadFolder.Refused refused) {
+        FileTask task = new FileTask(w.name(), refused.path(), 0, 0, null, 0, limits, runId);
+        FileReport r = FileReport.skipped(task, refused.reason());
+        if (refused.error()) r.status = TraceFileSchema.STATUS_ERROR;
         return r;
     }
 
