@@ -107,6 +107,7 @@ public final class Refresh {
             Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s", (System.nanoTime() - metricsStart) / 1e9));
         }
         cpu.end("metrics");
+        lock.checkHeld(); // a run whose lock was taken over changes nothing live
         // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
         for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
         for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
