@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsRun;
 import org.tracelake.jobs.readers.TraceFormat;
@@ -81,12 +82,12 @@ final class RunSummary {
             // the ranks the rows carry: a file of eight devices (an XSpace, an Nsight report) holds eight
             long ranks = r.files().stream().flatMap(f -> f.ranksHeld().stream()).distinct().count();
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-32s %5d %6d %,12d",
-                    r.workload(), r.files().stream().filter(f -> TraceFormat.isTrace(f.format)).count(), ranks, r.events()));
+                    Progress.printable(r.workload()), r.files().stream().filter(f -> TraceFormat.isTrace(f.format)).count(), ranks, r.events()));
             List<Row> rows = metrics.getOrDefault(r.workload(), List.of());
             for (String[] h : HEADLINES) line.append(String.format(Locale.ROOT, " %11s", headline(rows, h[0], h[1])));
             line.append("  ").append(r.clean() ? "ok" : r.ok() ? "ok, with file errors: " + String.join("; ", r.problems())
                     : "FAILED (previous tables kept): " + String.join("; ", r.problems()));
-            System.out.println(line);
+            System.out.println(Progress.printable(line.toString())); // names and messages are data: one line each
         }
     }
 

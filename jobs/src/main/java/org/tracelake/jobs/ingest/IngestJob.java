@@ -76,8 +76,15 @@ public final class IngestJob {
     /** A workload between the driver's part (card, configs, planned files) and the executors' (its rows). */
     private record Planned(WorkloadFolder folder, WorkloadCards.Outcome card, List<FileReport> reports, boolean hasEt) {}
 
-    public List<WorkloadIngest> ingest(List<WorkloadFolder> workloads) throws IOException {
+    public List<WorkloadIngest> ingest(List<WorkloadFolder> all) throws IOException {
         long start = System.currentTimeMillis();
+        List<WorkloadIngest> unnameable = new ArrayList<>();
+        List<WorkloadFolder> workloads = new ArrayList<>();
+        for (WorkloadFolder w : all) {
+            String why = PartitionNames.tooLong(w.name());
+            if (why == null) workloads.add(w);
+            else unnameable.add(unnameable(w, why));
+        }
         Map<String, Planned> planned = new LinkedHashMap<>();
         Map<String, List<FileTask>> byTable = new LinkedHashMap<>();
         byTable.put(Tables.EVENTS, new ArrayList<>()); // always staged, so every workload has an events partition
@@ -120,7 +127,21 @@ public final class IngestJob {
         }
         writeStaged(Tables.TRACE_FILES, fileRows, TraceFileSchema.SCHEMA);
         writeStaged(Tables.WORKLOADS, cardRows, WorkloadSchema.SCHEMA);
+        results.addAll(unnameable);
         return results;
+    }
+
+    /**
+     * A workload whose name cannot be a table folder (issue 29 item 3: one such folder made every night's run fail
+     * with "Mkdirs failed"): nothing of it is read or written; it fails alone with its reason, which the run's
+     * errors, its progress line and its summary carry (it can have no trace_files partition of its own: that is the
+     * folder its name cannot have).
+     */
+    private WorkloadIngest unnameable(WorkloadFolder w, String why) {
+        FileReport r = new FileReport(new FileTask(w.name(), w.path(), 0, 0, TraceFormat.WORKLOAD_CARD, 0, limits, runId));
+        r.fail(why);
+        WorkloadCards.Outcome card = new WorkloadCards.Outcome(null, w.path(), null, why);
+        return new WorkloadIngest(w.name(), card, new ArrayList<>(List.of(r)), 0, 0, 0);
     }
 
     /**

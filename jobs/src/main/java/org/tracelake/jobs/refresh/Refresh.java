@@ -90,7 +90,7 @@ public final class Refresh {
         Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
                 + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
                 + plan.vanished.size() + " gone");
-        for (ChangePlan.Redo r : plan.redo) Progress.info("  " + r.folder().name() + ": " + r.why());
+        for (ChangePlan.Redo r : plan.redo) Progress.info("  " + Progress.printable(r.folder().name() + ": " + r.why()));
 
         List<WorkloadFolder> toRead = new ArrayList<>();
         for (ChangePlan.Redo r : plan.redo) toRead.add(r.folder());
