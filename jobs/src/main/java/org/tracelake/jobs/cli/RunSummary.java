@@ -82,7 +82,7 @@ final class RunSummary {
             // the ranks the rows carry: a file of eight devices (an XSpace, an Nsight report) holds eight
             long ranks = r.files().stream().flatMap(f -> f.ranksHeld().stream()).distinct().count();
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-32s %5d %6d %,12d",
-                    Progress.printable(r.workload()), r.files().stream().filter(f -> TraceFormat.isTrace(f.format)).count(), ranks, r.events()));
+                    r.workload(), r.files().stream().filter(f -> TraceFormat.isTrace(f.format)).count(), ranks, r.events()));
             List<Row> rows = metrics.getOrDefault(r.workload(), List.of());
             for (String[] h : HEADLINES) line.append(String.format(Locale.ROOT, " %11s", headline(rows, h[0], h[1])));
             line.append("  ").append(r.clean() ? "ok" : r.ok() ? "ok, with file errors: " + String.join("; ", r.problems())
