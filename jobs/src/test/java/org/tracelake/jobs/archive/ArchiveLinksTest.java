@@ -144,4 +144,26 @@ class ArchiveLinksTest {
         assertTrue(scanned.get(1).refused().get(0).reason().contains("a link to outside the archive"));
         assertEquals(List.of(), scanned.get(1).cards());
     }
+
+    /** The walk names files exactly as Hadoop's own listing does: an upgraded refresh must not see every file as new. */
+    @Test
+    void pathsAreWhatHadoopsListingGives() throws IOException {
+        Path archive = archive();
+        Path w = archive.resolve("w it's 100%");
+        List<String> names = List.of("a b%20c.json", "it's.json", "-dash.json", "\u00fcber.json", "x:y.json", "a..b.json",
+                "#hash.json", "q?.json", "semi;colon.json");
+        for (String n : names) write(w.resolve("sub dir").resolve(n), "{}");
+        write(w.resolve("w.yaml"), "a: 1");
+
+        WorkloadFolder scanned = scan(archive).get(0);
+
+        org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(w.resolve("sub dir").toUri());
+        org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(new Configuration());
+        List<String> hadoop = new java.util.ArrayList<>();
+        for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dir)) hadoop.add(f.getPath().toString());
+        hadoop.sort(null);
+        assertEquals(hadoop, scanned.files().stream().map(WorkloadFolder.InputFile::path).toList());
+        org.apache.hadoop.fs.FileStatus[] top = fs.listStatus(new org.apache.hadoop.fs.Path(archive.toString()));
+        assertEquals(fs.makeQualified(top[0].getPath()).toString(), scanned.path(), "as the Hadoop scan named it");
+    }
 }
