@@ -10,8 +10,8 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.metrics.MetricsRun;
 import org.tracelake.jobs.warehouse.Warehouse;
-import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TableCatalog;
+import org.tracelake.schemas.Tables;
 
 /**
  * Finishes what killed runs owed after their first swap ({@link RunJournal}), under the lock, before a run plans
