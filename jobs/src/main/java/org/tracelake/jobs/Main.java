@@ -8,6 +8,7 @@ import org.tracelake.jobs.cli.IngestCommand;
 import org.tracelake.jobs.cli.RefreshCommand;
 import org.tracelake.jobs.cli.ReportCommand;
 import org.tracelake.jobs.cli.SqlCommand;
+import org.tracelake.jobs.cli.Usage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -29,8 +30,13 @@ public final class Main implements Runnable {
 
     public static int run(String... args) {
         return new CommandLine(new Main())
-                .setExitCodeExceptionMapper(e -> ExitCodes.FAILED)
+                .setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILED)
+                .setParameterExceptionHandler(Usage::parameterError)
                 .setExecutionExceptionHandler((e, cmd, parsed) -> {
+                    if (Usage.is(e)) {
+                        System.err.println(Usage.line(cmd.getCommandName(), e));
+                        return ExitCodes.USAGE;
+                    }
                     LogManager.getLogger(Main.class).error("tracelake " + cmd.getCommandName() + " failed", e);
                     System.err.println(ExitCodes.failureMessage(cmd.getCommandName(), e));
                     return ExitCodes.FAILED;

@@ -49,6 +49,22 @@ public final class RankFromFileName {
         return firstMatch(fileName, RULES.subList(0, 1));
     }
 
+    private static final Pattern OVERSIZED = Pattern.compile("(?:^|[^a-z])(?:rank|worker)[-_]?(\\d{10,})(?!\\d)",
+            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * The digits of an explicit rank marker too long to be a rank ({@code rank99999999999_trace.json}), or null:
+     * such a name is not a rank, but it is not silence either — the file is flagged, not quietly ranked by order.
+     */
+    public static String oversizedRank(String fileName) {
+        if (fileName == null) {
+            return null;
+        }
+        String base = fileName.substring(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
+        Matcher m = OVERSIZED.matcher(base);
+        return m.find() && rank(base) == null ? m.group(1) : null;
+    }
+
     private static Integer firstMatch(String fileName, List<Pattern> rules) {
         if (fileName == null) {
             return null;

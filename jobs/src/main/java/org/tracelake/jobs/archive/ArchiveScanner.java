@@ -1,6 +1,10 @@
 package org.tracelake.jobs.archive;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,12 +28,79 @@ public final class ArchiveScanner {
         FileSystem fs = root.getFileSystem(conf);
         if (!fs.exists(root)) throw new IOException("archive not found: " + archive);
         if (!fs.getFileStatus(root).isDirectory()) throw new IOException("archive is not a directory: " + archive);
+        if ("file".equals(fs.getUri().getScheme())) return scanLocal(fs.makeQualified(root));
         List<WorkloadFolder> workloads = new ArrayList<>();
         for (FileStatus entry : sorted(fs.listStatus(root))) {
             if (!entry.isDirectory() || hidden(entry.getPath().getName())) continue;
             workloads.add(scanWorkload(fs, entry.getPath()));
         }
         return workloads;
+    }
+
+    /**
+     * A local or mounted archive, where links, FIFOs and devices exist: walked by {@link LocalWalk}, which follows a
+     * link only inside the archive, enters each folder once and opens nothing but regular files. Hadoop's local
+     * listing follows every link (a link to '/' walks the machine, two links to '.' never end) and drops dangling ones
+     * without a word.
+     */
+    private static List<WorkloadFolder> scanLocal(Path root) throws IOException {
+        java.nio.file.Path rootDir = Paths.get(root.toUri());
+        List<java.nio.file.Path> entries = new ArrayList<>();
+        try (DirectoryStream<java.nio.file.Path> stream = Files.newDirectoryStream(rootDir)) {
+            for (java.nio.file.Path p : stream) entries.add(p);
+        }
+        entries.sort(Comparator.comparing(p -> p.getFileName().toString()));
+        List<WorkloadFolder> workloads = new ArrayList<>();
+        for (java.nio.file.Path entry : entries) {
+            String name = entry.getFileName().toString();
+            if (hidden(name)) continue;
+            LocalWalk walk = new LocalWalk(rootDir);
+            Path dir = child(root, name);
+            List<WorkloadFolder.InputFile> cards = new ArrayList<>();
+            List<WorkloadFolder.InputFile> files = new ArrayList<>();
+            List<WorkloadFolder.Refused> refused = new ArrayList<>();
+            LocalWalk.Visitor visitor = new LocalWalk.Visitor() {
+                @Override
+                public void file(java.nio.file.Path path, BasicFileAttributes target, boolean topLevel) {
+                    WorkloadFolder.InputFile input = new WorkloadFolder.InputFile(hadoopPath(dir, entry, path).toString(),
+                            target.size(), target.lastModifiedTime().toMillis());
+                    if (topLevel && isCardName(path.getFileName().toString())) cards.add(input); else files.add(input);
+                }
+
+                @Override
+                public void refused(java.nio.file.Path path, String reason, boolean error) {
+                    refused.add(new WorkloadFolder.Refused(hadoopPath(dir, entry, path).toString(), reason, error));
+                }
+            };
+            BasicFileAttributes target = walk.resolve(entry, visitor);
+            if (target == null && refused.isEmpty()) continue;
+            if (target != null && !target.isDirectory()) continue; // a file at the top is no workload
+            if (target != null) walk.walk(entry, visitor, ArchiveScanner::hidden);
+            cards.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
+            files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
+            refused.sort(Comparator.comparing(WorkloadFolder.Refused::path));
+            workloads.add(new WorkloadFolder(name, dir.toString(), List.copyOf(cards), List.copyOf(files), List.copyOf(refused)));
+        }
+        return workloads;
+    }
+
+    /** The Hadoop path of a walked entry: the workload folder's, then the entry's names below it, each taken as a name. */
+    private static Path hadoopPath(Path workloadDir, java.nio.file.Path workloadEntry, java.nio.file.Path walked) {
+        Path p = workloadDir;
+        for (java.nio.file.Path part : workloadEntry.relativize(walked)) {
+            if (!part.toString().isEmpty()) p = child(p, part.toString());
+        }
+        return p;
+    }
+
+    /** A child by name: a name with ':' or '%' is a name, not a URI (Hadoop's own local listing does the same). */
+    private static Path child(Path parent, String name) {
+        return new Path(parent, new Path(null, null, name));
+    }
+
+    private static boolean isCardName(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return lower.endsWith(".yaml") || lower.endsWith(".yml");
     }
 
     private static WorkloadFolder scanWorkload(FileSystem fs, Path dir) throws IOException {

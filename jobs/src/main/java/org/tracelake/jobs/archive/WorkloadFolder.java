@@ -4,11 +4,16 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * One workload as found in the archive: its card(s) and every other file below its folder. A listing only:
- * nothing here has been read.
+ * One workload as found in the archive: its card(s), every other file below its folder, and the entries the scan
+ * refused to open (links that leave the archive or lead nowhere, FIFOs and devices). A listing only: nothing here has
+ * been read.
  */
-public record WorkloadFolder(String name, String path, List<InputFile> cards, List<InputFile> files)
+public record WorkloadFolder(String name, String path, List<InputFile> cards, List<InputFile> files, List<Refused> refused)
         implements Serializable {
+
+    public WorkloadFolder(String name, String path, List<InputFile> cards, List<InputFile> files) {
+        this(name, path, cards, files, List.of());
+    }
 
     /** A file's listing entry: path, size and modification time, as the file system reports them. */
     public record InputFile(String path, long sizeBytes, long modifiedAtMs) implements Serializable {
@@ -17,4 +22,10 @@ public record WorkloadFolder(String name, String path, List<InputFile> cards, Li
             return slash < 0 ? path : path.substring(slash + 1);
         }
     }
+
+    /**
+     * An entry of the folder that is never opened, and why. {@code error}: someone should look (a dangling link, a
+     * loop, a FIFO: a rank may be missing); otherwise it is merely skipped (a link to outside the archive).
+     */
+    public record Refused(String path, String reason, boolean error) implements Serializable {}
 }

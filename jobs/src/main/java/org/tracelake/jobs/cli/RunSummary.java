@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsRun;
 import org.tracelake.jobs.readers.TraceFormat;
@@ -86,7 +87,7 @@ final class RunSummary {
             for (String[] h : HEADLINES) line.append(String.format(Locale.ROOT, " %11s", headline(rows, h[0], h[1])));
             line.append("  ").append(r.clean() ? "ok" : r.ok() ? "ok, with file errors: " + String.join("; ", r.problems())
                     : "FAILED (previous tables kept): " + String.join("; ", r.problems()));
-            System.out.println(line);
+            System.out.println(Progress.printable(line.toString())); // names and messages are data: one line each
         }
     }
 

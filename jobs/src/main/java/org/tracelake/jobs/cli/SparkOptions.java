@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.spark.SparkSessions;
 import picocli.CommandLine.Option;
 
@@ -16,12 +17,18 @@ public final class SparkOptions {
     Map<String, String> conf = new LinkedHashMap<>();
 
     public SparkSession session(String appName) {
+        conf(appName); // every setting checked before Spark starts
         return SparkSessions.create(appName, master, conf);
     }
 
-    /** The job's configuration before its session starts (a writer takes the warehouse lock first). */
+    /**
+     * The job's configuration before its session starts (a writer takes the warehouse lock first), every
+     * {@code spark.tracelake.*} setting checked: a bad value is a usage error before anything is read.
+     */
     SparkConf conf(String appName) {
-        return SparkSessions.conf(appName, master, conf);
+        SparkConf sparkConf = SparkSessions.conf(appName, master, conf);
+        Settings.of(sparkConf).validate();
+        return sparkConf;
     }
 
     SparkSession session(SparkConf sparkConf) {

@@ -31,6 +31,11 @@ final class WarehouseWriter {
         this.options = options;
         this.conf = options.conf("tracelake " + command);
         this.warehouse = new Warehouse(warehouseOption.warehouse, SparkSessions.hadoopConf(conf));
+        Path root = new Path(warehouse.root());
+        if (warehouse.fs().exists(root) && !warehouse.fs().getFileStatus(root).isDirectory()) {
+            throw new Usage.Error("--warehouse " + warehouseOption.warehouse + " is a file; it takes a folder (created if"
+                    + " missing)");
+        }
     }
 
     /** The warehouse, as the lock sees it (Hadoop configuration without a session). */

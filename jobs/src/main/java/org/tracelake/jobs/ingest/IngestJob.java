@@ -76,8 +76,15 @@ public final class IngestJob {
     /** A workload between the driver's part (card, configs, planned files) and the executors' (its rows). */
     private record Planned(WorkloadFolder folder, WorkloadCards.Outcome card, List<FileReport> reports, boolean hasEt) {}
 
-    public List<WorkloadIngest> ingest(List<WorkloadFolder> workloads) throws IOException {
+    public List<WorkloadIngest> ingest(List<WorkloadFolder> all) throws IOException {
         long start = System.currentTimeMillis();
+        List<WorkloadIngest> unnameable = new ArrayList<>();
+        List<WorkloadFolder> workloads = new ArrayList<>();
+        for (WorkloadFolder w : all) {
+            String why = PartitionNames.tooLong(w.name());
+            if (why == null) workloads.add(w);
+            else unnameable.add(unnameable(w, why));
+        }
         Map<String, Planned> planned = new LinkedHashMap<>();
         Map<String, List<FileTask>> byTable = new LinkedHashMap<>();
         byTable.put(Tables.EVENTS, new ArrayList<>()); // always staged, so every workload has an events partition
@@ -105,6 +112,7 @@ public final class IngestJob {
             List<FileReport> reports = p.reports();
             if (p.hasEt()) LOG.debug("{}: {} kernels sized from execution traces", w.name(), KinetoLink.note(reports));
             reports.add(cardReport(w, p.card()));
+            for (WorkloadFolder.Refused refused : w.refused()) reports.add(refusedReport(w, refused));
             DuplicateRanks.flag(reports);
             reports.sort(Comparator.comparing(r -> r.task.path()));
             for (FileReport r : reports) fileRows.add(r.toRow());
@@ -119,7 +127,21 @@ public final class IngestJob {
         }
         writeStaged(Tables.TRACE_FILES, fileRows, TraceFileSchema.SCHEMA);
         writeStaged(Tables.WORKLOADS, cardRows, WorkloadSchema.SCHEMA);
+        results.addAll(unnameable);
         return results;
+    }
+
+    /**
+     * A workload whose name cannot be a table folder (issue 29 item 3: one such folder made every night's run fail
+     * with "Mkdirs failed"): nothing of it is read or written; it fails alone with its reason, which the run's
+     * errors, its progress line and its summary carry (it can have no trace_files partition of its own: that is the
+     * folder its name cannot have).
+     */
+    private WorkloadIngest unnameable(WorkloadFolder w, String why) {
+        FileReport r = new FileReport(new FileTask(w.name(), w.path(), 0, 0, TraceFormat.WORKLOAD_CARD, 0, limits, runId));
+        r.fail(why);
+        WorkloadCards.Outcome card = new WorkloadCards.Outcome(null, w.path(), null, why);
+        return new WorkloadIngest(w.name(), card, new ArrayList<>(List.of(r)), 0, 0, 0);
     }
 
     /**
@@ -235,6 +257,18 @@ public final class IngestJob {
                 TraceFormat.WORKLOAD_CARD, 0, limits, runId));
         r.contentHash = card.cardHash();
         if (!card.ok()) r.fail(card.error());
+        return r;
+    }
+
+    /**
+     * An entry the archive scan never opened (a link out of the archive, a dangling link, a loop, a FIFO): a row of
+     * its own, size and time 0. Skipped when it merely is not the workload's; an error, not fatal, when a rank may be
+     * missing: the rest of the workload is read, and the run says someone should look.
+     */
+    private FileReport refusedReport(WorkloadFolder w, WorkloadFolder.Refused refused) {
+        FileTask task = new FileTask(w.name(), refused.path(), 0, 0, null, 0, limits, runId);
+        FileReport r = FileReport.skipped(task, refused.reason());
+        if (refused.error()) r.status = TraceFileSchema.STATUS_ERROR;
         return r;
     }
 

@@ -64,6 +64,7 @@ public final class IngestRun {
      * metrics), else only its trace_files ledger, which says what went wrong; its other tables stay as they were.
      */
     public void commit(WorkloadIngest result, List<String> alsoTables) throws IOException {
+        if (PartitionNames.tooLong(result.workload()) != null) return; // nothing staged: its name cannot be a folder
         if (result.ok()) {
             // trace_files last: after a crash mid-swap the ledger still describes the old inputs, so the next
             // refresh sees the workload as changed and redoes it.

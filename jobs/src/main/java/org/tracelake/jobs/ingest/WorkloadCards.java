@@ -49,7 +49,11 @@ public final class WorkloadCards {
             return new Outcome(null, file.path(), null, "card is " + file.sizeBytes() + " bytes; a card is plain YAML of a few KB");
         }
         try (InputStream in = new Path(file.path()).getFileSystem(conf).open(new Path(file.path()))) {
-            byte[] bytes = in.readAllBytes();
+            // bounded: a card that grew after it was listed is still read no further than a card can be
+            byte[] bytes = in.readNBytes(MAX_CARD_BYTES + 1);
+            if (bytes.length > MAX_CARD_BYTES) {
+                return new Outcome(null, file.path(), null, "card is over " + MAX_CARD_BYTES + " bytes; a card is plain YAML of a few KB");
+            }
             String hash = "sha256:" + Hashes.sha256Hex(bytes);
             WorkloadCard card = WorkloadCardLoader.parse(new String(bytes, StandardCharsets.UTF_8), file.fileName());
             return new Outcome(card, file.path(), hash, null);

@@ -26,8 +26,16 @@ public record WorkloadIngest(
      * night's tables with empty ones or appear on the leaderboard with every metric null.
      */
     public boolean hasUsableTrace() {
-        return files.stream().anyMatch(f -> TraceFormat.isTrace(f.format)
-                && !TraceFileSchema.STATUS_SKIPPED.equals(f.status) && !f.fatal);
+        return files.stream().anyMatch(WorkloadIngest::usable);
+    }
+
+    /**
+     * A trace file that gave something to measure: read, not skipped, and not an error that yielded nothing (issue 29
+     * item 9: a workload whose only trace was a telemetry file of one 300 MB line was "ok" with 0 events).
+     */
+    private static boolean usable(FileReport f) {
+        return TraceFormat.isTrace(f.format) && !TraceFileSchema.STATUS_SKIPPED.equals(f.status) && !f.fatal
+                && !(f.isError() && f.eventsRead == 0);
     }
 
     /** Committed and without any file error (dropped events included). */
@@ -43,6 +51,9 @@ public record WorkloadIngest(
             StringBuilder why = new StringBuilder("no usable trace");
             for (FileReport f : files) {
                 if (TraceFileSchema.STATUS_SKIPPED.equals(f.status)) why.append("; ").append(f.task.fileName()).append(": ").append(f.error);
+                else if (f.isError() && f.eventsRead == 0 && !f.fatal && TraceFormat.isTrace(f.format)) {
+                    why.append("; ").append(f.task.fileName()).append(" gave no events");
+                }
             }
             out.add(why.toString().equals("no usable trace") ? "no usable trace: the workload has no trace files" : why.toString());
         }

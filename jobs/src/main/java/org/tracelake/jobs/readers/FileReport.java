@@ -123,7 +123,22 @@ public final class FileReport implements Serializable {
         } else {
             rank = task.fileOrderRank();
             rankSource = TraceFileSchema.RANK_FROM_FILE_ORDER;
+            String oversized = org.tracelake.udfs.RankFromFileName.oversizedRank(task.fileName());
+            if (oversized != null) {
+                flagRank("the file name says rank " + oversized + ", beyond the largest rank there can be (2147483647):"
+                        + " ranked by file order (" + rank + ") instead; rename the file with its real rank");
+            }
         }
+    }
+
+    /**
+     * A rank the file claims but cannot have (issue 29 item 10): the file is read and kept, under the rank of the
+     * next source, but reported as an error so the run says someone should look; not silently replaced.
+     */
+    public void flagRank(String message) {
+        if (isError()) return;
+        status = TraceFileSchema.STATUS_ERROR;
+        error = message;
     }
 
     /** The {@code trace_files} row, in Spark's internal form, filled by column name. */

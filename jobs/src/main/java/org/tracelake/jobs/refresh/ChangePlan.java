@@ -98,6 +98,8 @@ public final class ChangePlan {
         if (seen == null) return List.of(new Change(NEW_WORKLOAD, null));
         List<WorkloadFolder.InputFile> files = new ArrayList<>(w.files());
         files.addAll(w.cards());
+        // entries the scan refused are in the ledger as size 0, time 0 (never opened): present, not "removed"
+        for (WorkloadFolder.Refused r : w.refused()) files.add(new WorkloadFolder.InputFile(r.path(), 0, 0));
         files.sort(java.util.Comparator.comparing(WorkloadFolder.InputFile::path));
         List<Change> changes = new ArrayList<>();
         Set<String> present = new TreeSet<>();

@@ -52,10 +52,18 @@ public final class History {
      * only a count and the first few come back to the driver.
      */
     public Regressions record(List<String> workloads) {
+        return record(workloads, false);
+    }
+
+    /**
+     * {@link #record(List)}, for a journal's replay: {@code regressionsWritten} when the killed run had already
+     * appended its regressions (they are written before its history), so they are not appended twice.
+     */
+    Regressions record(List<String> workloads, boolean regressionsWritten) {
         if (workloads.isEmpty()) return Regressions.NONE;
         Dataset<Row> current = new MetricsRun(spark, warehouse, runId).readLive(workloads);
         Regressions moved = Regressions.NONE;
-        if (warehouse.exists(Tables.METRICS_HISTORY)) {
+        if (warehouse.exists(Tables.METRICS_HISTORY) && !regressionsWritten) {
             current.createOrReplaceTempView("run_metrics");
             spark.read().schema(TableCatalog.of(Tables.METRICS_HISTORY).schema()).parquet(warehouse.table(Tables.METRICS_HISTORY)).createOrReplaceTempView("metrics_history_before");
             double threshold = threshold();
@@ -102,13 +110,29 @@ public final class History {
 
     /** Why this run read each workload it read: every change the plan found (the workload_changes table). */
     public void recordChanges(List<ChangePlan.Redo> redo) {
+        recordChangeRows(changeRows(redo));
+    }
+
+    /** The workload_changes rows of a plan. */
+    List<Row> changeRows(List<ChangePlan.Redo> redo) {
         List<Row> rows = new ArrayList<>();
         for (ChangePlan.Redo r : redo) {
             for (ChangePlan.Change c : r.changes()) rows.add(RowFactory.create(runId, r.folder().name(), c.change(), c.file()));
         }
+        return rows;
+    }
+
+    void recordChangeRows(List<Row> rows) {
         if (rows.isEmpty()) return;
         spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES).coalesce(1)
                 .write().mode(SaveMode.Append).parquet(warehouse.table(Tables.WORKLOAD_CHANGES));
+    }
+
+    /** Whether this run's rows are in a table already (a journal's replay appends nothing twice). */
+    boolean written(String table) {
+        if (!warehouse.exists(table)) return false;
+        return !spark.read().schema(TableCatalog.of(table).schema()).parquet(warehouse.table(table))
+                .where(org.apache.spark.sql.functions.col("run_id").equalTo(runId)).select("run_id").limit(1).isEmpty();
     }
 
     public void recordRun(Row run) {

@@ -83,6 +83,7 @@ public final class Refresh {
         PhaseCpu cpu = new PhaseCpu();
         List<String> restored = warehouse.recoverInterrupted(runId);
         if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);
+        JournalReplay.replay(spark, warehouse, runId);
 
         IngestRun ingest = new IngestRun(spark, warehouse, runId, limits);
         List<WorkloadFolder> selected = IngestRun.select(ingest.scan(archive), only);
@@ -90,7 +91,7 @@ public final class Refresh {
         Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
                 + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
                 + plan.vanished.size() + " gone");
-        for (ChangePlan.Redo r : plan.redo) Progress.info("  " + r.folder().name() + ": " + r.why());
+        for (ChangePlan.Redo r : plan.redo) Progress.info("  " + Progress.printable(r.folder().name() + ": " + r.why()));
 
         List<WorkloadFolder> toRead = new ArrayList<>();
         for (ChangePlan.Redo r : plan.redo) toRead.add(r.folder());
@@ -109,19 +110,35 @@ public final class Refresh {
         } else {
             cpu.end("metrics");
         }
+        lock.checkHeld(); // a run whose lock was taken over changes nothing live
+        // Before the first swap: what this run owes after it, for the next run to finish if this one is killed.
+        History history = new History(spark, warehouse, runId);
+        List<Row> changeRows = history.changeRows(plan.redo);
+        Result planned = new Result(runId, results, plan.unchanged, plan.vanished, History.Regressions.NONE, restored);
+        RunJournal journal = new RunJournal(runId, computeMetrics, ok, plan.vanished, changeRows,
+                runRow(planned, archive, full, started));
+        journal.write(warehouse);
         // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
-        for (WorkloadIngest r : results) ingest.commit(r, MetricsRun.TABLES);
+        for (WorkloadIngest r : results) {
+            ingest.commit(r, MetricsRun.TABLES);
+            CrashPoints.reached("swap");
+        }
         for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
+        CrashPoints.reached("swaps");
         long exportStart = System.nanoTime();
         if (computeMetrics) metrics.export(ok);
         for (String gone : plan.vanished) metrics.dropExport(gone);
         if (!computeMetrics) for (String w : ok) metrics.dropExport(w);
+        CrashPoints.reached("exports");
 
-        History history = new History(spark, warehouse, runId);
         History.Regressions moved = computeMetrics ? history.record(ok) : History.Regressions.NONE;
-        history.recordChanges(plan.redo);
+        CrashPoints.reached("history");
+        history.recordChangeRows(changeRows);
+        CrashPoints.reached("changes");
         Result result = new Result(runId, results, plan.unchanged, plan.vanished, moved, restored);
         history.recordRun(runRow(result, archive, full, started));
+        CrashPoints.reached("run");
+        journal.delete(warehouse);
         Progress.info(String.format(java.util.Locale.ROOT, "exports, metric history and run recorded in %.1f s", (System.nanoTime() - exportStart) / 1e9));
         ingest.finish();
         cpu.end("commit");

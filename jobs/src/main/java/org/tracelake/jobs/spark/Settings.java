@@ -16,17 +16,21 @@ public final class Settings {
     /** One setting: key, default (as text), one line for people, and how its value is read and checked. */
     public record Key<T>(String name, String defaultValue, String doc, Function<String, T> parse) {}
 
+    /** A lock older than 100 years is never stale by age (and a Duration of more hours would overflow). */
+    static final long MAX_LOCK_STALE_AFTER_HOURS = 876_000;
+
     public static final Key<Double> GZIP_MAX_EXPANSION_RATIO = new Key<>("spark.tracelake.gzip.maxExpansionRatio", "200",
-            "refuse gzip input that expands more than this × its size (gzip bombs) …", v -> positive(Double.parseDouble(v)));
+            "refuse gzip input that expands more than this × its size (gzip bombs) …", v -> positive(finite(Double.parseDouble(v))));
     public static final Key<Long> GZIP_MIN_EXPANDED_BYTES = new Key<>("spark.tracelake.gzip.minExpandedBytes",
             Long.toString(256L << 20), "… unless it stays under this many bytes", v -> positive(Long.parseLong(v)));
     public static final Key<Double> REGRESSION_THRESHOLD = new Key<>("spark.tracelake.regressionThreshold", "0.05",
             "a workload-scope metric that moved more than this fraction since the workload's previous run is reported "
-                    + "in regressions", v -> positive(Double.parseDouble(v)));
+                    + "in regressions", v -> positive(finite(Double.parseDouble(v))));
     public static final Key<Long> LOCK_STALE_AFTER_HOURS = new Key<>("spark.tracelake.lockStaleAfterHours", "24",
-            "a warehouse lock this old (or whose process is gone, same host) is taken over", v -> positive(Long.parseLong(v)));
+            "a warehouse lock this old (or whose process is gone, same host) is taken over", v -> atMost(positive(Long.parseLong(v)),
+                    MAX_LOCK_STALE_AFTER_HOURS, "hours (100 years)"));
     public static final Key<String> DEVICE_PEAK_FLOPS = new Key<>("spark.tracelake.devicePeakFlops", "",
-            "peak FLOPS per device model, for mfu (default: the bundled conf/device_peak_flops.csv)", v -> v);
+            "peak FLOPS per device model, for mfu (default: the bundled conf/device_peak_flops.csv)", DevicePeakFile::check);
 
     public static final Key<Boolean> METRICS_CODEGEN = new Key<>("spark.tracelake.metrics.codegen", "false",
             "let Spark generate and compile Java code for the metrics phase's plan; off, its hundred-odd small stages "
@@ -36,6 +40,21 @@ public final class Settings {
     /** Every setting, for help and documentation. */
     public static final List<Key<?>> ALL = List.of(GZIP_MAX_EXPANSION_RATIO, GZIP_MIN_EXPANDED_BYTES,
             REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS, METRICS_CODEGEN);
+
+    /** A setting given a value it does not take: a usage error (exit 2), named by its key. */
+    public static final class InvalidValueException extends IllegalArgumentException {
+        InvalidValueException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Checks every setting this configuration gives, before the command reads anything: a bad value ends the command
+     * with a usage error naming the key, not after an ingest (or, for regressionThreshold, after tables changed).
+     */
+    public void validate() {
+        for (Key<?> key : ALL) get(key);
+    }
 
     /** The configuration's value of a key, or the given default. */
     private final BinaryOperator<String> lookup;
@@ -59,7 +78,7 @@ public final class Settings {
         try {
             return key.parse().apply(text);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("--conf " + key.name() + "=" + text + ": not a valid value ("
+            throw new InvalidValueException("--conf " + key.name() + "=" + text + ": not a valid value ("
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); " + key.doc()
                     + "; default " + key.defaultValue(), e);
         }
@@ -74,6 +93,16 @@ public final class Settings {
         if (v.equalsIgnoreCase("true")) return true;
         if (v.equalsIgnoreCase("false")) return false;
         throw new IllegalArgumentException("takes true or false");
+    }
+
+    private static double finite(double d) {
+        if (Double.isInfinite(d)) throw new IllegalArgumentException("must be a finite number");
+        return d;
+    }
+
+    private static long atMost(long n, long max, String unit) {
+        if (n > max) throw new IllegalArgumentException("must be at most " + max + " " + unit);
+        return n;
     }
 
     private static <N extends Number> N positive(N n) {

@@ -40,6 +40,8 @@ final class KinetoIndex {
 
     Long baseTimeNs;
     Integer distributedRank;
+    /** distributedInfo.rank when it is a number no rank can be (2^31 and beyond): flagged, not silently dropped. */
+    String distributedRankOutOfRange;
     Integer worldSize;
     final Map<String, ProcessGroup> processGroups = new HashMap<>();
     final Map<String, String> metadata = new LinkedHashMap<>();
@@ -172,7 +174,11 @@ final class KinetoIndex {
 
     private void learnDistributedInfo(JsonNode info) {
         metadata.put("distributedInfo", info.toString());
-        if (info.hasNonNull("rank") && info.get("rank").canConvertToInt()) distributedRank = info.get("rank").asInt();
+        if (info.hasNonNull("rank") && info.get("rank").canConvertToInt()) {
+            distributedRank = info.get("rank").asInt();
+        } else if (info.hasNonNull("rank") && info.get("rank").isNumber()) {
+            distributedRankOutOfRange = info.get("rank").asText();
+        }
         if (info.hasNonNull("world_size") && info.get("world_size").canConvertToInt()) {
             worldSize = info.get("world_size").asInt();
         }

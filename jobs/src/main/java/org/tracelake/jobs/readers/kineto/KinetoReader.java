@@ -39,6 +39,11 @@ public final class KinetoReader implements TraceReader {
 
     private static void describe(KinetoIndex index, FileReport report) {
         report.resolveRank(index.distributedRank, RankFromFileName.rank(report.task.fileName()));
+        if (index.distributedRankOutOfRange != null) {
+            report.flagRank("distributedInfo.rank is " + index.distributedRankOutOfRange + ", beyond the largest rank there"
+                    + " can be (2147483647): ranked by " + report.rankSource.replace('_', ' ') + " (" + report.rank
+                    + ") instead; check the profiler's distributed setup");
+        }
         report.worldSize = index.worldSize;
         report.baseTimeNs = index.baseTimeNs;
         report.metadata.putAll(index.metadata);

@@ -1,0 +1,128 @@
+package org.tracelake.jobs.refresh;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.RunSchema;
+
+/**
+ * What a refresh still owes once it starts swapping (issue 29 item 5): the exports, {@code metrics_history},
+ * {@code regressions}, {@code workload_changes} and its {@code runs} row, which are written after the first swap. A
+ * run writes this journal ({@code <warehouse>/_journal/<run>.json}) before its first swap and deletes it once its run
+ * row is written; a run killed in between leaves it, and the next writer to hold the lock replays it ({@link
+ * JournalReplay}), so that the warehouse ends as if the killed run had finished for every workload it swapped in.
+ */
+record RunJournal(String runId, boolean metrics, List<String> ok, List<String> vanished, List<Row> changes, Row run) {
+    static final String DIR = "_journal";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static Path path(Warehouse warehouse, String runId) {
+        return new Path(warehouse.root() + "/" + DIR + "/" + runId + ".json");
+    }
+
+    /** Written whole (to a file of its own, then renamed), so a kill while writing leaves no half journal. */
+    void write(Warehouse warehouse) throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("run_id", runId);
+        root.put("metrics", metrics);
+        ok.forEach(root.putArray("ok")::add);
+        vanished.forEach(root.putArray("vanished")::add);
+        ArrayNode ch = root.putArray("changes");
+        for (Row r : changes) {
+            ArrayNode a = ch.addArray();
+            for (int i = 0; i < r.size(); i++) a.add(r.isNullAt(i) ? null : r.getString(i));
+        }
+        ArrayNode runValues = root.putArray("run");
+        StructField[] fields = RunSchema.RUNS.fields();
+        for (int i = 0; i < fields.length; i++) {
+            Object v = run.get(i);
+            if (v == null) runValues.addNull();
+            else if (v instanceof Timestamp t) runValues.add(t.getTime());
+            else if (v instanceof Boolean b) runValues.add(b);
+            else if (v instanceof Long l) runValues.add(l);
+            else if (v instanceof scala.collection.Seq<?> seq) {
+                ArrayNode a = runValues.addArray();
+                for (Object e : scala.jdk.javaapi.CollectionConverters.asJava(seq)) a.add(String.valueOf(e));
+            } else runValues.add(v.toString());
+        }
+        FileSystem fs = warehouse.fs();
+        Path target = path(warehouse, runId);
+        Path tmp = new Path(target.getParent(), "." + runId + ".json.tmp");
+        fs.mkdirs(target.getParent());
+        try (OutputStream out = fs.create(tmp, true)) {
+            JSON.writeValue(out, root);
+        }
+        if (!fs.rename(tmp, target)) throw new IOException("could not write the run journal " + target);
+    }
+
+    void delete(Warehouse warehouse) throws IOException {
+        warehouse.fs().delete(path(warehouse, runId), false);
+    }
+
+    /** The journals runs left behind (not this run's), oldest run first. */
+    static List<RunJournal> leftBehind(Warehouse warehouse, String currentRunId) throws IOException {
+        FileSystem fs = warehouse.fs();
+        Path dir = new Path(warehouse.root() + "/" + DIR);
+        List<RunJournal> out = new ArrayList<>();
+        if (!fs.exists(dir)) return out;
+        List<FileStatus> files = new ArrayList<>(List.of(fs.listStatus(dir)));
+        files.sort(java.util.Comparator.comparing(f -> f.getPath().getName()));
+        for (FileStatus f : files) {
+            String name = f.getPath().getName();
+            if (!name.endsWith(".json") || name.startsWith(".") || name.equals(currentRunId + ".json")) continue;
+            try (InputStream in = fs.open(f.getPath())) {
+                out.add(parse(JSON.readTree(in)));
+            }
+        }
+        return out;
+    }
+
+    private static RunJournal parse(JsonNode root) {
+        List<String> ok = new ArrayList<>();
+        root.get("ok").forEach(n -> ok.add(n.asText()));
+        List<String> vanished = new ArrayList<>();
+        root.get("vanished").forEach(n -> vanished.add(n.asText()));
+        List<Row> changes = new ArrayList<>();
+        for (JsonNode c : root.get("changes")) {
+            changes.add(RowFactory.create(text(c.get(0)), text(c.get(1)), text(c.get(2)), text(c.get(3))));
+        }
+        StructField[] fields = RunSchema.RUNS.fields();
+        Object[] values = new Object[fields.length];
+        JsonNode run = root.get("run");
+        for (int i = 0; i < fields.length; i++) {
+            JsonNode v = run.get(i);
+            DataType t = fields[i].dataType();
+            if (v == null || v.isNull()) values[i] = null;
+            else if (t.equals(DataTypes.TimestampType)) values[i] = new Timestamp(v.asLong());
+            else if (t.equals(DataTypes.LongType)) values[i] = v.asLong();
+            else if (t.equals(DataTypes.BooleanType)) values[i] = v.asBoolean();
+            else if (v.isArray()) {
+                List<String> items = new ArrayList<>();
+                v.forEach(e -> items.add(e.asText()));
+                values[i] = scala.jdk.javaapi.CollectionConverters.asScala(items).toSeq();
+            } else values[i] = v.asText();
+        }
+        return new RunJournal(root.get("run_id").asText(), root.get("metrics").asBoolean(), ok, vanished, changes,
+                RowFactory.create(values));
+    }
+
+    private static String text(JsonNode n) {
+        return n == null || n.isNull() ? null : n.asText();
+    }
+}

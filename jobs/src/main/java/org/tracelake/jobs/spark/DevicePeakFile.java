@@ -1,0 +1,67 @@
+package org.tracelake.jobs.spark;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The check of {@code spark.tracelake.devicePeakFlops} (issue 29 item 11), run before a command reads anything: the
+ * file must be a regular file of at most {@link #MAX_BYTES} (a FIFO or {@code /dev/zero} would never return), and
+ * every line {@code pattern,peak_tflops[,note]} with a valid regex and a positive finite number. A malformed file
+ * used to fail after the whole ingest, with {@code ArrayIndexOutOfBoundsException}.
+ */
+final class DevicePeakFile {
+    static final int MAX_BYTES = 1 << 20;
+
+    private DevicePeakFile() {}
+
+    /** The path, when the file is usable; else why not (thrown). Empty: the bundled table. */
+    static String check(String path) {
+        if (path.isEmpty()) return path;
+        Path p = Path.of(path);
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(p, BasicFileAttributes.class);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("no such file " + path);
+        }
+        if (!a.isRegularFile()) throw new IllegalArgumentException(path + " is not a regular file");
+        if (a.size() > MAX_BYTES) throw new IllegalArgumentException(path + " is over " + MAX_BYTES + " bytes");
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
+            bytes = in.readNBytes(MAX_BYTES + 1); // bounded even if the file grows
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + path + ": " + e.getMessage());
+        }
+        if (bytes.length > MAX_BYTES) throw new IllegalArgumentException(path + " is over " + MAX_BYTES + " bytes");
+        String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            String l = lines[i].strip();
+            if (l.isEmpty() || l.startsWith("#") || l.startsWith("pattern,")) continue;
+            String[] f = l.split(",", 3);
+            String where = path + " line " + (i + 1) + ": ";
+            if (f.length < 2) throw new IllegalArgumentException(where + "takes pattern,peak_tflops[,note]");
+            try {
+                Pattern.compile(f[0]);
+            } catch (PatternSyntaxException e) {
+                throw new IllegalArgumentException(where + "pattern is not a valid regex: " + e.getDescription());
+            }
+            double tflops;
+            try {
+                tflops = Double.parseDouble(f[1].strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(where + "peak_tflops '" + f[1].strip() + "' is not a number");
+            }
+            if (!(tflops > 0) || Double.isInfinite(tflops)) {
+                throw new IllegalArgumentException(where + "peak_tflops must be a positive finite number");
+            }
+        }
+        return path;
+    }
+}

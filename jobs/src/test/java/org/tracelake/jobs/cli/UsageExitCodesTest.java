@@ -1,0 +1,94 @@
+package org.tracelake.jobs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.Main;
+
+/**
+ * Issue 29 item 11: every usage error exits 2 with one line naming the option and what it takes, before anything is
+ * read (no Spark starts for any of these: each returns in well under the bound).
+ */
+class UsageExitCodesTest {
+    @TempDir Path tmp;
+
+    private record Outcome(int code, String err) {}
+
+    private Outcome run(String... args) {
+        return assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            PrintStream saved = System.err;
+            ByteArrayOutputStream captured = new ByteArrayOutputStream();
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            try {
+                int code = Main.run(args);
+                return new Outcome(code, captured.toString(StandardCharsets.UTF_8));
+            } finally {
+                System.setErr(saved);
+            }
+        });
+    }
+
+    private void assertUsage(String[] args, String... fragments) {
+        Outcome o = run(args);
+        assertEquals(ExitCodes.USAGE, o.code(), () -> String.join(" ", args) + " -> " + o.err());
+        String line = o.err().strip();
+        assertFalse(line.contains("\n"), () -> "one line, got: " + line);
+        assertFalse(line.contains("Exception"), () -> "no exception class names: " + line);
+        for (String f : fragments) assertTrue(line.contains(f), () -> "'" + line + "' lacks '" + f + "'");
+    }
+
+    private String[] refresh(String... more) {
+        String[] base = {"refresh", "-a", tmp.resolve("archive").toString(), "-w", tmp.resolve("wh").toString()};
+        String[] all = new String[base.length + more.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(more, 0, all, base.length, more.length);
+        return all;
+    }
+
+    @Test
+    void parseErrorsExit2WithOneLine() {
+        assertUsage(new String[] {"refresh", "--fulll"}, "Unknown option", "--fulll");
+        assertUsage(new String[] {"refresh", "--archive"}, "--archive", "URI");
+        assertUsage(new String[] {"frobnicate"}, "unknown command 'frobnicate'", "refresh");
+        assertUsage(new String[] {"generate"}, "--out", "DIR");
+        assertUsage(new String[] {"generate", "-o", tmp.toString(), "--ranks", "many"}, "--ranks", "many");
+        assertUsage(new String[] {"refresh", "--conf", "novalue"}, "--conf", "KEY=VALUE");
+    }
+
+    @Test
+    void badSettingsExit2NamingTheKey() throws IOException {
+        assertUsage(refresh("--conf", "spark.tracelake.lockStaleAfterHours=9223372036854775807"),
+                "spark.tracelake.lockStaleAfterHours=9223372036854775807", "at most");
+        assertUsage(refresh("--conf", "spark.tracelake.lockStaleAfterHours=two"), "spark.tracelake.lockStaleAfterHours=two");
+        assertUsage(refresh("--conf", "spark.tracelake.regressionThreshold=Infinity"), "regressionThreshold=Infinity", "finite");
+        assertUsage(refresh("--conf", "spark.tracelake.regressionThreshold=1e400"), "regressionThreshold=1e400", "finite");
+        assertUsage(refresh("--conf", "spark.tracelake.gzip.maxExpansionRatio=NaN"), "maxExpansionRatio=NaN");
+        assertUsage(refresh("--conf", "spark.tracelake.metrics.codegen=yes"), "takes true or false");
+        Path noCommas = Files.writeString(tmp.resolve("peaks.csv"), "H100 989\n");
+        assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=" + noCommas), "devicePeakFlops", "line 1", "pattern,peak_tflops");
+        Path badNumber = Files.writeString(tmp.resolve("peaks2.csv"), "pattern,peak_tflops,note\nH100,lots,x\n");
+        assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=" + badNumber), "line 2", "'lots' is not a number");
+        assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=/dev/zero"), "/dev/zero is not a regular file");
+        assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=" + tmp.resolve("missing.csv")), "no such file");
+        assertFalse(Files.exists(tmp.resolve("wh")), "nothing was written: the check comes before the lock");
+    }
+
+    @Test
+    void aWarehousePathThatIsAFileExits2() throws IOException {
+        Path file = Files.writeString(tmp.resolve("wh-file"), "x");
+        for (String command : new String[] {"refresh", "ingest"}) {
+            assertUsage(new String[] {command, "-a", tmp.toString(), "-w", file.toString()}, "--warehouse", "is a file", "folder");
+        }
+    }
+}
