@@ -90,7 +90,7 @@ public final class ResultPrinter {
 
     /**
      * A double as stored: the shortest decimal that parses back to the same double (87.412863 stays 87.412863), in
-     * plain notation with ".0" on whole numbers, in E notation outside [1e-7, 1e21) as Java and JavaScript read it.
+     * plain notation with ".0" on whole numbers, in E notation outside [1e-6, 1e21) (where JavaScript switches too); Java, Python and JavaScript read both.
      * JDK 17's Double.toString is not always the shortest (JDK-4511638), hence the search.
      */
     static String exact(double d) {
@@ -107,7 +107,7 @@ public final class ResultPrinter {
         }
         shortest = shortest.stripTrailingZeros();
         double a = Math.abs(d);
-        if (a >= 1e-7 && a < 1e21) {
+        if (a >= 1e-6 && a < 1e21) {
             String s = shortest.toPlainString();
             return s.contains(".") ? s : s + ".0";
         }
