@@ -54,6 +54,8 @@ public final class SqlRunner {
     private List<String> tables = List.of();
     /** The warehouse's views, kept up to date before each statement; null when the views are a server's (serve). */
     private WarehouseViews views;
+    /** When the warehouse was last looked at for new tables (one listing per table; on an object store, requests). */
+    private long viewsCheckedNanos;
 
     public SqlRunner(SparkSession spark, ResultPrinter.Format format, int limit, PrintStream out, PrintStream err) {
         this.spark = spark;
@@ -71,6 +73,7 @@ public final class SqlRunner {
     public List<String> register(Warehouse warehouse) {
         views = new WarehouseViews(spark, warehouse, WarehouseViews.Scope.SESSION);
         tables = views.refresh();
+        viewsCheckedNanos = System.nanoTime();
         if (tables.isEmpty()) {
             err.println("no tables under " + warehouse.root() + ": run `tracelake refresh` (or ingest) first");
         }
@@ -79,7 +82,10 @@ public final class SqlRunner {
 
     /** Runs one statement and prints its result when it returns columns. */
     public void execute(String statement) {
-        if (views != null) tables = views.refresh();
+        if (views != null && System.nanoTime() - viewsCheckedNanos > 2_000_000_000L) {
+            tables = views.refresh(); // tables a refresh created since: at most every 2 s
+            viewsCheckedNanos = System.nanoTime();
+        }
         Dataset<Row> df = spark.sql(statement);
         if (df.columns().length > 0) ResultPrinter.print(df, format, limit, out);
     }

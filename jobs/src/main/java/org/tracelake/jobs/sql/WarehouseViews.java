@@ -18,7 +18,7 @@ import org.tracelake.schemas.Tables;
  * again at every query that reads it, so every query lists the table's files afresh and sees the latest refresh. A
  * DataFrame view would keep the file list of its creation, and after a refresh swaps a workload in, every query would
  * fail on files that are gone ({@code FAILED_READ_FILE.FILE_NOT_EXIST}). {@link #refresh} adds the views of tables a
- * refresh created since (a long-lived session calls it before each statement, or every few seconds).
+ * refresh created since (the sql job calls it before a statement, serve every 2 s; at most every 2 s either way).
  */
 public final class WarehouseViews {
     /** The view of the metric catalog. */

@@ -160,5 +160,4 @@ class ServeTest {
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
         return pb.start();
     }
-    }
 }
