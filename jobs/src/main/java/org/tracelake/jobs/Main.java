@@ -7,6 +7,7 @@ import org.tracelake.jobs.cli.GenerateCommand;
 import org.tracelake.jobs.cli.IngestCommand;
 import org.tracelake.jobs.cli.RefreshCommand;
 import org.tracelake.jobs.cli.ReportCommand;
+import org.tracelake.jobs.cli.ServeCommand;
 import org.tracelake.jobs.cli.SqlCommand;
 import org.tracelake.jobs.cli.Usage;
 import picocli.CommandLine;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tracelake", mixinStandardHelpOptions = true, version = "tracelake 0.1.0",
         description = "Turns archives of distributed training/inference traces into Parquet tables and metrics.",
-        subcommands = {RefreshCommand.class, IngestCommand.class, SqlCommand.class, ReportCommand.class, ExportCommand.class,
+        subcommands = {RefreshCommand.class, IngestCommand.class, SqlCommand.class, ServeCommand.class, ReportCommand.class, ExportCommand.class,
                 GenerateCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

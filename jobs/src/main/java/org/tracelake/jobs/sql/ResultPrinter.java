@@ -7,7 +7,11 @@ import java.util.Locale;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
-/** Prints a query result as an aligned table, JSON lines or CSV. Only the first {@code limit} rows travel. */
+/**
+ * Prints a query result as an aligned table, JSON lines or CSV. Only the first {@code limit} rows travel. The table
+ * rounds doubles to 6 significant digits for the eye; JSON and CSV are for programs and print every value as stored
+ * (a double as the shortest decimal that reads back as the same double).
+ */
 public final class ResultPrinter {
     public enum Format { TABLE, JSON, CSV }
 
@@ -63,7 +67,7 @@ public final class ResultPrinter {
             StringBuilder sb = new StringBuilder();
             for (int i = 0; i < r.length(); i++) {
                 if (i > 0) sb.append(',');
-                String v = r.isNullAt(i) ? "" : cell(r.get(i));
+                String v = r.isNullAt(i) ? "" : exactCell(r.get(i));
                 sb.append(v.matches(".*[\",\\n].*") ? '"' + v.replace("\"", "\"\"") + '"' : v);
             }
             out.println(sb);
@@ -82,6 +86,52 @@ public final class ResultPrinter {
         if (a < 1e-4 || a >= 1e15) return String.format(Locale.ROOT, "%.5e", d).replaceAll("\\.?0+e", "e");
         String s = new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
         return s.contains(".") ? s : s + ".0";
+    }
+
+    /**
+     * A double as stored: the shortest decimal that parses back to the same double (87.412863 stays 87.412863), in
+     * plain notation with ".0" on whole numbers, in E notation outside [1e-6, 1e21) (where JavaScript switches too); Java, Python and JavaScript read both.
+     * JDK 17's Double.toString is not always the shortest (JDK-4511638), hence the search.
+     */
+    static String exact(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) return Double.toString(d);
+        if (d == 0) return (1 / d < 0) ? "-0.0" : "0.0";
+        java.math.BigDecimal full = new java.math.BigDecimal(d);
+        java.math.BigDecimal shortest = full;
+        for (int digits = 1; digits <= 17; digits++) {
+            java.math.BigDecimal b = full.round(new java.math.MathContext(digits, java.math.RoundingMode.HALF_EVEN));
+            if (b.doubleValue() == d) {
+                shortest = b;
+                break;
+            }
+        }
+        shortest = shortest.stripTrailingZeros();
+        double a = Math.abs(d);
+        if (a >= 1e-6 && a < 1e21) {
+            String s = shortest.toPlainString();
+            return s.contains(".") ? s : s + ".0";
+        }
+        String s = shortest.unscaledValue().abs().toString();
+        int exponent = s.length() - 1 - shortest.scale();
+        String mantissa = s.length() == 1 ? s + ".0" : s.charAt(0) + "." + s.substring(1);
+        return (d < 0 ? "-" : "") + mantissa + "E" + exponent;
+    }
+
+    /** A float as stored: the shortest decimal that reads back as the same float. */
+    static String exact(float f) {
+        if (Float.isNaN(f) || Float.isInfinite(f)) return Float.toString(f);
+        for (int digits = 1; digits <= 9; digits++) {
+            java.math.BigDecimal b = new java.math.BigDecimal(f).round(new java.math.MathContext(digits));
+            if (b.floatValue() == f) return exact(b.doubleValue());
+        }
+        return exact((double) f);
+    }
+
+    /** A cell for CSV: numbers exactly as stored, the rest as the table shows it. */
+    static String exactCell(Object v) {
+        if (v instanceof Double d) return exact(d);
+        if (v instanceof Float f) return exact(f.floatValue());
+        return cell(v);
     }
 
     public static String cell(Object v) {

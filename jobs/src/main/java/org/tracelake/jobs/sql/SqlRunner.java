@@ -52,6 +52,10 @@ public final class SqlRunner {
     private final PrintStream out;
     private final PrintStream err;
     private List<String> tables = List.of();
+    /** The warehouse's views, kept up to date before each statement; null when the views are a server's (serve). */
+    private WarehouseViews views;
+    /** When the warehouse was last looked at for new tables (one listing per table; on an object store, requests). */
+    private long viewsCheckedNanos;
 
     public SqlRunner(SparkSession spark, ResultPrinter.Format format, int limit, PrintStream out, PrintStream err) {
         this.spark = spark;
@@ -61,9 +65,15 @@ public final class SqlRunner {
         this.err = err;
     }
 
-    /** Registers the warehouse's tables as views; returns their names. */
+    /**
+     * Registers the warehouse's tables as views (and the metric reference); returns their names. The views read the
+     * tables' files afresh at every query, and tables a refresh creates later get theirs before the next statement,
+     * so a long-lived prompt keeps answering across refreshes, with the new rows.
+     */
     public List<String> register(Warehouse warehouse) {
-        tables = WarehouseViews.register(spark, warehouse);
+        views = new WarehouseViews(spark, warehouse, WarehouseViews.Scope.SESSION);
+        tables = views.refresh();
+        viewsCheckedNanos = System.nanoTime();
         if (tables.isEmpty()) {
             err.println("no tables under " + warehouse.root() + ": run `tracelake refresh` (or ingest) first");
         }
@@ -72,6 +82,10 @@ public final class SqlRunner {
 
     /** Runs one statement and prints its result when it returns columns. */
     public void execute(String statement) {
+        if (views != null && System.nanoTime() - viewsCheckedNanos > 2_000_000_000L) {
+            tables = views.refresh(); // tables a refresh created since: at most every 2 s
+            viewsCheckedNanos = System.nanoTime();
+        }
         Dataset<Row> df = spark.sql(statement);
         if (df.columns().length > 0) ResultPrinter.print(df, format, limit, out);
     }
@@ -96,7 +110,7 @@ public final class SqlRunner {
      */
     public boolean interactive(BufferedReader in, boolean prompts) throws IOException {
         if (prompts) {
-            out.println("tracelake sql: statements end with ';'.  \\d tables   \\d TABLE columns   \\f functions   \\q quit");
+            out.println("tracelake sql: statements end with ';'.  \\d tables   \\d TABLE columns   \\f functions   \\m metrics   \\q quit");
         }
         boolean ok = true;
         StringBuilder buffer = new StringBuilder();
@@ -141,11 +155,38 @@ public final class SqlRunner {
                 else listTables();
             }
             case "\\f" -> listFunctions();
+            case "\\m" -> metricReference(parts.length > 1 ? parts[1] : null);
             case "\\?", "\\h", "\\help" -> out.println(
-                    "\\d            the tables\n\\d TABLE      a table's columns\n\\f            tracelake's SQL functions (udfs)\n\\q            quit (or end of input)\nSQL           any Spark SQL statement, ended with ';'");
+                    "\\d            the tables\n\\d TABLE      a table's columns\n\\f            tracelake's SQL functions (udfs)\n"
+                            + "\\m            the metrics: figure, unit, category (the metric_reference view)\n"
+                            + "\\m METRIC     one metric: what it means, its unit, what it needs\n"
+                            + "\\q            quit (or end of input)\nSQL           any Spark SQL statement, ended with ';'");
             default -> err.println("unknown command " + parts[0] + " (\\? lists them)");
         }
         return true;
+    }
+
+    /**
+     * The metric reference (docs/METRICS-REFERENCE.md, from the metric catalog) through the {@code metric_reference}
+     * view, so the prompt answers the same locally and through {@code serve}: every metric in short, or one in full.
+     */
+    private void metricReference(String metric) {
+        try {
+            if (metric == null) {
+                ResultPrinter.print(spark.sql("SELECT metric, figure, unit, category, label FROM "
+                        + WarehouseViews.METRIC_REFERENCE), format, Integer.MAX_VALUE, out);
+                return;
+            }
+            Dataset<Row> rows = spark.sql("SELECT metric, figure, unit, better, needs, description FROM "
+                    + WarehouseViews.METRIC_REFERENCE + " WHERE lower(metric) = lower(" + WarehouseViews.literal(metric) + ")");
+            if (rows.isEmpty()) {
+                err.println("no metric " + metric + " (\\m lists them)");
+                return;
+            }
+            ResultPrinter.print(rows, format, Integer.MAX_VALUE, out);
+        } catch (Exception e) {
+            err.println("error: " + message(e));
+        }
     }
 
     private void listTables() {
@@ -159,7 +200,9 @@ public final class SqlRunner {
         for (String t : names) {
             int cols = spark.table(t).schema().fields().length;
             out.println(pad(t, w) + "  " + String.format(Locale.ROOT, "%7d", cols) + "  "
-                    + (TableCatalog.of(t) != null ? TableCatalog.of(t).doc() : "(a view of this session)"));
+                    + (TableCatalog.of(t) != null ? TableCatalog.of(t).doc()
+                    : t.equals(WarehouseViews.METRIC_REFERENCE) ? "every metric and figure: meaning, unit, what it needs (\\m)"
+                    : "(a view of this session)"));
         }
     }
 

@@ -1,22 +1,98 @@
 package org.tracelake.jobs.sql;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.metrics.MetricCatalog;
+import org.tracelake.jobs.metrics.MetricReference;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
-/** Registers every warehouse table that exists as a temporary view of the same name. */
+/**
+ * Every warehouse table that exists as a view of the same name, plus {@code metric_reference} (the metric catalog:
+ * what every metric and figure means, its unit and what it needs).
+ *
+ * <p>A view is SQL text, {@code SELECT * FROM parquet.`<table folder>`}, not a DataFrame: Spark analyses a view's text
+ * again at every query that reads it, so every query lists the table's files afresh and sees the latest refresh. A
+ * DataFrame view would keep the file list of its creation, and after a refresh swaps a workload in, every query would
+ * fail on files that are gone ({@code FAILED_READ_FILE.FILE_NOT_EXIST}). {@link #refresh} adds the views of tables a
+ * refresh created since (the sql job calls it before a statement, serve every 2 s; at most every 2 s either way).
+ */
 public final class WarehouseViews {
-    private WarehouseViews() {}
+    /** The view of the metric catalog. */
+    public static final String METRIC_REFERENCE = "metric_reference";
 
-    public static List<String> register(SparkSession spark, Warehouse warehouse) {
-        List<String> registered = new ArrayList<>();
+    /** Whose views they are. */
+    public enum Scope {
+        /** Temporary views of one session (the {@code sql} job). */
+        SESSION,
+        /**
+         * Views in the session catalog, which every session of the application shares: {@code serve}'s Spark Connect
+         * clients each get a session of their own, and see these.
+         */
+        SHARED
+    }
+
+    private final SparkSession spark;
+    private final Warehouse warehouse;
+    private final Scope scope;
+    private final Set<String> registered = new LinkedHashSet<>();
+
+    public WarehouseViews(SparkSession spark, Warehouse warehouse, Scope scope) {
+        this.spark = spark;
+        this.warehouse = warehouse;
+        this.scope = scope;
+    }
+
+    /** Registers every table with no view yet (and the metric reference, once); returns the warehouse tables with a view. */
+    public synchronized List<String> refresh() {
+        if (!registered.contains(METRIC_REFERENCE)) {
+            spark.sql(create(METRIC_REFERENCE) + metricReferenceQuery());
+            registered.add(METRIC_REFERENCE);
+        }
         for (String table : Tables.ALL) {
-            if (!warehouse.exists(table)) continue;
-            spark.read().parquet(warehouse.table(table)).createOrReplaceTempView(table);
+            if (registered.contains(table) || !warehouse.exists(table)) continue;
+            spark.sql(create(table) + "SELECT * FROM parquet." + quoted(warehouse.table(table)));
             registered.add(table);
         }
-        return registered;
+        List<String> tables = new ArrayList<>(registered);
+        tables.remove(METRIC_REFERENCE);
+        return tables;
+    }
+
+    private String create(String name) {
+        return "CREATE OR REPLACE " + (scope == Scope.SESSION ? "TEMPORARY " : "") + "VIEW " + quoted(name) + " AS ";
+    }
+
+    /**
+     * The catalog as a VALUES list (a view of text, so a shared view needs no DataFrame): one row per (metric, figure),
+     * with what its requirement asks of a workload in words, as docs/METRICS-REFERENCE.md shows it.
+     */
+    static String metricReferenceQuery() {
+        StringBuilder sb = new StringBuilder("SELECT * FROM VALUES ");
+        boolean first = true;
+        for (MetricCatalog.Entry e : MetricCatalog.entries()) {
+            if (!first) sb.append(", ");
+            first = false;
+            sb.append('(').append(literal(e.metric())).append(", ").append(literal(e.figure())).append(", ")
+                    .append(literal(e.unit())).append(", ").append(literal(e.higherIsBetter() ? "higher" : "lower"))
+                    .append(", ").append(literal(e.category())).append(", ")
+                    .append(literal(MetricReference.NEEDS.getOrDefault(e.requires(), e.requires()))).append(", ")
+                    .append(literal(e.label())).append(", ").append(literal(e.description())).append(')');
+        }
+        return sb.append(" AS t(metric, figure, unit, better, category, needs, label, description)").toString();
+    }
+
+    /** A SQL string literal (or NULL), with quotes and backslashes escaped for Spark's parser. */
+    static String literal(String s) {
+        if (s == null) return "CAST(NULL AS STRING)";
+        return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    /** A quoted identifier (a table name or a path): backticks doubled. */
+    static String quoted(String s) {
+        return "`" + s.replace("`", "``") + "`";
     }
 }

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Issue 30's target for `serve`, measured on this machine, printed as a Markdown section on stdout: five queries
+# through one `tracelake serve`, each from a fresh `bin/tracelake sql --remote` process (a whole process: JVM start,
+# Spark Connect client, query, print), against a cold `bin/tracelake sql` query (a whole process: JVM start, local
+# Spark start, query, print), side by side on one warehouse (a refresh of a copy of data/); target: the five's mean
+# <= 25 % of the cold one. One untimed run of each kind first, so both use their class-data-sharing archive (made
+# once per build, as for every user). BENCH_SERVE_COLD_RUNS (default 3) cold queries, the median is reported.
+# Run alone (bench/sections/serve.sh) or from bench/run, which appends the section to BENCHMARKS.md.
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+work="${BENCH_OUT:-$home/bench/out}/serve"
+cold_runs="${BENCH_SERVE_COLD_RUNS:-3}"
+rm -rf "$work"; mkdir -p "$work"
+tl="$home/bin/tracelake"
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# wall seconds of a command (its output to a log; a failed command fails the section)
+timed() { local t0 t1; t0=$(date +%s.%N); "$@" > "$work/last.log" 2>&1; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }'; }
+
+"$tl" --version > /dev/null 2>&1 || true   # builds once
+cp -r "$home/data" "$work/data"
+log "(serve) refreshing a copy of data/"
+"$tl" refresh --archive "$work/data" --warehouse "$work/wh" > "$work/refresh.log" 2>&1
+
+queries=(
+  "SELECT workload, count(*) AS events FROM events GROUP BY workload ORDER BY workload"
+  "SELECT workload, figure, value FROM metrics WHERE scope = 'workload' AND metric = 'iter_time' ORDER BY workload, figure"
+  "SELECT collective, count(*) AS kernels, sum(in_bytes) AS bytes FROM events WHERE activity_class = 'comm' GROUP BY ALL ORDER BY ALL"
+  "SELECT kernel_category(activity_class, name) AS category, count(*) AS n FROM events WHERE activity_class IS NOT NULL GROUP BY ALL ORDER BY n DESC LIMIT 5"
+  "SELECT metric, figure, unit FROM metric_reference WHERE category = 'communication' ORDER BY metric LIMIT 5"
+)
+
+log "(serve) starting serve"
+"$tl" serve --warehouse "$work/wh" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
+serve_pid=$!
+trap 'kill -TERM "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true' EXIT
+url=""
+for _ in $(seq 1 600); do
+  url=$(grep -o 'listening on sc://[^ ]*' "$work/serve.out" 2>/dev/null | head -1 | sed 's/listening on //') || true
+  [ -n "$url" ] && break
+  kill -0 "$serve_pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
+  sleep 1
+done
+[ -n "$url" ] || { log "serve did not start"; exit 1; }
+
+log "(serve) warm-up: one remote and one local query (class-data-sharing archives)"
+"$tl" sql --remote "$url" "SELECT 1" > /dev/null 2>&1
+"$tl" sql --warehouse "$work/wh" "SELECT 1" > /dev/null 2>&1
+
+log "(serve) five queries through serve, a fresh sql --remote process each; $cold_runs cold local queries"
+for i in "${!queries[@]}"; do
+  timed "$tl" sql --remote "$url" "${queries[$i]}" >> "$work/remote.txt"
+  cp "$work/last.log" "$work/remote-$i.log"
+  if [ "$i" -lt "$cold_runs" ]; then
+    timed "$tl" sql --warehouse "$work/wh" "${queries[0]}" >> "$work/cold.txt"
+  fi
+done
+kill -TERM "$serve_pid"; wait "$serve_pid" 2>/dev/null || true; trap - EXIT
+
+mean=$(awk '{ s += $1 } END { printf "%.2f", s / NR }' "$work/remote.txt")
+cold=$(median < "$work/cold.txt")
+pct=$(awk -v a="$mean" -v b="$cold" 'BEGIN { printf "%.0f", 100 * a / b }')
+met=$(awk -v p="$pct" 'BEGIN { print (p <= 25) ? "met" : "**missed**" }')
+each=$(paste -sd'/' "$work/remote.txt" | sed 's|/| / |g')
+
+cat <<MD
+## Serve (issue 30)
+
+Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores (\`bench/sections/serve.sh\`): one \`tracelake serve\` on a
+refresh of data/, five queries each from a fresh \`bin/tracelake sql --remote\` process, and one cold
+\`bin/tracelake sql\` query (median of $cold_runs, run between them), whole processes, wall time.
+
+| figure | value | target | |
+|---|---|---|---|
+| five queries through serve (events, metrics, a udf, metric_reference) | $each s, mean **$mean s** | | |
+| one cold \`sql\` query (JVM and Spark start, query) | **$cold s** | | |
+| mean through serve ÷ cold | **$pct %** | ≤ 25 % | $met |
+MD
