@@ -67,6 +67,14 @@ public final class MetricsExport {
         }
     }
 
+    /**
+     * A file of the exports folder named after a workload. The name is a path, not a URI: a workload named "a:b" would
+     * otherwise read as the scheme "a" and fail the whole export.
+     */
+    public static Path exportFile(Path dir, String fileName) {
+        return new Path(dir, new Path(null, null, fileName));
+    }
+
     /** One workload's file from rows already in order. */
     public static void write(FileSystem fs, String exportsRoot, String workload, List<Row> rows) throws IOException {
         try (File file = new File(fs, exportsRoot, workload)) {
@@ -90,8 +98,8 @@ public final class MetricsExport {
             this.workload = workload;
             Path dir = new Path(exportsRoot, "metrics");
             fs.mkdirs(dir);
-            target = new Path(dir, workload + ".json");
-            tmp = new Path(dir, "." + workload + ".json.tmp");
+            target = exportFile(dir, workload + ".json");
+            tmp = exportFile(dir, "." + workload + ".json.tmp");
             out = fs.create(tmp, true);
             g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
             g.useDefaultPrettyPrinter();

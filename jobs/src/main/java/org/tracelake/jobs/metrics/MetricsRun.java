@@ -118,7 +118,8 @@ public final class MetricsRun {
     }
 
     public void dropExport(String workload) throws IOException {
-        warehouse.fs().delete(new org.apache.hadoop.fs.Path(warehouse.table(Tables.EXPORTS) + "/metrics/" + workload + ".json"), false);
+        warehouse.fs().delete(MetricsExport.exportFile(new org.apache.hadoop.fs.Path(warehouse.table(Tables.EXPORTS), "metrics"),
+                workload + ".json"), false);
     }
 
     /** The live metrics rows of some workloads. */
