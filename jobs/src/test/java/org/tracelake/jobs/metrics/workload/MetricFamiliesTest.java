@@ -124,4 +124,75 @@ class MetricFamiliesTest {
         Workload w = workload(rank(0, List.of(runtime, copy1, copy2, memset)));
         assertEquals(10.0, one(w, "average_memory_bandwidth", null, "workload", null).value());
     }
+
+    static RankEvent allReduce(long ts, long dur, long bytes) {
+        RankEvent e = allReduce(ts, dur);
+        e.inBytes = bytes;
+        e.outBytes = bytes;
+        return e;
+    }
+
+    static final Card A100 = new Card("training", null, null, 8L, "NVIDIA A100-SXM4-80GB", null, null, null, null, null,
+            null, null, null, null, null);
+
+    /** A workload on A100s whose interconnect table gives A100 300 GB/s per direction. */
+    static Workload onA100(RankSummary... ranks) {
+        Workload w = new Workload("w", A100, List.of(ranks), null, List.of(),
+                new DevicePeakTable(List.of(), List.of(new DevicePeakTable.Entry("A100", 300e9))));
+        Families.compute(w, List.of());
+        return w;
+    }
+
+    /** Five all-reduces of 1..5 MB on one rank (n = 2, so the fit's x = S·2(n−1)/n = S), with the given durations. */
+    static Workload hockneyOf(long... durNs) {
+        List<RankEvent> events = new ArrayList<>();
+        for (int i = 0; i < durNs.length; i++) events.add(allReduce(i * 1_000_000L, durNs[i], (i + 1) * 1_000_000L));
+        return onA100(rank(0, events));
+    }
+
+    /**
+     * dur = 10 µs + S / 100 GB/s: 20, 30, 40, 50, 60 µs for 1..5 MB. α = 1e-5 s, β = 1e-11 s/byte, 1/β = 1e11 B/s =
+     * 100 GB/s, below A100's 300 GB/s, R² = 1: ok.
+     */
+    @Test
+    void hockneyFitOfALinkIsOk() {
+        Workload w = hockneyOf(20_000, 30_000, 40_000, 50_000, 60_000);
+        MetricRow inv = one(w, "hockney_inverse_beta_Bps", null, "workload", null);
+        assertEquals("ok", inv.status());
+        assertEquals(1e11, inv.value(), 1e11 * 1e-9);
+        assertEquals(1e-5, one(w, "hockney_alpha_s", null, "workload", null).value(), 1e-15);
+    }
+
+    /**
+     * dur = 10 µs + S / 1,000 GB/s: 11..15 µs for 1..5 MB. 1/β = 1e12 B/s = 1,000 GB/s, above the A100's 300 GB/s per
+     * direction (what issue 32 saw on a real A100 trace: 1,090 GB/s): all three rows null, not_meaningful, the reason
+     * giving α, β, R² and the bound.
+     */
+    @Test
+    void hockneyFitAboveTheInterconnectIsNotMeaningful() {
+        Workload w = hockneyOf(11_000, 12_000, 13_000, 14_000, 15_000);
+        for (String m : new String[] {"hockney_alpha_s", "hockney_beta_s_per_byte", "hockney_inverse_beta_Bps"}) {
+            MetricRow r = one(w, m, null, "workload", null);
+            assertNull(r.value(), m);
+            assertEquals("not_meaningful", r.status(), m);
+            org.junit.jupiter.api.Assertions.assertTrue(r.reason().contains("above the 300.0 GB/s per direction")
+                    && r.reason().contains("alpha = ") && r.reason().contains("beta = ")
+                    && r.reason().contains("R² = "), r.reason());
+        }
+    }
+
+    /**
+     * Durations 20, 60, 20, 60, 40 µs for 1..5 MB: x̄ = 3 MB, ȳ = 40 µs; Σdx·dy = 1e6·(40,000 − 20,000 + 20,000) ns·B =
+     * 4e10, Σdx² = 1e13 B², so β = 4e-3 ns/B (1/β = 250 GB/s, under the bound), α = 40,000 − 12,000 = 28,000 ns ≥ 0;
+     * Σdy² = 4 · (20,000)² = 1.6e9, R² = (4e10)² / (1e13 · 1.6e9) = 0.1 < 0.5: not_meaningful.
+     */
+    @Test
+    void hockneyFitThatExplainsLittleIsNotMeaningful() {
+        Workload w = hockneyOf(20_000, 60_000, 20_000, 60_000, 40_000);
+        MetricRow r = one(w, "hockney_inverse_beta_Bps", null, "workload", null);
+        assertNull(r.value());
+        assertEquals("not_meaningful", r.status());
+        org.junit.jupiter.api.Assertions.assertTrue(r.reason().contains("R² = 0.1") && r.reason().contains("needs R² >= 0.5"),
+                r.reason());
+    }
 }
