@@ -53,6 +53,14 @@ final class Gaps {
                     ? "the card gives no hardware.xpu_spec.count_per_node"
                     : commOps(w) == 0 ? "no communication kernels in the traces" : null;
             case "multi_rank" -> w.ranks.size() < 2 ? "single rank: no cross-rank join" : null;
+            case "matched" -> w.ranks.size() < 2 ? "single rank: no cross-rank join"
+                    : commOps(w) == 0 ? "no communication kernels in the traces"
+                    : "no collective was matched across two or more ranks";
+            case "matched_sized" -> w.ranks.size() < 2 ? "single rank: no cross-rank join"
+                    : commOps(w) == 0 ? "no communication kernels in the traces"
+                    : w.instances.isEmpty() ? "no collective was matched across two or more ranks"
+                    : "no collective matched across ranks has a known message size, group size >= 2 and a shortest"
+                            + " duration > 0";
             case "rank0" -> "no rank 0 in this workload";
             case "training" -> !phase.equals("training")
                     ? "not a training workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")" : null;

@@ -195,4 +195,90 @@ class MetricFamiliesTest {
         org.junit.jupiter.api.Assertions.assertTrue(r.reason().contains("R² = 0.1") && r.reason().contains("needs R² >= 0.5"),
                 r.reason());
     }
+
+    static RankEvent allReduce3(long ts, long end) {
+        RankEvent e = allReduce(ts, end - ts, 100_000L);
+        e.groupSize = 3;
+        return e;
+    }
+
+    static MetricRow keyed(Workload w, String metric, String figure, String scope, String key) {
+        List<MetricRow> found = w.metrics.stream().filter(r -> r.metric().equals(metric)
+                && java.util.Objects.equals(r.figure(), figure) && r.scope().equals(scope) && r.rank() == null
+                && java.util.Objects.equals(r.key(), key)).toList();
+        assertEquals(1, found.size(), metric + " " + figure + " " + key + ": " + found);
+        return found.get(0);
+    }
+
+    /**
+     * Three ranks, three all-reduces of 100,000 B (n = 3, busbw factor 2·2/3 = 4/3), ns:
+     * <pre>
+     *   instance 1: rank 0 [0, 3000)       rank 1 [1000, 3000)   rank 2 [2000, 3000)   durations 3000 2000 1000
+     *   instance 2: rank 0 [10000, 12000)  rank 1 [10000, 14000) rank 2 [11000, 14000) durations 2000 4000 3000
+     *   instance 3: rank 0 [20000, 24000)  rank 1 [21000, 25000) rank 2 [20500, 24500) durations 4000 4000 4000
+     * </pre>
+     * Shortest durations 1000, 2000, 4000 ns: algbw 100, 50, 25 GB/s, busbw 133.33, 66.67, 33.33. Median 200/3,
+     * p10 at position 0.2: 33.33 + 0.2 · 33.33 = 40, p90 at 1.8: 66.67 + 0.8 · 66.67 = 120, algbw median 50.
+     * Waiting (own − shortest): rank 0 2000 + 0 + 0 = 2000 ns, rank 1 1000 + 2000 + 0 = 3000, rank 2 0 + 1000 + 0 =
+     * 1000: total_ms 0.002, 0.003, 0.001; mean_us 2/3, 1, 1/3; workload 0.006 ms, 6000 / 9 ns = 2/3 µs, the rank that
+     * waited most 1. First arrivals: rank 0 in all three (instance 2: ranks 0 and 1 start together, the lower rank).
+     */
+    @Test
+    void waitFreeBandwidthAndCollectiveWait() {
+        RankSummary r0 = rank(0, List.of(allReduce3(0, 3000), allReduce3(10_000, 12_000), allReduce3(20_000, 24_000)));
+        RankSummary r1 = rank(1, List.of(allReduce3(1000, 3000), allReduce3(10_000, 14_000), allReduce3(21_000, 25_000)));
+        RankSummary r2 = rank(2, List.of(allReduce3(2000, 3000), allReduce3(11_000, 14_000), allReduce3(20_500, 24_500)));
+        Workload w = workload(r0, r1, r2);
+        assertEquals(200.0 / 3, keyed(w, "wait_free_busbw_gbps", "median", "workload", "all_reduce").value(), 1e-9);
+        assertEquals(40.0, keyed(w, "wait_free_busbw_gbps", "p10", "workload", "all_reduce").value(), 1e-9);
+        assertEquals(120.0, keyed(w, "wait_free_busbw_gbps", "p90", "workload", "all_reduce").value(), 1e-9);
+        assertEquals(50.0, keyed(w, "wait_free_busbw_gbps", "algbw_median", "workload", "all_reduce").value(), 1e-9);
+        assertEquals(0.002, one(w, "collective_wait", "total_ms", "rank", 0).value(), 1e-15);
+        assertEquals(0.003, one(w, "collective_wait", "total_ms", "rank", 1).value(), 1e-15);
+        assertEquals(0.001, one(w, "collective_wait", "total_ms", "rank", 2).value(), 1e-15);
+        assertEquals(2.0 / 3, one(w, "collective_wait", "mean_us", "rank", 0).value(), 1e-12);
+        assertEquals(1.0, one(w, "collective_wait", "mean_us", "rank", 1).value(), 1e-12);
+        assertEquals(1.0, one(w, "collective_wait", "first_arrival_share", "rank", 0).value());
+        assertEquals(0.0, one(w, "collective_wait", "first_arrival_share", "rank", 1).value());
+        assertEquals(0.006, one(w, "collective_wait", "total_ms", "workload", null).value(), 1e-15);
+        assertEquals(2.0 / 3, one(w, "collective_wait", "mean_us", "workload", null).value(), 1e-12);
+        assertEquals(1.0, one(w, "collective_wait", "most_waiting_rank", "workload", null).value());
+    }
+
+    static RankEvent allToAll(long ts, long end, long in, long out, String splits) {
+        RankEvent e = gpu("kernel", "comm", "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", ts, end - ts, 1);
+        e.collective = "all_to_all";
+        e.inBytes = in;
+        e.outBytes = out;
+        e.groupSize = 2;
+        e.dtype = "Float";
+        e.pgRanks = "[0, 1]";
+        e.argInSplitSize = splits;
+        return e;
+    }
+
+    /**
+     * An uneven all_to_all (ranks' in and out bytes differ) has no ring bus size from in = out. Instance 1 carries
+     * split sizes (Float, 4 B): rank 0 [100, 150] sends 400 B to itself and 600 to rank 1; rank 1 [600, 400] sends
+     * 2,400 to rank 0 and 1,600 to itself. Off-rank traffic: rank 0 sent 600, received 2,400; rank 1 sent 2,400,
+     * received 600; the busiest link carries 2,400 B in the shortest duration 500 ns (rank 1 [500, 1000)): 4.8 GB/s;
+     * algbw from the most a rank sent, 4,000 B: 8 GB/s. Instance 2 has no splits: not meaningful for that instance,
+     * and the kind's row is partial, saying 1 of 2 instances are left out.
+     */
+    @Test
+    void unevenAllToAllTakesItsBusBandwidthFromSplits() {
+        RankSummary r0 = rank(0, List.of(allToAll(0, 1000, 1000, 2800, "[100, 150]"),
+                allToAll(5000, 6000, 1000, 2800, null)));
+        RankSummary r1 = rank(1, List.of(allToAll(500, 1000, 4000, 2200, "[600, 400]"),
+                allToAll(5000, 6000, 4000, 2200, null)));
+        Workload w = workload(r0, r1);
+        MetricRow median = keyed(w, "wait_free_busbw_gbps", "median", "workload", "all_to_all");
+        assertEquals(4.8, median.value(), 1e-12);
+        assertEquals("partial", median.status());
+        assertEquals("1 of 2 instances left out: uneven all_to_all without split sizes", median.reason());
+        assertEquals(8.0, keyed(w, "wait_free_busbw_gbps", "algbw_median", "workload", "all_to_all").value(), 1e-12);
+        MetricRow second = keyed(w, "wait_free_busbw_gbps", "instance", "key", "stream=7 kind=all_to_all k=2");
+        assertNull(second.value());
+        assertEquals("not_meaningful", second.status());
+    }
 }
