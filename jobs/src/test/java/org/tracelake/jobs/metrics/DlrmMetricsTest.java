@@ -435,6 +435,28 @@ class DlrmMetricsTest {
         m.assertNoNullIsOk();
     }
 
+    /**
+     * The text and HTML reports show wait-free busbw beside busbw_gbps, from the metric rows, with the line saying why
+     * they differ: all_reduce 23.025 GB/s wait-free (waitFreeBusBandwidthOfTheEightInstances), all_to_all 1.696.
+     */
+    @Test
+    void reportsShowWaitFreeBusbwBesideBusbw() throws IOException {
+        var reports = new org.tracelake.jobs.report.Reports(spark,
+                new org.tracelake.jobs.warehouse.Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        String text = reports.text(W, null);
+        assertTrue(text.contains("wait-free busbw GB/s (median)"), text);
+        String busbw = org.tracelake.jobs.report.Fmt.num(m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce").getDouble(3));
+        assertTrue(Pattern.compile("all_reduce .*" + Pattern.quote(busbw) + " +23\\.025 ").matcher(text).find(), text);
+        assertTrue(Pattern.compile("all_to_all .* 1\\.696 ").matcher(text).find(), text);
+        String why = "wait-free busbw times each collective by its shortest rank";
+        assertTrue(text.contains(why) && text.contains("Ranks waited 46.806 ms in all"), text);
+        Path dir = tmp.resolve("html");
+        reports.html(List.of(W), dir.toString(), null, 1000);
+        String html = Files.readString(dir.resolve(W + ".html"));
+        assertTrue(html.contains(why), "the HTML page carries the line");
+        assertTrue(html.contains("23.024927536231885"), "the HTML page carries the wait-free median");
+    }
+
     @Test
     void noImpossibleValue() {
         m.assertNoImpossibleValues(Map.of(W, "NVIDIA V100"));
