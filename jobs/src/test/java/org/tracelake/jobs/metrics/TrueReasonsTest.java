@@ -48,6 +48,8 @@ class TrueReasonsTest {
             archive.write("vllm_tp", "rank" + rank + "_trace.json", b.toJson());
         }
         archive.card("vllm_tp", "inference", "llama3-8b", "NVIDIA H100", 2);
+        archive.write("xspace_2_of_8", "host0.xplane.pb", org.tracelake.jobs.testing.PartlyProfiledXSpace.bytes())
+                .card("xspace_2_of_8", "training", "jax-conv", "AMD Instinct MI300X", 8);
         archive.refresh(spark);
         m = MetricRows.load(spark, archive.table("metrics"));
     }
@@ -55,6 +57,22 @@ class TrueReasonsTest {
     @Test
     void phasesWithoutStepsSayTheStepsAreMissing() {
         m.gap("missing_input", "2 forward/backward/optimizer annotations, but no step windows", "no_steps", "phase_time_ms", null);
+    }
+
+    /**
+     * Issue 32 item 6: an XSpace of eight GPU planes of which only GPU:4 and GPU:6 hold events is two ranks, and its
+     * collective figures say no trace has collectives (not "no rank 0"). GPU utilization per rank: kernels [1000,
+     * 2000) and [6000, 8000) ns: busy 3000 of a 7000 ns span = 300/7 %.
+     */
+    @Test
+    void devicePlanesWithoutEventsAreNotRanks() {
+        String w = "xspace_2_of_8";
+        var perRank = m.at(w, "gpu_utilization", null, "rank");
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(4, 6), perRank.stream().map(r -> r.getInt(6)).sorted().toList());
+        m.ok(300.0 / 7, w, "gpu_utilization", null, "rank", 4, null, null);
+        m.gap("missing_input", "no trace with collectives in this workload (ranks 4, 6 hold events", w,
+                "collective_vol_allreduce_gb", null);
+        m.assertNoImpossibleValues(java.util.Map.of(w, "AMD Instinct MI300X", "vllm_tp", "NVIDIA H100"));
     }
 
     @Test

@@ -281,4 +281,24 @@ class MetricFamiliesTest {
         assertNull(second.value());
         assertEquals("not_meaningful", second.status());
     }
+
+    /**
+     * Issue 32 item 6: reasons say what is missing rather than naming a rank the workload never had. A workload with no
+     * rank (a memory snapshot alone) has no trace with collectives; one whose ranks 4 and 6 compute but never
+     * communicate has none either; one whose ranks 4 and 6 all-reduce lacks rank 0, and says which ranks it has.
+     */
+    @Test
+    void reasonsSayWhatIsMissing() {
+        MetricRow none = one(workload(), "collective_vol_allreduce_gb", null, "workload", null);
+        assertNull(none.value());
+        assertEquals("no trace with collectives in this workload (no trace with events on a rank)", none.reason());
+        assertEquals(Gaps.NO_RANKS, one(workload(), "straggler_lag", "mean_lag_us", "workload", null).reason());
+        Workload computeOnly = workload(rank(4, List.of(gpu("kernel", "compute", "loop_fusion_1", 0, 100, 1))),
+                rank(6, List.of(gpu("kernel", "compute", "loop_fusion_1", 0, 100, 1))));
+        assertEquals("no trace with collectives in this workload (ranks 4, 6 hold events, none of them communication"
+                + " kernels)", one(computeOnly, "collective_vol_allreduce_gb", null, "workload", null).reason());
+        Workload noRank0 = workload(rank(4, List.of(allReduce(0, 100))), rank(6, List.of(allReduce(10, 100))));
+        assertEquals("no trace of rank 0: the ranks that hold events are 4, 6, and CCL-Bench's collective volumes are"
+                + " rank 0's", one(noRank0, "collective_vol_allreduce_gb", null, "workload", null).reason());
+    }
 }
