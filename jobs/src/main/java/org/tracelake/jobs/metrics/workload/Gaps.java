@@ -42,7 +42,7 @@ final class Gaps {
         Card c = w.card;
         String phase = c.phaseLower() == null ? "" : c.phaseLower();
         return switch (requires) {
-            case "steps" -> steps(w) == 0 ? StepFamily.NO_STEPS : null;
+            case "steps" -> steps(w) == 0 ? StepFamily.noSteps(w) : null;
             case "kernels" -> w.ranks.stream().mapToLong(r -> r.leaderboardKernels).sum() == 0
                     ? "no GPU kernels in the traces" : null;
             case "comm" -> commOps(w) == 0 ? noCollectives(w) : null;
@@ -78,7 +78,7 @@ final class Gaps {
             case "fsdp" -> "no FSDP::* annotations in the traces";
             case "phases" -> phaseAnnotations(w) > 0
                     ? phaseAnnotations(w) + " forward/backward/optimizer annotations, but no step windows to put them in: "
-                            + StepFamily.NO_STEPS
+                            + StepFamily.noSteps(w)
                     : "no forward/backward/optimizer annotations in the traces";
             case "sm_args" -> "no kernel carries the \"blocks per SM\" arg";
             case "copies" -> "no GPU-side copy (memcpy activity) with a byte count";

@@ -301,4 +301,29 @@ class MetricFamiliesTest {
         assertEquals("no trace of rank 0: the ranks that hold events are 4, 6, and CCL-Bench's collective volumes are"
                 + " rank 0's", one(noRank0, "collective_vol_allreduce_gb", null, "workload", null).reason());
     }
+
+    /**
+     * METRICS.md §1: a reason that says no step was found names what it looked for and the nearest annotation seen.
+     * Rank 0's user_annotations "Profiler Step 12" (2 edits from "ProfilerStep#" in 13: 0.15) and "forward" (far from
+     * every form), rank 1's "model_step" (nearest "step[extend": 6 edits in 11); the GPU-side copy of an annotation
+     * (gpu_user_annotation) is not weighed.
+     */
+    @Test
+    void noStepReasonNamesTheNearestAnnotation() {
+        RankSummary r0 = rank(0, List.of(cpu("user_annotation", "Profiler Step 12", 0, 1000),
+                cpu("user_annotation", "forward", 10, 100), gpu("kernel", "compute", "sm90_gemm", 0, 100, 1)));
+        RankSummary r1 = rank(1, List.of(cpu("user_annotation", "model_step", 0, 1000),
+                cpu("gpu_user_annotation", "ProfilerStep#x", 0, 1000), gpu("kernel", "compute", "sm90_gemm", 0, 100, 1)));
+        MetricRow iter = one(workload(r0, r1), "iter_time", "avg_ms", "workload", null);
+        assertNull(iter.value());
+        String reason = iter.reason();
+        org.junit.jupiter.api.Assertions.assertTrue(reason.contains("looked for ProfilerStep#<N>; vLLM execute_context_"),
+                reason);
+        org.junit.jupiter.api.Assertions.assertTrue(reason.endsWith("the nearest annotation seen is 'Profiler Step 12'"
+                + " (rank 0), which does not match the ProfilerStep#<N> form"), reason);
+        MetricRow none = one(workload(rank(0, List.of(gpu("kernel", "compute", "sm90_gemm", 0, 100, 1)))), "iter_time",
+                "avg_ms", "workload", null);
+        org.junit.jupiter.api.Assertions.assertTrue(none.reason().endsWith("the traces hold no other CPU-side annotation"),
+                none.reason());
+    }
 }
