@@ -141,6 +141,13 @@ final class MetricRows {
      * 0; a link bandwidth above the device's interconnect bound (conf/device_interconnect_bw.csv, by the card's device
      * model given here per workload) with status ok; or a null value with status ok. Fails with every offending row.
      */
+    /** The same scan where every workload of the warehouse runs on one device model. */
+    void assertNoImpossibleValues(String deviceModel) {
+        java.util.Map<String, String> all = new java.util.HashMap<>();
+        for (Row r : rows) all.put(r.getString(0), deviceModel);
+        assertNoImpossibleValues(all);
+    }
+
     void assertNoImpossibleValues(java.util.Map<String, String> deviceByWorkload) {
         java.util.Map<String, Double> boundBps = new java.util.HashMap<>();
         try (java.io.InputStream in = MetricRows.class.getResourceAsStream("/conf/device_interconnect_bw.csv")) {
