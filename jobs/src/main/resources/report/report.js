@@ -189,6 +189,12 @@
     if (cm.kinds.length === 0) {
       empty(s3, 'No communication activity.');
     } else {
+      var wf = data.waitFree;
+      if (wf && wf.rows.length > 0) {
+        table(s3, ['kind', 'busbw GB/s (median)', 'wait-free busbw GB/s (median)', 'wait-free p10', 'wait-free p90', 'note'],
+          wf.rows.map(function (r) { return [r[0], fmt(r[1]), fmt(r[2]), fmt(r[3]), fmt(r[4]), r[5] || '']; }), [1, 2, 3, 4]);
+        s3.appendChild(el('p', wf.why + (wf.waitMs === null ? '' : ' Ranks waited ' + fmt(wf.waitMs) + ' ms in all (collective_wait).'), 'note wait-free-why'));
+      }
       chart(s3, 'chart-bytes', 300, {
         title: { text: 'bytes', left: 'center', textStyle: { fontSize: 13 } },
         tooltip: {

@@ -44,8 +44,6 @@ public final class CollectiveKind {
             // gather/scatter are real collectives with no kind of their own.
             rule(OTHER, "(?<![a-z])(?:gather|scatter)"));
 
-    /** A launching op that says all_to_all turns a SendRecv kernel into all_to_all (NCCL has no AllToAll). */
-    private static final Pattern ALL_TO_ALL_OP = Pattern.compile("all[_-]?to[_-]?all", Pattern.CASE_INSENSITIVE);
 
     /** PyTorch records a {@code wait} with {@code Group size} 1 under the same arg: not a collective. */
     private static final String WAIT = "wait";
@@ -70,9 +68,12 @@ public final class CollectiveKind {
         // An arg we cannot read still says "this is a collective" (wait records excepted).
         String fallback = isCollectiveArg(collectiveNameArg) ? OTHER : null;
         String fromKernel = fromName(kernelName);
-        if (SEND_RECV.equals(fromKernel) && launchingOpName != null
-                && ALL_TO_ALL_OP.matcher(launchingOpName).find()) {
-            return ALL_TO_ALL;
+        if (SEND_RECV.equals(fromKernel)) {
+            // Older NCCL runs every collective as ncclKernel_SendRecv_* (and NCCL has no AllToAll kernel at all):
+            // the launching op (nccl:all_reduce, c10d::_allgather_base_, …) says which collective it was. Only an
+            // op that also says send/recv, or names no kind, leaves it send_recv (METRICS.md §2).
+            String fromOp = launchingOpKind(launchingOpName);
+            return fromOp != null ? fromOp : SEND_RECV;
         }
         if (fromKernel != null && !OTHER.equals(fromKernel)) {
             return fromKernel;
@@ -87,6 +88,16 @@ public final class CollectiveKind {
             return fromOp;
         }
         return fromKernel != null ? fromKernel : fallback;
+    }
+
+    /**
+     * The kind a launching op names, when it names one other than "other": the ops of a kernel come as one
+     * blank-separated string ("c10d::allreduce_ record_param_comms nccl:all_reduce "), and the name rules read it
+     * whole. Null for no op, or ops that name no kind (record_param_comms alone).
+     */
+    private static String launchingOpKind(String launchingOpName) {
+        String kind = firstRule(launchingOpName);
+        return OTHER.equals(kind) ? null : kind;
     }
 
     /** A {@code Collective name} that is present and not the non-collective {@code wait}. */

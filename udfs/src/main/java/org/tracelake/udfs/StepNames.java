@@ -1,5 +1,7 @@
 package org.tracelake.udfs;
 
+import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -123,5 +125,68 @@ public final class StepNames {
             case SGLANG -> PROFILER_STEP_PRIORITY + 2;
             default -> TPU_VLLM_PRIORITY;
         };
+    }
+
+    /** The step forms in words, for a reason that says no step was found (METRICS.md §1: it names what it looked for). */
+    public static final String LOOKED_FOR = "ProfilerStep#<N>; vLLM execute_context_… or"
+            + " execute_<N>_context_<M>(…)_generation_<K>(…); SGLang run_batch or step[<MODE> …]; TPU vLLM"
+            + " $core.py:331 step (CPU-side user_annotation events)";
+
+    /** The literal part of each step form, and the form it stands for: a name's nearness to a step is to these. */
+    private static final List<String[]> STEP_HEADS = List.of(
+            new String[] {"profilerstep#", "ProfilerStep#<N>"},
+            new String[] {"execute_context_", "execute_context_…"},
+            new String[] {"execute_1_context_", "execute_<N>_context_<M>(…)"},
+            new String[] {"run_batch", "run_batch"},
+            new String[] {"step[extend", "step[<MODE> …]"},
+            new String[] {"step[decode", "step[<MODE> …]"},
+            new String[] {"$core.py:331 step", "$core.py:331 step"});
+
+    /** How near a name comes to a step form: the edits it is away (relative to the form's length) and the form. */
+    public record Nearness(double score, int edits, String form) {
+    }
+
+    /**
+     * How near an annotation name comes to any step form (METRICS.md §1: a reason that says no step was found names
+     * the nearest annotation seen). Per form, the fewest edits (case-insensitive Levenshtein) that turn some part of the
+     * name into the form's literal part ("ProfilerStep#", "execute_context_", "step[EXTEND", …: a form may sit at
+     * the start, the end or inside a name), divided by that literal's length; the nearest form wins. Null for a null
+     * or blank name.
+     */
+    public static Nearness nearness(String name) {
+        if (name == null || name.isBlank()) {
+            return null;
+        }
+        String n = name.toLowerCase(Locale.ROOT);
+        Nearness best = null;
+        for (String[] head : STEP_HEADS) {
+            int edits = substringEdits(head[0], n);
+            double score = (double) edits / head[0].length();
+            if (best == null || score < best.score()) {
+                best = new Nearness(score, edits, head[1]);
+            }
+        }
+        return best;
+    }
+
+    /** Fewest edits turning {@code text}'s best-matching substring into {@code pattern} (free start and end in text). */
+    private static int substringEdits(String pattern, String text) {
+        int[] prev = new int[text.length() + 1]; // row 0: the empty pattern matches anywhere at no cost
+        int[] cur = new int[text.length() + 1];
+        for (int i = 1; i <= pattern.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= text.length(); j++) {
+                int sub = prev[j - 1] + (pattern.charAt(i - 1) == text.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        int min = Integer.MAX_VALUE;
+        for (int v : prev) {
+            min = Math.min(min, v);
+        }
+        return min;
     }
 }

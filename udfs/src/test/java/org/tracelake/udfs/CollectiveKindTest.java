@@ -62,6 +62,32 @@ class CollectiveKindTest {
         assertEquals("send_recv", CollectiveKind.of(null, LEGACY_SENDRECV, null));
     }
 
+    /**
+     * METRICS.md §2: older NCCL runs every collective as ncclKernel_SendRecv_*; the launching op names the kind
+     * (hta-sampled-2rank: SendRecv kernels under nccl:all_reduce, nccl:_all_gather_base, nccl:all_to_all). Only an op
+     * that says send/recv, or names nothing, leaves it send_recv.
+     */
+    @Test
+    void sendRecvKernelTakesTheKindOfItsLaunchingOp() {
+        assertEquals("all_reduce", CollectiveKind.of(null, LEGACY_SENDRECV, "nccl:all_reduce"));
+        assertEquals("all_reduce", CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::allreduce_"));
+        // the reader passes every linked op, blank-separated, outermost first
+        assertEquals("all_reduce",
+                CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::allreduce_ record_param_comms nccl:all_reduce "));
+        assertEquals("all_gather", CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::_allgather_base_ nccl:_all_gather_base "));
+        assertEquals("reduce_scatter", CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::_reduce_scatter_base_"));
+        assertEquals("all_to_all", CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::alltoall_base_ record_param_comms nccl:all_to_all "));
+        assertEquals("broadcast", CollectiveKind.of(null, LEGACY_SENDRECV, "nccl:broadcast"));
+        // record_param_comms with its Collective name arg: the arg decides
+        assertEquals("all_reduce", CollectiveKind.of("allreduce", LEGACY_SENDRECV, "record_param_comms "));
+        assertEquals("send_recv", CollectiveKind.of("send", LEGACY_SENDRECV, "record_param_comms "));
+        // ops that say send/recv, or name nothing: send_recv
+        assertEquals("send_recv", CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::send nccl:send "));
+        assertEquals("send_recv", CollectiveKind.of(null, LEGACY_SENDRECV, "nccl:recv"));
+        assertEquals("send_recv", CollectiveKind.of(null, LEGACY_SENDRECV, "record_param_comms "));
+        assertEquals("send_recv", CollectiveKind.of(null, LEGACY_SENDRECV, ""));
+    }
+
     @Test
     void rcclGenericKernelIsOtherUnlessItsOpTellsTheKind() {
         assertEquals("other", CollectiveKind.of(null, RCCL_GENERIC, null));

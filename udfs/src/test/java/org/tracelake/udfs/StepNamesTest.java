@@ -79,4 +79,22 @@ class StepNamesTest {
         assertTrue(StepNames.stepPriority("xla_step", "7") < StepNames.stepPriority("user_annotation", "ProfilerStep#7"));
         assertEquals(-1, StepNames.stepNamePriority("7")); // known by its category, not its name
     }
+
+    /**
+     * METRICS.md §1: a reason that says no step was found names the nearest annotation. "Profiler Step 12" is 2 edits
+     * from "ProfilerStep#" (drop the blank, '1' for '#' — the digits after it are free): 2/13; "execute_model" is 7
+     * edits from "execute_context_" at best; "step[extend 3]" differs from "step[EXTEND" only in case (the form wants
+     * upper case), so 0 edits.
+     */
+    @Test
+    void nearnessToTheStepForms() {
+        StepNames.Nearness profiler = StepNames.nearness("Profiler Step 12");
+        assertEquals("ProfilerStep#<N>", profiler.form());
+        assertEquals(2, profiler.edits());
+        assertEquals(0, StepNames.nearness("step[extend 3]").edits());
+        assertEquals("step[<MODE> …]", StepNames.nearness("step[extend 3]").form());
+        org.junit.jupiter.api.Assertions.assertTrue(
+                StepNames.nearness("Profiler Step 12").score() < StepNames.nearness("forward").score());
+        org.junit.jupiter.api.Assertions.assertNull(StepNames.nearness(" "));
+    }
 }

@@ -17,8 +17,9 @@ import org.apache.spark.sql.types.StructType;
 import org.tracelake.jobs.spark.Settings;
 
 /**
- * Peak dense FLOPS per device model for mfu: {@code conf/device_peak_flops.csv}, from the file named by
- * {@code spark.tracelake.devicePeakFlops} when set, else the copy bundled in the jar.
+ * Per-device tables: peak dense FLOPS for mfu ({@code conf/device_peak_flops.csv}, from the file named by
+ * {@code spark.tracelake.devicePeakFlops} when set, else the copy bundled in the jar), and interconnect bandwidth
+ * for the Hockney fit's bound ({@code conf/device_interconnect_bw.csv}, likewise).
  */
 public final class DevicePeaks {
     static final StructType SCHEMA = new StructType()
@@ -30,40 +31,52 @@ public final class DevicePeaks {
     private DevicePeaks() {}
 
     public static Dataset<Row> load(SparkSession spark) {
-        String path = Settings.of(spark).get(Settings.DEVICE_PEAK_FLOPS);
-        String text;
-        try {
-            if (!path.isEmpty()) {
-                text = Files.readString(Path.of(path), StandardCharsets.UTF_8);
-            } else {
-                try (InputStream in = DevicePeaks.class.getResourceAsStream("/conf/device_peak_flops.csv")) {
-                    if (in == null) throw new IllegalStateException("device_peak_flops.csv is missing from the jar");
-                    text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read device peak FLOPS table " + path, e);
-        }
-        return spark.createDataFrame(parse(text), SCHEMA);
+        String text = read(Settings.of(spark).get(Settings.DEVICE_PEAK_FLOPS), "device_peak_flops.csv",
+                "device peak FLOPS table");
+        return spark.createDataFrame(parse(text, 1e12), SCHEMA);
     }
 
-    /** The table as the metric families read it. */
+    /**
+     * The tables as the metric families read them: peak FLOPS (mfu), and the GPU-to-GPU link bandwidth per direction
+     * ({@code conf/device_interconnect_bw.csv}, from {@code spark.tracelake.deviceInterconnectBw} when set), the
+     * bound no Hockney fit may exceed.
+     */
     public static org.tracelake.jobs.metrics.workload.DevicePeakTable table(SparkSession spark) {
         List<org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry> entries = new ArrayList<>();
         for (Row r : load(spark).collectAsList()) {
             entries.add(new org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
         }
-        return new org.tracelake.jobs.metrics.workload.DevicePeakTable(entries);
+        String links = read(Settings.of(spark).get(Settings.DEVICE_INTERCONNECT_BW), "device_interconnect_bw.csv",
+                "device interconnect bandwidth table");
+        List<org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry> bandwidths = new ArrayList<>();
+        for (Row r : parse(links, 1e9)) {
+            bandwidths.add(new org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
+        }
+        return new org.tracelake.jobs.metrics.workload.DevicePeakTable(entries, bandwidths);
     }
 
-    static List<Row> parse(String csv) {
+    /** The file at the path when one is given, else the copy bundled in the jar under conf/. */
+    private static String read(String path, String bundled, String what) {
+        try {
+            if (!path.isEmpty()) return Files.readString(Path.of(path), StandardCharsets.UTF_8);
+            try (InputStream in = DevicePeaks.class.getResourceAsStream("/conf/" + bundled)) {
+                if (in == null) throw new IllegalStateException(bundled + " is missing from the jar");
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + what + " " + (path.isEmpty() ? bundled : path), e);
+        }
+    }
+
+    /** Rows (priority, pattern, value × scale, note) of a pattern,value,note table; # lines and the header skipped. */
+    static List<Row> parse(String csv, double scale) {
         List<Row> rows = new ArrayList<>();
         int priority = 0;
         for (String line : csv.split("\n")) {
             String l = line.strip();
             if (l.isEmpty() || l.startsWith("#") || l.startsWith("pattern,")) continue;
             String[] f = l.split(",", 3);
-            rows.add(RowFactory.create(priority++, f[0], Double.parseDouble(f[1]) * 1e12, f.length > 2 ? f[2] : null));
+            rows.add(RowFactory.create(priority++, f[0], Double.parseDouble(f[1]) * scale, f.length > 2 ? f[2] : null));
         }
         return rows;
     }

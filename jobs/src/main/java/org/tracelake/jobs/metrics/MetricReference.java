@@ -24,6 +24,9 @@ public final class MetricReference {
         m.put("rank0", "a trace of rank 0");
         m.put("steps", "step annotations: ProfilerStep#N, vLLM/SGLang/TPU-vLLM steps, or an XLA device Steps line");
         m.put("multi_rank", "traces of two or more ranks");
+        m.put("matched", "collectives matched across two or more ranks (the straggler_lag join)");
+        m.put("matched_sized", "collectives matched across two or more ranks with a known message size and group size"
+                + " >= 2");
         m.put("training", "a training workload (card workload.model.phase)");
         m.put("inference", "an inference workload (card workload.model.phase) with step annotations");
         m.put("card_mfu", "the card's model_arch (num_params, num_layers, num_heads, head_dim), batch and sequence"

@@ -55,6 +55,7 @@ public final class HtmlReport {
         d.put("timeline", timeline(m.timeline()));
         d.put("overlap", overlap(m));
         d.put("comm", comm(m.commBuckets()));
+        d.put("waitFree", waitFree(WaitFreeBandwidth.of(m)));
         d.put("lag", Map.of("instances", m.lag().instances(), "ranks", m.lag().ranks(), "cells", m.lag().cells(),
                 "total", m.lag().totalInstances()));
         d.put("stragglers", stragglers(m));
@@ -319,6 +320,19 @@ public final class HtmlReport {
         o.put("bytes", bytes);
         o.put("busbw", busbw);
         o.put("calls", calls);
+        return o;
+    }
+
+    /** busbw beside wait-free busbw per kind, as table rows, with the line that says why they differ. */
+    private static Map<String, Object> waitFree(WaitFreeBandwidth wf) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (WaitFreeBandwidth.Kind k : wf.kinds()) {
+            rows.add(java.util.Arrays.asList(k.kind(), k.busbw(), k.waitFree(), k.p10(), k.p90(), k.note()));
+        }
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("rows", rows);
+        o.put("why", WaitFreeBandwidth.WHY);
+        o.put("waitMs", wf.waitMs());
         return o;
     }
 

@@ -164,13 +164,30 @@ public final class TextReport {
             a[1] += b.bytes() == null ? 0 : b.bytes();
             a[2] += b.durNs();
         }
-        Fmt.Table t = new Fmt.Table("kind", "calls", "bytes", "time ms", "busbw GB/s (median)", "CCL-Bench GiB/s");
+        Fmt.Table t = new Fmt.Table("kind", "calls", "bytes", "time ms", "busbw GB/s (median)",
+                "wait-free busbw GB/s (median)", "CCL-Bench GiB/s");
         for (Map.Entry<String, long[]> e : byKind.entrySet()) {
             String ccl = "bandwidth_utilization_" + e.getKey().replace("_", "");
             t.row(e.getKey(), Fmt.num(e.getValue()[0]), Fmt.bytes(e.getValue()[1]), Fmt.ms(e.getValue()[2]),
-                    Fmt.num(value(w, "busbw_gbps", null, e.getKey())), Fmt.num(value(w, ccl, null, null)));
+                    Fmt.num(value(w, "busbw_gbps", null, e.getKey())),
+                    Fmt.num(value(w, "wait_free_busbw_gbps", "median", e.getKey())), Fmt.num(value(w, ccl, null, null)));
         }
         sb.append(t.isEmpty() ? "  (no communication)\n" : t.render("  "));
+        if (!t.isEmpty()) {
+            WaitFreeBandwidth wf = WaitFreeBandwidth.of(m);
+            sb.append("  ").append(WaitFreeBandwidth.WHY);
+            if (wf.waitMs() != null) sb.append(" Ranks waited ").append(Fmt.num(wf.waitMs())).append(" ms in all (collective_wait).");
+            sb.append('\n');
+            for (WaitFreeBandwidth.Kind k : wf.kinds()) {
+                if (k.waitFree() != null) {
+                    sb.append("  ").append(k.kind()).append(": wait-free busbw p10 ").append(Fmt.num(k.p10()))
+                            .append(", p90 ").append(Fmt.num(k.p90())).append(" GB/s")
+                            .append(k.note() == null ? "" : " (" + k.note() + ")").append('\n');
+                } else if (k.note() != null) {
+                    sb.append("  ").append(k.kind()).append(": wait-free busbw ").append(k.note()).append('\n');
+                }
+            }
+        }
         Fmt.Table s = new Fmt.Table("kind", "size bucket", "calls", "bytes", "busbw samples", "busbw GB/s (median)");
         for (CommBucket b : m.commBuckets()) {
             s.row(b.kind(), Fmt.bucket(b.bucket()), Fmt.num(b.calls()), Fmt.bytes(b.bytes()), Fmt.num(b.busbwSamples()),

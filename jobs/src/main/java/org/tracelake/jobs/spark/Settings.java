@@ -31,6 +31,9 @@ public final class Settings {
                     MAX_LOCK_STALE_AFTER_HOURS, "hours (100 years)"));
     public static final Key<String> DEVICE_PEAK_FLOPS = new Key<>("spark.tracelake.devicePeakFlops", "",
             "peak FLOPS per device model, for mfu (default: the bundled conf/device_peak_flops.csv)", DevicePeakFile::check);
+    public static final Key<String> DEVICE_INTERCONNECT_BW = new Key<>("spark.tracelake.deviceInterconnectBw", "",
+            "GPU-to-GPU link bandwidth per device model and direction, the bound of the Hockney fit (default: the "
+                    + "bundled conf/device_interconnect_bw.csv)", v -> v);
 
     public static final Key<Boolean> METRICS_CODEGEN = new Key<>("spark.tracelake.metrics.codegen", "false",
             "let Spark generate and compile Java code for the metrics phase's plan; off, its hundred-odd small stages "
@@ -39,7 +42,7 @@ public final class Settings {
 
     /** Every setting, for help and documentation. */
     public static final List<Key<?>> ALL = List.of(GZIP_MAX_EXPANSION_RATIO, GZIP_MIN_EXPANDED_BYTES,
-            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS, METRICS_CODEGEN);
+            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS, DEVICE_INTERCONNECT_BW, METRICS_CODEGEN);
 
     /** A setting given a value it does not take: a usage error (exit 2), named by its key. */
     public static final class InvalidValueException extends IllegalArgumentException {

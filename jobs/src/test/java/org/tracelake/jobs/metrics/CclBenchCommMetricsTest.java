@@ -305,4 +305,10 @@ class CclBenchCommMetricsTest {
         // |kernel union|: rank 0 3800, rank 1 2600 (above); max / min.
         m.workload(3800.0 / 2600, "ccl_steps", "load_imbalance_ratio", null);
     }
+
+    /** Issue 32: no metric row of this warehouse holds an impossible value (MetricRows.assertNoImpossibleValues). */
+    @Test
+    void noImpossibleValue() {
+        m.assertNoImpossibleValues("NVIDIA H100");
+    }
 }

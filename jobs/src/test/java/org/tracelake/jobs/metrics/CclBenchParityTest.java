@@ -99,6 +99,34 @@ class CclBenchParityTest {
         m.assertNoNullIsOk();
     }
 
+    @Test
+    void noImpossibleValue() {
+        m.assertNoImpossibleValues(java.util.Map.of("dlrm", "NVIDIA V100", "hta2", "NVIDIA A100", "ncclargs",
+                "NVIDIA A100", "aorta", "AMD Instinct MI350X"));
+    }
+
+    /**
+     * Issue 32 item 2 on a real older-NCCL trace: hta-sampled-2rank runs every collective as
+     * ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t; the launching ops say which (python over the two files: each kernel's
+     * correlation → its cudaLaunchKernel → the comm ops enclosing it on that thread). Rank 0 has four under
+     * nccl:all_reduce, whose innermost op's Input Dims give float tensors of 19,618,307, 26,258,430, 5,716,654 and
+     * 26,955,536 elements: (19,618,307 + 26,258,430 + 5,716,654 + 26,955,536) × 4 B = 314,195,708 B = 0.314195708 GB;
+     * two under nccl:_all_gather_base of 16,777,216 signed chars each: 0.033554432 GB in. Per rank 4 all_reduce,
+     * 2 all_gather and 4 all_to_all, no send_recv (none of the ops says send or recv).
+     */
+    @Test
+    void olderNcclSendRecvKernelsTakeTheKindOfTheirOps() {
+        m.workload(0.314195708, "hta2", "collective_vol_allreduce_gb", null);
+        m.workload(0.033554432, "hta2", "collective_vol_allgather_gb", null);
+        m.ok(4, "hta2", "coll_call_num", null, "key", null, null, "all_reduce");
+        m.ok(2, "hta2", "coll_call_num", null, "key", null, null, "all_gather");
+        m.ok(4, "hta2", "coll_call_num", null, "key", null, null, "all_to_all");
+        assertTrue(!m.has("hta2", "coll_call_num", null, "key", null, null, "send_recv"), "no send_recv on hta2");
+        // eight all_reduce samples (4 per rank, n = 128) now make a fit: its slope is negative (durations shrink as
+        // sizes grow, the ranks' waiting dominating), so it describes no network
+        m.gap("not_meaningful", "needs beta > 0", "hta2", "hockney_inverse_beta_Bps", null);
+    }
+
     /**
      * report --compare on two real runs (the HTA sampled pair as reference, the DLRM run as candidate): the time split
      * is each run's time_breakdown row and adds up to its span, the collectives table counts per rank what

@@ -434,4 +434,88 @@ class DlrmMetricsTest {
         // dlrm (8 real V100 ranks): every null value, at every scope, says why.
         m.assertNoNullIsOk();
     }
+
+    /**
+     * The text and HTML reports show wait-free busbw beside busbw_gbps, from the metric rows, with the line saying why
+     * they differ: all_reduce 23.025 GB/s wait-free (waitFreeBusBandwidthOfTheEightInstances), all_to_all 1.696.
+     */
+    @Test
+    void reportsShowWaitFreeBusbwBesideBusbw() throws IOException {
+        var reports = new org.tracelake.jobs.report.Reports(spark,
+                new org.tracelake.jobs.warehouse.Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        String text = reports.text(W, null);
+        assertTrue(text.contains("wait-free busbw GB/s (median)"), text);
+        String busbw = org.tracelake.jobs.report.Fmt.num(m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce").getDouble(3));
+        assertTrue(Pattern.compile("all_reduce .*" + Pattern.quote(busbw) + " +23\\.025 ").matcher(text).find(), text);
+        assertTrue(Pattern.compile("all_to_all .* 1\\.696 ").matcher(text).find(), text);
+        String why = "wait-free busbw times each collective by its shortest rank";
+        assertTrue(text.contains(why) && text.contains("Ranks waited 46.806 ms in all"), text);
+        Path dir = tmp.resolve("html");
+        reports.html(List.of(W), dir.toString(), null, 1000);
+        String html = Files.readString(dir.resolve(W + ".html"));
+        assertTrue(html.contains(why), "the HTML page carries the line");
+        assertTrue(html.contains("23.024927536231885"), "the HTML page carries the wait-free median");
+    }
+
+    @Test
+    void noImpossibleValue() {
+        m.assertNoImpossibleValues(Map.of(W, "NVIDIA V100"));
+    }
+
+    /**
+     * collective_wait (METRICS.md §4) from the plain join: per instance the shortest member duration; per rank Σ (own
+     * duration − shortest), mean per instance, share of instances it started first (equal starts: the lower rank).
+     * Workload: Σ = 46.806 ms over the eight ranks, rank 1 waiting most (11.119 ms), as a separate python reading of
+     * the eight files printed (kernels joined by (stream, kind) ordinal, durations in integer ns).
+     */
+    @Test
+    void collectiveWaitMatchesThePlainJoin() {
+        Map<Integer, long[]> byRank = new TreeMap<>(); // Σ wait, instances, first arrivals
+        for (Instance i : plainInstances()) {
+            long shortest = i.members().stream().mapToLong(x -> x[2] - x[1]).min().orElseThrow();
+            long[] first = null;
+            for (long[] x : i.members()) if (first == null || x[1] < first[1] || (x[1] == first[1] && x[0] < first[0])) first = x;
+            for (long[] x : i.members()) {
+                long[] r = byRank.computeIfAbsent((int) x[0], k -> new long[3]);
+                r[0] += x[2] - x[1] - shortest;
+                r[1]++;
+                if (x == first) r[2]++;
+            }
+        }
+        long total = 0;
+        for (var e : byRank.entrySet()) {
+            long[] r = e.getValue();
+            m.ok(r[0] / 1e6, W, "collective_wait", "total_ms", "rank", e.getKey(), null, null);
+            m.ok(r[0] / 1e3 / r[1], W, "collective_wait", "mean_us", "rank", e.getKey(), null, null);
+            m.ok((double) r[2] / r[1], W, "collective_wait", "first_arrival_share", "rank", e.getKey(), null, null);
+            total += r[0];
+        }
+        assertEquals(46_806_000L, total);
+        m.workload(46.806, W, "collective_wait", "total_ms");
+        m.ok(11.119, W, "collective_wait", "total_ms", "rank", 1, null, null);
+        m.workload(1, W, "collective_wait", "most_waiting_rank");
+    }
+
+    /**
+     * wait_free_busbw_gbps on the eight matched all_reduce/all_to_all instances. Sizes from the innermost nccl:* /
+     * c10d::* op enclosing each kernel's launch (Input Dims × Input type), durations the shortest of the eight ranks:
+     * all_reduce 1,576,964 B in 86,000 ns, 448 B in 20,000 ns, 907,840 B in 69,000 ns; busbw = S / dur × 2·7/8 =
+     * 32.0894, 0.0392, 23.0249 GB/s: median 23.024927536231885, p10 (position 0.2) 4.636345507246377, p90 (1.8)
+     * 30.276492483990566; algbw median 907,840 / 69,000 = 13.157101449275363. all_to_all 24,576 B / 10,000 ns, 192 /
+     * 8,000, 1,536 / 7,000, 13,568 / 7,000, 24,576 / 10,000 × 7/8: median 1.696, p10 0.0894, p90 2.1504, algbw median
+     * 13,568 / 7,000 = 1.9382857142857144. (busbw_gbps, each rank's whole kernel, is lower: the waiting is in it.)
+     */
+    @Test
+    void waitFreeBusBandwidthOfTheEightInstances() {
+        m.ok(23.024927536231885, W, "wait_free_busbw_gbps", "median", "workload", null, null, "all_reduce");
+        m.ok(4.636345507246377, W, "wait_free_busbw_gbps", "p10", "workload", null, null, "all_reduce");
+        m.ok(30.276492483990566, W, "wait_free_busbw_gbps", "p90", "workload", null, null, "all_reduce");
+        m.ok(13.157101449275363, W, "wait_free_busbw_gbps", "algbw_median", "workload", null, null, "all_reduce");
+        m.ok(1.696, W, "wait_free_busbw_gbps", "median", "workload", null, null, "all_to_all");
+        m.ok(0.0894, W, "wait_free_busbw_gbps", "p10", "workload", null, null, "all_to_all");
+        m.ok(2.1504, W, "wait_free_busbw_gbps", "p90", "workload", null, null, "all_to_all");
+        m.ok(1.9382857142857144, W, "wait_free_busbw_gbps", "algbw_median", "workload", null, null, "all_to_all");
+        double busbw = m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce").getDouble(3);
+        assertTrue(busbw < 23.024927536231885, "busbw_gbps keeps the waiting: " + busbw);
+    }
 }

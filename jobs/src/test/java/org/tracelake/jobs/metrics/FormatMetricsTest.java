@@ -450,4 +450,10 @@ class FormatMetricsTest {
         // nsys, rocprofv3 and XSpace workloads: every null value, at every scope, says why.
         m.assertNoNullIsOk();
     }
+
+    /** Issue 32: no metric row of this warehouse holds an impossible value (MetricRows.assertNoImpossibleValues). */
+    @Test
+    void noImpossibleValue() {
+        m.assertNoImpossibleValues(java.util.Map.of("clover", "NVIDIA A100", "aorta", "AMD Instinct MI350X", "xplane", "AMD Instinct MI300X"));
+    }
 }

@@ -769,4 +769,10 @@ class HandBuiltTraceMetricsTest {
         // every hand-built workload of this class: every null value, at every scope, says why.
         m.assertNoNullIsOk();
     }
+
+    /** Issue 32: no metric row of this warehouse holds an impossible value (MetricRows.assertNoImpossibleValues). */
+    @Test
+    void noImpossibleValue() {
+        m.assertNoImpossibleValues("NVIDIA H100");
+    }
 }

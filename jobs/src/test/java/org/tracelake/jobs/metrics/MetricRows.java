@@ -122,6 +122,83 @@ final class MetricRows {
         assertTrue(rows.size() > 0, "no metric rows at all");
     }
 
+    /** Ratios that are not shares of a whole: max ÷ min or max ÷ mean, 1 or more. */
+    private static final java.util.Set<String> RATIOS_ABOVE_ONE = java.util.Set.of("load_imbalance_ratio",
+            "all_to_all_imbalance");
+    /** Percentages that may pass 100: Σ over overlapping CPU threads, and a card-driven estimate. */
+    private static final java.util.Set<String> PERCENT_ABOVE_HUNDRED = java.util.Set.of("cpu_overhead", "mfu");
+    /** Units of amounts that cannot be negative: durations, sizes, counts, bandwidths. */
+    private static final java.util.Set<String> NON_NEGATIVE_UNITS = java.util.Set.of("s", "ms", "us", "ns", "s/step",
+            "bytes", "GB", "count", "GB/s", "GiB/s", "bytes/s", "tokens/s");
+    /** Bandwidths over the interconnect (not average_memory_bandwidth, which is device memory). */
+    private static final java.util.Set<String> LINK_BANDWIDTHS = java.util.Set.of("busbw_gbps", "wait_free_busbw_gbps",
+            "bandwidth_utilization_allgather", "bandwidth_utilization_allreduce", "bandwidth_utilization_reducescatter",
+            "bandwidth_utilization_alltoall", "hockney_inverse_beta_Bps", "avg_comm_bandwidth_GBps");
+
+    /**
+     * Issue 32's scan: no row anywhere holds an impossible value. A value is NaN or infinite; a share (unit ratio, but
+     * the imbalance ratios) outside [0, 1]; a percentage outside [0, 100]; a duration, size, count or bandwidth below
+     * 0; a link bandwidth above the device's interconnect bound (conf/device_interconnect_bw.csv, by the card's device
+     * model given here per workload) with status ok; or a null value with status ok. Fails with every offending row.
+     */
+    /** The same scan where every workload of the warehouse runs on one device model. */
+    void assertNoImpossibleValues(String deviceModel) {
+        java.util.Map<String, String> all = new java.util.HashMap<>();
+        for (Row r : rows) all.put(r.getString(0), deviceModel);
+        assertNoImpossibleValues(all);
+    }
+
+    void assertNoImpossibleValues(java.util.Map<String, String> deviceByWorkload) {
+        java.util.Map<String, Double> boundBps = new java.util.HashMap<>();
+        try (java.io.InputStream in = MetricRows.class.getResourceAsStream("/conf/device_interconnect_bw.csv")) {
+            assertNotNull(in, "conf/device_interconnect_bw.csv on the class path");
+            List<Row> table = DevicePeaks.parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), 1e9);
+            deviceByWorkload.forEach((w, model) -> {
+                for (Row t : table) {
+                    if (java.util.regex.Pattern.compile("(?i)" + t.getString(1)).matcher(model).find()) {
+                        boundBps.put(w, t.getDouble(2));
+                        break;
+                    }
+                }
+            });
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        List<String> bad = new java.util.ArrayList<>();
+        for (Row r : rows) {
+            String metric = r.getString(1);
+            String unit = r.getString(4);
+            String status = r.getString(9);
+            String what = describe(r.getString(0), metric, r.getString(2), r.getString(5),
+                    r.isNullAt(6) ? null : r.getInt(6), r.isNullAt(7) ? null : r.getLong(7), r.getString(8))
+                    + " status " + status;
+            if (r.isNullAt(3)) {
+                if ("ok".equals(status)) bad.add(what + ": null with status ok");
+                continue;
+            }
+            double v = r.getDouble(3);
+            if (Double.isNaN(v) || Double.isInfinite(v)) bad.add(what + ": " + v);
+            else if ("ratio".equals(unit) && !RATIOS_ABOVE_ONE.contains(metric) && (v < 0 || v > 1)) {
+                bad.add(what + ": share " + v + " outside [0, 1]");
+            } else if ("%".equals(unit) && !PERCENT_ABOVE_HUNDRED.contains(metric) && (v < 0 || v > 100 + 1e-9)) {
+                bad.add(what + ": percentage " + v + " outside [0, 100]");
+            } else if (unit != null && NON_NEGATIVE_UNITS.contains(unit) && v < 0) {
+                bad.add(what + ": negative " + unit + " " + v);
+            }
+            Double bound = boundBps.get(r.getString(0));
+            if (bound != null && "ok".equals(status) && LINK_BANDWIDTHS.contains(metric)) {
+                double bps = switch (unit) {
+                    case "GB/s" -> v * 1e9;
+                    case "GiB/s" -> v * 1073741824.0;
+                    default -> v;
+                };
+                if (bps > bound) bad.add(what + ": " + v + " " + unit + " above the device's " + bound / 1e9 + " GB/s");
+            }
+        }
+        assertTrue(bad.isEmpty(), () -> bad.size() + " impossible values:\n" + String.join("\n", bad));
+        assertTrue(rows.size() > 0, "no metric rows at all");
+    }
+
     private static String describe(String workload, String metric, String figure, String scope, Integer rank,
                                    Long step, String key) {
         return workload + "/" + metric + (figure == null ? "" : "." + figure) + " [" + scope

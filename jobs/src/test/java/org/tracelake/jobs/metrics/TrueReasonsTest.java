@@ -48,6 +48,14 @@ class TrueReasonsTest {
             archive.write("vllm_tp", "rank" + rank + "_trace.json", b.toJson());
         }
         archive.card("vllm_tp", "inference", "llama3-8b", "NVIDIA H100", 2);
+        // SGLang's step annotation written in lower case: step[extend …] does not match ^step\[[A-Z]+
+        KinetoTraceBuilder sglangLower = new KinetoTraceBuilder(0, 1)
+                .cpu("user_annotation", "step[extend bs=8]", t(0), us(900), Map.of())
+                .kernel("sm90_xmma_gemm_bf16bf16_bf16f32", 7, t(100), us(400), t(20), Map.of());
+        archive.write("sglang_lower", "rank0_trace.json", sglangLower.toJson())
+                .card("sglang_lower", "inference", "llama3-8b", "AMD Instinct MI300X", 1);
+        archive.write("xspace_2_of_8", "host0.xplane.pb", org.tracelake.jobs.testing.PartlyProfiledXSpace.bytes())
+                .card("xspace_2_of_8", "training", "jax-conv", "AMD Instinct MI300X", 8);
         archive.refresh(spark);
         m = MetricRows.load(spark, archive.table("metrics"));
     }
@@ -55,6 +63,35 @@ class TrueReasonsTest {
     @Test
     void phasesWithoutStepsSayTheStepsAreMissing() {
         m.gap("missing_input", "2 forward/backward/optimizer annotations, but no step windows", "no_steps", "phase_time_ms", null);
+    }
+
+    /**
+     * Issue 32 item 6: an XSpace of eight GPU planes of which only GPU:4 and GPU:6 hold events is two ranks, and its
+     * collective figures say no trace has collectives (not "no rank 0"). GPU utilization per rank: kernels [1000,
+     * 2000) and [6000, 8000) ns: busy 3000 of a 7000 ns span = 300/7 %.
+     */
+    @Test
+    void devicePlanesWithoutEventsAreNotRanks() {
+        String w = "xspace_2_of_8";
+        var perRank = m.at(w, "gpu_utilization", null, "rank");
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(4, 6), perRank.stream().map(r -> r.getInt(6)).sorted().toList());
+        m.ok(300.0 / 7, w, "gpu_utilization", null, "rank", 4, null, null);
+        m.gap("missing_input", "no trace with collectives in this workload (ranks 4, 6 hold events", w,
+                "collective_vol_allreduce_gb", null);
+        m.assertNoImpossibleValues(java.util.Map.of(w, "AMD Instinct MI300X", "vllm_tp", "NVIDIA H100"));
+    }
+
+    /**
+     * Issue 32 item 4: with no step found, ttft and iter_time say what was looked for and name the annotation that came
+     * nearest: 'step[extend bs=8]' differs from SGLang's step[EXTEND …] only in case.
+     */
+    @Test
+    void noStepReasonNamesTheNearestAnnotation() {
+        String near = "the nearest annotation seen is 'step[extend bs=8]' (rank 0), which does not match the"
+                + " step[<MODE> …] form";
+        m.gap("missing_input", near, "sglang_lower", "ttft", null);
+        m.gap("missing_input", "looked for ProfilerStep#<N>; vLLM execute_context_", "sglang_lower", "iter_time", "avg_ms");
+        m.gap("missing_input", near, "sglang_lower", "iter_time", "avg_ms");
     }
 
     @Test

@@ -57,6 +57,7 @@ public final class RankAccumulator {
                 Long step = StepNames.profilerStep(e.name);
                 if (step == null) step = e.step;
                 if (priority >= 0 && step != null) stepCandidates.add(new StepCandidate(priority, step, e.ts, e.end()));
+                else if (StepNames.CAT_USER_ANNOTATION.equals(e.cat)) nearStep(e.name);
             }
         }
         if (GPU_USER_ANNOTATION.equals(e.cat)) return; // Kineto's GPU-side copy of a CPU annotation
@@ -74,6 +75,26 @@ public final class RankAccumulator {
             out.hasFsdp = true;
             String metric = fsdpMetric(e.name);
             if (metric != null) out.fsdpNs.merge(metric, e.dur, Long::sum);
+        }
+    }
+
+    /** Distinct annotation names weighed against the step forms so far (bounded: names past it are not weighed). */
+    private final java.util.Set<String> annotationNames = new java.util.HashSet<>();
+    private static final int MAX_ANNOTATION_NAMES = 10_000;
+    private double nearestScore = Double.MAX_VALUE;
+
+    /**
+     * Keeps the CPU-side annotation that comes nearest a step form without being one (udfs StepNames.nearness), for
+     * the reason a rank without steps gives (METRICS.md §1).
+     */
+    private void nearStep(String name) {
+        if (name == null || annotationNames.size() >= MAX_ANNOTATION_NAMES || !annotationNames.add(name)) return;
+        StepNames.Nearness n = StepNames.nearness(name);
+        if (n == null) return;
+        if (n.score() < nearestScore || (n.score() == nearestScore && name.compareTo(out.nearestAnnotation) < 0)) {
+            nearestScore = n.score();
+            out.nearestAnnotation = name;
+            out.nearestStepForm = n.form();
         }
     }
 

@@ -56,6 +56,13 @@ public final class RankSummary implements Serializable {
     public long phaseAnnotations;
     public final TreeMap<Long, TreeMap<String, Long>> phaseNsByStep = new TreeMap<>();
 
+    /**
+     * The CPU-side annotation (user_annotation) that comes nearest a step form without being a step, and that form;
+     * null without annotations. What a reason that says no step was found names (METRICS.md §1).
+     */
+    public String nearestAnnotation;
+    public String nearestStepForm;
+
     /** FSDP::* annotations: whether any, and Σ dur per fsdp_* metric. */
     public boolean hasFsdp;
     public final Map<String, Long> fsdpNs = new HashMap<>();

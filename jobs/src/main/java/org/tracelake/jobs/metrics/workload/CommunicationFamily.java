@@ -227,17 +227,37 @@ final class CommunicationFamily {
         return Stats.percentile(present, 0.5);
     }
 
+    /** Below this R² the fit explains too little of the durations to be read as a network (METRICS.md §4). */
+    static final double HOCKNEY_MIN_R2 = 0.5;
+
     /**
-     * The Hockney model dur = α + β · S·2(n−1)/n over all_reduce instances. A fit with β ≤ 0 (or α < 0) describes no
-     * network (METRICS.md §4): all three null, not_meaningful, with the fitted values in the reason.
+     * The Hockney model dur = α + β · S·2(n−1)/n over all_reduce instances. It describes no network (METRICS.md §4),
+     * and all three rows are null, not_meaningful, with α, β, R² (and the bound) in the reason, when β ≤ 0 or α < 0,
+     * when R² < 0.5, or when 1/β exceeds the device's interconnect bandwidth per direction
+     * (conf/device_interconnect_bw.csv): waiting inside mid-size collectives makes such fits report bandwidth no link
+     * has.
      */
     private static void hockney(Workload w, Stats.Line line) {
         if (line == null) return;
         double alpha = line.intercept();
         double beta = line.slope();
-        boolean meaningful = beta > 0 && alpha >= 0;
-        String reason = meaningful ? null : "the all_reduce fit describes no network: alpha = " + SparkText.of(alpha)
-                + " s, beta = " + SparkText.of(beta) + " s/byte (needs beta > 0 and alpha >= 0)";
+        double r2 = line.r2();
+        Double bound = w.peaks.interconnectBpsFor(w.card.xpuModel());
+        String fitted = "alpha = " + SparkText.of(alpha) + " s, beta = " + SparkText.of(beta) + " s/byte, R² = "
+                + SparkText.of(r2);
+        String reason = null;
+        if (!(beta > 0 && alpha >= 0)) {
+            reason = "the all_reduce fit describes no network: " + fitted + " (needs beta > 0 and alpha >= 0)";
+        } else if (r2 < HOCKNEY_MIN_R2) {
+            reason = "the all_reduce fit explains too little of the durations: " + fitted + " (needs R² >= "
+                    + HOCKNEY_MIN_R2 + ")";
+        } else if (bound != null && 1.0 / beta > bound) {
+            reason = "the all_reduce fit gives 1/beta = " + SparkText.of(1.0 / beta / 1e9)
+                    + " GB/s, above the " + SparkText.of(bound / 1e9) + " GB/s per direction of the device's interconnect ("
+                    + w.card.xpuModel() + ", conf/device_interconnect_bw.csv): " + fitted
+                    + "; waiting inside the collectives, not the link, sets such a slope";
+        }
+        boolean meaningful = reason == null;
         String status = meaningful ? STATUS_OK : STATUS_NOT_MEANINGFUL;
         w.row("hockney_alpha_s", null, meaningful ? alpha : null, "s", SCOPE_WORKLOAD, null, null, null, status, reason);
         w.row("hockney_beta_s_per_byte", null, meaningful ? beta : null, "s/byte", SCOPE_WORKLOAD, null, null, null,

@@ -4,15 +4,33 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** Peak FLOPS per device model (conf/device_peak_flops.csv): the first pattern, by priority, the model matches. */
-public record DevicePeakTable(List<Entry> entries) implements Serializable {
-    public record Entry(String pattern, double peakFlops) implements Serializable {}
+/**
+ * Per device model: peak FLOPS (conf/device_peak_flops.csv) and GPU-to-GPU link bandwidth per direction in bytes/s
+ * (conf/device_interconnect_bw.csv); in each, the first pattern, by priority, the model matches.
+ */
+public record DevicePeakTable(List<Entry> entries, List<Entry> interconnect) implements Serializable {
+    /** A pattern and its value: FLOPS in the peak table, bytes/s in the interconnect one. */
+    public record Entry(String pattern, double value) implements Serializable {}
+
+    /** Peak FLOPS only: no device has a known interconnect bound. */
+    public DevicePeakTable(List<Entry> entries) {
+        this(entries, List.of());
+    }
 
     /** The peak of a device model, matched case-insensitively anywhere in the name; null when none matches. */
     public Double peakFor(String model) {
+        return lookup(entries, model);
+    }
+
+    /** The device's interconnect bandwidth per direction, bytes/s; null when no pattern matches the model. */
+    public Double interconnectBpsFor(String model) {
+        return lookup(interconnect, model);
+    }
+
+    private static Double lookup(List<Entry> table, String model) {
         if (model == null) return null;
-        for (Entry e : entries) {
-            if (Pattern.compile("(?i)" + e.pattern()).matcher(model).find()) return e.peakFlops();
+        for (Entry e : table) {
+            if (Pattern.compile("(?i)" + e.pattern()).matcher(model).find()) return e.value();
         }
         return null;
     }

@@ -13,6 +13,7 @@ public final class Families {
         OverlapFamily.compute(w);
         CrossRankFamily.compute(w); // the cross-rank join, which AllToAllFamily reads
         AllToAllFamily.compute(w);
+        WaitFamily.compute(w); // reads the join and AllToAllFamily's rank-pair volumes
         LocalityFamily.compute(w);
         StepFamily.compute(w);
         KernelFamily.compute(w);

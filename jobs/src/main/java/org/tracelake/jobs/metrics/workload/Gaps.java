@@ -42,18 +42,28 @@ final class Gaps {
         Card c = w.card;
         String phase = c.phaseLower() == null ? "" : c.phaseLower();
         return switch (requires) {
-            case "steps" -> steps(w) == 0 ? StepFamily.NO_STEPS : null;
+            case "steps" -> steps(w) == 0 ? StepFamily.noSteps(w) : null;
             case "kernels" -> w.ranks.stream().mapToLong(r -> r.leaderboardKernels).sum() == 0
                     ? "no GPU kernels in the traces" : null;
-            case "comm" -> commOps(w) == 0 ? "no communication kernels in the traces" : null;
+            case "comm" -> commOps(w) == 0 ? noCollectives(w) : null;
             case "comm_sized" -> sized(w) == 0
                     ? "no communication kernel with a known message size, group size >= 2 and duration > 0" : null;
             case "allreduce_fit" -> "needs >= 5 all_reduce instances with known size and >= 2 distinct sizes";
             case "node_layout" -> c.countPerNode() == null || c.countPerNode() <= 0
                     ? "the card gives no hardware.xpu_spec.count_per_node"
-                    : commOps(w) == 0 ? "no communication kernels in the traces" : null;
-            case "multi_rank" -> w.ranks.size() < 2 ? "single rank: no cross-rank join" : null;
-            case "rank0" -> "no rank 0 in this workload";
+                    : commOps(w) == 0 ? noCollectives(w) : null;
+            case "multi_rank" -> w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join" : null;
+            case "matched" -> w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join"
+                    : commOps(w) == 0 ? noCollectives(w)
+                    : "no collective was matched across two or more ranks";
+            case "matched_sized" -> w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join"
+                    : commOps(w) == 0 ? noCollectives(w)
+                    : w.instances.isEmpty() ? "no collective was matched across two or more ranks"
+                    : "no collective matched across ranks has a known message size, group size >= 2 and a shortest"
+                            + " duration > 0";
+            case "rank0" -> commOps(w) == 0 ? noCollectives(w)
+                    : "no trace of rank 0: the ranks that hold events are " + rankList(w)
+                            + ", and CCL-Bench's collective volumes are rank 0's";
             case "training" -> !phase.equals("training")
                     ? "not a training workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")" : null;
             case "inference" -> !phase.equals("inference")
@@ -68,7 +78,7 @@ final class Gaps {
             case "fsdp" -> "no FSDP::* annotations in the traces";
             case "phases" -> phaseAnnotations(w) > 0
                     ? phaseAnnotations(w) + " forward/backward/optimizer annotations, but no step windows to put them in: "
-                            + StepFamily.NO_STEPS
+                            + StepFamily.noSteps(w)
                     : "no forward/backward/optimizer annotations in the traces";
             case "sm_args" -> "no kernel carries the \"blocks per SM\" arg";
             case "copies" -> "no GPU-side copy (memcpy activity) with a byte count";
@@ -80,6 +90,25 @@ final class Gaps {
             case "simulator" -> "a what-if of CCL-Bench's network simulator; tracelake computes only what the traces show";
             default -> null;
         };
+    }
+
+    /** A workload none of whose traces holds events on a rank (a memory snapshot alone, telemetry alone). */
+    static final String NO_RANKS = "no trace with events on a rank in this workload (no GPU or CPU profile)";
+
+    /**
+     * What is missing when no rank communicates (issue 32 item 6): say so, and whether any rank holds events at all,
+     * instead of naming a rank the workload never had.
+     */
+    static String noCollectives(Workload w) {
+        return w.ranks.isEmpty() ? "no trace with collectives in this workload (no trace with events on a rank)"
+                : "no trace with collectives in this workload (ranks " + rankList(w) + " hold events, none of them"
+                        + " communication kernels)";
+    }
+
+    private static String rankList(Workload w) {
+        StringBuilder sb = new StringBuilder();
+        for (RankSummary r : w.ranks) sb.append(sb.length() == 0 ? "" : ", ").append(r.rank);
+        return sb.toString();
     }
 
     private static long steps(Workload w) {

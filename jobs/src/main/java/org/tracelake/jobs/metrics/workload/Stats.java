@@ -54,8 +54,11 @@ public final class Stats {
         return Math.sqrt(m2 / n);
     }
 
-    /** Least-squares line y = a + b·x (regr_intercept, regr_slope); null when x does not vary. */
-    public record Line(double intercept, double slope) {}
+    /**
+     * Least-squares line y = a + b·x (regr_intercept, regr_slope) and its coefficient of determination (regr_r2: 1
+     * when y does not vary); null when x does not vary.
+     */
+    public record Line(double intercept, double slope, double r2) {}
 
     public static Line fit(List<double[]> xy) {
         double n = 0;
@@ -63,6 +66,7 @@ public final class Stats {
         double yAvg = 0;
         double ck = 0;
         double m2x = 0;
+        double m2y = 0;
         for (double[] p : xy) {
             double x = p[0];
             double y = p[1];
@@ -75,9 +79,11 @@ public final class Stats {
             yAvg += dyN;
             ck += dx * (y - yAvg);
             m2x += dx * (dx - dxN);
+            m2y += dy * (dy - dyN);
         }
         if (n == 0 || m2x == 0) return null;
         double slope = ck / m2x;
-        return new Line(yAvg - slope * xAvg, slope);
+        double r2 = m2y == 0 ? 1.0 : ck * ck / (m2x * m2y);
+        return new Line(yAvg - slope * xAvg, slope, r2);
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.tracelake.jobs.metrics.rank.Facts;
 import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.udfs.StepNames;
 
 /**
  * Steps, throughput and efficiency (METRICS.md §4): iter_time, CCL-Bench's avg_step_time, throughput_tokens, mfu,
@@ -40,7 +41,27 @@ final class StepFamily {
     }
 
     static final String NO_STEPS = "no ProfilerStep annotations (nor vLLM/SGLang/TPU-vLLM step annotations, nor an XLA"
-            + " device Steps line) on any rank";
+            + " device Steps line) on any rank; looked for " + StepNames.LOOKED_FOR;
+
+    /**
+     * Why the workload has no steps: what was looked for, and the annotation seen that came nearest a step form
+     * (METRICS.md §1), so that a user whose annotation nearly matches sees which one and which form it missed.
+     */
+    static String noSteps(Workload w) {
+        RankSummary nearest = null;
+        double best = Double.MAX_VALUE;
+        for (RankSummary r : w.ranks) {
+            if (r.nearestAnnotation == null) continue;
+            double score = StepNames.nearness(r.nearestAnnotation).score();
+            if (score < best) {
+                best = score;
+                nearest = r;
+            }
+        }
+        if (nearest == null) return NO_STEPS + "; the traces hold no other CPU-side annotation";
+        return NO_STEPS + "; the nearest annotation seen is '" + nearest.nearestAnnotation + "' (rank " + nearest.rank
+                + "), which does not match the " + nearest.nearestStepForm + " form";
+    }
 
     static void compute(Workload w) {
         List<Long> all = new ArrayList<>();
@@ -80,9 +101,10 @@ final class StepFamily {
     }
 
     /** Why the card's tokens per second cannot be computed, or null. */
-    private static String tokensReason(Card c, Double stepS) {
+    private static String tokensReason(Workload w, Double stepS) {
+        Card c = w.card;
         if (c.batchSize() == null || c.seqLen() == null) return "card lacks workload.data.batch_size or workload.data.seq_len";
-        if (stepS == null) return "no step durations: " + NO_STEPS;
+        if (stepS == null) return "no step durations: " + noSteps(w);
         if (stepS <= 0) return "average step time is zero";
         return null;
     }
@@ -96,7 +118,7 @@ final class StepFamily {
     private static void throughput(Workload w, Double stepS) {
         Card c = w.card;
         if (!c.isTraining()) return;
-        String reason = tokensReason(c, stepS);
+        String reason = tokensReason(w, stepS);
         Double tokens = tokensPerS(c, stepS);
         w.row("throughput_tokens", "tokens_per_s", reason == null ? tokens : null, "tokens/s", SCOPE_WORKLOAD, null, null,
                 null, reason == null ? STATUS_OK : STATUS_MISSING_INPUT, reason);
@@ -122,7 +144,7 @@ final class StepFamily {
         else if (c.params() == null) reason = "card lacks model_arch.num_params";
         else if (c.numLayers() == null) reason = "card lacks model_arch.num_layers";
         else if (c.numHeads() == null || c.headDim() == null) reason = "card lacks model_arch.num_heads or head_dim";
-        else if (tokensReason(c, stepS) != null) reason = tokensReason(c, stepS);
+        else if (tokensReason(w, stepS) != null) reason = tokensReason(w, stepS);
         else if (c.deviceCount() == null || c.deviceCount() <= 0) reason = "card lacks hardware.xpu_spec.total_count";
         else if (c.xpuModel() == null) reason = "card lacks hardware.xpu_spec.model";
         else if (peak == null) reason = "no peak FLOPS for device model '" + c.xpuModel() + "' in conf/device_peak_flops.csv";
@@ -184,7 +206,8 @@ final class StepFamily {
         if (metric.equals("tpot") && outputLen != null && outputLen <= 1) {
             reason = "card output_len is " + outputLen + ": no decode steps";
         } else if (!anyRank) {
-            reason = "no inference step annotations (execute_context_*, run_batch, $core.py:331 step) on any rank";
+            reason = "no inference step annotations (execute_context_*, run_batch, $core.py:331 step) on any rank: "
+                    + noSteps(w);
         } else if (value == null) {
             reason = "every rank has a single inference step: no decode steps";
         }

@@ -27,7 +27,10 @@ final class XPlaneIndex {
 
     Long profileStartNs;
     final Map<String, String> metadata = new LinkedHashMap<>();
+    /** The device indexes whose planes hold events: the file's ranks. */
     final TreeSet<Integer> devices = new TreeSet<>();
+    /** Device planes the profiler wrote without events (said in the file's metadata). */
+    final TreeSet<Integer> devicesWithoutEvents = new TreeSet<>();
     private final Map<Integer, StepWindows> deviceSteps = new HashMap<>();
     final StepWindows hostSteps = new StepWindows();
     private final Map<Long, Long> launchStarts = new HashMap<>();
@@ -38,10 +41,19 @@ final class XPlaneIndex {
         for (XPlane plane : space.getPlanesList()) index.learn(plane);
         index.deviceSteps.values().forEach(StepWindows::seal);
         index.hostSteps.seal();
+        if (!index.devicesWithoutEvents.isEmpty()) {
+            index.metadata.put("devices_without_events", index.devicesWithoutEvents
+                    + ": device planes with no event, not counted as ranks");
+        }
         if (space.getHostnamesCount() > 0) index.metadata.put("hostnames", String.join(",", space.getHostnamesList()));
         if (space.getErrorsCount() > 0) index.metadata.put("profiler_errors", String.join("\n", space.getErrorsList()));
         if (space.getWarningsCount() > 0) index.metadata.put("profiler_warnings", String.join("\n", space.getWarningsList()));
         return index;
+    }
+
+    private static boolean holdsEvents(XPlane plane) {
+        for (XLine line : plane.getLinesList()) if (line.getEventsCount() > 0) return true;
+        return false;
     }
 
     private void learn(XPlane plane) {
@@ -55,7 +67,10 @@ final class XPlaneIndex {
         }
         Integer device = DeviceNames.index(plane.getName());
         if (device != null) {
-            devices.add(device);
+            // A device plane without a single event is no rank (issue 32 item 6: an XSpace of eight GPU planes, two
+            // of them profiled, is two ranks, not eight): the profiler lists every device it saw, used or not.
+            if (holdsEvents(plane)) devices.add(device);
+            else devicesWithoutEvents.add(device);
             Map<String, String> props = XStats.of(plane, plane.getStatsList());
             if (!props.isEmpty()) metadata.put("device." + device, props.toString());
         }

@@ -180,6 +180,22 @@ class XPlaneReaderTest {
         assertEquals("host0", read.report().metadata.get("hostnames"));
     }
 
+    /**
+     * issue 32 item 6: an XSpace of eight GPU planes of which only GPU:4 and GPU:6 hold events is two ranks, 4 and 6
+     * (before: eight); the six empty planes are named in the file's metadata.
+     */
+    @Test
+    void devicePlanesWithoutEventsAreNotRanks(@TempDir Path dir) throws IOException {
+        Path file = org.tracelake.jobs.testing.PartlyProfiledXSpace.write(dir.resolve("host0.xplane.pb"));
+        ReaderTestSupport.Read read = ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(file, TraceFormat.XPLANE));
+        assertEquals(List.of(4, 6), new ArrayList<>(read.report().ranksHeld()));
+        assertEquals("[4, 6]", read.report().metadata.get("devices"));
+        assertEquals("[0, 1, 2, 3, 5, 7]: device planes with no event, not counted as ranks",
+                read.report().metadata.get("devices_without_events"));
+        assertEquals(4, read.rows().size());
+        for (Row r : read.rows()) assertTrue(List.of(4, 6).contains((Integer) col(r, EventSchema.RANK)));
+    }
+
     @Test
     void garbageIsRefusedWithAReason(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("bad.xplane.pb");
