@@ -1,8 +1,8 @@
 package org.tracelake.jobs.cli;
 
 import java.io.IOException;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkConf;

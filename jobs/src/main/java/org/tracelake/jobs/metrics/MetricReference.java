@@ -68,6 +68,7 @@ public final class MetricReference {
             }
             sb.append('\n');
         }
-        return sb.toString();
+        // one line break at the end, as the build's formatter keeps Markdown files
+        return sb.toString().stripTrailing() + "\n";
     }
 }
