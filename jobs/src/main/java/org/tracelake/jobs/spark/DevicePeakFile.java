@@ -11,18 +11,24 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * The check of {@code spark.tracelake.devicePeakFlops} (issue 29 item 11), run before a command reads anything: the
- * file must be a regular file of at most {@link #MAX_BYTES} (a FIFO or {@code /dev/zero} would never return), and
- * every line {@code pattern,peak_tflops[,note]} with a valid regex and a positive finite number. A malformed file
- * used to fail after the whole ingest, with {@code ArrayIndexOutOfBoundsException}.
+ * The check of a per-device table given as a setting ({@code spark.tracelake.devicePeakFlops},
+ * {@code spark.tracelake.deviceInterconnectBw}; issue 29 item 11), run before a command reads anything: the file must be
+ * a regular file of at most {@link #MAX_BYTES} (a FIFO or {@code /dev/zero} would never return), and every line
+ * {@code pattern,<value>[,note]} with a valid regex and a positive finite number. A malformed file used to fail after
+ * the whole ingest, with {@code ArrayIndexOutOfBoundsException}.
  */
 final class DevicePeakFile {
     static final int MAX_BYTES = 1 << 20;
 
     private DevicePeakFile() {}
 
-    /** The path, when the file is usable; else why not (thrown). Empty: the bundled table. */
+    /** The path of a peak-FLOPS table, when the file is usable; else why not (thrown). Empty: the bundled table. */
     static String check(String path) {
+        return check(path, "peak_tflops");
+    }
+
+    /** The path of a table whose value column is {@code value}, when the file is usable; else why not (thrown). */
+    static String check(String path, String value) {
         if (path.isEmpty()) return path;
         Path p = Path.of(path);
         BasicFileAttributes a;
@@ -46,20 +52,20 @@ final class DevicePeakFile {
             if (l.isEmpty() || l.startsWith("#") || l.startsWith("pattern,")) continue;
             String[] f = l.split(",", 3);
             String where = path + " line " + (i + 1) + ": ";
-            if (f.length < 2) throw new IllegalArgumentException(where + "takes pattern,peak_tflops[,note]");
+            if (f.length < 2) throw new IllegalArgumentException(where + "takes pattern," + value + "[,note]");
             try {
                 Pattern.compile(f[0]);
             } catch (PatternSyntaxException e) {
                 throw new IllegalArgumentException(where + "pattern is not a valid regex: " + e.getDescription());
             }
-            double tflops;
+            double number;
             try {
-                tflops = Double.parseDouble(f[1].strip());
+                number = Double.parseDouble(f[1].strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(where + "peak_tflops '" + f[1].strip() + "' is not a number");
+                throw new IllegalArgumentException(where + value + " '" + f[1].strip() + "' is not a number");
             }
-            if (!(tflops > 0) || Double.isInfinite(tflops)) {
-                throw new IllegalArgumentException(where + "peak_tflops must be a positive finite number");
+            if (!(number > 0) || Double.isInfinite(number)) {
+                throw new IllegalArgumentException(where + value + " must be a positive finite number");
             }
         }
         return path;

@@ -33,7 +33,7 @@ public final class Settings {
             "peak FLOPS per device model, for mfu (default: the bundled conf/device_peak_flops.csv)", DevicePeakFile::check);
     public static final Key<String> DEVICE_INTERCONNECT_BW = new Key<>("spark.tracelake.deviceInterconnectBw", "",
             "GPU-to-GPU link bandwidth per device model and direction, the bound of the Hockney fit (default: the "
-                    + "bundled conf/device_interconnect_bw.csv)", v -> v);
+                    + "bundled conf/device_interconnect_bw.csv)", v -> DevicePeakFile.check(v, "bw_gbps_per_direction"));
 
     public static final Key<Boolean> METRICS_CODEGEN = new Key<>("spark.tracelake.metrics.codegen", "false",
             "let Spark generate and compile Java code for the metrics phase's plan; off, its hundred-odd small stages "

@@ -81,6 +81,10 @@ class UsageExitCodesTest {
         assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=" + badNumber), "line 2", "'lots' is not a number");
         assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=/dev/zero"), "/dev/zero is not a regular file");
         assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=" + tmp.resolve("missing.csv")), "no such file");
+        Path badBandwidth = Files.writeString(tmp.resolve("links.csv"), "pattern,bw_gbps_per_direction,note\nA100,-300,x\n");
+        assertUsage(refresh("--conf", "spark.tracelake.deviceInterconnectBw=" + badBandwidth), "deviceInterconnectBw",
+                "line 2", "bw_gbps_per_direction must be a positive finite number");
+        assertUsage(refresh("--conf", "spark.tracelake.deviceInterconnectBw=/dev/zero"), "/dev/zero is not a regular file");
         assertFalse(Files.exists(tmp.resolve("wh")), "nothing was written: the check comes before the lock");
     }
 
