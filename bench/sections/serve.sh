@@ -12,10 +12,7 @@ work="${BENCH_OUT:-$home/bench/out}/serve"
 cold_runs="${BENCH_SERVE_COLD_RUNS:-3}"
 rm -rf "$work"; mkdir -p "$work"
 tl="$home/bin/tracelake"
-log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# wall seconds of a command (its output to a log; a failed command fails the section)
-timed() { local t0 t1; t0=$(date +%s.%N); "$@" > "$work/last.log" 2>&1; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }'; }
+. "$home/bench/sections/common.sh"
 
 "$tl" --version > /dev/null 2>&1 || true   # builds once
 cp -r "$home/data" "$work/data"
