@@ -22,6 +22,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.FileTasks;
@@ -34,6 +35,7 @@ import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.et.KinetoLink;
 import org.tracelake.jobs.source.ReportSink;
 import org.tracelake.jobs.source.TraceSource;
+import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TableCatalog;
@@ -192,9 +194,12 @@ public final class IngestJob {
         spark.sparkContext().setJobDescription("ingest: " + tasks.size() + " files into " + table);
         try {
             if (outputs.size() == 1) {
-                write(TraceSource.read(spark, tasks, table, false, reportsDir, etNodes), table);
+                // the events read also runs the per-rank metric pass over each file as it is read
+                boolean rankPass = table.equals(Tables.EVENTS) && Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
+                String summaries = rankPass ? RankSummaryFiles.dir(warehouse.staging(runId)) : null;
+                write(TraceSource.read(spark, tasks, table, false, reportsDir, etNodes, summaries), table);
             } else {
-                Dataset<Row> envelopes = TraceSource.read(spark, tasks, table, true, reportsDir, etNodes)
+                Dataset<Row> envelopes = TraceSource.read(spark, tasks, table, true, reportsDir, etNodes, null)
                         .persist(StorageLevel.MEMORY_AND_DISK());
                 try {
                     for (int i = 0; i < outputs.size(); i++) {

@@ -3,18 +3,22 @@ package org.tracelake.jobs.metrics;
 import static org.apache.spark.sql.functions.col;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.metrics.engine.MetricEngine;
+import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.PartitionFiles;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -43,16 +47,32 @@ public final class MetricsRun {
     Dataset<Row> readPartitions(String tableRoot, List<String> workloads) {
         String[] paths = workloads.stream().map(w -> tableRoot + "/" + Warehouse.partitionDir(w)).toArray(String[]::new);
         // the catalog's schema, so that Spark reads no file to infer one (a job of its own per read)
-        String table = new org.apache.hadoop.fs.Path(tableRoot).getName();
+        String table = new Path(tableRoot).getName();
         return spark.read().schema(TableCatalog.of(table).schema()).option("basePath", tableRoot).parquet(paths);
     }
 
-    /** Metrics for workloads staged by this run's ingest. */
-    public void computeStaged(List<String> workloads) {
+    /**
+     * Metrics for workloads staged by this run's ingest. {@code summarised}: those of them whose rank summaries
+     * ingest left ({@link RankSummaryFiles#cover}); the metrics read the others' events.
+     */
+    public void computeStaged(List<String> workloads, Set<String> summarised) {
         if (workloads.isEmpty()) return;
         String stagingRoot = warehouse.staging(runId);
-        compute(readPartitions(stagingRoot + "/" + Tables.EVENTS, workloads),
-                readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads), sideTables(stagingRoot, workloads));
+        List<String> fromEvents = workloads.stream().filter(w -> !summarised.contains(w)).toList();
+        List<String> fromSummaries = workloads.stream().filter(summarised::contains).toList();
+        Dataset<Row> events = fromEvents.isEmpty() ? null : readPartitions(stagingRoot + "/" + Tables.EVENTS, fromEvents);
+        Dataset<Row> summaries = null;
+        String summariesDir = RankSummaryFiles.dir(stagingRoot);
+        try {
+            // no folder: no file of the run had events to summarise
+            if (!fromSummaries.isEmpty() && warehouse.fs().exists(new Path(summariesDir))) {
+                summaries = RankSummaryFiles.read(spark, summariesDir, fromSummaries);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        compute(events, summaries, readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads),
+                sideTables(stagingRoot, workloads));
     }
 
     /**
@@ -67,7 +87,7 @@ public final class MetricsRun {
             for (String w : workloads) {
                 String path = tableRoot + "/" + Warehouse.partitionDir(w);
                 try {
-                    if (warehouse.fs().exists(new org.apache.hadoop.fs.Path(path))) present.add(w);
+                    if (warehouse.fs().exists(new Path(path))) present.add(w);
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
@@ -96,12 +116,13 @@ public final class MetricsRun {
         return settings;
     }
 
-    private void compute(Dataset<Row> events, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
+    private void compute(Dataset<Row> events, Dataset<Row> summaries, Dataset<Row> workloads,
+                         Map<String, Dataset<Row>> sideTables) {
         String stagingRoot = warehouse.staging(runId);
         SessionSettings.with(spark, settings(), () -> {
             try {
                 spark.sparkContext().setJobDescription("metrics");
-                MetricEngine.Result result = new MetricEngine().compute(spark, events, workloads, sideTables,
+                MetricEngine.Result result = new MetricEngine().compute(spark, events, summaries, workloads, sideTables,
                         DevicePeaks.table(spark), new PartitionFiles(stagingRoot, warehouse.conf()));
                 Progress.info(String.format(Locale.ROOT, "metrics: %,d rows and %,d collective instances for %d workloads",
                         result.metricRows(), result.collectives(), result.workloads()));
@@ -118,7 +139,7 @@ public final class MetricsRun {
     }
 
     public void dropExport(String workload) throws IOException {
-        warehouse.fs().delete(MetricsExport.exportFile(new org.apache.hadoop.fs.Path(warehouse.table(Tables.EXPORTS), "metrics"),
+        warehouse.fs().delete(MetricsExport.exportFile(new Path(warehouse.table(Tables.EXPORTS), "metrics"),
                 workload + ".json"), false);
     }
 

@@ -42,6 +42,13 @@ public final class FileReport implements Serializable {
         return r;
     }
 
+    /**
+     * For a file of ingest's events read: whether its rows were summarised per rank as they were read (null for any
+     * other read), and the ranks summarised ({@code org.tracelake.jobs.metrics.engine.RankSummaryFiles}).
+     */
+    public Boolean ranksSummarised;
+    public final TreeSet<Integer> summarisedRanks = new TreeSet<>();
+
     /** True when the file could not be used at all; its workload keeps its previous tables. */
     public boolean fatal;
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.spark.sql.Row;
@@ -14,6 +15,7 @@ import org.tracelake.jobs.ingest.IngestRun;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.spark.Settings;
@@ -104,7 +106,8 @@ public final class Refresh {
         long metricsStart = System.nanoTime();
         if (computeMetrics && !ok.isEmpty()) {
             Progress.info("computing metrics for " + ok.size() + " workloads");
-            metrics.computeStaged(ok);
+            boolean atIngest = Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
+            metrics.computeStaged(ok, atIngest ? summarised(results) : Set.of());
             Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s (%.1f CPU-s)",
                     (System.nanoTime() - metricsStart) / 1e9, cpu.end("metrics")));
         } else {
@@ -162,5 +165,12 @@ public final class Refresh {
                 (long) r.workloads().size() - failed, (long) r.unchanged().size(), failed, (long) r.removed().size(),
                 r.filesRead(), filesUnchanged, bytes, events,
                 scala.jdk.javaapi.CollectionConverters.asScala(errors).toSeq());
+    }
+
+    /** The workloads whose metrics can start from the rank summaries ingest left (the others read their events). */
+    private static Set<String> summarised(List<WorkloadIngest> results) {
+        Set<String> out = new HashSet<>();
+        for (WorkloadIngest r : results) if (r.ok() && RankSummaryFiles.cover(r.files())) out.add(r.workload());
+        return out;
     }
 }

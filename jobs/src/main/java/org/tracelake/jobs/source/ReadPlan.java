@@ -20,25 +20,29 @@ import org.tracelake.schemas.TraceFileSchema;
  * @param width        the kept output's column count (to unwrap it from its envelope)
  * @param envelopes    rows of every output of the group, wrapped ({@link TableRows})
  * @param reportsDir   where file reports go, or null
+ * @param rankSummariesDir where ingest's per-rank pass leaves each file's rank summaries (events only), or null
  */
-record ReadPlan(String table, String readerTable, int output, int width, boolean envelopes, String reportsDir)
-        implements Serializable {
+record ReadPlan(String table, String readerTable, int output, int width, boolean envelopes, String reportsDir,
+                String rankSummariesDir) implements Serializable {
 
     static ReadPlan of(CaseInsensitiveStringMap options) {
         String table = TraceSourceOptions.table(options);
         boolean envelopes = options.getBoolean(TraceSourceOptions.ENVELOPES, false);
         String reportsDir = options.get(TraceSourceOptions.REPORTS_DIR);
-        if (table.equals(Tables.TRACE_FILES)) return new ReadPlan(table, null, -1, 0, false, reportsDir);
+        String summaries = table.equals(Tables.EVENTS) ? options.get(TraceSourceOptions.RANK_SUMMARIES_DIR) : null;
+        if (table.equals(Tables.TRACE_FILES)) return new ReadPlan(table, null, -1, 0, false, reportsDir, null);
         ReaderRegistry.Entry entry = ReaderRegistry.entryWriting(table);
         if (entry == null) {
             throw new IllegalArgumentException("option table: no reader writes " + table + "; one of "
                     + String.join(", ", ReaderRegistry.tables()) + ", " + Tables.TRACE_FILES);
         }
         List<ReaderRegistry.Output> outputs = entry.outputs();
-        if (!entry.multiTable() || envelopes) return new ReadPlan(table, entry.table(), -1, 0, entry.multiTable(), reportsDir);
+        if (!entry.multiTable() || envelopes) {
+            return new ReadPlan(table, entry.table(), -1, 0, entry.multiTable(), reportsDir, summaries);
+        }
         for (int i = 0; i < outputs.size(); i++) {
             if (outputs.get(i).table().equals(table)) {
-                return new ReadPlan(table, entry.table(), i, outputs.get(i).schema().size(), false, reportsDir);
+                return new ReadPlan(table, entry.table(), i, outputs.get(i).schema().size(), false, reportsDir, null);
             }
         }
         throw new IllegalStateException("registry entry of " + table + " does not list it");

@@ -33,7 +33,7 @@ public final class ReportSink {
     public static void write(String dir, FileReport report, Configuration conf) throws IOException {
         Path folder = new Path(dir);
         FileSystem fs = folder.getFileSystem(conf);
-        String name = key(report.task.path());
+        String name = fileKey(report.task.path());
         Path tmp = new Path(folder, "." + name + "." + Long.toHexString(System.nanoTime()) + ".tmp");
         try (OutputStream raw = fs.create(tmp, true); ObjectOutputStream out = new ObjectOutputStream(raw)) {
             out.writeObject(report);
@@ -68,7 +68,8 @@ public final class ReportSink {
     private static final ObjectInputFilter ONLY_REPORTS = ObjectInputFilter.Config.createFilter(
             "org.tracelake.jobs.readers.*;java.lang.*;java.util.*;java.lang.Enum;maxdepth=20;!*");
 
-    private static String key(String path) {
+    /** A file name of its own for each input path (a digest: input names are untrusted and may be long). */
+    public static String fileKey(String path) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(path.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 16);

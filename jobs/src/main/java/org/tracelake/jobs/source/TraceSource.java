@@ -17,15 +17,17 @@ public final class TraceSource {
      * @param envelopes  for a multi-table reader: rows of all its tables as envelopes ({@code TableRows}), read once
      * @param reportsDir where each file's report is left ({@link ReportSink#readAll} once the data was written)
      * @param etNodes    the et_nodes table whose ET sizes fill Kineto kernels without one, or null
+     * @param rankSummariesDir for the events table: where each file's per-rank summaries are left, or null
      */
     public static Dataset<Row> read(SparkSession spark, List<FileTask> tasks, String table, boolean envelopes,
-                                    String reportsDir, String etNodes) {
+                                    String reportsDir, String etNodes, String rankSummariesDir) {
         DataFrameReader reader = spark.read().format(TraceDataSource.class.getName())
                 .option(TraceSourceOptions.TABLE, table)
                 .option(TraceSourceOptions.TASKS, TraceSourceOptions.encodeTasks(tasks))
                 .option(TraceSourceOptions.ENVELOPES, envelopes)
                 .option(TraceSourceOptions.REPORTS_DIR, reportsDir);
         if (etNodes != null) reader = reader.option(TraceSourceOptions.ET_NODES, etNodes);
+        if (rankSummariesDir != null) reader = reader.option(TraceSourceOptions.RANK_SUMMARIES_DIR, rankSummariesDir);
         return reader.load();
     }
 }

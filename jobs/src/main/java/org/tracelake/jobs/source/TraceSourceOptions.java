@@ -38,6 +38,11 @@ public final class TraceSourceOptions {
     public static final String ET_NODES = "etNodes";
     /** A folder where each file's {@code trace_files} report is left exactly once ({@link ReportSink}). */
     public static final String REPORTS_DIR = "reportsDir";
+    /**
+     * Internal: where ingest's events read leaves each file's per-rank summaries for the metrics phase
+     * ({@code RankSummaryFiles}); the reports then say which files were summarised.
+     */
+    static final String RANK_SUMMARIES_DIR = "tracelake.rankSummariesDir";
     /** Internal: the files to read, as planned by ingest (instead of a path). */
     static final String TASKS = "tracelake.tasks";
     /** Internal: rows of a multi-table reader as envelopes of all its tables ({@code TableRows}), read once. */

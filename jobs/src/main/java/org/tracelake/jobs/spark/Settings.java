@@ -40,9 +40,15 @@ public final class Settings {
                     + "run interpreted, which is faster until archives reach millions of GPU activities (BENCHMARKS.md)",
             Settings::bool);
 
+    public static final Key<Boolean> RANK_PASS_AT_INGEST = new Key<>("spark.tracelake.metrics.rankPassAtIngest", "true",
+            "run the per-rank metric pass over each file's events as ingest reads it; off, the metrics phase reads the "
+                    + "events back and sorts them per rank (slower; the figures are the same)",
+            Settings::bool);
+
     /** Every setting, for help and documentation. */
     public static final List<Key<?>> ALL = List.of(GZIP_MAX_EXPANSION_RATIO, GZIP_MIN_EXPANDED_BYTES,
-            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS, DEVICE_INTERCONNECT_BW, METRICS_CODEGEN);
+            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS, DEVICE_INTERCONNECT_BW, METRICS_CODEGEN,
+            RANK_PASS_AT_INGEST);
 
     /** A setting given a value it does not take: a usage error (exit 2), named by its key. */
     public static final class InvalidValueException extends IllegalArgumentException {

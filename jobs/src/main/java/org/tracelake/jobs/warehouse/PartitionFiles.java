@@ -44,15 +44,23 @@ public final class PartitionFiles implements Serializable {
      */
     public void write(String table, String workload, List<Row> rows) throws IOException {
         if (rows.isEmpty()) return;
-        StructType schema = TableCatalog.of(table).schema();
         Path dir = new Path(root + "/" + table + "/" + Warehouse.partitionDir(workload));
-        Path file = new Path(dir, FILE_NAME);
-        Path aside = new Path(dir, "." + FILE_NAME + "." + UUID.randomUUID() + ".tmp");
-        FileSystem fs = dir.getFileSystem(conf.get());
+        writeFile(new Path(dir, FILE_NAME), TableCatalog.of(table).schema(), Tables.PARTITION_COLUMN, rows, conf.get());
+    }
+
+    /**
+     * Writes {@code rows} (flat, in {@code schema}; {@code skipped}, a partition column, left out, or null) as one
+     * Parquet file, aside and then renamed into place: an earlier attempt's file of the same name is kept.
+     */
+    public static void writeFile(Path file, StructType schema, String skipped, List<Row> rows, Configuration conf)
+            throws IOException {
+        Path dir = file.getParent();
+        Path aside = new Path(dir, "." + file.getName() + "." + UUID.randomUUID() + ".tmp");
+        FileSystem fs = dir.getFileSystem(conf);
         fs.mkdirs(dir);
-        RowWriteSupport support = new RowWriteSupport(schema, Tables.PARTITION_COLUMN);
-        try (ParquetWriter<Row> writer = new Builder(HadoopOutputFile.fromPath(aside, conf.get()), support)
-                .withConf(conf.get())
+        RowWriteSupport support = new RowWriteSupport(schema, skipped);
+        try (ParquetWriter<Row> writer = new Builder(HadoopOutputFile.fromPath(aside, conf), support)
+                .withConf(conf)
                 .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
                 .withCompressionCodec(CompressionCodecName.SNAPPY)
                 .build()) {

@@ -20,9 +20,9 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Writes Spark rows of a flat table schema (strings, ints, longs, doubles, booleans, timestamps) as Parquet records,
- * in the Parquet types Spark itself reads those columns from: strings as UTF-8 binary, timestamps as INT64 microseconds
- * adjusted to UTC. Columns not written (a partition column) are left out of the file, as Spark leaves them out.
+ * Writes Spark rows of a flat table schema (strings, ints, longs, doubles, booleans, binaries, timestamps) as Parquet
+ * records, in the Parquet types Spark itself reads those columns from: strings as UTF-8 binary, timestamps as INT64
+ * microseconds adjusted to UTC. Columns not written (a partition column) are left out of the file, as Spark leaves them out.
  */
 final class RowWriteSupport extends WriteSupport<Row> {
     private final StructType schema;
@@ -60,6 +60,7 @@ final class RowWriteSupport extends WriteSupport<Row> {
         if (t.equals(DataTypes.LongType)) return Types.primitive(PrimitiveTypeName.INT64, repetition).named(f.name());
         if (t.equals(DataTypes.DoubleType)) return Types.primitive(PrimitiveTypeName.DOUBLE, repetition).named(f.name());
         if (t.equals(DataTypes.BooleanType)) return Types.primitive(PrimitiveTypeName.BOOLEAN, repetition).named(f.name());
+        if (t.equals(DataTypes.BinaryType)) return Types.primitive(PrimitiveTypeName.BINARY, repetition).named(f.name());
         if (t.equals(DataTypes.TimestampType)) {
             return Types.primitive(PrimitiveTypeName.INT64, repetition)
                     .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS)).named(f.name());
@@ -96,6 +97,7 @@ final class RowWriteSupport extends WriteSupport<Row> {
             else if (t.equals(DataTypes.LongType)) out.addLong(row.getLong(i));
             else if (t.equals(DataTypes.DoubleType)) out.addDouble(row.getDouble(i));
             else if (t.equals(DataTypes.BooleanType)) out.addBoolean(row.getBoolean(i));
+            else if (t.equals(DataTypes.BinaryType)) out.addBinary(Binary.fromConstantByteArray((byte[]) row.get(i)));
             else out.addLong(micros(row.getTimestamp(i)));
             out.endField(name, c);
         }

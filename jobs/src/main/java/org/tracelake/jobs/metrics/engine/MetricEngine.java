@@ -26,7 +26,9 @@ import org.tracelake.schemas.Tables;
  * {@code all_to_all_pairs}, {@code kernel_totals}, {@code collective_hangs}) of a set of workloads from their {@code events}, cards and
  * side tables (metrics never reread trace files), in one small Spark plan whatever the number of workloads:
  * <ol>
- * <li>each rank's events, sorted by time, pass once through plain Java ({@link RankPass}), which keeps a summary;</li>
+ * <li>each rank's events, sorted by time, pass once through plain Java ({@link org.tracelake.jobs.metrics.rank.RankAccumulator}),
+ * which keeps a summary: as ingest reads each file ({@link RankSummaryFiles}), or here ({@link RankPass}) for a
+ * workload whose files could not all be summarised there;</li>
  * <li>a workload's summaries, card, execution-trace all_to_all nodes and side-table rows meet in one task
  * ({@link WorkloadReducer}), where the metric families compute every row and the cross-rank join, and that task
  * writes the workload's staged partitions of the five tables ({@link PartitionFiles}).</li>
@@ -47,21 +49,22 @@ public final class MetricEngine {
     public record Result(int workloads, long metricRows, long collectives, Dataset<Row> hangs) {}
 
     /**
-     * Computes the tables of the given events, writing the workload step's five tables through {@code files} (the
-     * run's staging area). {@code sideTables} holds the side tables (memory snapshots, telemetry, Flight Recorder
-     * dumps, execution-trace nodes) the run has, by name; a family whose inputs the run lacks is not planned at all.
+     * Computes the tables of the given workloads, writing the workload step's five tables through {@code files} (the
+     * run's staging area). Each rank's summary comes from {@code summaries} (rows of {@link WorkloadInput#SCHEMA} that
+     * ingest's per-rank pass left, {@link RankSummaryFiles}) or, for the workloads there, from a pass over
+     * {@code events} here; either may be null. {@code sideTables} holds the side tables (memory snapshots, telemetry,
+     * Flight Recorder dumps, execution-trace nodes) the run has, by name; a family whose inputs the run lacks is not
+     * planned at all.
      */
-    public Result compute(SparkSession spark, Dataset<Row> events, Dataset<Row> workloads,
+    public Result compute(SparkSession spark, Dataset<Row> events, Dataset<Row> summaries, Dataset<Row> workloads,
                           Map<String, Dataset<Row>> sideTables, DevicePeakTable peaks, PartitionFiles files) {
         SideFamilies.Result side = SideFamilies.compute(spark, sideTables);
         Dataset<Row> etNodes = sideTables.get(Tables.ET_NODES);
         Dataset<Row> sideRows = side.metricRows();
-        Dataset<Row> ranks = RankEvent.input(events)
-                .repartition(col(EventSchema.WORKLOAD), col(EventSchema.RANK))
-                .sortWithinPartitions(EventSchema.WORKLOAD, EventSchema.RANK, "row_kind", EventSchema.TS_NS)
-                .mapPartitions(new RankPass(), Encoders.row(WorkloadInput.SCHEMA));
-        Dataset<Row> inputs = ranks.union(workloads.map((MapFunction<Row, Row>) r ->
-                WorkloadInput.row(r.getAs("workload"), WorkloadInput.CARD, Card.of(r)), Encoders.row(WorkloadInput.SCHEMA)));
+        Dataset<Row> inputs = workloads.map((MapFunction<Row, Row>) r ->
+                WorkloadInput.row(r.getAs("workload"), WorkloadInput.CARD, Card.of(r)), Encoders.row(WorkloadInput.SCHEMA));
+        if (events != null) inputs = inputs.union(ranksOf(events));
+        if (summaries != null) inputs = inputs.union(summaries);
         if (etNodes != null) {
             inputs = inputs.union(etNodes
                     .where(col("is_comm").and(col("collective").equalTo("all_to_all")).and(col("comm_seq").isNotNull())
@@ -87,6 +90,14 @@ public final class MetricEngine {
             collectives += r.getLong(2);
         }
         return new Result(counts.size(), metricRows, collectives, side.hangs());
+    }
+
+    /** Each rank's summary from its events: the events sorted per rank, then one pass over each ({@link RankPass}). */
+    private static Dataset<Row> ranksOf(Dataset<Row> events) {
+        return RankEvent.input(events)
+                .repartition(col(EventSchema.WORKLOAD), col(EventSchema.RANK))
+                .sortWithinPartitions(EventSchema.WORKLOAD, EventSchema.RANK, "row_kind", EventSchema.TS_NS)
+                .mapPartitions(new RankPass(), Encoders.row(WorkloadInput.SCHEMA));
     }
 
     /** The catalog table of side tables the families read, by name. */

@@ -85,7 +85,7 @@ public final class ReaderTestSupport {
         try {
             Path reportsDir = Files.createTempDirectory("reports");
             Dataset<Row> df = TraceSource.read(spark, List.of(undetected), Tables.EVENTS, false,
-                    reportsDir.toUri().toString(), null).cache();
+                    reportsDir.toUri().toString(), null, null).cache();
             df.count();
             reports.addAll(ReportSink.readAll(reportsDir.toUri().toString(), new Configuration()));
             return df;

@@ -1,0 +1,81 @@
+package org.tracelake.jobs.metrics.engine;
+
+import static org.apache.spark.sql.functions.col;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.metrics.rank.FileRankPass;
+import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.readers.FileReport;
+import org.tracelake.jobs.source.ReportSink;
+import org.tracelake.jobs.warehouse.PartitionFiles;
+
+/**
+ * The rank summaries ingest computes as it reads each file ({@link FileRankPass}), left in the run's staging area as
+ * one small Parquet file per input file (rows of {@link WorkloadInput#SCHEMA}, named by the input's path, so a retried
+ * task replaces its own file), and read by the metrics phase in place of the workload's events. Each file's report
+ * says whether it was summarised and which ranks it summarised; a workload's summaries stand for its events only when
+ * every file of its events read was summarised and no two files summarised one rank (two files of one rank meet
+ * only in a sort of the events table: the metrics phase reads that workload's events instead).
+ */
+public final class RankSummaryFiles {
+    /** Files more events than this (with a duration) are not summarised at ingest: ~200 bytes of heap each. */
+    public static final long MAX_EVENTS_PER_FILE = 3_000_000;
+
+    private RankSummaryFiles() {}
+
+    /** The folder of a run's summaries under its staging root. */
+    public static String dir(String stagingRoot) {
+        return stagingRoot + "/_rank_summaries";
+    }
+
+    /**
+     * Writes the summaries of one input file's ranks and records them in its report; a file the pass could not
+     * summarise is recorded as such, and its workload's metrics read its events.
+     */
+    public static void write(String dir, FileReport report, String workload, FileRankPass pass, Configuration conf)
+            throws IOException {
+        report.ranksSummarised = false;
+        if (!pass.complete()) return;
+        List<Row> rows = new ArrayList<>();
+        List<Integer> ranks = new ArrayList<>();
+        for (RankSummary s : pass.finish()) {
+            rows.add(WorkloadInput.row(workload, WorkloadInput.RANK, s));
+            ranks.add(s.rank);
+        }
+        if (!rows.isEmpty()) {
+            String name = ReportSink.fileKey(report.task.path()) + ".parquet";
+            PartitionFiles.writeFile(new Path(dir, name), WorkloadInput.SCHEMA, null, rows, conf);
+        }
+        report.summarisedRanks.addAll(ranks);
+        report.ranksSummarised = true;
+    }
+
+    /**
+     * True when a workload's summaries stand for all its events: each file of its events read was summarised, and no
+     * rank was summarised from two files.
+     */
+    public static boolean cover(List<FileReport> reports) {
+        Set<Integer> ranks = new HashSet<>();
+        for (FileReport r : reports) {
+            if (r.ranksSummarised == null) continue; // not a file of the events read
+            if (!r.ranksSummarised) return false;
+            for (Integer rank : r.summarisedRanks) if (!ranks.add(rank)) return false;
+        }
+        return true;
+    }
+
+    /** The summaries of some workloads, as workload-step inputs. */
+    public static Dataset<Row> read(SparkSession spark, String dir, List<String> workloads) {
+        return spark.read().schema(WorkloadInput.SCHEMA).parquet(dir)
+                .where(col("workload").isin(workloads.toArray()));
+    }
+}
