@@ -25,6 +25,11 @@ public final class Fmt {
         return String.format(Locale.ROOT, "%,d", v);
     }
 
+    /** A count and its noun, singular for one: "1 workload", "3 workloads", "0 files". */
+    public static String count(long n, String noun) {
+        return num(n) + " " + (n == 1 ? noun : noun + "s");
+    }
+
     public static String pct(double fraction) {
         return String.format(Locale.ROOT, "%.1f%%", fraction * 100);
     }

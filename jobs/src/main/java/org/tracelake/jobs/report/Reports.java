@@ -44,6 +44,28 @@ public final class Reports {
         return written;
     }
 
+    /** The steps the workload's events carry (what --step may name). */
+    public StepList steps(String workload) {
+        return StepList.of(queries.forWorkload(org.tracelake.schemas.Tables.EVENTS, workload));
+    }
+
+    /**
+     * Null when every one of the workloads has {@code step}; else the line for the first that lacks it, naming the
+     * steps it has (a usage error: the step was mistyped or belongs to another workload).
+     */
+    public String missingStep(List<String> workloads, long step) {
+        for (String w : workloads) {
+            StepList s = steps(w);
+            if (!s.has(step)) return "no step " + step + " in workload " + w + ": its steps are " + s.describe();
+        }
+        return null;
+    }
+
+    /** {@code report --trace}: the workload within {@code bounds} as one Chrome trace-event JSON file at {@code file}. */
+    public ChromeTrace.Written trace(String workload, ChromeTrace.Bounds bounds, long maxEvents, String file) throws IOException {
+        return new ChromeTrace(spark, queries).write(workload, bounds, maxEvents, file);
+    }
+
     public Comparison compare(String reference, String candidate) {
         return Comparison.of(reference, queries.workloadMetrics(reference), candidate, queries.workloadMetrics(candidate))
                 .withBreakdown(queries.comparedRun(reference), queries.comparedRun(candidate));
