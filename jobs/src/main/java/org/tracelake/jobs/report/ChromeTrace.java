@@ -307,11 +307,12 @@ public final class ChromeTrace {
             if (f.getPath().getName().startsWith("part-")) part = f.getPath();
         }
         if (part == null) throw new IOException("the trace was not written: no part file in " + tmp);
-        if (fs.exists(qualified)) fs.delete(qualified, false);
-        if (!fs.rename(part, qualified)) throw new IOException("could not rename " + part + " to " + qualified);
+        // on the local file system, the raw one: a checksummed rename would carry a .crc file beside the output
+        FileSystem mover = fs instanceof org.apache.hadoop.fs.ChecksumFileSystem c ? c.getRawFileSystem() : fs;
+        if (mover.exists(qualified)) mover.delete(qualified, false);
+        if (!mover.rename(part, qualified)) throw new IOException("could not rename " + part + " to " + qualified);
         fs.delete(tmp, true);
-        // a local file system leaves a checksum beside a renamed file: not part of the output
-        fs.delete(new Path(qualified.getParent(), "." + part.getName() + ".crc"), false);
-        return qualified.toString();
+        // a local file as a plain path, as the other report outputs are named
+        return "file".equals(qualified.toUri().getScheme()) ? qualified.toUri().getPath() : qualified.toString();
     }
 }

@@ -8,11 +8,13 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
+import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.report.ReportModel.CommBucket;
 import org.tracelake.jobs.report.ReportModel.KernelTime;
@@ -94,21 +96,37 @@ public final class ReportQueries {
                 }
             }
         }
-        return new ReportModel(workload, runId, card, files(workload),
-                metricRows(metrics.where(col("scope").equalTo(lit("workload")))),
-                metricRows(metrics.where(col("scope").equalTo(lit("rank")))),
-                metricRows(metrics.where(col("scope").equalTo(lit("key")).and(col("rank").isNull()))),
-                stepMeans(metrics),
-                commBuckets(metrics),
-                lastArrivals(workload),
-                lagMap(workload),
-                new TimelineQuery(spark).timeline(step, timelineCap,
-                        card.get("count_per_node") instanceof Number n ? n.longValue() : null),
-                categoryByRank(),
-                topKernels(),
-                new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS),
-                new HangQuery(spark, warehouse).hang(workload),
-                new AllToAllQuery(spark, warehouse).allToAll(workload, metrics));
+        // a line per stage with its counts (stderr, as refresh's progress): a report of a large workload takes minutes
+        String name = Progress.printable(workload);
+        ReportModel.Files files = files(workload);
+        Progress.info(String.format(Locale.ROOT, "report %s: card, %s (%,d ok), %s", name, Fmt.count(files.total(), "trace file"),
+                files.ok(), Fmt.count(files.events(), "event")));
+        List<MetricRow> workloadRows = metricRows(metrics.where(col("scope").equalTo(lit("workload"))));
+        List<MetricRow> rankRows = metricRows(metrics.where(col("scope").equalTo(lit("rank"))));
+        List<MetricRow> keyRows = metricRows(metrics.where(col("scope").equalTo(lit("key")).and(col("rank").isNull())));
+        List<MetricRow> steps = stepMeans(metrics);
+        Progress.info(String.format(Locale.ROOT, "report %s: metrics, %,d workload-scope, %,d per rank, %,d by key, %,d step means",
+                name, workloadRows.size(), rankRows.size(), keyRows.size(), steps.size()));
+        List<CommBucket> buckets = commBuckets(metrics);
+        List<RankLastArrivals> arrivals = lastArrivals(workload);
+        LagMap lag = lagMap(workload);
+        Progress.info(String.format(Locale.ROOT, "report %s: communication, %s, %s (lag map of %,d)", name,
+                Fmt.count(buckets.size(), "kind and size bucket"), Fmt.count(lag.totalInstances(), "matched collective instance"),
+                lag.instances().size()));
+        ReportModel.Timeline timeline = new TimelineQuery(spark).timeline(step, timelineCap,
+                card.get("count_per_node") instanceof Number n ? n.longValue() : null);
+        Progress.info(String.format(Locale.ROOT, "report %s: timeline of %s, %,d activities (%,d drawn)", name,
+                timeline.step() == null ? "no step" : "step " + timeline.step(), timeline.totalSpans(), timeline.spans().size()));
+        List<KernelTime> categories = categoryByRank();
+        List<KernelTime> top = topKernels();
+        ReportModel.Memory memory = new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS);
+        ReportModel.Hang hang = new HangQuery(spark, warehouse).hang(workload);
+        ReportModel.AllToAll allToAll = new AllToAllQuery(spark, warehouse).allToAll(workload, metrics);
+        Progress.info(String.format(Locale.ROOT, "report %s: kernels (%s), memory (%s), hangs (%s), all-to-all (%s)", name,
+                Fmt.count(categories.size(), "rank and category row"), Fmt.count(memory.series().size(), "device"),
+                Fmt.count(hang.rows().size(), "stuck collective"), Fmt.count(allToAll.instances().size(), "instance")));
+        return new ReportModel(workload, runId, card, files, workloadRows, rankRows, keyRows, steps, buckets, arrivals, lag,
+                timeline, categories, top, memory, hang, allToAll);
     }
 
     /**

@@ -141,7 +141,12 @@ class ChromeTraceTest {
     /** Perfetto pairs flows by the top-level id, which the Kineto reader does not keep: read the file as JSON too. */
     @Test
     void theTopLevelIdIsTheArrowsId() throws Exception {
-        JsonNode trace = new ObjectMapper().readTree(Path.of(written.file()).toFile());
+        Path file = Path.of(written.file());
+        try (var beside = Files.list(file.getParent())) {
+            assertEquals(List.of(file.getFileName().toString()), beside.map(p -> p.getFileName().toString()).toList(),
+                    "the one file, no checksum or parts left beside it");
+        }
+        JsonNode trace = new ObjectMapper().readTree(file.toFile());
         assertEquals("ns", trace.get("displayTimeUnit").asText());
         int flows = 0;
         for (JsonNode e : trace.get("traceEvents")) {
@@ -171,6 +176,15 @@ class ChromeTraceTest {
         } else {
             assertEquals(List.of(String.valueOf((int) straggler.getDouble(straggler.fieldIndex("value")))), labelled);
         }
+    }
+
+    @Test
+    void stepsAreListedAsRanges() {
+        StepList s = new StepList(List.of(1L, 2L, 3L, 5L, 7L, 8L), List.of(2L, 2L, 2L, 1L, 2L, 2L), 2);
+        assertEquals("1-3, 5, 7, 8", s.describe());
+        assertEquals(1L, s.firstFull());
+        assertNull(new StepList(List.of(4L), List.of(1L), 2).firstFull(), "no step every rank has");
+        assertEquals("none", new StepList(List.of(), List.of(), 0).describe());
     }
 
     @Test
