@@ -178,6 +178,26 @@ class ChromeTraceTest {
         }
     }
 
+    /**
+     * A window instead of a step: 0 to 10^6 ms after the first event holds the whole one-step trace, so every timed
+     * activity of the workload is drawn, and every matched instance gets its ranks-minus-one arrows.
+     */
+    @Test
+    void aWindowDrawsWhatOverlapsIt() throws Exception {
+        Path file = tmp.resolve("window/dlrm-window.pt.trace.json");
+        ChromeTrace.Written w = reports.trace(W, ChromeTrace.Bounds.ofWindow(0, 1e6), ChromeTrace.DEFAULT_MAX_EVENTS, file.toString());
+        long timed = spark.read().parquet(archive.table("events"))
+                .where("coalesce(ph, 'X') = 'X' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL").count();
+        assertEquals(timed, w.activities());
+        long arrows = spark.read().parquet(archive.table("collectives")).where("ranks >= 2")
+                .selectExpr("sum(ranks - 1)").first().getLong(0);
+        assertEquals(arrows, w.flows());
+        // and a bound of 100 activities keeps the earliest (about 100: the cut is an approximate quantile of start times)
+        ChromeTrace.Written capped = reports.trace(W, ChromeTrace.Bounds.ofWindow(0, 1e6), 100, tmp.resolve("capped.json").toString());
+        assertEquals(timed, capped.inBounds());
+        assertTrue(capped.activities() >= 95 && capped.activities() <= 200, "kept " + capped.activities() + " of " + timed);
+    }
+
     @Test
     void stepsAreListedAsRanges() {
         StepList s = new StepList(List.of(1L, 2L, 3L, 5L, 7L, 8L), List.of(2L, 2L, 2L, 1L, 2L, 2L), 2);
