@@ -8,10 +8,37 @@
   var root = document.getElementById('report');
   var enc = echarts.format.encodeHTML;
   var charts = [];
-  var PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7',
-    '#9c755f', '#bab0ac'];
   var spanHeight = 0.7; // of a lane; thinner over a band's busy shade
-  var CLASS_COLOR = { compute: '#4e79a7', comm: '#e15759', memcpy: '#59a14f', memset: '#76b7b2', sync: '#bab0ac' };
+
+  // One colour per category on every chart of a page: a name (an activity class, a collective kind, a kernel category,
+  // a series such as "reference") gets a colour the first time a chart asks for it and keeps it on every other chart,
+  // and no two categories of a page share one. Activity classes have fixed colours, the same on every page, and the
+  // comparison's time split (compute_ms, exposed_comm_ms, exposed_copy_ms: those classes' time) takes theirs.
+  var FIXED_COLOR = Object.create(null);
+  [['compute', '#4e79a7'], ['comm', '#e15759'], ['memcpy', '#59a14f'], ['memset', '#76b7b2'], ['sync', '#bab0ac'],
+    ['band busy', '#5a6472'], ['compute_ms', '#4e79a7'], ['exposed_comm_ms', '#e15759'], ['exposed_copy_ms', '#59a14f'],
+    ['idle_ms', '#dddddd']].forEach(function (c) { FIXED_COLOR[c[0]] = c[1]; });
+  // (none close to a fixed one: no second red, blue, green or grey)
+  var FREE_COLORS = ['#f28e2b', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#17becf', '#bcbd22', '#8c564b',
+    '#9467bd', '#e377c2', '#ffbb78', '#c5b0d5', '#c49c94', '#f7b6d2', '#dbdb8d', '#9edae5', '#393b79', '#637939'];
+  var assignedColor = Object.create(null);
+  var nextColor = 0;
+  function colorOf(name) {
+    var key = String(name);
+    if (key in FIXED_COLOR) return FIXED_COLOR[key];
+    if (!(key in assignedColor)) {
+      var i = nextColor++;
+      // past the palette, hues a golden angle apart: still one distinct colour per name
+      assignedColor[key] = i < FREE_COLORS.length ? FREE_COLORS[i] : 'hsl(' + Math.round((i * 137.508) % 360) + ', 55%, 50%)';
+    }
+    return assignedColor[key];
+  }
+
+  // Every legend is one scrolling line at the top of its chart, above the plot (grid tops leave it room), and no chart
+  // has an ECharts title (headings are HTML above the chart): a legend cannot wrap onto a title or the plot.
+  function legendLine() {
+    return { type: 'scroll', top: 0, left: 10, right: 10 };
+  }
 
   function el(tag, text, cls) {
     var e = document.createElement(tag);
@@ -56,7 +83,13 @@
     parent.appendChild(div);
     var c = echarts.init(div, null, { renderer: 'svg' });
     option.animation = false;
-    option.color = option.color || PALETTE;
+    // each named series in its category's colour (set on the series, so a legend shows the same one)
+    (option.series || []).forEach(function (se) {
+      if (se.name === undefined || (se.itemStyle && se.itemStyle.color)) return;
+      se.itemStyle = se.itemStyle || {};
+      se.itemStyle.color = colorOf(se.name);
+      if (se.type === 'line') se.lineStyle = { color: se.itemStyle.color };
+    });
     charts.push({ chart: c, option: option, id: id });
     return c;
   }
@@ -131,14 +164,14 @@
       var series = Object.keys(tl.byClass).map(function (cls) {
         return {
           type: 'custom', name: cls, renderItem: renderSpan, encode: { x: [1, 2], y: 0 },
-          itemStyle: { color: CLASS_COLOR[cls] || '#888' }, data: tl.byClass[cls], z: 3
+          itemStyle: { color: colorOf(cls) }, data: tl.byClass[cls], z: 3
         };
       });
       if (tl.bands) {
         spanHeight = 0.45;
         series.unshift({
           type: 'custom', name: 'band busy', renderItem: renderHeat, encode: { x: [1, 2], y: 0 },
-          itemStyle: { color: '#5a6472' }, data: tl.heat, z: 1, silent: true
+          itemStyle: { color: colorOf('band busy') }, data: tl.heat, z: 1, silent: true
         });
       }
       chart(s1, 'chart-timeline', Math.max(220, 60 + tl.lanes.length * (tl.bands ? 18 : 26)), {
@@ -152,8 +185,8 @@
               ['lane', tl.lanes[v[0]]], ['start', fmt(v[1]) + ' µs'], ['duration', fmt(v[2]) + ' µs']]);
           }
         },
-        legend: { top: 0 },
-        grid: { left: tl.bands ? 190 : 130, right: 30, top: 30, bottom: 40 },
+        legend: legendLine(),
+        grid: { left: tl.bands ? 190 : 130, right: 30, top: 36, bottom: 40 },
         xAxis: { type: 'value', name: 'µs', nameLocation: 'end', min: 0, scale: false },
         yAxis: { type: 'category', data: tl.lanes, inverse: true, axisLabel: { fontSize: 11 } },
         dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter' }],
@@ -170,14 +203,14 @@
     } else {
       chart(s2, 'chart-overlap', 300, {
         tooltip: { trigger: 'axis' },
-        legend: { top: 0 },
-        grid: { left: 70, right: 70, top: 40, bottom: 40 },
+        legend: legendLine(),
+        grid: { left: 70, right: 70, top: 50, bottom: 40 },
         xAxis: { type: 'category', name: 'step', data: ov.steps.map(String) },
         yAxis: [{ type: 'value', name: 'ms' }, { type: 'value', name: 'ratio', min: 0, max: 1 }],
         series: [
-          { type: 'bar', name: 'overlapped comm ms', stack: 'comm', data: ov.overlapMs, itemStyle: { color: '#59a14f' } },
-          { type: 'bar', name: 'exposed comm ms', stack: 'comm', data: ov.exposedMs, itemStyle: { color: '#e15759' } },
-          { type: 'line', name: 'overlap ÷ comm', yAxisIndex: 1, data: ov.ratio, itemStyle: { color: '#4e79a7' } }
+          { type: 'bar', name: 'overlapped comm ms', stack: 'comm', data: ov.overlapMs },
+          { type: 'bar', name: 'exposed comm ms', stack: 'comm', data: ov.exposedMs },
+          { type: 'line', name: 'overlap ÷ comm', yAxisIndex: 1, data: ov.ratio }
         ]
       });
     }
@@ -195,30 +228,30 @@
           wf.rows.map(function (r) { return [r[0], fmt(r[1]), fmt(r[2]), fmt(r[3]), fmt(r[4]), r[5] || '']; }), [1, 2, 3, 4]);
         s3.appendChild(el('p', wf.why + (wf.waitMs === null ? '' : ' Ranks waited ' + fmt(wf.waitMs) + ' ms in all (collective_wait).'), 'note wait-free-why'));
       }
+      s3.appendChild(el('h3', 'Bytes by kind and message size'));
       chart(s3, 'chart-bytes', 300, {
-        title: { text: 'bytes', left: 'center', textStyle: { fontSize: 13 } },
         tooltip: {
           trigger: 'item',
           formatter: function (p) {
             return tooltipRows(p.seriesName + ' · ' + p.name, [['bytes', bytes(p.value)], ['calls', cm.calls[p.seriesName][p.dataIndex]]]);
           }
         },
-        legend: { top: 22 },
-        grid: { left: 80, right: 30, top: 60, bottom: 40 },
+        legend: legendLine(),
+        grid: { left: 80, right: 30, top: 50, bottom: 40 },
         xAxis: { type: 'category', name: 'size', data: cm.buckets },
         yAxis: { type: 'log', name: 'bytes', min: 1, max: logCeil(cm.kinds, cm.bytes), axisLabel: { formatter: bytes } },
         series: cm.kinds.map(function (k) { return { type: 'bar', name: k, data: cm.bytes[k] }; })
       });
+      s3.appendChild(el('h3', 'Bus bandwidth (median) by kind and message size'));
       chart(s3, 'chart-busbw', 300, {
-        title: { text: 'bus bandwidth (median)', left: 'center', textStyle: { fontSize: 13 } },
         tooltip: {
           trigger: 'item',
           formatter: function (p) {
             return tooltipRows(p.seriesName + ' · ' + p.name, [['busbw', fmt(p.value) + ' GB/s']]);
           }
         },
-        legend: { top: 22 },
-        grid: { left: 80, right: 30, top: 60, bottom: 40 },
+        legend: legendLine(),
+        grid: { left: 80, right: 30, top: 50, bottom: 40 },
         xAxis: { type: 'category', name: 'size', data: cm.buckets },
         yAxis: { type: 'log', name: 'GB/s' },
         series: cm.kinds.map(function (k) {
@@ -265,7 +298,7 @@
         grid: { left: 70, right: 30, top: 20, bottom: 40 },
         xAxis: { type: 'category', name: 'rank', data: st.ranks.map(String) },
         yAxis: { type: 'value', name: 'share', min: 0, max: 1 },
-        series: [{ type: 'bar', name: 'last-arrival share', data: st.share, itemStyle: { color: '#f28e2b' } }]
+        series: [{ type: 'bar', name: 'last-arrival share', data: st.share }]
       });
     }
 
@@ -278,7 +311,7 @@
     } else {
       chart(s7, 'chart-kernels', Math.max(220, 90 + kn.ranks.length * 32), {
         tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-        legend: { top: 0 },
+        legend: legendLine(),
         grid: { left: 70, right: 30, top: 40, bottom: 40 },
         xAxis: { type: 'value', name: 'ms' },
         yAxis: { type: 'category', data: kn.ranks.map(function (r) { return 'rank ' + r; }), inverse: true },
@@ -298,8 +331,8 @@
     } else {
       chart(s8, 'chart-memory', 300, {
         tooltip: { trigger: 'axis' },
-        legend: { top: 0 },
-        grid: { left: 90, right: 30, top: 40, bottom: 40 },
+        legend: legendLine(),
+        grid: { left: 90, right: 30, top: 50, bottom: 40 },
         xAxis: { type: 'value', name: 'time' },
         yAxis: { type: 'value', name: 'bytes', axisLabel: { formatter: bytes } },
         series: mem.series.map(function (s) {
@@ -375,8 +408,8 @@
       var kinds = loc.lines.filter(function (l) { return l.kind !== 'all kinds'; });
       chart(sl, 'chart-locality', Math.max(180, 90 + kinds.length * 36), {
         tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: bytes },
-        legend: { top: 0 },
-        grid: { left: 120, right: 30, top: 30, bottom: 30 },
+        legend: legendLine(),
+        grid: { left: 120, right: 30, top: 36, bottom: 30 },
         xAxis: { type: 'value', axisLabel: { formatter: bytes } },
         yAxis: { type: 'category', data: kinds.map(function (l) { return l.kind; }), inverse: true },
         series: [
@@ -436,6 +469,7 @@
       empty(s1, 'No metric with a ratio.');
     } else {
       var labels = withRatio.map(function (r) { return r.metric + (r.figure ? '.' + r.figure : '') + (r.key ? ' [' + r.key + ']' : ''); });
+      var axis = ratioAxis(withRatio.map(function (r) { return r.ratio; }));
       chart(s1, 'chart-ratios', Math.max(240, 60 + withRatio.length * 18), {
         tooltip: {
           formatter: function (p) {
@@ -445,11 +479,11 @@
           }
         },
         grid: { left: 330, right: 40, top: 20, bottom: 40 },
-        xAxis: { type: 'log', name: 'ratio', min: 0.01, max: 100 },
+        xAxis: { type: 'log', name: 'ratio', min: axis.min, max: axis.max },
         yAxis: { type: 'category', data: labels, inverse: true, axisLabel: { fontSize: 10 } },
         series: [{
           type: 'bar', data: withRatio.map(function (r) {
-            return { value: r.ratio, itemStyle: { color: r.ratio >= 1 ? '#4e79a7' : '#f28e2b' } };
+            return { value: r.ratio, itemStyle: { color: colorOf(r.ratio >= 1 ? 'ratio ≥ 1' : 'ratio < 1') } };
           })
         }]
       });
@@ -462,6 +496,19 @@
     }), [4, 5, 6, 7]);
   }
 
+  // The log axis of the ratio chart: the powers of 10 around every ratio it plots (and around 1, where bars start).
+  function ratioAxis(ratios) {
+    var lo = 1;
+    var hi = 1;
+    ratios.forEach(function (r) { if (r < lo) lo = r; if (r > hi) hi = r; });
+    var min = Math.pow(10, Math.floor(Math.log10(lo)));
+    var max = Math.pow(10, Math.ceil(Math.log10(hi)));
+    if (min === max) { min /= 10; max *= 10; } // every ratio exactly 1
+    if (min === 1) min = 0.1;
+    if (max === 1) max = 10;
+    return { min: min, max: max };
+  }
+
   // The breakdown that explains the ratios: time split, kernel time, the kernels that moved, collectives.
   function compareBreakdown(b) {
     var runs = ['reference ' + data.reference, 'candidate ' + data.candidate];
@@ -472,17 +519,14 @@
     if (parts.length === 0) {
       empty(s1, 'Neither run has GPU activity.');
     } else {
-      var colors = { compute_ms: CLASS_COLOR.compute, exposed_comm_ms: CLASS_COLOR.comm, exposed_copy_ms: CLASS_COLOR.memcpy,
-        idle_ms: '#dddddd' };
       chart(s1, 'chart-time-split', 200, {
         tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-        legend: { top: 0 },
+        legend: legendLine(),
         grid: { left: 260, right: 40, top: 40, bottom: 30 },
         xAxis: { type: 'value', name: 'ms' },
         yAxis: { type: 'category', data: runs, inverse: true },
         series: parts.map(function (p) {
-          return { name: p.part, type: 'bar', stack: 'span', itemStyle: { color: colors[p.part] },
-            data: [p.reference_ms, p.candidate_ms] };
+          return { name: p.part, type: 'bar', stack: 'span', data: [p.reference_ms, p.candidate_ms] };
         })
       });
       table(s1, ['part', 'reference (ms)', 'candidate (ms)', 'delta (ms)'], b.time_split.map(function (p) {
@@ -497,7 +541,7 @@
       var cats = b.kernel_categories.map(function (c) { return c.name; });
       chart(s2, 'chart-kernel-categories', Math.max(200, 60 + cats.length * 40), {
         tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-        legend: { top: 0 },
+        legend: legendLine(),
         grid: { left: 140, right: 40, top: 40, bottom: 30 },
         xAxis: { type: 'value', name: 'ms per rank' },
         yAxis: { type: 'category', data: cats, inverse: true },
@@ -561,11 +605,48 @@
         xAxis: { type: 'category', data: labels, boundaryGap: false },
         yAxis: { type: 'value', scale: true, axisLabel: { formatter: function (v) { return fmt(v, 3); } } },
         series: [{
-          type: 'line', data: s.values, connectNulls: false, showSymbol: true, symbolSize: 5,
-          markPoint: { symbol: 'circle', symbolSize: 11, itemStyle: { color: '#e15759' }, label: { show: false }, data: marks }
+          type: 'line', name: s.name, data: s.values, connectNulls: false, showSymbol: true, symbolSize: 5,
+          markPoint: { symbol: 'circle', symbolSize: 11, itemStyle: { color: colorOf('flagged run') }, label: { show: false }, data: marks }
         }]
       });
     });
+  }
+
+  // The colour each named series was drawn in, as ECharts holds it after the draw (the tests compare them across a page).
+  function seriesColors(c) {
+    var out = {};
+    (c.chart.getOption().series || []).forEach(function (se) {
+      if (se.name !== undefined && se.itemStyle && se.itemStyle.color) out[se.name] = se.itemStyle.color;
+    });
+    return out;
+  }
+
+  // How many of the chart's legend, title and plot area overlap one another, as ECharts laid them out (the tests read
+  // it: a legend that wrapped onto the plot or a title is a page a person cannot read).
+  function layoutOverlaps(c) {
+    var model = c.chart.getModel();
+    function rectOf(mainType) {
+      var m = model.getComponent(mainType);
+      if (!m) return null;
+      if (mainType === 'grid') {
+        var g = m.coordinateSystem && m.coordinateSystem.getRect();
+        return g ? { x: g.x, y: g.y, width: g.width, height: g.height } : null;
+      }
+      var view = c.chart.getViewOfComponentModel(m);
+      if (!view || !view.group) return null;
+      var r = view.group.getBoundingRect();
+      if (!r || !(r.width > 0) || !(r.height > 0)) return null;
+      r = r.clone();
+      r.applyTransform(view.group.getLocalTransform());
+      return r;
+    }
+    function overlap(a, b) {
+      return a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    }
+    var legend = rectOf('legend');
+    var title = rectOf('title');
+    var grid = rectOf('grid');
+    return (overlap(legend, grid) ? 1 : 0) + (overlap(legend, title) ? 1 : 0) + (overlap(title, grid) ? 1 : 0);
   }
 
   if (data.page === 'compare') comparePage(); else if (data.page === 'history') historyPage(); else workloadPage();
@@ -581,6 +662,10 @@
     c.chart.on('finished', function () {
       if (finished) return;
       finished = true;
+      c.chart.getDom().setAttribute('data-series-colors', JSON.stringify(seriesColors(c)));
+      c.chart.getDom().setAttribute('data-layout-overlaps', String(layoutOverlaps(c)));
+      var x = c.chart.getOption().xAxis;
+      if (x && x[0] && x[0].type === 'log') c.chart.getDom().setAttribute('data-log-axis', JSON.stringify([x[0].min, x[0].max]));
       c.chart.getDom().setAttribute('data-rendered', 'true');
       pending -= 1;
       if (pending === 0) done();

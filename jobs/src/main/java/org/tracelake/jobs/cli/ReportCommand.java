@@ -3,9 +3,12 @@ package org.tracelake.jobs.cli;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.report.ChromeTrace;
 import org.tracelake.jobs.report.Comparison;
+import org.tracelake.jobs.report.Outputs;
 import org.tracelake.jobs.report.ReportQueries;
 import org.tracelake.jobs.report.Reports;
+import org.tracelake.jobs.report.StepList;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 import picocli.CommandLine.Command;
@@ -23,7 +26,19 @@ import picocli.CommandLine.Option;
                 "  --history W [--out DIR]            headline metrics of W across the refresh runs,",
                 "                                     flagged regressions and what each run found",
                 "                                     changed (text on stdout; with --out DIR:",
-                "                                     history.txt, history.html)"})
+                "                                     history.txt, history.html)",
+                "  --trace W [--step N | --window A:B] [--out FILE]",
+                "                                     one Chrome-trace JSON file that Perfetto",
+                "                                     (ui.perfetto.dev) and chrome://tracing open: one",
+                "                                     step of W (default: the first step every rank",
+                "                                     has) or the activities overlapping A to B ms",
+                "                                     after its first event; every rank a process on",
+                "                                     one aligned clock, its GPU streams and CPU",
+                "                                     threads as in events, each matched collective",
+                "                                     instance linked across its ranks by flow arrows",
+                "                                     (collective_members), the straggler rank named",
+                "                                     (FILE default <warehouse>/exports/traces/",
+                "                                     <W>-step<N>.pt.trace.json)"})
 public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--workload", paramLabel = "NAME", description = "The workload.")
     String workload;
@@ -39,12 +54,27 @@ public final class ReportCommand implements Callable<Integer> {
             description = "The workload's headline metrics across the refresh runs that read it.")
     String history;
 
+    @Option(names = "--trace", paramLabel = "WORKLOAD",
+            description = "Write one step (or --window) of the workload as a Chrome-trace JSON file (Perfetto, chrome://tracing).")
+    String trace;
+
+    @Option(names = "--window", paramLabel = "A:B",
+            description = "With --trace: the activities overlapping A to B milliseconds after the workload's first event,"
+                    + " instead of a step.")
+    String window;
+
+    @Option(names = "--max-events", paramLabel = "N", defaultValue = "" + ChromeTrace.DEFAULT_MAX_EVENTS,
+            description = "With --trace: at most about this many activities (the earliest are kept). Default: ${DEFAULT-VALUE}")
+    long maxEvents;
+
     @Option(names = {"-o", "--out"}, paramLabel = "PATH",
-            description = "Output: a file for the text report, a directory for --html, --compare and --history.")
+            description = "Output: a file for the text report and --trace, a directory for --html, --compare and --history.")
     String out;
 
     @Option(names = "--step", paramLabel = "N",
-            description = "The step the HTML timeline shows (default: the middle step every rank has).")
+            description = "The step the HTML timeline shows (default: the middle step every rank has), or the step --trace"
+                    + " writes (default: the first step every rank has). A step the workload does not have is an error"
+                    + " that lists the steps it has.")
     Long step;
 
     @Option(names = "--timeline-cap", paramLabel = "N", defaultValue = "" + ReportQueries.DEFAULT_TIMELINE_CAP,
@@ -56,6 +86,32 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (trace != null && (compare != null || history != null || html || workload != null)) {
+            System.err.println("--trace takes one workload and no --workload, --html, --compare or --history");
+            return ExitCodes.USAGE;
+        }
+        if (trace == null && (window != null)) {
+            System.err.println("--window goes with --trace");
+            return ExitCodes.USAGE;
+        }
+        if (window != null && step != null) {
+            System.err.println("--trace takes --step N or --window A:B, not both");
+            return ExitCodes.USAGE;
+        }
+        double[] windowMs = window == null ? null : parseWindow(window);
+        if (window != null && windowMs == null) {
+            System.err.println("--window takes A:B, milliseconds after the workload's first event with 0 <= A < B (e.g."
+                    + " --window 120:135.5), not '" + window + "'");
+            return ExitCodes.USAGE;
+        }
+        if (maxEvents < 1) {
+            System.err.println("--max-events must be at least 1");
+            return ExitCodes.USAGE;
+        }
+        if (step != null && (compare != null || history != null)) {
+            System.err.println("--step goes with --workload, --html or --trace");
+            return ExitCodes.USAGE;
+        }
         if (compare != null && (html || workload != null || history != null)) {
             System.err.println("--compare takes two workloads and no --workload, --html or --history");
             return ExitCodes.USAGE;
@@ -64,8 +120,8 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println("--history takes one workload and no --workload or --html");
             return ExitCodes.USAGE;
         }
-        if (compare == null && history == null && !html && workload == null) {
-            System.err.println("give --workload W (text report), --html, --compare REF CAND, or --history W");
+        if (compare == null && history == null && !html && workload == null && trace == null) {
+            System.err.println("give --workload W (text report), --html, --compare REF CAND, --history W, or --trace W");
             return ExitCodes.USAGE;
         }
         if (timelineCap < 1) {
@@ -74,12 +130,27 @@ public final class ReportCommand implements Callable<Integer> {
         }
         WarehouseWriter writer = new WarehouseWriter("report", warehouseOption, sparkOptions);
         // Text on stdout writes nothing; pages and files under the warehouse (the --html default) make it a writer.
-        String written = out != null ? out : html ? writer.warehouse().table(Tables.EXPORTS) + "/reports" : null;
-        return writer.lockedIf(written != null && writer.inWarehouse(written), (lock, spark) -> report(spark, written));
+        String written = out != null ? out : html ? writer.warehouse().table(Tables.EXPORTS) + "/reports"
+                : trace != null ? writer.warehouse().table(Tables.EXPORTS) + "/traces" : null;
+        return writer.lockedIf(written != null && writer.inWarehouse(written),
+                (lock, spark) -> report(spark, written, windowMs));
+    }
+
+    /** "A:B" as {A, B} milliseconds, or null when it is not two numbers with 0 <= A < B. */
+    static double[] parseWindow(String text) {
+        String[] parts = text.split(":", -1);
+        if (parts.length != 2) return null;
+        try {
+            double a = Double.parseDouble(parts[0].strip());
+            double b = Double.parseDouble(parts[1].strip());
+            return Double.isFinite(a) && Double.isFinite(b) && a >= 0 && a < b ? new double[] {a, b} : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** The report asked for; {@code written} is where --html and --out write (null: stdout). */
-    private int report(SparkSession spark, String written) throws java.io.IOException {
+    private int report(SparkSession spark, String written, double[] windowMs) throws java.io.IOException {
         Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
         Reports reports = new Reports(spark, warehouse);
         List<String> known = reports.workloads();
@@ -88,13 +159,22 @@ public final class ReportCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         }
         List<String> named = compare != null ? compare : history != null ? List.of(history)
-                : workload != null ? List.of(workload) : List.of();
+                : workload != null ? List.of(workload) : trace != null ? List.of(trace) : List.of();
         for (String w : named) {
             if (!known.contains(w)) {
                 System.err.println("no workload " + w + " in " + warehouse.root() + " (there are: " + String.join(", ", known) + ")");
                 return ExitCodes.USAGE;
             }
         }
+        // --step names a step of every workload it reports on: one it lacks is a usage error that lists its steps
+        if (step != null) {
+            String missing = reports.missingStep(html && workload == null ? known : named, step);
+            if (missing != null) {
+                System.err.println(missing);
+                return ExitCodes.USAGE;
+            }
+        }
+        if (trace != null) return trace(reports, reports.steps(trace), written, windowMs);
         if (compare != null) {
             Comparison c = reports.compare(compare.get(0), compare.get(1));
             if (out == null) {
@@ -121,6 +201,42 @@ public final class ReportCommand implements Callable<Integer> {
                         spark.sparkContext().hadoopConfiguration(), out, text));
             }
         }
+        return ExitCodes.OK;
+    }
+
+    /** {@code --trace}: the step (named, or the first every rank has) or the window, written as one file. */
+    private int trace(Reports reports, StepList steps, String dir, double[] windowMs) throws java.io.IOException {
+        ChromeTrace.Bounds bounds;
+        if (windowMs != null) {
+            bounds = ChromeTrace.Bounds.ofWindow(windowMs[0], windowMs[1]);
+            System.err.println("report --trace " + trace + ": " + bounds.describe());
+        } else if (step != null) {
+            bounds = ChromeTrace.Bounds.ofStep(step);
+            System.err.println("report --trace " + trace + ": step " + step + " (steps: " + steps.describe() + ")");
+        } else {
+            Long first = steps.firstFull();
+            if (first == null) {
+                System.err.println("workload " + trace + " has no step every rank has (steps: " + steps.describe()
+                        + "): give --step N or --window A:B");
+                return ExitCodes.USAGE;
+            }
+            bounds = ChromeTrace.Bounds.ofStep(first);
+            System.err.println("report --trace " + trace + ": step " + first + ", the first step every rank has (steps: "
+                    + steps.describe() + "; --step N for another)");
+        }
+        String file = out != null ? out : dir + "/" + Outputs.fileName(trace,
+                (bounds.step() != null ? "-step" + bounds.step() : "-window") + ".pt.trace.json");
+        ChromeTrace.Written w;
+        try {
+            w = reports.trace(trace, bounds, maxEvents, file);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        System.err.printf(java.util.Locale.ROOT, "wrote %s: %d ranks, %,d activities%s, %,d collective instances, %,d flow"
+                        + " arrows (open it in ui.perfetto.dev or chrome://tracing)%n", w.file(), w.ranks(), w.activities(),
+                w.activities() < w.inBounds() ? String.format(java.util.Locale.ROOT, " (the earliest of %,d: --max-events)",
+                        w.inBounds()) : "", w.instances(), w.flows());
         return ExitCodes.OK;
     }
 }

@@ -12,6 +12,7 @@ import org.tracelake.jobs.metrics.MetricsRun;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.refresh.History;
 import org.tracelake.jobs.refresh.Refresh;
+import org.tracelake.jobs.report.Fmt;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
@@ -33,13 +34,15 @@ final class RunSummary {
 
     static void print(SparkSession spark, Warehouse warehouse, Refresh.Result run) {
         long failed = run.workloads().stream().filter(w -> !w.ok()).count();
+        long refreshed = run.workloads().size() - failed;
         System.out.println();
-        System.out.printf(Locale.ROOT, "run %s: %d refreshed, %d unchanged (not read), %d failed, %d removed%n",
-                run.runId(), run.workloads().size() - failed, run.unchanged().size(), failed, run.removed().size());
+        // the noun goes with the first count: "1 workload refreshed, 2 unchanged", "0 workloads refreshed, 1 unchanged"
+        System.out.printf(Locale.ROOT, "run %s: %s refreshed, %d unchanged (not read), %d failed, %d removed%n",
+                run.runId(), Fmt.count(refreshed, "workload"), run.unchanged().size(), failed, run.removed().size());
         if (!run.restoredAfterCrash().isEmpty()) {
             System.out.println("restored after an interrupted run: " + String.join(", ", run.restoredAfterCrash()));
         }
-        if (!run.workloads().isEmpty()) printWorkloads(run.workloads(), headlineRows(spark, warehouse, run));
+        if (!run.workloads().isEmpty()) printWorkloads(warehouse, run.workloads(), headlineRows(spark, warehouse, run));
         History.Regressions moved = run.regressions();
         if (moved.count() > 0) {
             System.out.println();
@@ -68,12 +71,13 @@ final class RunSummary {
     private static Map<String, List<Row>> headlineRows(SparkSession spark, Warehouse warehouse, Refresh.Result run) {
         List<String> ok = run.workloads().stream().filter(WorkloadIngest::ok).map(WorkloadIngest::workload).sorted()
                 .limit(MAX_WORKLOADS_WITH_HEADLINES).toList();
+        if (ok.isEmpty()) return Map.of(); // every workload failed: no metric rows to read
         List<String> metrics = Arrays.stream(HEADLINES).map(h -> h[0]).distinct().toList();
         // figures of one headline metric at workload scope: a few dozen at most (kernel_breakdown-like keys excluded)
         return new MetricsRun(spark, warehouse, run.runId()).workloadRows(ok, metrics, ok.size() * 64);
     }
 
-    private static void printWorkloads(List<WorkloadIngest> results, Map<String, List<Row>> metrics) {
+    private static void printWorkloads(Warehouse warehouse, List<WorkloadIngest> results, Map<String, List<Row>> metrics) {
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-32s %5s %6s %12s", "workload", "traces", "ranks", "events"));
         for (String[] h : HEADLINES) header.append(String.format(Locale.ROOT, " %11s", h[2]));
         System.out.println();
@@ -82,13 +86,35 @@ final class RunSummary {
             // the ranks the rows carry: a file of eight devices (an XSpace, an Nsight report) holds eight
             long ranks = r.files().stream().flatMap(f -> f.ranksHeld().stream()).distinct().count();
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-32s %5d %6d %,12d",
-                    r.workload(), r.files().stream().filter(f -> TraceFormat.isTrace(f.format)).count(), ranks, r.events()));
+                    r.workload(), traceFiles(r), ranks, r.events()));
             List<Row> rows = metrics.getOrDefault(r.workload(), List.of());
             for (String[] h : HEADLINES) line.append(String.format(Locale.ROOT, " %11s", headline(rows, h[0], h[1])));
             line.append("  ").append(r.clean() ? "ok" : r.ok() ? "ok, with file errors: " + String.join("; ", r.problems())
-                    : "FAILED (previous tables kept): " + String.join("; ", r.problems()));
+                    : failed(warehouse, r.workload()) + String.join("; ", r.problems()));
             System.out.println(Progress.printable(line.toString())); // names and messages are data: one line each
         }
+    }
+
+    /**
+     * The files of a workload that are traces: a format was recognised and it is not the card or a config. A skipped
+     * file (a zip, a README: no reader claimed it, so its format is null) is no trace, though it is listed.
+     */
+    static long traceFiles(WorkloadIngest r) {
+        return r.files().stream().filter(f -> f.format != null && TraceFormat.isTrace(f.format)).count();
+    }
+
+    /**
+     * What a failed workload's line says of its tables: a failed workload commits only its trace_files rows (so its
+     * old events, if any, are still live after the run) — "kept" only when there were tables to keep.
+     */
+    static String failed(Warehouse warehouse, String workload) {
+        boolean previous;
+        try {
+            previous = warehouse.fs().exists(new org.apache.hadoop.fs.Path(warehouse.livePartition(Tables.EVENTS, workload)));
+        } catch (java.io.IOException e) {
+            previous = false; // cannot tell: say nothing was kept rather than promise tables that may not be there
+        }
+        return previous ? "FAILED (previous tables kept): " : "FAILED (nothing committed: no previous tables): ";
     }
 
     private static String headline(List<Row> rows, String metric, String figure) {

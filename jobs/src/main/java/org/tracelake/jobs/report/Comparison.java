@@ -22,6 +22,19 @@ public final class Comparison {
             "overlap_ratio".equals(metric) || "overlap_ratio".equals(figure)
                     || (figure != null && figure.startsWith("overlap_ratio_"));
 
+    static final java.util.Set<String> COUNTS_OF_THINGS = java.util.Set.of("straggler_lag.num_collectives",
+            "telemetry_overlap.iterations", "hung_groups", "hang_root_ranks", "oom_count");
+
+    /**
+     * Which rows get no ratio: identifiers (unit {@code rank}: straggler_lag.straggler_rank, collective_wait's
+     * most_waiting_rank — rank 1 then rank 3 is not "3x") and counts of things found in the run rather than amounts of
+     * work (matched collective instances, telemetry iterations, hung groups and the ranks at their root, OOMs): how many
+     * there are is read side by side, and a ratio of them (2 hung groups ÷ 1) says nothing more. Counts of work per rank
+     * (coll_call_num, alloc_count, …) keep their ratio: 4x the calls is a measure.
+     */
+    public static final BiPredicate<Row, String> NO_RATIO = (row, unit) -> "rank".equals(unit)
+            || COUNTS_OF_THINGS.contains(row.metric() + (row.figure() == null ? "" : "." + row.figure()));
+
     public record Row(String metric, String figure, String key, String unit, Double reference, Double candidate,
                       Double ratio, boolean hasDelta, Double ratioDelta) {}
 
@@ -69,11 +82,12 @@ public final class Comparison {
             if (c == null) continue;
             Double a = r.value();
             Double b = c.value();
-            Double ratio = a == null || b == null || a == 0.0 ? null : b / a;
+            String unit = r.unit() != null ? r.unit() : c.unit();
             boolean hasDelta = RATIO_DELTA_ROWS.test(r.metric(), r.figure());
             Double delta = hasDelta && a != null && b != null ? b - a : null;
-            rows.add(new Row(r.metric(), r.figure(), r.key(), r.unit() != null ? r.unit() : c.unit(), a, b, ratio,
-                    hasDelta, delta));
+            Row shared = new Row(r.metric(), r.figure(), r.key(), unit, a, b, null, hasDelta, delta);
+            Double ratio = a == null || b == null || a == 0.0 || NO_RATIO.test(shared, unit) ? null : b / a;
+            rows.add(new Row(r.metric(), r.figure(), r.key(), unit, a, b, ratio, hasDelta, delta));
         }
         return new Comparison(reference, candidate, rows, null);
     }
@@ -114,7 +128,8 @@ public final class Comparison {
         sb.append(title).append('\n').append("=".repeat(title.length())).append('\n');
         sb.append("reference  ").append(reference).append('\n');
         sb.append("candidate  ").append(candidate).append('\n');
-        sb.append("ratio      candidate / reference (- when the reference is 0 or a value is missing)\n\n");
+        sb.append("ratio      candidate / reference (- when the reference is 0 or a value is missing, and for identifiers\n"
+                + "           and counts of things, such as a rank or a number of hung groups: read those side by side)\n\n");
         Fmt.Table t = new Fmt.Table("metric", "figure", "key", "unit", "reference", "candidate", "ratio", "delta");
         for (Row r : rows) {
             t.row(r.metric(), r.figure(), r.key(), r.unit(), Fmt.num(r.reference()), Fmt.num(r.candidate()),

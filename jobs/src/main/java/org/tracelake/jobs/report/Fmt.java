@@ -25,6 +25,13 @@ public final class Fmt {
         return String.format(Locale.ROOT, "%,d", v);
     }
 
+    /** A count and its noun, singular for one: "1 workload", "3 workloads", "0 files", "2 kernel categories". */
+    public static String count(long n, String noun) {
+        if (n == 1) return num(n) + " " + noun;
+        boolean consonantY = noun.length() > 1 && noun.endsWith("y") && "aeiou".indexOf(noun.charAt(noun.length() - 2)) < 0;
+        return num(n) + " " + (consonantY ? noun.substring(0, noun.length() - 1) + "ies" : noun + "s");
+    }
+
     public static String pct(double fraction) {
         return String.format(Locale.ROOT, "%.1f%%", fraction * 100);
     }

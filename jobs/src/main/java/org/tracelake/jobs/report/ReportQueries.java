@@ -8,12 +8,13 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
+import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.report.ReportModel.CommBucket;
 import org.tracelake.jobs.report.ReportModel.KernelTime;
@@ -95,21 +96,37 @@ public final class ReportQueries {
                 }
             }
         }
-        return new ReportModel(workload, runId, card, files(workload),
-                metricRows(metrics.where(col("scope").equalTo(lit("workload")))),
-                metricRows(metrics.where(col("scope").equalTo(lit("rank")))),
-                metricRows(metrics.where(col("scope").equalTo(lit("key")).and(col("rank").isNull()))),
-                stepMeans(metrics),
-                commBuckets(metrics),
-                lastArrivals(workload),
-                lagMap(workload),
-                new TimelineQuery(spark).timeline(step, timelineCap,
-                        card.get("count_per_node") instanceof Number n ? n.longValue() : null),
-                categoryByRank(),
-                topKernels(),
-                new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS),
-                new HangQuery(spark, warehouse).hang(workload),
-                new AllToAllQuery(spark, warehouse).allToAll(workload, metrics));
+        // a line per stage with its counts (stderr, as refresh's progress): a report of a large workload takes minutes
+        String name = Progress.printable(workload);
+        ReportModel.Files files = files(workload);
+        Progress.info(String.format(Locale.ROOT, "report %s: card, %s (%,d ok), %s", name, Fmt.count(files.total(), "trace file"),
+                files.ok(), Fmt.count(files.events(), "event")));
+        List<MetricRow> workloadRows = metricRows(metrics.where(col("scope").equalTo(lit("workload"))));
+        List<MetricRow> rankRows = metricRows(metrics.where(col("scope").equalTo(lit("rank"))));
+        List<MetricRow> keyRows = metricRows(metrics.where(col("scope").equalTo(lit("key")).and(col("rank").isNull())));
+        List<MetricRow> steps = stepMeans(metrics);
+        Progress.info(String.format(Locale.ROOT, "report %s: metrics, %,d workload-scope, %,d per rank, %,d by key, %,d step means",
+                name, workloadRows.size(), rankRows.size(), keyRows.size(), steps.size()));
+        List<CommBucket> buckets = commBuckets(metrics);
+        List<RankLastArrivals> arrivals = lastArrivals(workload);
+        LagMap lag = lagMap(workload);
+        Progress.info(String.format(Locale.ROOT, "report %s: communication, %s, %s (lag map of %,d)", name,
+                Fmt.count(buckets.size(), "kind and size bucket"), Fmt.count(lag.totalInstances(), "matched collective instance"),
+                lag.instances().size()));
+        ReportModel.Timeline timeline = new TimelineQuery(spark).timeline(step, timelineCap,
+                card.get("count_per_node") instanceof Number n ? n.longValue() : null);
+        Progress.info(String.format(Locale.ROOT, "report %s: timeline of %s, %,d activities (%,d drawn)", name,
+                timeline.step() == null ? "no step" : "step " + timeline.step(), timeline.totalSpans(), timeline.spans().size()));
+        List<KernelTime> categories = categoryByRank();
+        List<KernelTime> top = topKernels();
+        ReportModel.Memory memory = new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS);
+        ReportModel.Hang hang = new HangQuery(spark, warehouse).hang(workload);
+        ReportModel.AllToAll allToAll = new AllToAllQuery(spark, warehouse).allToAll(workload, metrics);
+        Progress.info(String.format(Locale.ROOT, "report %s: kernels (%s), memory (%s), hangs (%s), all-to-all (%s)", name,
+                Fmt.count(categories.size(), "rank and category row"), Fmt.count(memory.series().size(), "device"),
+                Fmt.count(hang.rows().size(), "stuck collective"), Fmt.count(allToAll.instances().size(), "instance")));
+        return new ReportModel(workload, runId, card, files, workloadRows, rankRows, keyRows, steps, buckets, arrivals, lag,
+                timeline, categories, top, memory, hang, allToAll);
     }
 
     /**
@@ -277,27 +294,32 @@ public final class ReportQueries {
         }
         forWorkload(Tables.COLLECTIVE_MEMBERS, workload).createOrReplaceTempView("_report_members");
         long total = spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
+        // The first instances in time: a top-k (each task keeps its first few), not a row_number over the whole table,
+        // which would move every instance into one partition (Spark's "No Partition Defined for Window" warning).
         List<Row> rows = spark.sql("""
-                WITH i AS (SELECT match_key, k, kind, min_start_ns,
-                                  row_number() OVER (ORDER BY min_start_ns, match_key, k) AS idx
-                           FROM _report_collectives)
-                SELECT i.idx, i.kind, i.k, m.rank, CAST(m.ts_ns - i.min_start_ns AS DOUBLE) / 1e3 AS offset_us
+                WITH i AS (SELECT match_key, k, kind, min_start_ns FROM _report_collectives
+                           ORDER BY min_start_ns, match_key, k LIMIT %d)
+                SELECT i.min_start_ns, i.match_key, i.kind, i.k, m.rank, CAST(m.ts_ns - i.min_start_ns AS DOUBLE) / 1e3 AS offset_us
                 FROM i JOIN _report_members m ON m.match_key = i.match_key AND m.k = i.k
-                WHERE i.idx <= %d
-                ORDER BY i.idx, m.rank""".formatted(LAG_INSTANCE_CAP)).collectAsList();
-        TreeMap<Long, String> instances = new TreeMap<>();
+                ORDER BY i.min_start_ns, i.match_key, i.k, m.rank""".formatted(LAG_INSTANCE_CAP)).collectAsList();
+        // rows come in instance order: an instance's index is the number of instances seen before it
+        List<String> instances = new ArrayList<>();
+        List<Integer> rowInstance = new ArrayList<>();
+        String previous = null;
         java.util.TreeSet<Integer> ranks = new java.util.TreeSet<>();
         for (Row r : rows) {
-            instances.put(n(r, 0), (r.isNullAt(1) ? "unknown" : r.getString(1)) + " #" + n(r, 2));
-            ranks.add(r.getInt(3));
+            String id = r.getLong(0) + "\u0000" + r.getString(1) + "\u0000" + n(r, 3);
+            if (!id.equals(previous)) instances.add((r.isNullAt(2) ? "unknown" : r.getString(2)) + " #" + n(r, 3));
+            previous = id;
+            rowInstance.add(instances.size() - 1);
+            ranks.add(r.getInt(4));
         }
-        List<Long> idx = new ArrayList<>(instances.keySet());
         List<Integer> rankList = new ArrayList<>(ranks);
         List<double[]> cells = new ArrayList<>();
-        for (Row r : rows) {
-            cells.add(new double[] {idx.indexOf(n(r, 0)), rankList.indexOf(r.getInt(3)), r.getDouble(4)});
+        for (int i = 0; i < rows.size(); i++) {
+            cells.add(new double[] {rowInstance.get(i), rankList.indexOf(rows.get(i).getInt(4)), rows.get(i).getDouble(5)});
         }
-        return new LagMap(new ArrayList<>(instances.values()), rankList, cells, total);
+        return new LagMap(instances, rankList, cells, total);
     }
 
     private List<KernelTime> categoryByRank() {

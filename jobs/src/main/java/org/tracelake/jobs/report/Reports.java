@@ -3,7 +3,9 @@ package org.tracelake.jobs.report;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.warehouse.Warehouse;
 
 /** The {@code report} job's work, callable from the command line and from tests with any SparkSession. */
@@ -44,14 +46,52 @@ public final class Reports {
         return written;
     }
 
+    /** The steps the workload's events carry (what --step may name). */
+    public StepList steps(String workload) {
+        return StepList.of(queries.forWorkload(org.tracelake.schemas.Tables.EVENTS, workload));
+    }
+
+    /**
+     * Null when every one of the workloads has {@code step}; else the line for the first that lacks it, naming the
+     * steps it has (a usage error: the step was mistyped or belongs to another workload).
+     */
+    public String missingStep(List<String> workloads, long step) {
+        for (String w : workloads) {
+            StepList s = steps(w);
+            if (!s.has(step)) return "no step " + step + " in workload " + w + ": its steps are " + s.describe();
+        }
+        return null;
+    }
+
+    /** {@code report --trace}: the workload within {@code bounds} as one Chrome trace-event JSON file at {@code file}. */
+    public ChromeTrace.Written trace(String workload, ChromeTrace.Bounds bounds, long maxEvents, String file) throws IOException {
+        return new ChromeTrace(spark, queries).write(workload, bounds, maxEvents, file);
+    }
+
     public Comparison compare(String reference, String candidate) {
-        return Comparison.of(reference, queries.workloadMetrics(reference), candidate, queries.workloadMetrics(candidate))
-                .withBreakdown(queries.comparedRun(reference), queries.comparedRun(candidate));
+        List<ReportModel.MetricRow> ref = queries.workloadMetrics(reference);
+        List<ReportModel.MetricRow> cand = queries.workloadMetrics(candidate);
+        Comparison shared = Comparison.of(reference, ref, candidate, cand);
+        Progress.info(String.format(Locale.ROOT,
+                "compare %s (%,d workload-scope rows) with %s (%,d): %,d shared, %,d with a ratio",
+                Progress.printable(reference), ref.size(),
+                Progress.printable(candidate), cand.size(), shared.rows().size(),
+                shared.rows().stream().filter(r -> r.ratio() != null).count()));
+        Comparison c = shared.withBreakdown(queries.comparedRun(reference), queries.comparedRun(candidate));
+        Progress.info(String.format(Locale.ROOT,
+                "compare: breakdown of %s, %s and %s", Fmt.count(c.breakdown().categories().size(), "kernel category"),
+                Fmt.count(c.breakdown().movedKernels().size(), "moved kernel"),
+                Fmt.count(c.breakdown().collectives().size(), "collective bucket")));
+        return c;
     }
 
     /** The workload across the refresh runs that read it: headline metrics per run, flagged runs, what changed. */
     public RunHistory history(String workload) {
-        return new HistoryQuery(queries).of(workload);
+        RunHistory h = new HistoryQuery(queries).of(workload);
+        Progress.info(String.format(Locale.ROOT, "history %s: %s, %s",
+                Progress.printable(workload), Fmt.count(h.runs().size(), "run"),
+                Fmt.count(h.series().size(), "headline series")));
+        return h;
     }
 
     /** {@code history.txt} and {@code history.html} in {@code dir}; returns the files. */

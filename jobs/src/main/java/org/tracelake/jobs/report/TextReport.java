@@ -166,8 +166,10 @@ public final class TextReport {
         }
         Fmt.Table t = new Fmt.Table("kind", "calls", "bytes", "time ms", "busbw GB/s (median)",
                 "wait-free busbw GB/s (median)", "CCL-Bench GiB/s");
+        boolean hasCclBench = false;
         for (Map.Entry<String, long[]> e : byKind.entrySet()) {
             String ccl = "bandwidth_utilization_" + e.getKey().replace("_", "");
+            hasCclBench |= value(w, ccl, null, null) != null;
             t.row(e.getKey(), Fmt.num(e.getValue()[0]), Fmt.bytes(e.getValue()[1]), Fmt.ms(e.getValue()[2]),
                     Fmt.num(value(w, "busbw_gbps", null, e.getKey())),
                     Fmt.num(value(w, "wait_free_busbw_gbps", "median", e.getKey())), Fmt.num(value(w, ccl, null, null)));
@@ -178,6 +180,7 @@ public final class TextReport {
             sb.append("  ").append(WaitFreeBandwidth.WHY);
             if (wf.waitMs() != null) sb.append(" Ranks waited ").append(Fmt.num(wf.waitMs())).append(" ms in all (collective_wait).");
             sb.append('\n');
+            if (hasCclBench) sb.append("  ").append(WaitFreeBandwidth.WHY_CCL_BENCH).append('\n');
             for (WaitFreeBandwidth.Kind k : wf.kinds()) {
                 if (k.waitFree() != null) {
                     sb.append("  ").append(k.kind()).append(": wait-free busbw p10 ").append(Fmt.num(k.p10()))

@@ -19,6 +19,15 @@ record WaitFreeBandwidth(List<Kind> kinds, Double waitMs) {
             + " collective for the others to arrive; wait-free busbw times each collective by its shortest rank (the"
             + " last to arrive, who waited for nobody), as TraceLens does: the gap is waiting, not the network.";
 
+    /**
+     * The line that says why busbw and CCL-Bench's bandwidth_utilization_* differ (METRICS.md §4 busbw_gbps): the same
+     * median over the same kernels, in other units and, for all_gather, of another size.
+     */
+    static final String WHY_CCL_BENCH = "CCL-Bench GiB/s (bandwidth_utilization_*) is the same per-kernel median in"
+            + " CCL-Bench's units: GiB/s (2^30 bytes, so 7.4% below GB/s) with every kind sized by its input (In msg"
+            + " nelems); busbw sizes all_gather by its output, n times its input, so CCL-Bench's all_gather figure is about"
+            + " n times lower.";
+
     /** One kind: busbw median; wait-free median, p10, p90; the wait-free row's reason (partial / not meaningful). */
     record Kind(String kind, Double busbw, Double waitFree, Double p10, Double p90, String note) {}
 

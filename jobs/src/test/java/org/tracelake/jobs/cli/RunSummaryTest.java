@@ -1,6 +1,7 @@
 package org.tracelake.jobs.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -14,6 +15,12 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.ingest.WorkloadCards;
+import org.tracelake.jobs.ingest.WorkloadIngest;
+import org.tracelake.jobs.readers.FileReport;
+import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.refresh.History;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -51,5 +58,65 @@ class RunSummaryTest {
         assertEquals(History.REGRESSIONS_SHOWN, text.lines().filter(l -> l.contains("avg_step_time.mean_ms")).count(), text);
         assertTrue(text.contains("(+50.0%)"), text);
         assertTrue(text.contains("  ... and 10 more: the regressions table, or report --history"), text);
+    }
+
+    /**
+     * Two failed workloads (issue 30): "old" has live events from an earlier run, "new" has none. Each holds its card,
+     * a README no reader claims (skipped, no format) and one trace that failed, so the traces column says 1, and only
+     * "old" may say its previous tables were kept. The count line says "0 workloads refreshed", and with one
+     * workload that committed, "1 workload".
+     */
+    @Test
+    void countsTraceFilesAndSaysKeptOnlyWhenThereWereTables() throws Exception {
+        Warehouse warehouse = new Warehouse(dir.toString(), new Configuration());
+        java.nio.file.Files.createDirectories(dir.resolve("events").resolve(Warehouse.partitionDir("old")));
+        List<WorkloadIngest> failed = List.of(failedWorkload("new"), failedWorkload("old"));
+        String text = summary(warehouse, new Refresh.Result("run", failed, List.of(), List.of(), History.Regressions.NONE, List.of()));
+        assertTrue(text.contains("run run: 0 workloads refreshed, 0 unchanged (not read), 2 failed, 0 removed"), text);
+        String oldLine = text.lines().filter(l -> l.startsWith("old ")).findFirst().orElseThrow();
+        String newLine = text.lines().filter(l -> l.startsWith("new ")).findFirst().orElseThrow();
+        assertTrue(oldLine.contains("FAILED (previous tables kept): "), oldLine);
+        assertTrue(newLine.contains("FAILED (nothing committed: no previous tables): "), newLine);
+        assertFalse(newLine.contains("previous tables kept"), newLine);
+        // workload, traces, ranks, events: the card and the README are not traces
+        for (String line : List.of(oldLine, newLine)) {
+            assertEquals(List.of("1", "0", "0"), List.of(line.split("\\s+")).subList(1, 4), line);
+        }
+        assertEquals(1, RunSummary.traceFiles(failed.get(0)));
+    }
+
+    @Test
+    void oneWorkloadIsSingular() {
+        assertEquals("1 workload", org.tracelake.jobs.report.Fmt.count(1, "workload"));
+        assertEquals("0 workloads", org.tracelake.jobs.report.Fmt.count(0, "workload"));
+        assertEquals("1,200 files", org.tracelake.jobs.report.Fmt.count(1200, "file"));
+        assertEquals("6 kernel categories", org.tracelake.jobs.report.Fmt.count(6, "kernel category"));
+        assertEquals("2 days", org.tracelake.jobs.report.Fmt.count(2, "day"));
+    }
+
+    /** A workload with its card, a skipped README and a trace that failed with no events: nothing to commit. */
+    private static WorkloadIngest failedWorkload(String name) {
+        FileReport card = new FileReport(task(name, name + ".yaml", TraceFormat.WORKLOAD_CARD));
+        FileReport readme = FileReport.skipped(task(name, "README.md", null), "not a trace: a text file");
+        FileReport trace = new FileReport(task(name, "rank0_trace.json", TraceFormat.KINETO));
+        trace.fail("truncated JSON: the file ends inside traceEvents");
+        return new WorkloadIngest(name, new WorkloadCards.Outcome(null, name + ".yaml", "hash", null),
+                List.of(card, readme, trace), 100, 0, 1);
+    }
+
+    private static FileTask task(String workload, String file, TraceFormat format) {
+        return new FileTask(workload, "file:/archive/" + workload + "/" + file, 10, 0, format, 0, InputLimits.defaults(), "run");
+    }
+
+    private static String summary(Warehouse warehouse, Refresh.Result run) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            RunSummary.print(null, warehouse, run); // no workload committed: no headline rows to read, no Spark
+        } finally {
+            System.setOut(stdout);
+        }
+        return out.toString(StandardCharsets.UTF_8);
     }
 }

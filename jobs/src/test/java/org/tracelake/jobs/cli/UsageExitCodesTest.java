@@ -95,4 +95,16 @@ class UsageExitCodesTest {
             assertUsage(new String[] {command, "-a", tmp.toString(), "-w", file.toString()}, "--warehouse", "is a file", "folder");
         }
     }
+
+    /** report --trace's options (issue 30): what goes with what, and a window that is no window. */
+    @Test
+    void reportTraceOptionsExit2() {
+        assertUsage(new String[] {"report", "--window", "1:2"}, "--window goes with --trace");
+        assertUsage(new String[] {"report", "--trace", "w", "--html"}, "--trace takes one workload");
+        assertUsage(new String[] {"report", "--trace", "w", "--step", "3", "--window", "1:2"}, "--step N or --window A:B");
+        assertUsage(new String[] {"report", "--trace", "w", "--window", "5:1"}, "--window takes A:B", "'5:1'");
+        assertUsage(new String[] {"report", "--trace", "w", "--window", "soon"}, "--window takes A:B", "'soon'");
+        assertUsage(new String[] {"report", "--trace", "w", "--max-events", "0"}, "--max-events must be at least 1");
+        assertUsage(new String[] {"report", "--compare", "a", "b", "--step", "3"}, "--step goes with --workload, --html or --trace");
+    }
 }

@@ -220,6 +220,50 @@ class ReportTest {
         assertTrue(llama.contains("pytorch_flash::flash_fwd_kernel&lt;Flash_fwd_kernel_traits&lt;128, 128, 64, 4"), "names shown as text");
     }
 
+    /** Issue 30: where busbw and CCL-Bench's bandwidth stand side by side, the report says why they differ. */
+    @Test
+    void textReportSaysWhyBusbwAndCclBenchBandwidthDiffer() {
+        String text = reports.text(LLAMA, null);
+        String section = text.substring(text.indexOf("\nBandwidth by collective kind"));
+        assertTrue(row(section, "all_gather", "128").size() == 7 && !row(section, "all_gather", "128").get(6).equals("-"),
+                "the all_gather row shows CCL-Bench's figure beside busbw: " + row(section, "all_gather", "128"));
+        assertTrue(section.contains(WaitFreeBandwidth.WHY_CCL_BENCH), section);
+    }
+
+    /**
+     * Issue 30, on the llama page drawn by headless Chromium: a category (activity class, collective kind, kernel
+     * category, series) has one colour on every chart and no two categories share one; no chart's legend overlaps its
+     * plot or title, as ECharts laid them out.
+     */
+    @Test
+    void oneColourPerCategoryAndNoLegendOverlaps() throws Exception {
+        assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent");
+        Path dir = tmp.resolve("colours");
+        reports.html(List.of(LLAMA), dir.toString(), null, 4000);
+        String dom = Chromium.dumpDom(dir.resolve(LLAMA + ".html"), tmp.resolve("chrome-colours"));
+        Matcher chart = Pattern.compile("<div class=\"chart\" id=\"([^\"]+)\"([^>]*)>").matcher(dom);
+        java.util.Map<String, String> colourOf = new java.util.TreeMap<>();
+        int charts = 0;
+        while (chart.find()) {
+            charts++;
+            String attributes = chart.group(2);
+            Matcher overlaps = Pattern.compile("data-layout-overlaps=\"(\\d+)\"").matcher(attributes);
+            assertTrue(overlaps.find(), chart.group(1) + " says how its parts were laid out");
+            assertEquals("0", overlaps.group(1), chart.group(1) + ": legend, title and plot apart");
+            Matcher colours = Pattern.compile("data-series-colors=\"([^\"]*)\"").matcher(attributes);
+            assertTrue(colours.find(), chart.group(1));
+            JsonNode byName = new ObjectMapper().readTree(colours.group(1).replace("&quot;", "\"").replace("&amp;", "&"));
+            for (var e : (Iterable<java.util.Map.Entry<String, JsonNode>>) byName::fields) {
+                String before = colourOf.putIfAbsent(e.getKey(), e.getValue().asText());
+                assertTrue(before == null || before.equals(e.getValue().asText()),
+                        e.getKey() + " is " + before + " on one chart and " + e.getValue().asText() + " on " + chart.group(1));
+            }
+        }
+        assertEquals(8, charts, "every chart of the page checked");
+        assertTrue(colourOf.keySet().containsAll(List.of("compute", "comm", "all_gather", "reduce_scatter", "gemm")), colourOf.toString());
+        assertEquals(colourOf.size(), new java.util.HashSet<>(colourOf.values()).size(), "no two categories share a colour: " + colourOf);
+    }
+
     @Test
     void hostileNamesStayText() throws Exception {
         String evil = "</script><img src=x onerror=\"document.title='pwned'\"><b>&amp;";
