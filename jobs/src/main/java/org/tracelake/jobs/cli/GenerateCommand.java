@@ -21,13 +21,37 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--style", defaultValue = "MODERN", description = "MODERN or LEGACY. Default: ${DEFAULT-VALUE}")
     TraceStyle style;
 
-    @Option(names = "--ranks", defaultValue = "4") int ranks;
-    @Option(names = "--steps", defaultValue = "4") int steps;
-    @Option(names = "--layers", defaultValue = "4", description = "Layers per step: the knob for file size.") int layers;
-    @Option(names = "--gzip", defaultValue = "true", negatable = true, fallbackValue = "true") boolean gzip;
-    @Option(names = "--straggler-rank", defaultValue = "-1") int stragglerRank;
-    @Option(names = "--straggler-delay-us", defaultValue = "0") long stragglerDelayUs;
-    @Option(names = "--seed", defaultValue = "7") long seed;
+    @Option(names = "--ranks", defaultValue = "4", paramLabel = "N",
+            description = "Ranks (GPUs) of the workload: one trace file each. Default: ${DEFAULT-VALUE}")
+    int ranks;
+
+    @Option(names = "--steps", defaultValue = "4", paramLabel = "N",
+            description = "Profiled training steps (ProfilerStep#) in every rank's trace. Default: ${DEFAULT-VALUE}")
+    int steps;
+
+    @Option(names = "--layers", defaultValue = "4", paramLabel = "N",
+            description = "Layers per step: the knob for file size. Default: ${DEFAULT-VALUE}")
+    int layers;
+
+    @Option(names = "--gzip", defaultValue = "true", negatable = true, fallbackValue = "true",
+            description = "Write the traces gzipped (*.json.gz), as profilers usually are; --no-gzip writes plain JSON."
+                    + " Default: on")
+    boolean gzip;
+
+    @Option(names = "--straggler-rank", defaultValue = "-1", paramLabel = "RANK",
+            description = "This rank starts every collective late (by --straggler-delay-us), so straggler metrics have a"
+                    + " known answer; -1: no straggler. Default: ${DEFAULT-VALUE}")
+    int stragglerRank;
+
+    @Option(names = "--straggler-delay-us", defaultValue = "0", paramLabel = "US",
+            description = "How late the straggler rank starts each collective, in microseconds (the other ranks wait"
+                    + " that long inside it). Default: ${DEFAULT-VALUE}")
+    long stragglerDelayUs;
+
+    @Option(names = "--seed", defaultValue = "7", paramLabel = "N",
+            description = "Seed of the kernels' timing jitter and the run's start time: the same seed writes the same"
+                    + " bytes. Default: ${DEFAULT-VALUE}")
+    long seed;
 
     @Override
     public Integer call() throws Exception {
