@@ -38,12 +38,12 @@ final class AortaTelemetrySample {
                 "profile", FormatSamples.ordered("index", step, "total_ms", total,
                         "ranges", List.of(
                                 FormatSamples.ordered("stream", "compute", "tag", "epoch0_step" + step + "_forward",
-                                        "start_ms", 0.5, "end_ms", 30.5, "duration_ms", 30.0, "metadata", Map.of()),
+                                        "start_ms", 0.5, "end_ms", 30.5, "duration_ms", 30.0, "metadata", FormatSamples.ordered()),
                                 FormatSamples.ordered("stream", "reducescatter", "tag", "reduce_scatter_tensor",
                                         "start_ms", 24.5, "end_ms", 32.0, "duration_ms", 7.5,
-                                        "metadata", Map.of("function", "reduce_scatter_tensor"))),
+                                        "metadata", FormatSamples.ordered("function", "reduce_scatter_tensor"))),
                         "markers", List.of(FormatSamples.ordered("stream", "compute", "tag", "epoch0_step" + step + "_end",
-                                "time_ms", total - 0.1, "metadata", Map.of())),
+                                "time_ms", total - 0.1, "metadata", FormatSamples.ordered())),
                         "overlap", FormatSamples.ordered(
                                 "per_stream_ms", FormatSamples.ordered("compute", 30.0, "reducescatter", 7.5),
                                 "overlap_ms", FormatSamples.ordered("compute_reducescatter", 6.0, "compute_comm", 6.0, "idle", 0.5),

@@ -43,8 +43,8 @@ final class FlightRecorderSample {
                     "retired", done, "timeout_ms", 600_000, "is_p2p", false));
         }
         return FormatSamples.ordered("version", "2.9", "nccl_version", "2.27.3",
-                "pg_config", Map.of("0", FormatSamples.ordered("name", "0", "desc", "default_pg", "ranks", "[0, 1, 2, 3]")),
-                "pg_status", Map.of("0", FormatSamples.ordered("last_enqueued_collective", last,
+                "pg_config", FormatSamples.ordered("0", FormatSamples.ordered("name", "0", "desc", "default_pg", "ranks", "[0, 1, 2, 3]")),
+                "pg_status", FormatSamples.ordered("0", FormatSamples.ordered("last_enqueued_collective", last,
                         "last_started_collective", last, "last_completed_collective", STUCK_SEQ - 1)),
                 "entries", entries);
     }
