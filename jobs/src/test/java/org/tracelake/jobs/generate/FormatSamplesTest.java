@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -16,7 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.Main;
 import org.tracelake.jobs.cli.ExitCodes;
+import org.tracelake.jobs.cli.RunIds;
+import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.testing.SharedSpark;
+import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
  * Issue 30 "every reader can be tried from a clone": {@code generate --formats all} writes a small workload of each
@@ -171,6 +176,28 @@ class FormatSamplesTest {
         assertEquals(8_388_608L, r.getLong(2));
         assertEquals("all_reduce", r.getString(3));
         assertEquals(7L, r.getLong(4));
+    }
+
+    /**
+     * The samples are whole workloads, not just readable files: the refresh ingests all nine (the two Kineto ones of
+     * data/ too) and computes their metrics, and the hang analysis names rank 2 as missing from all-reduce 5.
+     */
+    @Test
+    void aRefreshTakesEverySampleAndFindsTheHang() throws IOException {
+        Path warehouse = dir.resolve("warehouse");
+        Refresh.Result result = new Refresh(spark, new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration()),
+                RunIds.newId(), InputLimits.defaults()).run(archive.toString(), Set.of(), false);
+        assertTrue(result.allOk(), result::toString);
+        assertEquals(9, result.workloads().size());
+        List<Row> hangs = spark.read().parquet(warehouse.resolve("collective_hangs").toString())
+                .select("workload", "collective_seq_id", "op", "missing_ranks", "holding_ranks").collectAsList();
+        assertEquals(1, hangs.size(), hangs::toString);
+        Row hang = hangs.get(0);
+        assertEquals("sample-flight-recorder-hang-x4", hang.getString(0));
+        assertEquals(5L, hang.getLong(1));
+        assertEquals("nccl:all_reduce", hang.getString(2));
+        assertEquals(List.of(2), hang.getList(3));
+        assertEquals(List.of(0, 1, 3), hang.getList(4));
     }
 
     @Test
