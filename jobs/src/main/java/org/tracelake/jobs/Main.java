@@ -4,6 +4,7 @@ import org.apache.logging.log4j.LogManager;
 import org.tracelake.jobs.cli.ExitCodes;
 import org.tracelake.jobs.cli.ExportCommand;
 import org.tracelake.jobs.cli.GenerateCommand;
+import org.tracelake.jobs.cli.HelpText;
 import org.tracelake.jobs.cli.IngestCommand;
 import org.tracelake.jobs.cli.RefreshCommand;
 import org.tracelake.jobs.cli.ReportCommand;
@@ -26,11 +27,11 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        CommandLine.usage(this, System.out);
+        HelpText.install(new CommandLine(this)).usage(System.out);
     }
 
     public static int run(String... args) {
-        return new CommandLine(new Main())
+        return HelpText.install(new CommandLine(new Main()))
                 .setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILED)
                 .setParameterExceptionHandler(Usage::parameterError)
                 .setExecutionExceptionHandler((e, cmd, parsed) -> {

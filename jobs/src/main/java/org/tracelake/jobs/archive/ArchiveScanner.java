@@ -8,17 +8,15 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.tracelake.jobs.readers.FormatDetector;
 
 /**
- * Lists an archive (DESIGN.md "Input"): every folder directly below the root is a workload; its card is the
- * {@code *.yaml} at the top of the folder; every other file at any depth is an input. Works on any Hadoop file
- * system URI. Only metadata is read here.
+ * Lists an archive by {@link ArchiveLayout}'s rule (DESIGN.md "Input"): every folder directly below the root is a
+ * workload; its card is the {@code *.yaml} at the top of the folder; every other file at any depth is an input. Works
+ * on any Hadoop file system URI. Only metadata is read here.
  */
 public final class ArchiveScanner {
     private ArchiveScanner() {}
@@ -31,7 +29,7 @@ public final class ArchiveScanner {
         if ("file".equals(fs.getUri().getScheme())) return scanLocal(fs.makeQualified(root));
         List<WorkloadFolder> workloads = new ArrayList<>();
         for (FileStatus entry : sorted(fs.listStatus(root))) {
-            if (!entry.isDirectory() || hidden(entry.getPath().getName())) continue;
+            if (!entry.isDirectory() || ArchiveLayout.hidden(entry.getPath().getName())) continue;
             workloads.add(scanWorkload(fs, entry.getPath()));
         }
         return workloads;
@@ -53,7 +51,7 @@ public final class ArchiveScanner {
         List<WorkloadFolder> workloads = new ArrayList<>();
         for (java.nio.file.Path entry : entries) {
             String name = entry.getFileName().toString();
-            if (hidden(name)) continue;
+            if (ArchiveLayout.hidden(name)) continue;
             LocalWalk walk = new LocalWalk(rootDir);
             Path dir = child(root, name);
             List<WorkloadFolder.InputFile> cards = new ArrayList<>();
@@ -64,7 +62,8 @@ public final class ArchiveScanner {
                 public void file(java.nio.file.Path path, BasicFileAttributes target, boolean topLevel) {
                     WorkloadFolder.InputFile input = new WorkloadFolder.InputFile(hadoopPath(dir, entry, path).toString(),
                             target.size(), target.lastModifiedTime().toMillis());
-                    if (topLevel && isCardName(path.getFileName().toString())) cards.add(input); else files.add(input);
+                    boolean card = topLevel && ArchiveLayout.isCardName(path.getFileName().toString());
+                    if (card) cards.add(input); else files.add(input);
                 }
 
                 @Override
@@ -75,7 +74,7 @@ public final class ArchiveScanner {
             BasicFileAttributes target = walk.resolve(entry, visitor);
             if (target == null && refused.isEmpty()) continue;
             if (target != null && !target.isDirectory()) continue; // a file at the top is no workload
-            if (target != null) walk.walk(entry, visitor, ArchiveScanner::hidden);
+            if (target != null) walk.walk(entry, visitor, ArchiveLayout::hidden);
             cards.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
             files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
             refused.sort(Comparator.comparing(WorkloadFolder.Refused::path));
@@ -98,11 +97,6 @@ public final class ArchiveScanner {
         return new Path(parent, new Path(null, null, name));
     }
 
-    private static boolean isCardName(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return lower.endsWith(".yaml") || lower.endsWith(".yml");
-    }
-
     private static WorkloadFolder scanWorkload(FileSystem fs, Path dir) throws IOException {
         List<WorkloadFolder.InputFile> cards = new ArrayList<>();
         List<WorkloadFolder.InputFile> files = new ArrayList<>();
@@ -121,28 +115,20 @@ public final class ArchiveScanner {
     private static void collect(FileSystem fs, Path dir, boolean topLevel, List<WorkloadFolder.InputFile> cards,
                                 List<WorkloadFolder.InputFile> files) throws IOException {
         for (FileStatus f : fs.listStatus(dir)) {
-            if (hidden(f.getPath().getName())) continue; // a hidden folder is skipped whole, as its files would be
+            // a hidden folder is skipped whole, as its files would be
+            if (ArchiveLayout.hidden(f.getPath().getName())) continue;
             if (f.isDirectory()) {
                 collect(fs, f.getPath(), false, cards, files);
                 continue;
             }
             WorkloadFolder.InputFile input = new WorkloadFolder.InputFile(
                     f.getPath().toString(), f.getLen(), f.getModificationTime());
-            String lower = f.getPath().getName().toLowerCase(Locale.ROOT);
-            if (topLevel && (lower.endsWith(".yaml") || lower.endsWith(".yml"))) {
+            if (topLevel && ArchiveLayout.isCardName(f.getPath().getName())) {
                 cards.add(input);
             } else {
                 files.add(input);
             }
         }
-    }
-
-    /**
-     * Dot and underscore files are tool droppings (.DS_Store, _SUCCESS), not inputs — except NVRx's Flight Recorder
-     * dumps, {@code _dump_<rank>} (FORMATS.md §9).
-     */
-    private static boolean hidden(String name) {
-        return name.startsWith(".") || (name.startsWith("_") && !FormatDetector.isFlightRecorderName(name));
     }
 
     private static FileStatus[] sorted(FileStatus[] entries) {

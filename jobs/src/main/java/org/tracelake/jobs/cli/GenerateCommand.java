@@ -1,19 +1,34 @@
 package org.tracelake.jobs.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.tracelake.jobs.generate.SampleArchiveGenerator;
 import org.tracelake.jobs.generate.TraceStyle;
 import org.tracelake.jobs.generate.WorkloadSpec;
+import org.tracelake.jobs.generate.formats.FormatSamples;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "generate", mixinStandardHelpOptions = true,
         description = {"Write a simulated archive: the bundled data/ sample, or larger ones for benchmarks.",
-                "Without --name it writes the two sample workloads that data/ holds."})
+                "Without --name it writes the two sample workloads that data/ holds; --formats all adds a small workload",
+                "of each other format the readers take (Nsight SQLite, XSpace, rocprof JSON, a CUDA memory snapshot,",
+                "Flight Recorder dumps of a hang, AORTA telemetry, execution traces)."})
 public final class GenerateCommand implements Callable<Integer> {
+    private static final String KINETO = "kineto";
+
     @Option(names = {"-o", "--out"}, required = true, paramLabel = "DIR", description = "Archive folder to write into.")
     Path out;
+
+    @Option(names = "--formats", split = ",", paramLabel = "FORMAT",
+            description = "Write small, valid samples of these formats, one workload folder each with its card: kineto (the"
+                    + " data/ sample), nsys, xspace, rocprof, memory, flight-recorder, aorta, et; or all.")
+    List<String> formats;
 
     @Option(names = "--name", description = "Write one workload of this name with the options below.")
     String name;
@@ -21,17 +36,43 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--style", defaultValue = "MODERN", description = "MODERN or LEGACY. Default: ${DEFAULT-VALUE}")
     TraceStyle style;
 
-    @Option(names = "--ranks", defaultValue = "4") int ranks;
-    @Option(names = "--steps", defaultValue = "4") int steps;
-    @Option(names = "--layers", defaultValue = "4", description = "Layers per step: the knob for file size.") int layers;
-    @Option(names = "--gzip", defaultValue = "true", negatable = true, fallbackValue = "true") boolean gzip;
-    @Option(names = "--straggler-rank", defaultValue = "-1") int stragglerRank;
-    @Option(names = "--straggler-delay-us", defaultValue = "0") long stragglerDelayUs;
-    @Option(names = "--seed", defaultValue = "7") long seed;
+    @Option(names = "--ranks", defaultValue = "4", paramLabel = "N",
+            description = "Ranks (GPUs) of the workload: one trace file each. Default: ${DEFAULT-VALUE}")
+    int ranks;
+
+    @Option(names = "--steps", defaultValue = "4", paramLabel = "N",
+            description = "Profiled training steps (ProfilerStep#) in every rank's trace. Default: ${DEFAULT-VALUE}")
+    int steps;
+
+    @Option(names = "--layers", defaultValue = "4", paramLabel = "N",
+            description = "Layers per step: the knob for file size. Default: ${DEFAULT-VALUE}")
+    int layers;
+
+    @Option(names = "--gzip", defaultValue = "true", negatable = true, fallbackValue = "true",
+            description = "Write the traces gzipped (*.json.gz), as profilers usually are; --no-gzip writes plain JSON."
+                    + " Default: on")
+    boolean gzip;
+
+    @Option(names = "--straggler-rank", defaultValue = "-1", paramLabel = "RANK",
+            description = "This rank starts every collective late (by --straggler-delay-us), so straggler metrics have a"
+                    + " known answer; -1: no straggler. Default: ${DEFAULT-VALUE}")
+    int stragglerRank;
+
+    @Option(names = "--straggler-delay-us", defaultValue = "0", paramLabel = "US",
+            description = "How late the straggler rank starts each collective, in microseconds (the other ranks wait"
+                    + " that long inside it). Default: ${DEFAULT-VALUE}")
+    long stragglerDelayUs;
+
+    @Option(names = "--seed", defaultValue = "7", paramLabel = "N",
+            description = "Seed of the kernels' timing jitter and the run's start time: the same seed writes the same"
+                    + " bytes. Default: ${DEFAULT-VALUE}")
+    long seed;
 
     @Override
     public Integer call() throws Exception {
-        if (name == null) {
+        if (formats != null) {
+            writeFormats();
+        } else if (name == null) {
             SampleArchiveGenerator.write(out, WorkloadSpec.modernSample());
             SampleArchiveGenerator.write(out, WorkloadSpec.legacySample());
         } else {
@@ -40,5 +81,31 @@ public final class GenerateCommand implements Callable<Integer> {
         }
         System.out.println("wrote " + out.toAbsolutePath());
         return ExitCodes.OK;
+    }
+
+    private void writeFormats() throws IOException {
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String f : formats) {
+            String format = f.strip().toLowerCase(Locale.ROOT);
+            if (format.equals("all")) {
+                wanted.add(KINETO);
+                wanted.addAll(FormatSamples.formats());
+            } else if (format.equals(KINETO) || FormatSamples.byFormat(format) != null) {
+                wanted.add(format);
+            } else {
+                throw new Usage.Error("--formats: unknown format '" + f + "'; it takes all or any of " + KINETO + ", "
+                        + String.join(", ", FormatSamples.formats()));
+            }
+        }
+        for (String format : wanted) {
+            if (format.equals(KINETO)) {
+                SampleArchiveGenerator.write(out, WorkloadSpec.modernSample());
+                SampleArchiveGenerator.write(out, WorkloadSpec.legacySample());
+            } else {
+                FormatSamples.Sample s = FormatSamples.byFormat(format);
+                System.out.println(s.workload() + ": " + s.description());
+                FormatSamples.write(out, s);
+            }
+        }
     }
 }

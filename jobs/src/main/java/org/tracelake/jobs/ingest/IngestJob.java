@@ -127,6 +127,8 @@ public final class IngestJob {
             }
             results.add(new WorkloadIngest(w.name(), p.card(), reports, bytes, events, System.currentTimeMillis() - start));
         }
+        // a workload whose name cannot be a folder gets its row too, under a stand-in name that can (PartitionNames)
+        for (WorkloadIngest u : unnameable) for (FileReport r : u.files()) fileRows.add(r.toRow());
         writeStaged(Tables.TRACE_FILES, fileRows, TraceFileSchema.SCHEMA);
         writeStaged(Tables.WORKLOADS, cardRows, WorkloadSchema.SCHEMA);
         results.addAll(unnameable);
@@ -135,12 +137,13 @@ public final class IngestJob {
 
     /**
      * A workload whose name cannot be a table folder (issue 29 item 3: one such folder made every night's run fail
-     * with "Mkdirs failed"): nothing of it is read or written; it fails alone with its reason, which the run's
-     * errors, its progress line and its summary carry (it can have no trace_files partition of its own: that is the
-     * folder its name cannot have).
+     * with "Mkdirs failed"): nothing of it is read; it fails alone with its reason, which the run's errors, its
+     * progress line, its summary and one trace_files row carry — the row under {@link PartitionNames#ledgerName}, a
+     * stand-in that fits a folder, with the workload folder's own path.
      */
     private WorkloadIngest unnameable(WorkloadFolder w, String why) {
-        FileReport r = new FileReport(new FileTask(w.name(), w.path(), 0, 0, TraceFormat.WORKLOAD_CARD, 0, limits, runId));
+        FileReport r = new FileReport(new FileTask(PartitionNames.ledgerName(w.name()), w.path(), 0, 0,
+                TraceFormat.WORKLOAD_CARD, 0, limits, runId));
         r.fail(why);
         WorkloadCards.Outcome card = new WorkloadCards.Outcome(null, w.path(), null, why);
         return new WorkloadIngest(w.name(), card, new ArrayList<>(List.of(r)), 0, 0, 0);

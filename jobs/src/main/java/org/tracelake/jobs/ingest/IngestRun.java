@@ -64,7 +64,10 @@ public final class IngestRun {
      * metrics), else only its trace_files ledger, which says what went wrong; its other tables stay as they were.
      */
     public void commit(WorkloadIngest result, List<String> alsoTables) throws IOException {
-        if (PartitionNames.tooLong(result.workload()) != null) return; // nothing staged: its name cannot be a folder
+        if (PartitionNames.tooLong(result.workload()) != null) { // its name cannot be a folder: only its ledger row
+            warehouse.swapIn(runId, PartitionNames.ledgerName(result.workload()), List.of(Tables.TRACE_FILES));
+            return;
+        }
         if (result.ok()) {
             // trace_files last: after a crash mid-swap the ledger still describes the old inputs, so the next
             // refresh sees the workload as changed and redoes it.

@@ -2,6 +2,7 @@ package org.tracelake.jobs.ingest;
 
 import java.nio.charset.StandardCharsets;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.schemas.card.Hashes;
 
 /**
  * Whether a workload's name can be its tables' partition folder: {@code workload=<Hive-escaped name>} must fit the
@@ -13,6 +14,24 @@ public final class PartitionNames {
     public static final int MAX_NAME_BYTES = 255;
 
     private PartitionNames() {}
+
+    /**
+     * The {@code workload} value of a workload's {@code trace_files} rows: its name, or for a name too long to be a
+     * folder a stand-in that fits — as many of its first characters as fit, {@code ~} and 16 hex digits of its
+     * SHA-256 (two long names never share one). The ledger row of such a workload says why it was not read, and its
+     * {@code path} is the folder's own.
+     */
+    public static String ledgerName(String workload) {
+        if (tooLong(workload) == null) return workload;
+        String tag = "~" + Hashes.sha256Hex(workload.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
+        int end = 0;
+        while (end < workload.length()) {
+            int next = end + Character.charCount(workload.codePointAt(end));
+            if (tooLong(workload.substring(0, next) + tag) != null) break;
+            end = next;
+        }
+        return workload.substring(0, end) + tag;
+    }
 
     /** Why the workload's name cannot be a partition folder, or null when it can. */
     public static String tooLong(String workload) {

@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.ingest.PartitionNames;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
@@ -85,7 +86,7 @@ public final class ChangePlan {
         }
         if (!limited) {
             Set<String> present = new TreeSet<>();
-            for (WorkloadFolder w : scanned) present.add(w.name());
+            for (WorkloadFolder w : scanned) present.add(PartitionNames.ledgerName(w.name())); // a too-long name's stand-in
             for (String known : ledgerWorkloads(spark, warehouse, full ? ledger(spark, warehouse) : ledger)) {
                 if (!present.contains(known)) plan.vanished.add(known);
             }

@@ -30,6 +30,10 @@ public final class FileOpening {
      */
     public static Outcome open(FileTask task, Configuration conf, String table) {
         FileReport report = new FileReport(task);
+        if (task.format() == TraceFormat.WORKLOAD_CARD) { // listed as the card by SourceFiles, as the refresh lists it
+            return new Outcome(null, FileReport.skipped(task, "the workload card of " + task.workload()
+                    + ": it describes the workload and holds no events; refresh and ingest read it into workloads"));
+        }
         try {
             if (task.sizeBytes() == 0) {
                 report.fail("empty file (0 bytes): nothing to read; remove it or re-export the trace");

@@ -26,7 +26,10 @@ public final class TraceSourceOptions {
     public static final String SHORT_NAME = "tracelake";
     /** Which table the files are read into: {@code events} (default), a side table, or {@code trace_files}. */
     public static final String TABLE = "table";
-    /** The workload column of every row; default: the name of the folder holding each file. */
+    /**
+     * The workload column of every row; default: the workload the refresh would name ({@code SourceFiles}: the first
+     * folder below the loaded folder, or the loaded folder itself when it holds a card or the file sits at its top).
+     */
     public static final String WORKLOAD = "workload";
     public static final String GZIP_MAX_EXPANSION_RATIO = "gzipMaxExpansionRatio";
     public static final String GZIP_MIN_EXPANDED_BYTES = "gzipMinExpandedBytes";

@@ -156,6 +156,32 @@ class HostileArchiveRefreshTest {
         Row run = spark.read().parquet(archive.table("runs")).select("errors").first();
         assertTrue(run.getList(0).toString().contains("too long for a table folder"), run.toString());
         assertFalse(committed(LONG_NAME));
+
+        // and a trace_files row of its own: the folder's path, status error, the reason; its workload value a stand-in
+        // that fits a folder (workload=<name> of 250 'w' is 259 bytes): the first 229 'w', '~', 16 hex digits
+        List<Row> rows = files.where(files.col("path").endsWith("/" + LONG_NAME))
+                .select("workload", "status", "error", "events_read").collectAsList();
+        assertEquals(1, rows.size(), rows::toString);
+        Row row = rows.get(0);
+        assertEquals("error", row.getString(1));
+        assertTrue(row.getString(2).contains("too long for a table folder") && row.getString(2).contains("259 bytes"),
+                row.getString(2));
+        assertEquals(0L, row.getLong(3));
+        String standIn = row.getString(0);
+        assertTrue(standIn.matches("w{229}~[0-9a-f]{16}"), standIn);
+        assertEquals(255, ("workload=" + standIn).length(), "as long as a folder name may be");
+        assertEquals(standIn, org.tracelake.jobs.ingest.PartitionNames.ledgerName(LONG_NAME));
+    }
+
+    @Test
+    void theNextRunRetriesTheLongNameAndRemovesNothing() throws IOException {
+        // the stand-in partition is the long-named folder's ledger, not a workload whose folder is gone
+        org.tracelake.jobs.warehouse.Warehouse wh = new org.tracelake.jobs.warehouse.Warehouse(archive.warehouse.toString(),
+                spark.sparkContext().hadoopConfiguration());
+        ChangePlan plan = ChangePlan.of(spark, wh, org.tracelake.jobs.archive.ArchiveScanner.scan(archive.archive.toString(),
+                spark.sparkContext().hadoopConfiguration()), false, false, true);
+        assertEquals(List.of(), plan.vanished);
+        assertTrue(plan.redo.stream().anyMatch(r -> r.folder().name().equals(LONG_NAME)), "still reported every night");
     }
 
     @Test

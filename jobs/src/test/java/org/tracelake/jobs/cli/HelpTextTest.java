@@ -1,0 +1,90 @@
+package org.tracelake.jobs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.tracelake.jobs.Main;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Issue 30 "Help that says it right": whole descriptions in {@code tracelake --help}, and no option without one. */
+class HelpTextTest {
+    private static String out(String... args) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(ExitCodes.OK, Main.run(args));
+        } finally {
+            System.setOut(saved);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    private static String words(String s) {
+        return s.replace("%n", " ").strip().replaceAll("\\s+", " ");
+    }
+
+    /** Every command and subcommand of the command line, as the parser knows them. */
+    private static List<CommandSpec> commands(CommandLine cmd) {
+        List<CommandSpec> all = new ArrayList<>(List.of(cmd.getCommandSpec()));
+        for (CommandLine sub : cmd.getSubcommands().values()) all.addAll(commands(sub));
+        return all;
+    }
+
+    @Test
+    void everyOptionOfEveryCommandHasADescription() {
+        List<String> bare = new ArrayList<>();
+        int options = 0;
+        for (CommandSpec spec : commands(new CommandLine(new Main()))) {
+            List<ArgSpec> args = new ArrayList<>(spec.options());
+            args.addAll(spec.positionalParameters());
+            for (ArgSpec a : args) {
+                options++;
+                if (words(String.join(" ", a.description())).isEmpty()) {
+                    bare.add(spec.qualifiedName() + " " + (a.isOption() ? ((CommandLine.Model.OptionSpec) a).longestName()
+                            : a.paramLabel()));
+                }
+            }
+        }
+        assertTrue(options > 60, "the parser lists every job's options: " + options);
+        assertEquals(List.of(), bare, "options without a description");
+    }
+
+    @Test
+    void mainHelpPrintsEveryCommandsWholeDescription() {
+        String help = out("--help");
+        String flat = words(help);
+        CommandLine main = new CommandLine(new Main());
+        assertEquals(8, main.getSubcommands().size());
+        for (CommandLine sub : main.getSubcommands().values()) {
+            String[] description = sub.getCommandSpec().usageMessage().description();
+            assertTrue(description.length > 0, sub.getCommandName());
+            // every line of it, wrapped anew perhaps, but every word there (sql's was cut at "every")
+            for (String line : description) assertTrue(flat.contains(words(line)), sub.getCommandName() + ": " + line);
+        }
+        assertTrue(flat.contains("sql Spark SQL over the warehouse: every table is a view of its name, every udf a function."),
+                help);
+        // report's option table stays a table: one option per line, aligned as written
+        assertTrue(help.contains("\n              --compare REF CAND [--out DIR]     shared workload-scope metrics"), help);
+        for (String line : help.split("\\R")) assertFalse(line.contains("%n"), line);
+    }
+
+    @Test
+    void generateDescribesItsOptions() {
+        String help = words(out("generate", "--help"));
+        for (String fragment : List.of("--ranks=N Ranks (GPUs) of the workload", "--steps=N Profiled training steps",
+                "--seed=N Seed of", "--[no-]gzip Write the traces gzipped", "--straggler-rank=RANK This rank starts",
+                "--straggler-delay-us=US How late the straggler rank starts")) {
+            assertTrue(help.contains(fragment), fragment + " in " + help);
+        }
+    }
+}
