@@ -133,14 +133,28 @@ final class KinetoIndex {
         return switch (cat) {
             case "cuda_runtime", "cuda_driver" -> launches.indexing();
             case "kernel", "gpu_memcpy", "gpu_memset" -> launches.sampling();
-            case "cpu_op" -> CommOpNames.isCommOp(entry.name());
+            case "cpu_op" -> isCommOp(entry.name());
             case StepNames.CAT_USER_ANNOTATION -> {
                 String name = entry.name();
-                yield CommOpNames.isCommOp(name) || StepNames.stepPriority(cat, name) >= 0;
+                yield isCommOp(name) || StepNames.stepPriority(cat, name) >= 0;
             }
             case StepNames.CAT_PYTHON_FUNCTION -> StepNames.stepPriority(cat, entry.name()) >= 0;
             default -> false;
         };
+    }
+
+    /** Bounds {@link #commOpNames}: names beyond it are checked each time. */
+    private static final int MAX_NAMES_REMEMBERED = 8192;
+    /** {@link CommOpNames#isCommOp} by op name: a file repeats a few thousand names over millions of CPU ops. */
+    private final Map<String, Boolean> commOpNames = new HashMap<>();
+
+    private boolean isCommOp(String name) {
+        if (name == null) return false;
+        Boolean known = commOpNames.get(name);
+        if (known != null) return known;
+        boolean comm = CommOpNames.isCommOp(name);
+        if (commOpNames.size() < MAX_NAMES_REMEMBERED) commOpNames.put(name, comm);
+        return comm;
     }
 
     /**
