@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.readers.common.JsonInput;
 import org.tracelake.jobs.readers.common.StepWindows;
 import org.tracelake.jobs.readers.common.TraceEventsSieve;
+import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.StepNames;
@@ -148,7 +150,21 @@ final class KinetoIndex {
     /** {@link CommOpNames#isCommOp} by op name: a file repeats a few thousand names over millions of CPU ops. */
     private final Map<String, Boolean> commOpNames = new HashMap<>();
 
-    private boolean isCommOp(String name) {
+    /** {@link CollectiveKind#of} by its three names: a file's comm events repeat a few combinations of them. */
+    private final Map<List<String>, String> collectiveKinds = new HashMap<>();
+
+    /** {@link CollectiveKind#of}, remembered per combination of names (at most {@link #MAX_NAMES_REMEMBERED}). */
+    String collectiveKind(String collectiveNameArg, String kernelName, String launchingOpName) {
+        List<String> key = Arrays.asList(collectiveNameArg, kernelName, launchingOpName);
+        String known = collectiveKinds.get(key);
+        if (known != null || collectiveKinds.containsKey(key)) return known;
+        String kind = CollectiveKind.of(collectiveNameArg, kernelName, launchingOpName);
+        if (collectiveKinds.size() < MAX_NAMES_REMEMBERED) collectiveKinds.put(key, kind);
+        return kind;
+    }
+
+    /** Whether the name is a CPU-side communication op ({@link CommOpNames#isCommOp}), remembered per name. */
+    boolean isCommOp(String name) {
         if (name == null) return false;
         Boolean known = commOpNames.get(name);
         if (known != null) return known;

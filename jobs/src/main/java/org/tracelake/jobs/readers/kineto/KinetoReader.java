@@ -18,7 +18,6 @@ import org.tracelake.jobs.readers.common.JsonInput;
 import org.tracelake.jobs.readers.common.TraceEventsSieve;
 import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.schemas.TraceFileSchema;
-import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.RankFromFileName;
 
@@ -147,7 +146,7 @@ public final class KinetoReader implements TraceReader {
             if (row.isComm()) {
                 comm = CommDetails.forKernel(e.name, args, linkedOps(row.externalId, row.correlation), index);
                 if (comm.inBytes == null && comm.outBytes == null) sizeFromExecutionTrace(comm, row.externalId);
-            } else if (!gpu && (CommOpNames.isCommOp(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
+            } else if (!gpu && (index.isCommOp(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
                 comm = CommDetails.forCpuOp(e.name, args, index);
             }
             if (comm != null) {
