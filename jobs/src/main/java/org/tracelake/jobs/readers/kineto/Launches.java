@@ -13,13 +13,13 @@ import org.tracelake.udfs.Numbers;
  * enclosing comm ops are found by.
  *
  * <p><b>Which pass learns them.</b> A GPU activity needs its launch when the second pass reaches it. Real Kineto
- * files write a kernel just before its launch (every trace of ../shared: the runtime call follows its kernel), so
+ * files write a kernel just before its launch (the CUDA traces of ../shared: the runtime call follows its kernel), so
  * there the first pass has to index every launch. Files whose launches come before their kernels (the generator's,
  * ROCm's) need no such index: the second pass meets each launch before the activity that wants it. The order is
  * detected, not assumed: the first pass keeps indexing launches until it has seen {@link #ORDER_SAMPLE} GPU
  * activities with a correlation id, each with its launch already indexed; from then on it leaves launches to the
  * second pass, whose parser reads them anyway, and the first pass's sieve drops them unparsed.
- * An activity whose launch is not yet known sends the first pass back to indexing them all.
+ * One activity whose launch is not yet indexed settles the other way: the first pass indexes every launch to the end.
  *
  * <p><b>When the order turns out wrong midway.</b> The second pass learns every launch it walks past ({@link #learn})
  * and asks {@link #missing} before it uses one. The first activity whose launch it has not met (one written after it,
