@@ -110,13 +110,53 @@ public final class ChromeEventParser {
             generator.setRootValueSeparator(null); // one value per call, nothing between them
         }
         try {
-            generator.copyCurrentStructure(p);
+            if (v == JsonToken.START_ARRAY) {
+                String wholeNumbers = wholeNumberArray(p);
+                if (wholeNumbers != null) return wholeNumbers;
+            } else {
+                generator.copyCurrentStructure(p);
+            }
             generator.flush();
         } catch (IOException | RuntimeException e) {
             generator = null; // left inside the broken value: the next call starts a new one
             throw e;
         }
         return scratch.toString();
+    }
+
+    private final StringBuilder numbers = new StringBuilder(64);
+
+    /**
+     * An array (the parser on its START_ARRAY) whose elements are all whole numbers, as the generator would write it
+     * ({@code [132,1,1]}: Kineto's grid and block dims on every kernel) without going through the generator; null when
+     * an element is anything else, the generator having then written the whole array to {@link #scratch} (the numbers
+     * before that element as they were read, the rest copied).
+     */
+    private String wholeNumberArray(JsonParser p) throws IOException {
+        numbers.setLength(0);
+        numbers.append('[');
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.VALUE_NUMBER_INT) {
+            if (numbers.length() > 1) numbers.append(',');
+            // the generator's copy writes the int, long or BigInteger the parser read: the same digits
+            switch (p.getNumberType()) {
+                case INT -> numbers.append(p.getIntValue());
+                case LONG -> numbers.append(p.getLongValue());
+                default -> numbers.append(p.getBigIntegerValue());
+            }
+        }
+        if (t == JsonToken.END_ARRAY) return numbers.append(']').toString();
+        if (t == null) throw new IOException("file ends inside an array near " + p.currentLocation());
+        generator.writeStartArray();
+        if (numbers.length() > 1) {
+            for (String n : numbers.substring(1).split(",")) generator.writeNumber(n);
+        }
+        do {
+            generator.copyCurrentStructure(p);
+        } while ((t = p.nextToken()) != JsonToken.END_ARRAY && t != null);
+        if (t == null) throw new IOException("file ends inside an array near " + p.currentLocation());
+        generator.writeEndArray();
+        return null;
     }
 
     /**

@@ -29,7 +29,7 @@ public abstract class ChromeEventStream extends JsonArrayStream {
     }
 
     /** Fills {@link #row} from {@link #e}; false when the event is dropped (counted with its reason). */
-    protected abstract boolean fill(long position);
+    protected abstract boolean fill(long position) throws IOException;
 
     /** The event's {@code ts} or {@code dur} in nanoseconds, or null (the event is dropped, with its reason). */
     protected final Long nanos(String text, String field) {

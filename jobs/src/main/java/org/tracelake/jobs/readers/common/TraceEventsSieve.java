@@ -41,6 +41,13 @@ public final class TraceEventsSieve extends InputStream {
     private static final byte[] CAT = "cat".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NAME = "name".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] COMMA = {','};
+    /** Bytes that continue a number or literal: all but whitespace, quotes and the structural characters. */
+    private static final boolean[] SCALAR = new boolean[256];
+
+    static {
+        java.util.Arrays.fill(SCALAR, true);
+        for (char ch : " \n\r\t\"{}[],:".toCharArray()) SCALAR[ch] = false;
+    }
 
     // where the scan is
     private static final int OUTSIDE = 0; // bytes go through, watching for the traceEvents key
@@ -89,6 +96,13 @@ public final class TraceEventsSieve extends InputStream {
     private boolean unsure;
     private String cat;
     private String name;
+    /**
+     * The name's bytes when it had no escape: decoded only if the filter asks for it (most entries are judged by their
+     * category alone), and then through {@link #names}.
+     */
+    private final ByteRun nameBytes = new ByteRun();
+    private boolean nameUndecoded;
+    private final NameCache names = new NameCache();
     private final Judged judged = new Judged();
     private String lastCat;
     private byte[] lastCatBytes;
@@ -238,6 +252,9 @@ public final class TraceEventsSieve extends InputStream {
                         break scan;
                     }
                     notAValue();
+                    // the rest of the number or literal at once (a third of a Kineto file's bytes are digits of ts,
+                    // dur and ids); notAValue would change nothing more for its other bytes
+                    while (i + 1 < n && SCALAR[c[i + 1] & 0xff]) i++;
                 }
             }
         }
@@ -315,10 +332,23 @@ public final class TraceEventsSieve extends InputStream {
                 }
             }
             case ENTRY_VALUE -> {
-                String value = decode(bytes, from, length, stringHadEscape);
-                if (value == null || (entryKey == 1 ? cat : name) != null) unsure = true; // bad escape, or repeated
-                if (entryKey == 1) cat = value;
-                else name = value;
+                boolean repeated = entryKey == 1 ? cat != null : name != null || nameUndecoded;
+                if (entryKey == 2 && !stringHadEscape) { // nothing to refuse in it: decoded when asked for
+                    nameBytes.length = 0;
+                    nameBytes.append(bytes, from, length);
+                    nameUndecoded = true;
+                    name = null;
+                    if (repeated) unsure = true;
+                } else {
+                    String value = decode(bytes, from, length, stringHadEscape);
+                    if (value == null || repeated) unsure = true; // bad escape, or repeated
+                    if (entryKey == 1) {
+                        cat = value;
+                    } else {
+                        name = value;
+                        nameUndecoded = false;
+                    }
+                }
                 entryKey = 0;
             }
             default -> {}
@@ -334,6 +364,7 @@ public final class TraceEventsSieve extends InputStream {
         entryValueExpected = false;
         unsure = false;
         cat = name = null;
+        nameUndecoded = false;
     }
 
     /** The entry ends at {@code end} (its closing brace): judged, then sent on or dropped. */
@@ -401,7 +432,38 @@ public final class TraceEventsSieve extends InputStream {
 
         @Override
         public String name() {
+            if (nameUndecoded) {
+                name = names.decode(nameBytes.bytes, nameBytes.length);
+                nameUndecoded = false;
+            }
             return name;
+        }
+    }
+
+    /**
+     * Names decoded before, by their bytes: a file repeats a few thousand names (op and kernel names) over millions
+     * of entries, so a name asked for again is handed out as the same String (no decoding, no copy, its hash already
+     * computed for the filter's own lookups). Direct-mapped: a slot holds the last name that hashed to it.
+     */
+    private static final class NameCache {
+        private static final int SLOTS = 4096;
+        /** Longer names are decoded each time rather than kept. */
+        private static final int MAX_KEPT = 1024;
+        private final byte[][] keys = new byte[SLOTS][];
+        private final String[] values = new String[SLOTS];
+
+        String decode(byte[] bytes, int length) {
+            int h = 1;
+            for (int i = 0; i < length; i++) h = 31 * h + bytes[i];
+            int slot = (h ^ (h >>> 15)) & (SLOTS - 1);
+            byte[] key = keys[slot];
+            if (key != null && Arrays.equals(key, 0, key.length, bytes, 0, length)) return values[slot];
+            String value = new String(bytes, 0, length, StandardCharsets.UTF_8);
+            if (length <= MAX_KEPT) {
+                keys[slot] = Arrays.copyOf(bytes, length);
+                values[slot] = value;
+            }
+            return value;
         }
     }
 

@@ -3,7 +3,6 @@ package org.tracelake.jobs.readers.kineto;
 import java.util.List;
 import java.util.Map;
 import org.tracelake.jobs.readers.et.EtSizes;
-import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.DtypeSize;
 import org.tracelake.udfs.MessageBytes;
 import org.tracelake.udfs.Numbers;
@@ -58,7 +57,7 @@ final class CommDetails {
             if (collectiveName == null) collectiveName = op.args().get(COLLECTIVE_NAME);
             opNames.append(op.name()).append(' ');
         }
-        d.kind = CollectiveKind.of(collectiveName, kernelName, opNames.toString());
+        d.kind = index.collectiveKind(collectiveName, kernelName, opNames.toString());
 
         if (d.takeNamedSizes(kernelArgs)) {
             d.bytesSource = MessageBytes.KERNEL_ARGS;
@@ -87,7 +86,7 @@ final class CommDetails {
     /** A CPU op that describes a collective itself (record_param_comms with named args, nccl:* annotations). */
     static CommDetails forCpuOp(String opName, Map<String, String> args, KinetoIndex index) {
         CommDetails d = new CommDetails();
-        d.kind = CollectiveKind.of(args.get(COLLECTIVE_NAME), opName, opName);
+        d.kind = index.collectiveKind(args.get(COLLECTIVE_NAME), opName, opName);
         if (d.takeNamedSizes(args)) d.bytesSource = MessageBytes.CPU_OP_ARGS;
         d.takeGroup(args);
         if (d.seq == null && "record_param_comms".equals(opName)) d.seq = concreteInputSeq(args);

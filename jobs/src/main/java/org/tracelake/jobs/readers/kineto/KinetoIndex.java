@@ -6,16 +6,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.tracelake.jobs.readers.FileReport;
+import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
+import org.tracelake.jobs.readers.common.JsonInput;
 import org.tracelake.jobs.readers.common.StepWindows;
 import org.tracelake.jobs.readers.common.TraceEventsSieve;
+import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.StepNames;
@@ -46,10 +51,8 @@ final class KinetoIndex {
     final Map<String, ProcessGroup> processGroups = new HashMap<>();
     final Map<String, String> metadata = new LinkedHashMap<>();
     final StepWindows steps = new StepWindows();
-    /** Runtime launches by correlation id: start (relative ns) and thread index. */
-    private final IdTable launches = new IdTable();
-    final List<String> threadNames = new ArrayList<>();
-    private final Map<String, Integer> threadIds = new HashMap<>();
+    /** Runtime launches by correlation id; indexed here, or by the second pass when the file's order allows it. */
+    final Launches launches = new Launches();
     /** Comm ops by External id: start and position in {@link #commOps} (no boxed key or map entry per op). */
     private final IdTable commOpsByExternalId = new IdTable();
     private final List<CommOp> commOps = new ArrayList<>();
@@ -65,9 +68,38 @@ final class KinetoIndex {
 
     record ProcessGroup(Integer size, String ranks) {}
 
+    /**
+     * The reader's first pass over the file: the sieve keeps what {@link #indexes} asks for (which depends on what the
+     * pass has learnt so far: launches only while {@link Launches#indexing()}), the content hash goes to the report.
+     */
+    static KinetoIndex read(FileTask task, Configuration conf, FileReport report) throws IOException {
+        return JsonInput.firstPass(task, conf, ChromeEventParser.FACTORY, report, Pass::new);
+    }
+
+    /**
+     * One attempt at the first pass, with its own index: the sieve's filter asks that index, which is why a whole-file
+     * retry (after a sieved attempt failed) starts from a new one.
+     */
+    private static final class Pass implements JsonInput.SievedPass<KinetoIndex> {
+        private final KinetoIndex index = new KinetoIndex();
+
+        @Override
+        public boolean keep(TraceEventsSieve.Entry entry) {
+            return index.indexes(entry);
+        }
+
+        @Override
+        public KinetoIndex read(JsonParser p) throws IOException {
+            return build(p, index);
+        }
+    }
+
     /** Reads the whole file once. The parser must be at the start of the document. */
     static KinetoIndex build(JsonParser p) throws IOException {
-        KinetoIndex index = new KinetoIndex();
+        return build(p, new KinetoIndex());
+    }
+
+    private static KinetoIndex build(JsonParser p, KinetoIndex index) throws IOException {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw new IOException("a Kineto trace is a JSON object; this file starts with " + p.currentToken());
         }
@@ -80,7 +112,7 @@ final class KinetoIndex {
                 case "traceEvents" -> {
                     index.sawTraceEvents = true;
                     // most events' args are skipped, not decoded: the index needs those of launches and comm ops
-                    events.forEachEvent(p, v, e, KinetoIndex::needsArgs, index::learn);
+                    events.forEachEvent(p, v, e, index::needsArgs, index::learn);
                 }
                 case "baseTimeNanoseconds" -> index.baseTimeNs = Numbers.wholeNumber(p.getText());
                 case "distributedInfo" -> index.learnDistributedInfo(JSON.readTree(p));
@@ -93,31 +125,74 @@ final class KinetoIndex {
     }
 
     /**
-     * The entries the first pass reads (the rest never reach its parser, {@link TraceEventsSieve}): runtime launches,
-     * communication ops and step annotations, what {@link #learn} keeps.
+     * The entries the first pass reads (the rest never reach its parser, {@link TraceEventsSieve}): communication ops
+     * and step annotations, and while the order of launches is not known, runtime launches and GPU activities
+     * ({@link Launches}): what {@link #learn} keeps or looks at.
      */
-    static boolean indexes(TraceEventsSieve.Entry entry) {
+    boolean indexes(TraceEventsSieve.Entry entry) {
         String cat = entry.cat();
         if (cat == null) return false;
         return switch (cat) {
-            case "cuda_runtime", "cuda_driver" -> true;
-            case "cpu_op" -> CommOpNames.isCommOp(entry.name());
+            case "cuda_runtime", "cuda_driver" -> launches.indexing();
+            case "kernel", "gpu_memcpy", "gpu_memset" -> launches.sampling();
+            case "cpu_op" -> isCommOp(entry.name());
             case StepNames.CAT_USER_ANNOTATION -> {
                 String name = entry.name();
-                yield CommOpNames.isCommOp(name) || StepNames.stepPriority(cat, name) >= 0;
+                yield isCommOp(name) || StepNames.stepPriority(cat, name) >= 0;
             }
             case StepNames.CAT_PYTHON_FUNCTION -> StepNames.stepPriority(cat, entry.name()) >= 0;
             default -> false;
         };
     }
 
-    /** The events whose args the index keeps: runtime launches (correlation) and communication ops (sizes, ids). */
-    private static boolean needsArgs(ChromeEvent e) {
-        if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) return true;
+    /** Bounds {@link #commOpNames}: names beyond it are checked each time. */
+    private static final int MAX_NAMES_REMEMBERED = 8192;
+    /** {@link CommOpNames#isCommOp} by op name: a file repeats a few thousand names over millions of CPU ops. */
+    private final Map<String, Boolean> commOpNames = new HashMap<>();
+
+    /** {@link CollectiveKind#of} by its three names: a file's comm events repeat a few combinations of them. */
+    private final Map<List<String>, String> collectiveKinds = new HashMap<>();
+
+    /** {@link CollectiveKind#of}, remembered per combination of names (at most {@link #MAX_NAMES_REMEMBERED}). */
+    String collectiveKind(String collectiveNameArg, String kernelName, String launchingOpName) {
+        List<String> key = Arrays.asList(collectiveNameArg, kernelName, launchingOpName);
+        String known = collectiveKinds.get(key);
+        if (known != null || collectiveKinds.containsKey(key)) return known;
+        String kind = CollectiveKind.of(collectiveNameArg, kernelName, launchingOpName);
+        if (collectiveKinds.size() < MAX_NAMES_REMEMBERED) collectiveKinds.put(key, kind);
+        return kind;
+    }
+
+    /** Whether the name is a CPU-side communication op ({@link CommOpNames#isCommOp}), remembered per name. */
+    boolean isCommOp(String name) {
+        if (name == null) return false;
+        Boolean known = commOpNames.get(name);
+        if (known != null) return known;
+        boolean comm = CommOpNames.isCommOp(name);
+        if (commOpNames.size() < MAX_NAMES_REMEMBERED) commOpNames.put(name, comm);
+        return comm;
+    }
+
+    /**
+     * The events whose args the index reads: runtime launches and GPU activities (correlation) while it looks at them,
+     * and communication ops (sizes, ids).
+     */
+    private boolean needsArgs(ChromeEvent e) {
+        if (Launches.isLaunch(e.cat)) return launches.indexing();
+        if (Launches.isGpuActivity(e.cat)) return launches.sampling();
         return ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name);
     }
 
     private void learn(ChromeEvent e) {
+        // launches and GPU activities are no step annotations or comm ops: only the launch table wants them
+        if (Launches.isLaunch(e.cat)) {
+            if (launches.indexing()) launches.learn(e);
+            return;
+        }
+        if (Launches.isGpuActivity(e.cat)) {
+            launches.sample(e);
+            return;
+        }
         long relTs;
         try {
             relTs = e.ts == null ? Long.MIN_VALUE : Numbers.microsToNanos(e.ts);
@@ -134,10 +209,7 @@ final class KinetoIndex {
         }
         if (dur < 0) return;
         steps.offerAnnotation(e.cat, e.name, relTs, dur);
-        if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) {
-            Long correlation = e.longArg("correlation");
-            if (correlation != null) launches.putIfAbsent(correlation, relTs, threadId(e.tid));
-        } else if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name)) {
+        if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name)) {
             CommOp op = new CommOp(shared(e.name), shared(e.tid), relTs, relTs + dur, CommOp.keptArgs(e.args, this::sharedArg));
             Long externalId = e.longArg("External id");
             if (externalId != null && commOpsByExternalId.value(externalId) == IdTable.ABSENT) {
@@ -163,13 +235,6 @@ final class KinetoIndex {
         if (known != null) return known;
         if (sharedStrings.size() < MAX_SHARED_STRINGS) sharedStrings.put(s, s);
         return s;
-    }
-
-    private int threadId(String tid) {
-        return threadIds.computeIfAbsent(tid == null ? "" : tid, t -> {
-            threadNames.add(t);
-            return threadNames.size() - 1;
-        });
     }
 
     private void learnDistributedInfo(JsonNode info) {
@@ -205,14 +270,11 @@ final class KinetoIndex {
 
     /** Launch record for a GPU activity's correlation id: start in relative ns, or null. */
     Long launchStart(Long correlation) {
-        if (correlation == null) return null;
-        long start = launches.value(correlation);
-        return start == IdTable.ABSENT ? null : start;
+        return launches.start(correlation);
     }
 
     String launchThread(Long correlation) {
-        if (correlation == null) return null;
-        return launches.value(correlation) == IdTable.ABSENT ? null : threadNames.get(launches.tag(correlation));
+        return launches.thread(correlation);
     }
 
     /** The comm op with this External id (the first of the file), or null. */

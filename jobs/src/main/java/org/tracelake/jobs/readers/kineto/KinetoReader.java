@@ -1,5 +1,7 @@
 package org.tracelake.jobs.readers.kineto;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,26 +11,28 @@ import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.readers.common.ChromeEventStream;
 import org.tracelake.jobs.readers.common.JsonInput;
+import org.tracelake.jobs.readers.common.TraceEventsSieve;
 import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.schemas.TraceFileSchema;
-import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.RankFromFileName;
 
 /**
  * PyTorch profiler (Kineto) JSON, plain or gzipped, streamed twice with Jackson's token parser: the first pass
- * builds a {@link KinetoIndex}, the second emits one row per event. Neither pass holds the events.
+ * builds a {@link KinetoIndex}, the second emits one row per event. Neither pass holds the events. Runtime launches
+ * are indexed by the first pass only when the file writes GPU activities before their launches ({@link Launches}:
+ * how that is detected, and what happens when the order turns out wrong midway).
  */
 public final class KinetoReader implements TraceReader {
 
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {
         FileReport report = new FileReport(task);
-        KinetoIndex index = JsonInput.firstPass(task, conf, ChromeEventParser.FACTORY, report, KinetoIndex::indexes,
-                KinetoIndex::build);
+        KinetoIndex index = KinetoIndex.read(task, conf, report);
         if (!index.sawTraceEvents) {
             throw new IOException("no traceEvents array: this JSON object is not a PyTorch profiler trace");
         }
@@ -63,6 +67,11 @@ public final class KinetoReader implements TraceReader {
         }
     }
 
+    /** Whole-file launch scans a stream of this reader made so far (0 or 1; {@link Launches}): for tests. */
+    static int launchScans(EventStream rows) {
+        return ((Rows) rows).index.launches.scans;
+    }
+
     /** The second pass: one row per event, pulled by Spark as it writes. */
     private static final class Rows extends ChromeEventStream {
         private final KinetoIndex index;
@@ -81,7 +90,9 @@ public final class KinetoReader implements TraceReader {
         }
 
         @Override
-        protected boolean fill(long position) {
+        protected boolean fill(long position) throws IOException {
+            Launches launches = index.launches;
+            if (!launches.complete()) launches.learn(e); // whether or not the event is kept: as the first pass would
             Long relTs = null;
             if (e.ts != null) {
                 relTs = nanos(e.ts, "ts");
@@ -125,6 +136,7 @@ public final class KinetoReader implements TraceReader {
                 row.device = dev != null ? Integer.valueOf(dev.intValue()) : toInt(e.pid);
                 row.stream = e.longArg("stream");
                 if (row.stream == null) row.stream = Numbers.wholeNumber(e.tid);
+                if (launches.missing(row.correlation)) indexAllLaunches();
                 launchRel = index.launchStart(row.correlation);
                 if (launchRel != null) row.launchTsNs = base + launchRel;
             }
@@ -134,7 +146,7 @@ public final class KinetoReader implements TraceReader {
             if (row.isComm()) {
                 comm = CommDetails.forKernel(e.name, args, linkedOps(row.externalId, row.correlation), index);
                 if (comm.inBytes == null && comm.outBytes == null) sizeFromExecutionTrace(comm, row.externalId);
-            } else if (!gpu && (CommOpNames.isCommOp(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
+            } else if (!gpu && (index.isCommOp(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
                 comm = CommDetails.forCpuOp(e.name, args, index);
             }
             if (comm != null) {
@@ -153,6 +165,40 @@ public final class KinetoReader implements TraceReader {
             if (!gpu && row.externalId != null && args.containsKey(EtSizes.RF_ID_ARG)) report.recordFunctionIds = true;
             otherArgs(args, gpu, comm != null);
             return true;
+        }
+
+        /**
+         * A GPU activity whose launch this pass has not met: the launches of the whole file, indexed once, as the
+         * first pass indexes them (the same sieve, the same rule), before the activity's row is built.
+         */
+        private void indexAllLaunches() throws IOException {
+            JsonInput.scan(task, conf, ChromeEventParser.FACTORY, LaunchScan::new);
+            index.launches.scanned();
+        }
+
+        /** One attempt at the launch scan: every traceEvents array of the document, only its launches parsed. */
+        private final class LaunchScan implements JsonInput.SievedPass<Void> {
+            @Override
+            public boolean keep(TraceEventsSieve.Entry entry) {
+                return Launches.isLaunch(entry.cat());
+            }
+
+            @Override
+            public Void read(JsonParser p) throws IOException {
+                if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object");
+                ChromeEventParser events = new ChromeEventParser(false);
+                ChromeEvent launch = new ChromeEvent();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if (key.equals("traceEvents")) {
+                        events.forEachEvent(p, v, launch, ev -> Launches.isLaunch(ev.cat), index.launches::learn);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                return null;
+            }
         }
 
         /** A comm kernel without a size: the ET node its CPU op's Record function id names, if one has a size. */
