@@ -30,19 +30,6 @@ public final class CatalystValues {
         return s == null ? null : UTF8String.fromString(s);
     }
 
-    /** A map of strings (the events' {@code args}), or null for none. */
-    public static ArrayBasedMapData stringMap(Map<String, String> map) {
-        if (map == null || map.isEmpty()) return null;
-        Object[] keys = new Object[map.size()];
-        Object[] values = new Object[map.size()];
-        int i = 0;
-        for (Map.Entry<String, String> e : map.entrySet()) {
-            keys[i] = UTF8String.fromString(e.getKey());
-            values[i++] = utf8(e.getValue());
-        }
-        return new ArrayBasedMapData(new GenericArrayData(keys), new GenericArrayData(values));
-    }
-
     /**
      * Any supported Java value as the internal value of a column of type {@code type}: numbers are widened or
      * narrowed to the column's type, so a builder may pass an Integer for a long column.

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.tracelake.jobs.readers.ActivityClassifier;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
@@ -49,6 +51,12 @@ public final class EventRow {
     /** Every other field of the event, values as text; copied into the row by {@link #build}, so it is reused. */
     public final Map<String, String> args = new LinkedHashMap<>();
     private final ActivityClassifier classifier = new ActivityClassifier();
+    /**
+     * The UTF-8 form of the strings every row repeats (the file's path and workload, phases, categories, names, arg
+     * keys), encoded once per file instead of once per row; a value shared by rows is safe, as Spark's strings are
+     * immutable.
+     */
+    private final Utf8Cache repeated = new Utf8Cache();
 
     public void clear() {
         rank = device = groupSize = null;
@@ -81,39 +89,52 @@ public final class EventRow {
     /** The row in Spark's internal form, with the file's workload, path and format. */
     public InternalRow build(FileTask task, FileReport report) {
         Object[] v = new Object[WIDTH];
-        v[WORKLOAD] = utf8(task.workload());
+        v[WORKLOAD] = repeated.utf8(task.workload());
         v[RANK] = rank;
-        v[SOURCE_FILE] = utf8(task.path());
-        v[FORMAT] = utf8(report.format);
+        v[SOURCE_FILE] = repeated.utf8(task.path());
+        v[FORMAT] = repeated.utf8(report.format);
         v[ORDINAL] = ordinal;
-        v[PID] = utf8(pid);
-        v[TID] = utf8(tid);
+        v[PID] = repeated.utf8(pid);
+        v[TID] = repeated.utf8(tid);
         v[DEVICE] = device;
         v[STREAM] = stream;
-        v[PH] = utf8(ph);
-        v[CAT] = utf8(cat);
-        v[NAME] = utf8(name);
+        v[PH] = repeated.utf8(ph);
+        v[CAT] = repeated.utf8(cat);
+        v[NAME] = repeated.utf8(name);
         v[TS_NS] = tsNs;
         v[DUR_NS] = durNs;
         v[STEP] = step;
         v[CORRELATION] = correlation;
         v[EXTERNAL_ID] = externalId;
         v[LAUNCH_TS_NS] = launchTsNs;
-        v[ACTIVITY_CLASS] = utf8(activityClass);
-        v[KERNEL_CATEGORY] = utf8(kernelCategory);
-        v[COLLECTIVE] = utf8(collective);
+        v[ACTIVITY_CLASS] = repeated.utf8(activityClass);
+        v[KERNEL_CATEGORY] = repeated.utf8(kernelCategory);
+        v[COLLECTIVE] = repeated.utf8(collective);
         v[IN_NELEMS] = inNelems;
         v[OUT_NELEMS] = outNelems;
-        v[DTYPE] = utf8(dtype);
+        v[DTYPE] = repeated.utf8(dtype);
         v[IN_BYTES] = inBytes;
         v[OUT_BYTES] = outBytes;
-        v[BYTES_SOURCE] = utf8(bytesSource);
+        v[BYTES_SOURCE] = repeated.utf8(bytesSource);
         v[GROUP_SIZE] = groupSize;
-        v[PG_NAME] = utf8(pgName);
-        v[PG_RANKS] = utf8(pgRanks);
+        v[PG_NAME] = repeated.utf8(pgName);
+        v[PG_RANKS] = repeated.utf8(pgRanks);
         v[SEQ] = seq;
-        v[ARGS] = CatalystValues.stringMap(args);
+        v[ARGS] = stringMap(args);
         return new GenericInternalRow(v);
+    }
+
+    /** The events' args, keys through {@link #repeated} (a file has a few dozen), values as they come. */
+    private ArrayBasedMapData stringMap(Map<String, String> map) {
+        if (map.isEmpty()) return null;
+        Object[] keys = new Object[map.size()];
+        Object[] values = new Object[map.size()];
+        int i = 0;
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            keys[i] = repeated.utf8(e.getKey());
+            values[i++] = utf8(e.getValue());
+        }
+        return new ArrayBasedMapData(new GenericArrayData(keys), new GenericArrayData(values));
     }
 
     private static final int WIDTH = EventSchema.SCHEMA.size();
