@@ -5,13 +5,11 @@ import static org.apache.spark.sql.functions.col;
 import java.sql.Timestamp;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.api.java.function.MapFunction;
+import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.rank.RankEvent;
 import org.tracelake.jobs.metrics.workload.Card;
@@ -33,17 +31,11 @@ import org.tracelake.schemas.Tables;
  * ({@link WorkloadReducer}), where the metric families compute every row and the cross-rank join, and that task
  * writes the workload's staged partitions of the five tables ({@link PartitionFiles}).</li>
  * </ol>
- * The whole is one Spark job; a run with Flight Recorder dumps also returns the {@code collective_hangs} rows for its
+ * The whole is one Spark job (an RDD action over the inputs' plans: see {@link WorkloadInputs} for why); a run with Flight Recorder dumps also returns the {@code collective_hangs} rows for its
  * caller to stage.
  */
 public final class MetricEngine {
     public static final String PIPELINE_VERSION = "0.1.0";
-
-    /** What the workload step returns per workload: how many rows it wrote. */
-    static final StructType COUNTS = new StructType()
-            .add("workload", DataTypes.StringType, false)
-            .add("metric_rows", DataTypes.LongType, false)
-            .add("collectives", DataTypes.LongType, false);
 
     /** What a computation left: its row counts, and the hang rows to stage (null without Flight Recorder dumps). */
     public record Result(int workloads, long metricRows, long collectives, Dataset<Row> hangs) {}
@@ -61,33 +53,28 @@ public final class MetricEngine {
         SideFamilies.Result side = SideFamilies.compute(spark, sideTables);
         Dataset<Row> etNodes = sideTables.get(Tables.ET_NODES);
         Dataset<Row> sideRows = side.metricRows();
-        Dataset<Row> inputs = workloads.map((MapFunction<Row, Row>) r ->
-                WorkloadInput.row(r.getAs("workload"), WorkloadInput.CARD, Card.of(r)), Encoders.row(WorkloadInput.SCHEMA));
-        if (events != null) inputs = inputs.union(ranksOf(events));
-        if (summaries != null) inputs = inputs.union(summaries);
+        JavaPairRDD<String, WorkloadInputs.Input> inputs = WorkloadInputs.of(workloads, r ->
+                WorkloadInputs.pair(r.getAs("workload"), WorkloadInput.CARD, Card.of(r)));
+        if (events != null) inputs = inputs.union(WorkloadInputs.inSchema(ranksOf(events)));
+        if (summaries != null) inputs = inputs.union(WorkloadInputs.inSchema(summaries));
         if (etNodes != null) {
-            inputs = inputs.union(etNodes
+            inputs = inputs.union(WorkloadInputs.of(etNodes
                     .where(col("is_comm").and(col("collective").equalTo("all_to_all")).and(col("comm_seq").isNotNull())
-                            .and(col("rank").isNotNull()))
-                    .map((MapFunction<Row, Row>) r -> WorkloadInput.row(r.getAs("workload"), WorkloadInput.ET_ALL_TO_ALL,
-                            EtAllToAll.of(r)), Encoders.row(WorkloadInput.SCHEMA)));
+                            .and(col("rank").isNotNull())),
+                    r -> WorkloadInputs.pair(r.getAs("workload"), WorkloadInput.ET_ALL_TO_ALL, EtAllToAll.of(r))));
         }
         if (sideRows != null) {
-            inputs = inputs.union(sideRows.map((MapFunction<Row, Row>) r ->
-                    WorkloadInput.row(r.getString(0), WorkloadInput.SIDE_METRIC, MetricRow.fromRow(r)),
-                    Encoders.row(WorkloadInput.SCHEMA)));
+            inputs = inputs.union(WorkloadInputs.of(sideRows,
+                    r -> WorkloadInputs.pair(r.getString(0), WorkloadInput.SIDE_METRIC, MetricRow.fromRow(r))));
         }
         Timestamp computedAt = new Timestamp(System.currentTimeMillis());
-        // one small row per workload comes back (its counts): the rows themselves stay on the executors
-        List<Row> counts = inputs
-                .groupByKey((MapFunction<Row, String>) r -> r.getString(0), Encoders.STRING())
-                .flatMapGroups(new WorkloadReducer(peaks, files, computedAt), Encoders.row(COUNTS))
-                .collectAsList();
+        // one small pair of counts per workload comes back: the rows themselves stay on the executors
+        List<long[]> counts = inputs.groupByKey().map(new WorkloadReducer(peaks, files, computedAt)).collect();
         long metricRows = 0;
         long collectives = 0;
-        for (Row r : counts) {
-            metricRows += r.getLong(1);
-            collectives += r.getLong(2);
+        for (long[] c : counts) {
+            metricRows += c[0];
+            collectives += c[1];
         }
         return new Result(counts.size(), metricRows, collectives, side.hangs());
     }

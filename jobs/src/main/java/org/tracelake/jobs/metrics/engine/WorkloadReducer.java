@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
-import org.apache.spark.api.java.function.FlatMapGroupsFunction;
+import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.rank.RankEvent;
 import org.tracelake.jobs.metrics.rank.RankSummary;
@@ -19,14 +17,15 @@ import org.tracelake.jobs.metrics.workload.Families;
 import org.tracelake.jobs.metrics.workload.Workload;
 import org.tracelake.jobs.warehouse.PartitionFiles;
 import org.tracelake.schemas.Tables;
+import scala.Tuple2;
 
 /**
  * The workload step: every rank's summary, the card, the execution-trace all_to_all nodes and the side families' rows of
  * one workload meet here; the families compute its workload-, rank- and step-scope rows and the cross-rank tables,
- * which this task writes as the workload's staged partitions. It returns one row of counts per workload
- * ({@link MetricEngine#COUNTS}).
+ * which this task writes as the workload's staged partitions. It returns the workload's counts: metric rows written,
+ * collective instances.
  */
-final class WorkloadReducer implements FlatMapGroupsFunction<String, Row, Row> {
+final class WorkloadReducer implements Function<Tuple2<String, Iterable<WorkloadInputs.Input>>, long[]> {
     private final DevicePeakTable peaks;
     private final PartitionFiles files;
     private final Timestamp computedAt;
@@ -38,16 +37,16 @@ final class WorkloadReducer implements FlatMapGroupsFunction<String, Row, Row> {
     }
 
     @Override
-    public Iterator<Row> call(String workload, Iterator<Row> rows) throws IOException {
+    public long[] call(Tuple2<String, Iterable<WorkloadInputs.Input>> group) throws IOException {
+        String workload = group._1();
         Card card = Card.NONE;
         List<RankSummary> ranks = new ArrayList<>();
         RankSummary unranked = null;
         List<EtAllToAll> et = new ArrayList<>();
         List<MetricRow> side = new ArrayList<>();
-        while (rows.hasNext()) {
-            Row r = rows.next();
-            Object value = Blobs.read(r.getAs("blob"));
-            switch (r.getString(1)) {
+        for (WorkloadInputs.Input input : group._2()) {
+            Object value = Blobs.read(input.blob());
+            switch (input.kind()) {
                 case WorkloadInput.RANK -> {
                     RankSummary summary = (RankSummary) value;
                     if (summary.rank == RankEvent.UNRANKED) unranked = summary;
@@ -56,7 +55,7 @@ final class WorkloadReducer implements FlatMapGroupsFunction<String, Row, Row> {
                 case WorkloadInput.CARD -> card = (Card) value;
                 case WorkloadInput.ET_ALL_TO_ALL -> et.add((EtAllToAll) value);
                 case WorkloadInput.SIDE_METRIC -> side.add((MetricRow) value);
-                default -> throw new IllegalStateException("unknown workload input " + r.getString(1));
+                default -> throw new IllegalStateException("unknown workload input " + input.kind());
             }
         }
         ranks.sort(Comparator.comparingInt(s -> s.rank));
@@ -79,6 +78,6 @@ final class WorkloadReducer implements FlatMapGroupsFunction<String, Row, Row> {
         files.write(Tables.COLLECTIVE_MEMBERS, workload, members);
         files.write(Tables.COLLECTIVES, workload, instances);
         files.write(Tables.ALL_TO_ALL_PAIRS, workload, pairs);
-        return List.of(RowFactory.create(workload, (long) metrics.size(), (long) instances.size())).iterator();
+        return new long[] {metrics.size(), instances.size()};
     }
 }
