@@ -89,7 +89,7 @@ public final class MetricsRun {
                 try {
                     if (warehouse.fs().exists(new Path(path))) present.add(w);
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }
             if (!present.isEmpty()) out.put(table, readPartitions(tableRoot, present));

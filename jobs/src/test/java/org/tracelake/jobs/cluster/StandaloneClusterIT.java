@@ -50,7 +50,7 @@ class StandaloneClusterIT {
         Path home = Path.of(System.getProperty("tracelake.home", ".")).toAbsolutePath();
         StandaloneCluster.Build build = StandaloneCluster.Build.of(home);
         Path archive = tmp.resolve("archive");
-        copyTree(home.resolve("data"), archive);
+        TestFiles.copyTree(home.resolve("data"), archive);
         // Enough files (48 rank traces) that the ingest stage runs a while on two one-core executors, so the kill
         // lands while tasks are running.
         SampleArchiveGenerator.write(archive, new WorkloadSpec("wide-48", TraceStyle.MODERN, 48, 1, 3, 4, false, 5, 50_000, 7));
@@ -201,15 +201,5 @@ class StandaloneClusterIT {
             }
         }
         return false;
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : files.toList()) {
-                Path dest = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(dest);
-                else Files.copy(p, dest);
-            }
-        }
     }
 }

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -24,9 +23,11 @@ import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.spark.Settings;
+import org.tracelake.jobs.sql.SampleWarehouse;
 import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
+import org.tracelake.jobs.testing.TestFiles;
 import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
@@ -52,7 +53,7 @@ class RankPassAtIngestTest {
         spark = SharedSpark.get();
         archive = new TestArchive(tmp.resolve("a"));
         for (String bundled : List.of("dlrm-ddp-v100x4-legacy", "llama3-8b-fsdp-h100x4")) {
-            copyTree(Path.of(System.getProperty("tracelake.home", ".."), "data", bundled), archive.workload(bundled));
+            TestFiles.copyTree(SampleWarehouse.projectHome().resolve("data").resolve(bundled), archive.workload(bundled));
         }
         archive.generated("gen3", 3, 4, 2, 300);
         archive.copyShared("hta2", "kineto/hta-sampled-2rank").card("hta2", "training", "unknown", "NVIDIA A100", 128);
@@ -78,16 +79,6 @@ class RankPassAtIngestTest {
             assertTrue(r.allOk(), () -> "refresh from events: " + r.workloads());
         } finally {
             spark.conf().unset(Settings.RANK_PASS_AT_INGEST.name());
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) Files.createDirectories(target);
-                else Files.copy(f, target);
-            }
         }
     }
 

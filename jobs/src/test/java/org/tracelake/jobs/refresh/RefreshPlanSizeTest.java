@@ -2,11 +2,7 @@ package org.tracelake.jobs.refresh;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerEvent;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -18,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.sql.SampleWarehouse;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
+import org.tracelake.jobs.testing.TestFiles;
 
 /**
  * A cold refresh is a small Spark plan whatever the archive holds (issue 27): the refresh of the bundled data/ is at
@@ -36,7 +33,7 @@ class RefreshPlanSizeTest {
     void aColdRefreshIsASmallPlanWhateverTheNumberOfWorkloads() throws Exception {
         SparkSession spark = SharedSpark.get();
         TestArchive sample = new TestArchive(tmp.resolve("sample"));
-        copyTree(SampleWarehouse.projectHome().resolve("data"), sample.archive);
+        TestFiles.copyTree(SampleWarehouse.projectHome().resolve("data"), sample.archive);
         Counts data = refreshCounting(spark, sample);
         assertTrue(data.jobs <= MAX_JOBS - 1 && data.stages <= MAX_STAGES && data.sql <= MAX_SQL,
                 "a cold refresh of data/ (without the command line's summary job): " + data);
@@ -86,18 +83,6 @@ class RefreshPlanSizeTest {
         @Override
         public synchronized String toString() {
             return jobs + " jobs, " + stages + " stages, " + sql + " SQL executions";
-        }
-    }
-
-    private static void copyTree(Path from, Path to) {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path src : files.toList()) {
-                Path dst = to.resolve(from.relativize(src).toString());
-                if (Files.isDirectory(src)) Files.createDirectories(dst);
-                else Files.copy(src, dst);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

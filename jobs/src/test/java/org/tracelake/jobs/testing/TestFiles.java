@@ -27,6 +27,17 @@ public final class TestFiles {
         return out;
     }
 
+    /** Copies a folder and everything under it (files and folders; {@code to} may exist). */
+    public static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path src : files.toList()) {
+                Path dst = to.resolve(from.relativize(src).toString());
+                if (Files.isDirectory(src)) Files.createDirectories(dst);
+                else Files.copy(src, dst);
+            }
+        }
+    }
+
     public static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) return;
         try (Stream<Path> files = Files.walk(root)) {

@@ -26,7 +26,7 @@ public final class FileRankPass {
         this.maxEvents = maxEvents;
     }
 
-    /** The next {@code events} row of the file (in {@link org.tracelake.schemas.EventSchema#SCHEMA}). */
+    /** The file's next row of the events table (in {@link org.tracelake.schemas.EventSchema#SCHEMA}). */
     public void accept(InternalRow event) {
         if (overflowed || !RankEvent.isInput(event)) return;
         if (++held > maxEvents) {

@@ -106,6 +106,7 @@ public final class RankEvent {
     /** Positions in {@link EventSchema#SCHEMA} of {@link #COLUMNS} (-1 for {@code row_kind}, derived). */
     private static final int[] EVENT_POSITIONS = new int[COLUMNS.length];
     private static final UTF8String[] ARG_KEYS = new UTF8String[ARGS.length];
+    private static final int ARGS_AT = EventSchema.index(EventSchema.ARGS);
 
     static {
         for (int i = 0; i < COLUMNS.length; i++) {
@@ -154,9 +155,8 @@ public final class RankEvent {
         e.seq = r.isNullAt(p[21]) ? null : r.getLong(p[21]);
         e.stream = r.isNullAt(p[22]) ? null : r.getLong(p[22]);
         e.device = r.isNullAt(p[23]) ? null : r.getInt(p[23]);
-        int argsAt = EventSchema.index(EventSchema.ARGS);
-        if (!r.isNullAt(argsAt)) {
-            MapData args = r.getMap(argsAt);
+        if (!r.isNullAt(ARGS_AT)) {
+            MapData args = r.getMap(ARGS_AT);
             ArrayData keys = args.keyArray();
             ArrayData values = args.valueArray();
             boolean[] found = new boolean[ARG_KEYS.length];
