@@ -18,11 +18,21 @@ import picocli.CommandLine.Command;
  * The command line of every tracelake job. Run by {@code bin/tracelake <job> …} on a laptop, or as the main class
  * of the application jar under {@code spark-submit … tracelake-jobs-*-app.jar <job> …}.
  */
-@Command(name = "tracelake", mixinStandardHelpOptions = true, version = "tracelake 0.1.0",
+@Command(
+        name = "tracelake",
+        mixinStandardHelpOptions = true,
+        version = "tracelake 0.1.0",
         description = "Turns archives of distributed training/inference traces into Parquet tables and metrics.",
-        subcommands = {RefreshCommand.class, IngestCommand.class, SqlCommand.class, ServeCommand.class, ReportCommand.class, ExportCommand.class,
-                GenerateCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {
+            RefreshCommand.class,
+            IngestCommand.class,
+            SqlCommand.class,
+            ServeCommand.class,
+            ReportCommand.class,
+            ExportCommand.class,
+            GenerateCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Main implements Runnable {
 
     @Override
@@ -32,7 +42,8 @@ public final class Main implements Runnable {
 
     public static int run(String... args) {
         return HelpText.install(new CommandLine(new Main()))
-                .setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILED)
+                .setExitCodeExceptionMapper(
+                        e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILED)
                 .setParameterExceptionHandler(Usage::parameterError)
                 .setExecutionExceptionHandler((e, cmd, parsed) -> {
                     if (Usage.is(e)) {

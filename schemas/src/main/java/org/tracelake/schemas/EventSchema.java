@@ -21,6 +21,7 @@ public final class EventSchema {
     public static final String FORMAT = "format";
     /** Position of the event in its file (0-based), so ties in time still have a stable order. */
     public static final String ORDINAL = "ordinal";
+
     public static final String PID = "pid";
     public static final String TID = "tid";
     public static final String DEVICE = "device";
@@ -35,6 +36,7 @@ public final class EventSchema {
     public static final String EXTERNAL_ID = "external_id";
     /** Start of the CPU runtime call that launched a GPU activity (joined on correlation), when known. */
     public static final String LAUNCH_TS_NS = "launch_ts_ns";
+
     public static final String ACTIVITY_CLASS = "activity_class";
     public static final String KERNEL_CATEGORY = "kernel_category";
     public static final String COLLECTIVE = "collective";
@@ -55,7 +57,8 @@ public final class EventSchema {
      * falls back to plain encoding, which on these was the hottest method of an ingest (BENCHMARKS.md): writers turn
      * it off for them.
      */
-    public static final List<String> NEAR_UNIQUE_COLUMNS = List.of(ORDINAL, TS_NS, DUR_NS, CORRELATION, EXTERNAL_ID, LAUNCH_TS_NS);
+    public static final List<String> NEAR_UNIQUE_COLUMNS =
+            List.of(ORDINAL, TS_NS, DUR_NS, CORRELATION, EXTERNAL_ID, LAUNCH_TS_NS);
 
     public static final StructType SCHEMA = new StructType()
             .add(WORKLOAD, StringType, false)

@@ -18,6 +18,7 @@ public final class MemorySchema {
 
     /** {@code memory_segments.row_kind}: a cudaMalloc'd segment, or one block inside it. */
     public static final String KIND_SEGMENT = "segment";
+
     public static final String KIND_BLOCK = "block";
 
     /**

@@ -18,6 +18,7 @@ public final class MetricSchema {
     public static final String STATUS_MISSING_INPUT = "missing_input";
     /** A value was computed but describes nothing real (a Hockney fit with beta <= 0): null, with the fit in the reason. */
     public static final String STATUS_NOT_MEANINGFUL = "not_meaningful";
+
     public static final String STATUS_ERROR = "error";
 
     public static final String SCOPE_WORKLOAD = "workload";
@@ -39,7 +40,6 @@ public final class MetricSchema {
             .add("status", StringType, false)
             .add("reason", StringType, true);
 
-    public static final StructType SCHEMA = QUERY_SCHEMA
-            .add("computed_at", TimestampType, false)
-            .add("pipeline_version", StringType, false);
+    public static final StructType SCHEMA =
+            QUERY_SCHEMA.add("computed_at", TimestampType, false).add("pipeline_version", StringType, false);
 }

@@ -18,11 +18,13 @@ public final class TraceFileSchema {
 
     /** How the rank was found (METRICS.md §1). */
     public static final String RANK_FROM_DISTRIBUTED_INFO = "distributed_info";
+
     public static final String RANK_FROM_FILE_NAME = "file_name";
     public static final String RANK_FROM_FILE_ORDER = "file_order";
 
     /** How the time base was found (METRICS.md §1). */
     public static final String TIME_BASE_NANOSECONDS_KEY = "base_time_nanoseconds";
+
     public static final String TIME_BASE_EPOCH = "epoch";
     public static final String TIME_BASE_UNKNOWN = "unknown";
     public static final String TIME_BASE_SESSION_START = "session_start";

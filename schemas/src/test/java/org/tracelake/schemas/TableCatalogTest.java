@@ -23,13 +23,26 @@ class TableCatalogTest {
 
     @Test
     void whatEachStageWrites() {
-        assertEquals(List.of(Tables.WORKLOADS, Tables.TRACE_FILES, Tables.EVENTS, Tables.MEMORY_EVENTS,
-                Tables.MEMORY_SEGMENTS, Tables.ITERATION_TELEMETRY, Tables.ET_NODES, Tables.FLIGHT_RECORDER,
-                Tables.PROCESS_GROUP_STATUS),
+        assertEquals(
+                List.of(
+                        Tables.WORKLOADS,
+                        Tables.TRACE_FILES,
+                        Tables.EVENTS,
+                        Tables.MEMORY_EVENTS,
+                        Tables.MEMORY_SEGMENTS,
+                        Tables.ITERATION_TELEMETRY,
+                        Tables.ET_NODES,
+                        Tables.FLIGHT_RECORDER,
+                        Tables.PROCESS_GROUP_STATUS),
                 TableCatalog.perWorkload(TableCatalog.Stage.INGEST));
-        assertEquals(List.of(Tables.COLLECTIVES, Tables.COLLECTIVE_MEMBERS, Tables.COLLECTIVE_HANGS, Tables.ALL_TO_ALL_PAIRS,
-                Tables.KERNEL_TOTALS,
-                Tables.METRICS),
+        assertEquals(
+                List.of(
+                        Tables.COLLECTIVES,
+                        Tables.COLLECTIVE_MEMBERS,
+                        Tables.COLLECTIVE_HANGS,
+                        Tables.ALL_TO_ALL_PAIRS,
+                        Tables.KERNEL_TOTALS,
+                        Tables.METRICS),
                 TableCatalog.perWorkload(TableCatalog.Stage.METRICS));
         assertEquals(List.of(), TableCatalog.perWorkload(TableCatalog.Stage.HISTORY));
     }

@@ -17,6 +17,7 @@ public final class ActivityClass {
 
     /** Kineto's GPU categories; readers of Nsight, rocprof and XLA traces normalise to these too. */
     public static final String CAT_KERNEL = "kernel";
+
     public static final String CAT_GPU_MEMCPY = "gpu_memcpy";
     public static final String CAT_GPU_MEMSET = "gpu_memset";
 
@@ -29,8 +30,8 @@ public final class ActivityClass {
      * Copies by name: CUDA "Memcpy HtoD (…)", XLA async "copy-start"/"copy-done", DMA engines. {@code dma}
      * must be a whole word so that names which merely contain the letters (e.g. "...admax...") do not count.
      */
-    private static final Pattern MEMCPY_NAME = Pattern.compile(
-            "memcpy|copy-start|copy-done|\\bdma\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MEMCPY_NAME =
+            Pattern.compile("memcpy|copy-start|copy-done|\\bdma\\b", Pattern.CASE_INSENSITIVE);
 
     /**
      * Device-side synchronisation rows: kineto/CUPTI write "Stream Sync", "Event Sync", "Context Sync" and
@@ -43,12 +44,12 @@ public final class ActivityClass {
      * Case-sensitive: the runtime writes exactly these names.
      */
     private static final Pattern ROCM_COPY_KERNEL = Pattern.compile("^__amd_rocclr_copy(Buffer|Image)");
+
     private static final Pattern ROCM_FILL_KERNEL = Pattern.compile("^__amd_rocclr_fill(Buffer|Image)");
 
     private static final Pattern SYNC_NAME = Pattern.compile("Sync\\b|Synchroniz|Wait ?Event");
 
-    private ActivityClass() {
-    }
+    private ActivityClass() {}
 
     /** Whether a normalised category is GPU activity. Null is not. */
     public static boolean isGpuActivity(String cat) {

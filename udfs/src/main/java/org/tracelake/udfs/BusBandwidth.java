@@ -7,8 +7,7 @@ package org.tracelake.udfs;
  */
 public final class BusBandwidth {
 
-    private BusBandwidth() {
-    }
+    private BusBandwidth() {}
 
     /** The size S of one collective: out_bytes for all_gather (the gathered buffer), in_bytes otherwise. */
     public static Long sizeBytes(String kind, Long inBytes, Long outBytes) {
@@ -38,7 +37,7 @@ public final class BusBandwidth {
         return switch (kind) {
             case CollectiveKind.ALL_REDUCE -> 2.0 * (ranks - 1) / ranks;
             case CollectiveKind.ALL_GATHER, CollectiveKind.REDUCE_SCATTER, CollectiveKind.ALL_TO_ALL ->
-                    (ranks - 1) / ranks;
+                (ranks - 1) / ranks;
             default -> 1.0;
         };
     }

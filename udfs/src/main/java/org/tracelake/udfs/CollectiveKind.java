@@ -19,8 +19,7 @@ public final class CollectiveKind {
     public static final String BARRIER = "barrier";
     public static final String OTHER = "other";
 
-    private record Rule(String kind, Pattern pattern) {
-    }
+    private record Rule(String kind, Pattern pattern) {}
 
     /**
      * One ordered table for every spelling: PyTorch {@code Collective name} values ("allreduce",
@@ -44,12 +43,10 @@ public final class CollectiveKind {
             // gather/scatter are real collectives with no kind of their own.
             rule(OTHER, "(?<![a-z])(?:gather|scatter)"));
 
-
     /** PyTorch records a {@code wait} with {@code Group size} 1 under the same arg: not a collective. */
     private static final String WAIT = "wait";
 
-    private CollectiveKind() {
-    }
+    private CollectiveKind() {}
 
     /**
      * @param collectiveNameArg the {@code Collective name} arg; it decides when a rule reads it. "wait" and
@@ -102,7 +99,8 @@ public final class CollectiveKind {
 
     /** A {@code Collective name} that is present and not the non-collective {@code wait}. */
     private static boolean isCollectiveArg(String collectiveNameArg) {
-        return collectiveNameArg != null && !collectiveNameArg.isBlank()
+        return collectiveNameArg != null
+                && !collectiveNameArg.isBlank()
                 && !WAIT.equalsIgnoreCase(collectiveNameArg.trim());
     }
 

@@ -37,8 +37,7 @@ public final class CommOpNames {
         }
     }
 
-    private CommOpNames() {
-    }
+    private CommOpNames() {}
 
     /** The form of a communication op name, or null when the name is not in the list. */
     public static Form form(String name) {

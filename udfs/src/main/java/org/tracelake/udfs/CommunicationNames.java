@@ -36,16 +36,17 @@ final class CommunicationNames {
             "^%?(?:all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute|send|recv)(?:$|[-.\\s])",
             Pattern.CASE_INSENSITIVE);
 
-    private CommunicationNames() {
-    }
+    private CommunicationNames() {}
 
     /** The comm test on an activity name: METRICS.md's regex, plus DeepEP. */
     static boolean isCommName(String name) {
-        return name != null && (COMM_NAME.matcher(name).find() || DEEP_EP.matcher(name).find());
+        return name != null
+                && (COMM_NAME.matcher(name).find() || DEEP_EP.matcher(name).find());
     }
 
     /** Whether an {@code hlo_category} (or XLA op name) names a collective. */
     static boolean isXlaCollective(String hloCategoryOrOpName) {
-        return hloCategoryOrOpName != null && XLA_COLLECTIVE.matcher(hloCategoryOrOpName.trim()).find();
+        return hloCategoryOrOpName != null
+                && XLA_COLLECTIVE.matcher(hloCategoryOrOpName.trim()).find();
     }
 }

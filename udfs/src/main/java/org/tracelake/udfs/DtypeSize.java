@@ -18,15 +18,77 @@ public final class DtypeSize {
     private static final Map<String, Integer> BYTES = new HashMap<>();
 
     static {
-        sizes(1, "byte", "char", "int8", "uint8", "bool", "signed char", "unsigned char", "int8_t", "uint8_t",
-                "s8", "u8", "pred", "qint8", "quint8", "quint4x2", "quint2x4", "float4_e2m1fn_x2");
-        sizes(2, "half", "float16", "bfloat16", "short", "int16", "uint16", "short int", "unsigned short",
-                "int16_t", "uint16_t", "__half", "__nv_bfloat16", "f16", "bf16", "s16", "u16");
-        sizes(4, "float", "float32", "int", "int32", "uint32", "unsigned int", "int32_t", "uint32_t",
-                "f32", "s32", "u32", "qint32", "complexhalf");
-        sizes(8, "double", "float64", "long", "int64", "uint64", "long int", "long long", "long long int",
-                "unsigned long", "unsigned long int", "int64_t", "uint64_t", "f64", "s64", "u64",
-                "complexfloat", "c64");
+        sizes(
+                1,
+                "byte",
+                "char",
+                "int8",
+                "uint8",
+                "bool",
+                "signed char",
+                "unsigned char",
+                "int8_t",
+                "uint8_t",
+                "s8",
+                "u8",
+                "pred",
+                "qint8",
+                "quint8",
+                "quint4x2",
+                "quint2x4",
+                "float4_e2m1fn_x2");
+        sizes(
+                2,
+                "half",
+                "float16",
+                "bfloat16",
+                "short",
+                "int16",
+                "uint16",
+                "short int",
+                "unsigned short",
+                "int16_t",
+                "uint16_t",
+                "__half",
+                "__nv_bfloat16",
+                "f16",
+                "bf16",
+                "s16",
+                "u16");
+        sizes(
+                4,
+                "float",
+                "float32",
+                "int",
+                "int32",
+                "uint32",
+                "unsigned int",
+                "int32_t",
+                "uint32_t",
+                "f32",
+                "s32",
+                "u32",
+                "qint32",
+                "complexhalf");
+        sizes(
+                8,
+                "double",
+                "float64",
+                "long",
+                "int64",
+                "uint64",
+                "long int",
+                "long long",
+                "long long int",
+                "unsigned long",
+                "unsigned long int",
+                "int64_t",
+                "uint64_t",
+                "f64",
+                "s64",
+                "u64",
+                "complexfloat",
+                "c64");
         sizes(16, "complexdouble", "c128");
     }
 
@@ -51,21 +113,34 @@ public final class DtypeSize {
                     + "|double|uint8_t|int8_t|uint32_t|int32_t|uint64_t|int64_t|int|float8|bfloat8)(?=_|$)");
 
     private static final Map<String, String> KERNEL_TYPE_TO_DTYPE = Map.ofEntries(
-            Map.entry("f16", "Half"), Map.entry("half", "Half"),
-            Map.entry("bf16", "BFloat16"), Map.entry("bfloat16", "BFloat16"), Map.entry("__nv_bfloat16", "BFloat16"),
-            Map.entry("f32", "Float"), Map.entry("float", "Float"),
-            Map.entry("f64", "Double"), Map.entry("double", "Double"),
-            Map.entry("f8e4m3", "Float8_e4m3fn"), Map.entry("f8e5m2", "Float8_e5m2"),
-            Map.entry("float8", "Float8_e4m3fn"), Map.entry("bfloat8", "Float8_e5m2"),
-            Map.entry("i8", "Int8"), Map.entry("int8_t", "Int8"),
-            Map.entry("u8", "Byte"), Map.entry("uint8_t", "Byte"),
-            Map.entry("i32", "Int"), Map.entry("int32_t", "Int"), Map.entry("int", "Int"),
-            Map.entry("u32", "UInt32"), Map.entry("uint32_t", "UInt32"),
-            Map.entry("i64", "Long"), Map.entry("int64_t", "Long"),
-            Map.entry("u64", "UInt64"), Map.entry("uint64_t", "UInt64"));
+            Map.entry("f16", "Half"),
+            Map.entry("half", "Half"),
+            Map.entry("bf16", "BFloat16"),
+            Map.entry("bfloat16", "BFloat16"),
+            Map.entry("__nv_bfloat16", "BFloat16"),
+            Map.entry("f32", "Float"),
+            Map.entry("float", "Float"),
+            Map.entry("f64", "Double"),
+            Map.entry("double", "Double"),
+            Map.entry("f8e4m3", "Float8_e4m3fn"),
+            Map.entry("f8e5m2", "Float8_e5m2"),
+            Map.entry("float8", "Float8_e4m3fn"),
+            Map.entry("bfloat8", "Float8_e5m2"),
+            Map.entry("i8", "Int8"),
+            Map.entry("int8_t", "Int8"),
+            Map.entry("u8", "Byte"),
+            Map.entry("uint8_t", "Byte"),
+            Map.entry("i32", "Int"),
+            Map.entry("int32_t", "Int"),
+            Map.entry("int", "Int"),
+            Map.entry("u32", "UInt32"),
+            Map.entry("uint32_t", "UInt32"),
+            Map.entry("i64", "Long"),
+            Map.entry("int64_t", "Long"),
+            Map.entry("u64", "UInt64"),
+            Map.entry("uint64_t", "UInt64"));
 
-    private DtypeSize() {
-    }
+    private DtypeSize() {}
 
     /** Bytes per element, or null for an unknown or non-tensor type ("Scalar", "TensorList", ""). */
     public static Integer bytes(String dtype) {

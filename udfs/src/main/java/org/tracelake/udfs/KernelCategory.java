@@ -20,8 +20,7 @@ public final class KernelCategory {
     public static final String REDUCTION = "reduction";
     public static final String OTHER = "other";
 
-    private record Rule(String category, Pattern pattern) {
-    }
+    private record Rule(String category, Pattern pattern) {}
 
     /** Name rules after the class-based ones, in METRICS.md's order. */
     private static final List<Rule> NAME_RULES = List.of(
@@ -35,8 +34,7 @@ public final class KernelCategory {
             // reduce_scatter is a collective, not a reduction kernel.
             rule(REDUCTION, "reduce(?!_?scatter)|sum_kernel|mean_kernel"));
 
-    private KernelCategory() {
-    }
+    private KernelCategory() {}
 
     /**
      * @param activityClass the {@link ActivityClass} of the activity; null gives null

@@ -21,8 +21,7 @@ public final class KernelNameRules {
             Pattern.CASE_INSENSITIVE);
 
     /** The Kineto categories CCL-Bench's memory_transfer_overhead reads (absent counts too): no gpu_memcpy/memset. */
-    private static final Set<String> CCL_BENCH_EVENT_CATS = Set.of("kernel", "Op", "gpu_op",
-            "device_op");
+    private static final Set<String> CCL_BENCH_EVENT_CATS = Set.of("kernel", "Op", "gpu_op", "device_op");
 
     /** straggler (CCL-Bench) counts only kernels named ncclDevKernel_*, case-insensitive. */
     private static final String NCCL_DEV_KERNEL_PREFIX = "nccldevkernel_";
@@ -32,10 +31,12 @@ public final class KernelNameRules {
             "moe|expert|routing|gating|gate_|topk|fused_expert|expert_kernel|dispatchkernel|combinekernel|grouped_gemm|dispatch|combine",
             Pattern.CASE_INSENSITIVE);
 
-    private static final NameMemo<Boolean> COPY_BY_NAME = new NameMemo<>(n -> n != null && COPY.matcher(n).find());
+    private static final NameMemo<Boolean> COPY_BY_NAME =
+            new NameMemo<>(n -> n != null && COPY.matcher(n).find());
     private static final NameMemo<Boolean> CCL_BENCH_COMM_BY_NAME =
             new NameMemo<>(n -> n != null && CCL_BENCH_COMM.matcher(n).find());
-    private static final NameMemo<Boolean> MOE_BY_NAME = new NameMemo<>(n -> n != null && MOE.matcher(n).find());
+    private static final NameMemo<Boolean> MOE_BY_NAME =
+            new NameMemo<>(n -> n != null && MOE.matcher(n).find());
 
     public static boolean isCopyKernel(String name) {
         return COPY_BY_NAME.apply(name);

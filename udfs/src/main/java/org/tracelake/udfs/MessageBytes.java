@@ -11,14 +11,14 @@ public final class MessageBytes {
 
     /** Values of the {@code bytes_source} column: where a collective's size came from. */
     public static final String KERNEL_ARGS = "kernel_args";
+
     public static final String CPU_OP_ARGS = "cpu_op_args";
     public static final String INPUT_DIMS = "input_dims";
     public static final String ET = "et";
     /** XLA ops: {@code raw_bytes_accessed}, else {@code bytes_accessed}, from the profiler's op stats. */
     public static final String XLA_ARGS = "xla_args";
 
-    private MessageBytes() {
-    }
+    private MessageBytes() {}
 
     /** {@code nelems × size(dtype)}; null if either is unknown, nelems is negative, or it overflows. */
     public static Long bytes(Long nelems, String dtype) {

@@ -32,8 +32,7 @@ public final class RankFromFileName {
             Pattern.compile("_(\\d{1,9})\\.json(?:l)?(?:\\.gz)?$", Pattern.CASE_INSENSITIVE),
             Pattern.compile("(?:^|_)dump_(\\d{1,9})(?:\\.(?:pkl|pickle))?(?:\\.gz)?$", Pattern.CASE_INSENSITIVE));
 
-    private RankFromFileName() {
-    }
+    private RankFromFileName() {}
 
     /** The rank in a file's base name (directories are ignored), or null when it names none. */
     public static Integer rank(String fileName) {
@@ -49,8 +48,8 @@ public final class RankFromFileName {
         return firstMatch(fileName, RULES.subList(0, 1));
     }
 
-    private static final Pattern OVERSIZED = Pattern.compile("(?:^|[^a-z])(?:rank|worker)[-_]?(\\d{10,})(?!\\d)",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern OVERSIZED =
+            Pattern.compile("(?:^|[^a-z])(?:rank|worker)[-_]?(\\d{10,})(?!\\d)", Pattern.CASE_INSENSITIVE);
 
     /**
      * The digits of an explicit rank marker too long to be a rank ({@code rank99999999999_trace.json}), or null:

@@ -9,8 +9,7 @@ package org.tracelake.udfs;
  */
 final class SqlArgs {
 
-    private SqlArgs() {
-    }
+    private SqlArgs() {}
 
     static Long toLong(Object value) {
         return Numbers.wholeNumber(value);

@@ -32,6 +32,7 @@ public final class StepNames {
 
     /** Priorities, lower wins: a device's Steps line, then the annotation kinds of {@link #stepNamePriority}. */
     public static final int DEVICE_STEPS_PRIORITY = 0;
+
     private static final int PROFILER_STEP_PRIORITY = 1;
     /** Priority of the TPU vLLM kind, the only one that may come as a python_function (METRICS.md §1). */
     private static final int TPU_VLLM_PRIORITY = 4;
@@ -46,10 +47,10 @@ public final class StepNames {
      * step[EXTEND …] / step[DECODE …] annotations.
      */
     private static final Pattern SGLANG_STEP = Pattern.compile("(?:^|[\\s:])run_batch$|^step\\[[A-Z]+");
+
     private static final Pattern TPU_VLLM_STEP = Pattern.compile("^\\$core\\.py:331 step$");
 
-    private StepNames() {
-    }
+    private StepNames() {}
 
     /** N of {@code ProfilerStep#N}; null for other names or an N beyond a long. */
     public static Long profilerStep(String name) {
@@ -103,8 +104,8 @@ public final class StepNames {
         if (priority < 0) {
             return -1;
         }
-        boolean cpuSide = CAT_USER_ANNOTATION.equals(cat)
-                || (priority == TPU_VLLM_PRIORITY && CAT_PYTHON_FUNCTION.equals(cat));
+        boolean cpuSide =
+                CAT_USER_ANNOTATION.equals(cat) || (priority == TPU_VLLM_PRIORITY && CAT_PYTHON_FUNCTION.equals(cat));
         return cpuSide ? priority : -1;
     }
 
@@ -143,8 +144,7 @@ public final class StepNames {
             new String[] {"$core.py:331 step", "$core.py:331 step"});
 
     /** How near a name comes to a step form: the edits it is away (relative to the form's length) and the form. */
-    public record Nearness(double score, int edits, String form) {
-    }
+    public record Nearness(double score, int edits, String form) {}
 
     /**
      * How near an annotation name comes to any step form (METRICS.md §1: a reason that says no step was found names

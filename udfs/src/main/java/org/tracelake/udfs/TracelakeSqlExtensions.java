@@ -27,7 +27,8 @@ public final class TracelakeSqlExtensions extends AbstractFunction1<SparkSession
     }
 
     /** Registers the udfs into the session whose analyzer is being built; returns a check that passes every plan. */
-    private static final class RegisterOnBuild extends AbstractFunction1<SparkSession, Function1<LogicalPlan, BoxedUnit>> {
+    private static final class RegisterOnBuild
+            extends AbstractFunction1<SparkSession, Function1<LogicalPlan, BoxedUnit>> {
         @Override
         public Function1<LogicalPlan, BoxedUnit> apply(SparkSession session) {
             UdfRegistry.registerAll(session);

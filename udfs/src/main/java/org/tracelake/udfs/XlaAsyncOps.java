@@ -20,8 +20,7 @@ public final class XlaAsyncOps {
     private static final Pattern HALF = Pattern.compile("^(.+)-(start|done)(\\.[0-9]+)?$");
     private static final Pattern SEND_RECV_START = Pattern.compile("^(send|recv)(\\.[0-9]+)?$");
 
-    private XlaAsyncOps() {
-    }
+    private XlaAsyncOps() {}
 
     /** "start", "done", or "" when the name is not an async half (null for a null name). */
     public static String half(String name) {

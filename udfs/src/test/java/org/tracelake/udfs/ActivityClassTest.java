@@ -54,10 +54,16 @@ class ActivityClassTest {
         assertEquals("comm", ActivityClass.of("kernel", "void dpsk::ep::internode::dispatch<true, 8>(int*)", null));
         assertEquals("comm", ActivityClass.of("kernel", "void deep_ep::intranode::combine<float>(void*)", null));
         assertEquals("comm", ActivityClass.of("kernel", "void deep_ep::internode::notify_dispatch(int const*)", null));
-        assertEquals("comm", ActivityClass.of("kernel", "void deep_ep::intranode::cached_notify_combine(void**, int)", null));
+        assertEquals(
+                "comm",
+                ActivityClass.of("kernel", "void deep_ep::intranode::cached_notify_combine(void**, int)", null));
         // DeepEP's layout kernel computes, on one rank, where each token goes: compute (METRICS.md §2, DeepEP)
-        assertEquals("compute", ActivityClass.of("kernel",
-                "void deep_ep::internode::get_dispatch_layout<256, 32, 8>(long const*, int*, int*, int*, bool*, int, int, int, int)", null));
+        assertEquals(
+                "compute",
+                ActivityClass.of(
+                        "kernel",
+                        "void deep_ep::internode::get_dispatch_layout<256, 32, 8>(long const*, int*, int*, int*, bool*, int, int, int, int)",
+                        null));
         assertEquals("compute", ActivityClass.of("kernel", "void dpsk::ep::get_dispatch_layout(long const*)", null));
         // ep:: must begin a namespace component: step::dispatch is not DeepEP
         assertEquals("compute", ActivityClass.of("kernel", "void step::dispatch_kernel(int)", null));

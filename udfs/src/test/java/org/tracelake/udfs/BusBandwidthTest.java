@@ -60,11 +60,13 @@ class BusBandwidthTest {
     @Test
     void busbwOfRealCollectives() {
         // hta-nccl-args AllReduce kernel: 6637568 Float = 26550272 B, Group size 2, dur 2636.669 us
-        assertEquals(26_550_272.0 / 2_636_669 * 1.0,
-                BusBandwidth.busbwGBps("all_reduce", 26_550_272L, 26_550_272L, 2, 2_636_669L), EPS);
+        assertEquals(
+                26_550_272.0 / 2_636_669 * 1.0,
+                BusBandwidth.busbwGBps("all_reduce", 26_550_272L, 26_550_272L, 2, 2_636_669L),
+                EPS);
         // FORMATS.md all-gather: out 201088 BFloat16 = 402176 B, 8 ranks, dur 21.953 us
-        assertEquals(402_176.0 / 21_953 * 7 / 8,
-                BusBandwidth.busbwGBps("all_gather", 50_272L, 402_176L, 8, 21_953L), EPS);
+        assertEquals(
+                402_176.0 / 21_953 * 7 / 8, BusBandwidth.busbwGBps("all_gather", 50_272L, 402_176L, 8, 21_953L), EPS);
         assertNull(BusBandwidth.busbwGBps("all_gather", 50_272L, null, 8, 21_953L));
         assertNull(BusBandwidth.busbwGBps("all_reduce", 100L, 100L, null, 10L));
     }

@@ -48,7 +48,8 @@ class CollectiveKindTest {
         assertEquals("all_reduce", CollectiveKind.of(null, DEV_ALLREDUCE_F16, null));
         assertEquals("all_gather", CollectiveKind.of(null, DEV_ALLGATHER, null));
         assertEquals("broadcast", CollectiveKind.of(null, LEGACY_BROADCAST, null));
-        assertEquals("reduce_scatter", CollectiveKind.of(null, "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(x)", null));
+        assertEquals(
+                "reduce_scatter", CollectiveKind.of(null, "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(x)", null));
         assertEquals("reduce", CollectiveKind.of(null, "ncclDevKernel_Reduce_Sum_f32_RING_LL(x)", null));
         assertEquals("all_to_all", CollectiveKind.of(null, "ncclDevKernel_AllToAllPivot_RING_SIMPLE(x)", null));
     }
@@ -72,11 +73,16 @@ class CollectiveKindTest {
         assertEquals("all_reduce", CollectiveKind.of(null, LEGACY_SENDRECV, "nccl:all_reduce"));
         assertEquals("all_reduce", CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::allreduce_"));
         // the reader passes every linked op, blank-separated, outermost first
-        assertEquals("all_reduce",
+        assertEquals(
+                "all_reduce",
                 CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::allreduce_ record_param_comms nccl:all_reduce "));
-        assertEquals("all_gather", CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::_allgather_base_ nccl:_all_gather_base "));
+        assertEquals(
+                "all_gather",
+                CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::_allgather_base_ nccl:_all_gather_base "));
         assertEquals("reduce_scatter", CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::_reduce_scatter_base_"));
-        assertEquals("all_to_all", CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::alltoall_base_ record_param_comms nccl:all_to_all "));
+        assertEquals(
+                "all_to_all",
+                CollectiveKind.of(null, LEGACY_SENDRECV, "c10d::alltoall_base_ record_param_comms nccl:all_to_all "));
         assertEquals("broadcast", CollectiveKind.of(null, LEGACY_SENDRECV, "nccl:broadcast"));
         // record_param_comms with its Collective name arg: the arg decides
         assertEquals("all_reduce", CollectiveKind.of("allreduce", LEGACY_SENDRECV, "record_param_comms "));
@@ -92,7 +98,8 @@ class CollectiveKindTest {
     void rcclGenericKernelIsOtherUnlessItsOpTellsTheKind() {
         assertEquals("other", CollectiveKind.of(null, RCCL_GENERIC, null));
         assertEquals("other", CollectiveKind.of(null, RCCL_GENERIC_MANGLED, null));
-        assertEquals("other", CollectiveKind.of(null, RCCL_MSCCL, null)); // MSCCL names say the op (Sum), not the collective
+        assertEquals(
+                "other", CollectiveKind.of(null, RCCL_MSCCL, null)); // MSCCL names say the op (Sum), not the collective
         assertEquals("other", CollectiveKind.of(null, RCCL_GENERIC, "record_param_comms"));
         assertEquals("all_reduce", CollectiveKind.of(null, RCCL_GENERIC, "nccl:all_reduce"));
     }

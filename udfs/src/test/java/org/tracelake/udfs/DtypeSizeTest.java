@@ -51,27 +51,36 @@ class DtypeSizeTest {
     @Test
     void dtypeFromNcclKernelNames() {
         assertEquals("Half", DtypeSize.fromKernelName(DEV_ALLREDUCE_F16)); // _f16_
-        assertEquals("Float", DtypeSize.fromKernelName(LEGACY_ALLREDUCE_FLOAT)); // _float, not the "unsigned long" param
+        assertEquals(
+                "Float", DtypeSize.fromKernelName(LEGACY_ALLREDUCE_FLOAT)); // _float, not the "unsigned long" param
         assertEquals("Int8", DtypeSize.fromKernelName(LEGACY_SENDRECV)); // ends in int8_t
         assertEquals("Int8", DtypeSize.fromKernelName(LEGACY_BROADCAST));
         assertEquals("BFloat16", DtypeSize.fromKernelName("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(x)"));
         assertEquals("Float", DtypeSize.fromKernelName("ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
         assertEquals("Double", DtypeSize.fromKernelName("ncclDevKernel_AllReduce_Sum_f64_TREE_LL"));
-        assertEquals("BFloat16", DtypeSize.fromKernelName("ncclKernel_AllReduce_RING_LL_Sum___nv_bfloat16(ncclDevComm*)"));
+        assertEquals(
+                "BFloat16", DtypeSize.fromKernelName("ncclKernel_AllReduce_RING_LL_Sum___nv_bfloat16(ncclDevComm*)"));
         assertEquals("Half", DtypeSize.fromKernelName("ncclKernel_AllReduce_RING_LL_Sum_half(ncclDevComm*)"));
         assertEquals("Byte", DtypeSize.fromKernelName("ncclKernel_AllReduce_RING_LL_Sum_uint8_t(ncclDevComm*)"));
         assertEquals("Int", DtypeSize.fromKernelName("ncclKernel_AllReduce_RING_LL_Sum_int32_t(ncclDevComm*)"));
         assertEquals("Long", DtypeSize.fromKernelName("ncclKernel_AllReduce_RING_LL_Sum_int64_t(ncclDevComm*)"));
         assertEquals("Double", DtypeSize.fromKernelName("ncclKernel_AllReduce_RING_LL_Sum_double(ncclDevComm*)"));
         // RCCL's MSCCL kernels in rocprofv3/aorta-mi350 kernel_symbols
-        assertEquals("BFloat16", DtypeSize.fromKernelName(
-                "mscclKernel_Sum_hip_bfloat16_LL_false(ncclDevComm*, mscclAlgo*, mscclWork*)"));
-        assertEquals("UInt64", DtypeSize.fromKernelName(
-                "mscclKernel_Sum_uint64_t_LL128_false(ncclDevComm*, mscclAlgo*, mscclWork*)"));
-        assertEquals(1, DtypeSize.bytes(DtypeSize.fromKernelName(
-                "mscclKernel_Sum_rccl_float8_LL_false(ncclDevComm*, mscclAlgo*, mscclWork*)")));
-        assertEquals(1, DtypeSize.bytes(DtypeSize.fromKernelName(
-                "mscclKernel_MinMax_rccl_bfloat8_Simple_false(ncclDevComm*, mscclAlgo*, mscclWork*)")));
+        assertEquals(
+                "BFloat16",
+                DtypeSize.fromKernelName(
+                        "mscclKernel_Sum_hip_bfloat16_LL_false(ncclDevComm*, mscclAlgo*, mscclWork*)"));
+        assertEquals(
+                "UInt64",
+                DtypeSize.fromKernelName("mscclKernel_Sum_uint64_t_LL128_false(ncclDevComm*, mscclAlgo*, mscclWork*)"));
+        assertEquals(
+                1,
+                DtypeSize.bytes(DtypeSize.fromKernelName(
+                        "mscclKernel_Sum_rccl_float8_LL_false(ncclDevComm*, mscclAlgo*, mscclWork*)")));
+        assertEquals(
+                1,
+                DtypeSize.bytes(DtypeSize.fromKernelName(
+                        "mscclKernel_MinMax_rccl_bfloat8_Simple_false(ncclDevComm*, mscclAlgo*, mscclWork*)")));
     }
 
     @Test

@@ -34,7 +34,8 @@ class KernelNameRulesTest {
         assertFalse(KernelNameRules.isCclBenchEventCat("gpu_memcpy"));
         assertFalse(KernelNameRules.isCclBenchEventCat("gpu_memset"));
         // straggler: names starting with ncclDevKernel_, any case; legacy ncclKernel_ is not one
-        assertTrue(KernelNameRules.isNcclDevKernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+        assertTrue(KernelNameRules.isNcclDevKernel(
+                "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
         assertTrue(KernelNameRules.isNcclDevKernel("NCCLDEVKERNEL_SendRecv"));
         assertFalse(KernelNameRules.isNcclDevKernel("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
         assertFalse(KernelNameRules.isNcclDevKernel("void ncclDevKernel_x"));

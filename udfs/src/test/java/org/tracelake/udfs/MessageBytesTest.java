@@ -34,10 +34,10 @@ class MessageBytesTest {
         assertArrayEquals(new Long[] {50_272L, 402_176L}, MessageBytes.completeSides("all_gather", 50_272L, null, 8));
         assertArrayEquals(new Long[] {50_272L, 402_176L}, MessageBytes.completeSides("all_gather", null, 402_176L, 8));
         // reduce_scatter is the mirror image: out = in / n
-        assertArrayEquals(new Long[] {402_176L, 50_272L},
-                MessageBytes.completeSides("reduce_scatter", 402_176L, null, 8));
-        assertArrayEquals(new Long[] {402_176L, 50_272L},
-                MessageBytes.completeSides("reduce_scatter", null, 50_272L, 8));
+        assertArrayEquals(
+                new Long[] {402_176L, 50_272L}, MessageBytes.completeSides("reduce_scatter", 402_176L, null, 8));
+        assertArrayEquals(
+                new Long[] {402_176L, 50_272L}, MessageBytes.completeSides("reduce_scatter", null, 50_272L, 8));
     }
 
     @Test
@@ -85,7 +85,8 @@ class MessageBytesTest {
         assertNull(MessageBytes.productOfFirstTensorDims("[[-1, 4]]"));
         assertNull(MessageBytes.productOfFirstTensorDims("[[4, 2048]"));
         assertNull(MessageBytes.productOfFirstTensorDims("[[\"4\"]]"));
-        assertNull(MessageBytes.productOfFirstTensorDims("[[4096, 4096, 4096, 4096, 4096, 4096]]")); // 2^72 overflows a long
+        assertNull(MessageBytes.productOfFirstTensorDims(
+                "[[4096, 4096, 4096, 4096, 4096, 4096]]")); // 2^72 overflows a long
         assertNull(MessageBytes.productOfFirstTensorDims("[".repeat(10_000) + "]".repeat(10_000)));
     }
 

@@ -17,32 +17,33 @@ class NumbersTest {
     private record Case(Object written, Long whole, String whereFrom) {}
 
     private static final Case[] WHOLE = {
-            new Case("12", 12L, "Kineto args: \"External id\": 12 read as text"),
-            new Case(" 8 ", 8L, "rocprof handles written as padded strings"),
-            new Case("25136", 25136L, "Kineto \"In msg nelems\":25136 (FORMATS.md §1)"),
-            new Case("2.0", 2L, "XLA args written as %.17g floats"),
-            new Case("1e3", 1000L, "exponent form of a whole number"),
-            new Case("-1", -1L, "ET seq_id -1 (Chakra)"),
-            new Case("9223372036854775807", Long.MAX_VALUE, "XSpace integers > 2^53 are quoted strings (§6)"),
-            new Case("9223372036854775808", null, "beyond a long"),
-            new Case("12.5", null, "a fraction is not a count"),
-            new Case("NaN", null, "XLA NaN as a string (§6)"),
-            new Case("inf", null, "XLA infinity as a string (§6)"),
-            new Case("abc", null, "text"),
-            new Case("", null, "empty arg"),
-            new Case(null, null, "absent"),
-            new Case(7, 7L, "pickle BININT1"),
-            new Case(new BigInteger("140737488355328"), 140737488355328L, "pickle LONG1 address (§8)"),
-            new Case(new BigInteger("36893488147419103232"), null, "pickle LONG1 beyond a long"),
-            new Case(3.0, 3L, "pickle BINFLOAT of a whole number"),
-            new Case(3.5, null, "pickle BINFLOAT fraction"),
-            new Case(Double.NaN, null, "AORTA loss NaN (§4)"),
-            new Case(new BigDecimal("16.000"), 16L, "Spark decimal literal in SQL"),
+        new Case("12", 12L, "Kineto args: \"External id\": 12 read as text"),
+        new Case(" 8 ", 8L, "rocprof handles written as padded strings"),
+        new Case("25136", 25136L, "Kineto \"In msg nelems\":25136 (FORMATS.md §1)"),
+        new Case("2.0", 2L, "XLA args written as %.17g floats"),
+        new Case("1e3", 1000L, "exponent form of a whole number"),
+        new Case("-1", -1L, "ET seq_id -1 (Chakra)"),
+        new Case("9223372036854775807", Long.MAX_VALUE, "XSpace integers > 2^53 are quoted strings (§6)"),
+        new Case("9223372036854775808", null, "beyond a long"),
+        new Case("12.5", null, "a fraction is not a count"),
+        new Case("NaN", null, "XLA NaN as a string (§6)"),
+        new Case("inf", null, "XLA infinity as a string (§6)"),
+        new Case("abc", null, "text"),
+        new Case("", null, "empty arg"),
+        new Case(null, null, "absent"),
+        new Case(7, 7L, "pickle BININT1"),
+        new Case(new BigInteger("140737488355328"), 140737488355328L, "pickle LONG1 address (§8)"),
+        new Case(new BigInteger("36893488147419103232"), null, "pickle LONG1 beyond a long"),
+        new Case(3.0, 3L, "pickle BINFLOAT of a whole number"),
+        new Case(3.5, null, "pickle BINFLOAT fraction"),
+        new Case(Double.NaN, null, "AORTA loss NaN (§4)"),
+        new Case(new BigDecimal("16.000"), 16L, "Spark decimal literal in SQL"),
     };
 
     @Test
     void wholeNumbers() {
-        for (Case c : WHOLE) assertEquals(c.whole(), Numbers.wholeNumber(c.written()), c.whereFrom() + ": " + c.written());
+        for (Case c : WHOLE)
+            assertEquals(c.whole(), Numbers.wholeNumber(c.written()), c.whereFrom() + ": " + c.written());
     }
 
     @Test
@@ -60,7 +61,8 @@ class NumbersTest {
 
     @Test
     void nonFiniteSpellings() {
-        for (String s : new String[] {"NaN", "Infinity", "-Infinity", "inf", "-inf"}) assertTrue(Numbers.isNonFinite(s), s);
+        for (String s : new String[] {"NaN", "Infinity", "-Infinity", "inf", "-inf"})
+            assertTrue(Numbers.isNonFinite(s), s);
         assertFalse(Numbers.isNonFinite("12.5"));
     }
 

@@ -34,7 +34,8 @@ class RankFromFileNameTest {
         assertEquals(3, RankFromFileName.rank("rank_03_metrics.jsonl")); // AORTA zero-pads
         assertEquals(3, RankFromFileName.rank("rank3_trace.json"));
         assertEquals(3, RankFromFileName.rank("worker3"));
-        assertEquals(3, RankFromFileName.rank("worker3_step_12.1694128201556.pt.trace.json.gz")); // not 12, not the epoch
+        assertEquals(
+                3, RankFromFileName.rank("worker3_step_12.1694128201556.pt.trace.json.gz")); // not 12, not the epoch
         assertEquals(3, RankFromFileName.rank("kineto_trace_3.json"));
         assertEquals(3, RankFromFileName.rank("resnet_kineto_3.json"));
         assertEquals(3, RankFromFileName.rank("_3.json"));
@@ -68,7 +69,9 @@ class RankFromFileNameTest {
     void everyFileInTheSharedTraces() throws IOException {
         // The rule of jobs' SharedTraces (this module cannot see jobs' test classes): skip without the real traces,
         // fail under CI's -Dtracelake.requireSharedTraces=true.
-        Path traces = Path.of(System.getProperty("tracelake.shared", "../shared"), "traces").toAbsolutePath().normalize();
+        Path traces = Path.of(System.getProperty("tracelake.shared", "../shared"), "traces")
+                .toAbsolutePath()
+                .normalize();
         String missing = "real traces missing: put the project's shared traces in " + traces + " to run this test";
         if (Boolean.getBoolean("tracelake.requireSharedTraces")) assertTrue(Files.isDirectory(traces), missing);
         assumeTrue(Files.isDirectory(traces), missing);
@@ -76,10 +79,15 @@ class RankFromFileNameTest {
         for (int r = 0; r < 8; r++) {
             expected.put("dlrm_eg_" + r + ".json.gz", r);
         }
-        List.of("worker0_step_12.1694128201545.pt.trace.json.gz", "worker1_step_12.1694128201556.pt.trace.json.gz",
-                "worker2_step_12.1694128201554.pt.trace.json.gz", "worker3_step_12.1694128201557.pt.trace.json.gz",
-                "worker4_step_12.1694128201547.pt.trace.json.gz", "worker5_step_12.1694128201549.pt.trace.json.gz",
-                "worker6_step_12.1694128201553.pt.trace.json.gz", "worker7_step_12.1694128201553.pt.trace.json.gz")
+        List.of(
+                        "worker0_step_12.1694128201545.pt.trace.json.gz",
+                                "worker1_step_12.1694128201556.pt.trace.json.gz",
+                        "worker2_step_12.1694128201554.pt.trace.json.gz",
+                                "worker3_step_12.1694128201557.pt.trace.json.gz",
+                        "worker4_step_12.1694128201547.pt.trace.json.gz",
+                                "worker5_step_12.1694128201549.pt.trace.json.gz",
+                        "worker6_step_12.1694128201553.pt.trace.json.gz",
+                                "worker7_step_12.1694128201553.pt.trace.json.gz")
                 .forEach(n -> expected.put(n, n.charAt("worker".length()) - '0'));
         expected.put("sampled_rank-0.json.gz", 0);
         expected.put("sampled_rank-1.json.gz", 1);

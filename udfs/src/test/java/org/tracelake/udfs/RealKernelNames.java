@@ -7,8 +7,7 @@ package org.tracelake.udfs;
  */
 final class RealKernelNames {
 
-    private RealKernelNames() {
-    }
+    private RealKernelNames() {}
 
     // kineto/dlrm-8rank-v100 (NCCL 2.x legacy names; all_to_all runs as SendRecv)
     static final String LEGACY_SENDRECV =
@@ -30,8 +29,8 @@ final class RealKernelNames {
             + "(cutlass_80_tensorop_s1688gemm_256x64_16x4_nn_align4::Params)";
     static final String SOFTMAX_WARP_FORWARD = "void (anonymous namespace)::softmax_warp_forward<float, float, float, "
             + "10, true, false>(float*, float const*, int, int, int, bool const*, int, bool)";
-    static final String CUDNN_BN_FW = "void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>"
-            + "(cudnn::bn_fw_tr_1C11_args<float>)";
+    static final String CUDNN_BN_FW =
+            "void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>" + "(cudnn::bn_fw_tr_1C11_args<float>)";
     static final String MEAN_REDUCE = "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
             + "at::native::MeanOps<float, float, float, float>, unsigned int, float, 4> >(at::native::ReduceOp<float, "
             + "at::native::MeanOps<float, float, float, float>, unsigned int, float, 4>)";
@@ -58,8 +57,9 @@ final class RealKernelNames {
             + "(at::TensorIterator&)::{lambda(float, float)#2}>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, "
             + "at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()"
             + "(at::TensorIterator&)::{lambda(float, float)#2}>, unsigned int, float, 4, 4>) [clone .kd]";
-    static final String ROCM_ADD = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
-            + "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>) [clone .kd]";
+    static final String ROCM_ADD =
+            "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+                    + "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>) [clone .kd]";
     static final String ROCM_DIRECT_COPY = "void at::native::elementwise_kernel_manual_unroll<128, 4, "
             + "at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
             + "{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}>"
@@ -80,6 +80,7 @@ final class RealKernelNames {
     static final String ROCM_COPY_BUFFER = "__amd_rocclr_copyBuffer.kd";
 
     // FORMATS.md section 1 (observed on HTA / B200 samples that are not in /work/shared/traces)
-    static final String DEV_ALLREDUCE_F16 = "ncclDevKernel_AllReduce_Sum_f16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)";
+    static final String DEV_ALLREDUCE_F16 =
+            "ncclDevKernel_AllReduce_Sum_f16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)";
     static final String DEV_ALLGATHER = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
 }

@@ -76,7 +76,8 @@ class StepNamesTest {
     void anXlaDeviceStepsLineComesFirst() {
         assertEquals(0, StepNames.stepPriority("xla_step", "7"));
         assertEquals(0, StepNames.stepPriority(StepNames.CAT_DEVICE_STEP, null));
-        assertTrue(StepNames.stepPriority("xla_step", "7") < StepNames.stepPriority("user_annotation", "ProfilerStep#7"));
+        assertTrue(
+                StepNames.stepPriority("xla_step", "7") < StepNames.stepPriority("user_annotation", "ProfilerStep#7"));
         assertEquals(-1, StepNames.stepNamePriority("7")); // known by its category, not its name
     }
 
@@ -94,7 +95,8 @@ class StepNamesTest {
         assertEquals(0, StepNames.nearness("step[extend 3]").edits());
         assertEquals("step[<MODE> …]", StepNames.nearness("step[extend 3]").form());
         org.junit.jupiter.api.Assertions.assertTrue(
-                StepNames.nearness("Profiler Step 12").score() < StepNames.nearness("forward").score());
+                StepNames.nearness("Profiler Step 12").score()
+                        < StepNames.nearness("forward").score());
         org.junit.jupiter.api.Assertions.assertNull(StepNames.nearness(" "));
     }
 }

@@ -23,13 +23,16 @@ class TracelakeSqlExtensionsTest {
                 .getOrCreate();
         try {
             Row row = spark.sql("SELECT busbw_factor('all_reduce', 8), "
-                    + "activity_class('kernel','ncclDevKernel_AllReduce_Sum_f16_RING_LL(x)', null)").first();
+                            + "activity_class('kernel','ncclDevKernel_AllReduce_Sum_f16_RING_LL(x)', null)")
+                    .first();
             assertEquals(1.75, row.getDouble(0), 1e-12); // 2*(8-1)/8
             assertEquals("comm", row.getString(1));
             // a second session (a Thrift server's per-connection session, PySpark's newSession) has them too
             SparkSession other = spark.newSession();
-            assertEquals(262_144L, other.sql("SELECT size_bucket(402176)").first().getLong(0)); // 2^18 <= 402,176 < 2^19
-            assertEquals(UdfRegistry.names().size(), other.sql("SHOW USER FUNCTIONS").count());
+            assertEquals(
+                    262_144L, other.sql("SELECT size_bucket(402176)").first().getLong(0)); // 2^18 <= 402,176 < 2^19
+            assertEquals(
+                    UdfRegistry.names().size(), other.sql("SHOW USER FUNCTIONS").count());
         } finally {
             spark.stop();
         }

@@ -23,18 +23,20 @@ class UdfRegistrySparkTest {
         try {
             UdfRegistry.registerAll(spark);
             Row row = spark.sql("SELECT activity_class('kernel','ncclDevKernel_AllReduce_Sum_f16_RING_LL(x)', null), "
-                    + "busbw_factor('all_reduce', 8)").first();
+                            + "busbw_factor('all_reduce', 8)")
+                    .first();
             assertEquals("comm", row.getString(0));
             assertEquals(1.75, row.getDouble(1), 1e-12); // 2*(8-1)/8
 
             // the numeric arguments accept int and bigint columns alike; null stays null
             Row more = spark.sql("SELECT message_bytes(6637568, 'Float'), message_bytes(CAST(53 AS BIGINT), 'Long'), "
-                    + "busbw_gbps('all_reduce', 100, 100, 2, CAST(50 AS BIGINT)), profiler_step('ProfilerStep#7'), "
-                    + "rank_from_file_name('sampled_rank-1.json.gz'), is_gpu_activity('gpu_memcpy'), "
-                    + "collective_kind(null, 'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(x)', 'nccl:all_to_all'), "
-                    + "dtype_size(null), step_priority('user_annotation', 'execute_context_0(1)_generation_0(1)'), "
-                    + "step_priority('gpu_user_annotation', 'execute_context_0(1)_generation_0(1)'), "
-                    + "size_bucket(402176), size_bucket(CAST(0 AS BIGINT))").first();
+                            + "busbw_gbps('all_reduce', 100, 100, 2, CAST(50 AS BIGINT)), profiler_step('ProfilerStep#7'), "
+                            + "rank_from_file_name('sampled_rank-1.json.gz'), is_gpu_activity('gpu_memcpy'), "
+                            + "collective_kind(null, 'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(x)', 'nccl:all_to_all'), "
+                            + "dtype_size(null), step_priority('user_annotation', 'execute_context_0(1)_generation_0(1)'), "
+                            + "step_priority('gpu_user_annotation', 'execute_context_0(1)_generation_0(1)'), "
+                            + "size_bucket(402176), size_bucket(CAST(0 AS BIGINT))")
+                    .first();
             assertEquals(26_550_272L, more.getLong(0));
             assertEquals(424L, more.getLong(1));
             assertEquals(2.0, more.getDouble(2), 1e-12);
@@ -49,7 +51,8 @@ class UdfRegistrySparkTest {
             assertEquals(0L, more.getLong(11));
 
             List<String> functions = Arrays.asList((String[]) spark.sql("SHOW USER FUNCTIONS")
-                    .as(org.apache.spark.sql.Encoders.STRING()).collect());
+                    .as(org.apache.spark.sql.Encoders.STRING())
+                    .collect());
             for (String name : UdfRegistry.names()) {
                 assertTrue(functions.stream().anyMatch(f -> f.endsWith(name)), name);
             }

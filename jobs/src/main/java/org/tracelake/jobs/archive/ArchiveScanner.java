@@ -60,15 +60,20 @@ public final class ArchiveScanner {
             LocalWalk.Visitor visitor = new LocalWalk.Visitor() {
                 @Override
                 public void file(java.nio.file.Path path, BasicFileAttributes target, boolean topLevel) {
-                    WorkloadFolder.InputFile input = new WorkloadFolder.InputFile(hadoopPath(dir, entry, path).toString(),
-                            target.size(), target.lastModifiedTime().toMillis());
-                    boolean card = topLevel && ArchiveLayout.isCardName(path.getFileName().toString());
-                    if (card) cards.add(input); else files.add(input);
+                    WorkloadFolder.InputFile input = new WorkloadFolder.InputFile(
+                            hadoopPath(dir, entry, path).toString(),
+                            target.size(),
+                            target.lastModifiedTime().toMillis());
+                    boolean card = topLevel
+                            && ArchiveLayout.isCardName(path.getFileName().toString());
+                    if (card) cards.add(input);
+                    else files.add(input);
                 }
 
                 @Override
                 public void refused(java.nio.file.Path path, String reason, boolean error) {
-                    refused.add(new WorkloadFolder.Refused(hadoopPath(dir, entry, path).toString(), reason, error));
+                    refused.add(new WorkloadFolder.Refused(
+                            hadoopPath(dir, entry, path).toString(), reason, error));
                 }
             };
             BasicFileAttributes target = walk.resolve(entry, visitor);
@@ -78,7 +83,8 @@ public final class ArchiveScanner {
             cards.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
             files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
             refused.sort(Comparator.comparing(WorkloadFolder.Refused::path));
-            workloads.add(new WorkloadFolder(name, dir.toString(), List.copyOf(cards), List.copyOf(files), List.copyOf(refused)));
+            workloads.add(new WorkloadFolder(
+                    name, dir.toString(), List.copyOf(cards), List.copyOf(files), List.copyOf(refused)));
         }
         return workloads;
     }
@@ -103,7 +109,8 @@ public final class ArchiveScanner {
         collect(fs, dir, true, cards, files);
         cards.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
         files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
-        return new WorkloadFolder(dir.getName(), fs.makeQualified(dir).toString(), List.copyOf(cards), List.copyOf(files));
+        return new WorkloadFolder(
+                dir.getName(), fs.makeQualified(dir).toString(), List.copyOf(cards), List.copyOf(files));
     }
 
     /**
@@ -112,8 +119,13 @@ public final class ArchiveScanner {
      * without Hadoop's native library runs {@code ls -ld} in a new process for every file and folder just to fill
      * in permissions, and on HDFS asks for block locations: the cost of a no-change refresh of a large archive.)
      */
-    private static void collect(FileSystem fs, Path dir, boolean topLevel, List<WorkloadFolder.InputFile> cards,
-                                List<WorkloadFolder.InputFile> files) throws IOException {
+    private static void collect(
+            FileSystem fs,
+            Path dir,
+            boolean topLevel,
+            List<WorkloadFolder.InputFile> cards,
+            List<WorkloadFolder.InputFile> files)
+            throws IOException {
         for (FileStatus f : fs.listStatus(dir)) {
             // a hidden folder is skipped whole, as its files would be
             if (ArchiveLayout.hidden(f.getPath().getName())) continue;
@@ -121,8 +133,8 @@ public final class ArchiveScanner {
                 collect(fs, f.getPath(), false, cards, files);
                 continue;
             }
-            WorkloadFolder.InputFile input = new WorkloadFolder.InputFile(
-                    f.getPath().toString(), f.getLen(), f.getModificationTime());
+            WorkloadFolder.InputFile input =
+                    new WorkloadFolder.InputFile(f.getPath().toString(), f.getLen(), f.getModificationTime());
             if (topLevel && ArchiveLayout.isCardName(f.getPath().getName())) {
                 cards.add(input);
             } else {

@@ -54,18 +54,27 @@ final class LocalWalk {
         try {
             real = entry.toRealPath();
         } catch (NoSuchFileException e) {
-            visitor.refused(entry, "a link to nothing (dangling: its target " + insideOrNot(entry)
-                    + " does not exist): point it at the file or delete it; a rank may be missing", true);
+            visitor.refused(
+                    entry,
+                    "a link to nothing (dangling: its target " + insideOrNot(entry)
+                            + " does not exist): point it at the file or delete it; a rank may be missing",
+                    true);
             return null;
         } catch (FileSystemException e) {
             // ELOOP: "Too many levels of symbolic links"
-            visitor.refused(entry, "a link loop (the link leads back to itself through other links): delete it or"
-                    + " point it at a file", true);
+            visitor.refused(
+                    entry,
+                    "a link loop (the link leads back to itself through other links): delete it or"
+                            + " point it at a file",
+                    true);
             return null;
         }
         if (!real.startsWith(rootReal)) {
-            visitor.refused(entry, "a link to outside the archive: not read; copy the file into the archive if it"
-                    + " belongs to this workload", false);
+            visitor.refused(
+                    entry,
+                    "a link to outside the archive: not read; copy the file into the archive if it"
+                            + " belongs to this workload",
+                    false);
             return null;
         }
         return Files.readAttributes(real, BasicFileAttributes.class);
@@ -76,7 +85,8 @@ final class LocalWalk {
         try {
             Path target = link.getParent().resolve(Files.readSymbolicLink(link)).normalize();
             return target.startsWith(rootReal) || target.toAbsolutePath().startsWith(rootReal)
-                    ? rootReal.relativize(target.toAbsolutePath()).toString() : "(outside the archive)";
+                    ? rootReal.relativize(target.toAbsolutePath()).toString()
+                    : "(outside the archive)";
         } catch (IOException | RuntimeException e) {
             return "(unreadable)";
         }
@@ -125,8 +135,11 @@ final class LocalWalk {
             } else if (target.isRegularFile()) {
                 visitor.file(entry, target, topLevel);
             } else {
-                visitor.refused(entry, "not a regular file (a FIFO, socket or device): not opened, since reading"
-                        + " it could wait forever; replace it with the file itself", true);
+                visitor.refused(
+                        entry,
+                        "not a regular file (a FIFO, socket or device): not opened, since reading"
+                                + " it could wait forever; replace it with the file itself",
+                        true);
             }
         }
     }

@@ -8,7 +8,8 @@ import java.util.List;
  * refused to open (links that leave the archive or lead nowhere, FIFOs and devices). A listing only: nothing here has
  * been read.
  */
-public record WorkloadFolder(String name, String path, List<InputFile> cards, List<InputFile> files, List<Refused> refused)
+public record WorkloadFolder(
+        String name, String path, List<InputFile> cards, List<InputFile> files, List<Refused> refused)
         implements Serializable {
 
     public WorkloadFolder(String name, String path, List<InputFile> cards, List<InputFile> files) {

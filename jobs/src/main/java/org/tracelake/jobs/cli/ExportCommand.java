@@ -10,21 +10,36 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"Exports from the warehouse:",
-                "  --leaderboard [FILE]  workload metadata and headline metrics shaped like",
-                "                        CCL-Bench's website/benchmark_data.json",
-                "                        (FILE default <warehouse>/exports/leaderboard.json)"})
+@Command(
+        name = "export",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Exports from the warehouse:",
+            "  --leaderboard [FILE]  workload metadata and headline metrics shaped like",
+            "                        CCL-Bench's website/benchmark_data.json",
+            "                        (FILE default <warehouse>/exports/leaderboard.json)"
+        })
 public final class ExportCommand implements Callable<Integer> {
-    @Option(names = "--leaderboard", arity = "0..1", fallbackValue = "", paramLabel = "FILE",
+    @Option(
+            names = "--leaderboard",
+            arity = "0..1",
+            fallbackValue = "",
+            paramLabel = "FILE",
             description = "Write the leaderboard JSON (any Hadoop file system URI).")
     String leaderboard;
 
-    @Option(names = "--workloads", split = ",", paramLabel = "NAME", description = "Only these workloads (comma-separated).")
+    @Option(
+            names = "--workloads",
+            split = ",",
+            paramLabel = "NAME",
+            description = "Only these workloads (comma-separated).")
     Set<String> workloads = new LinkedHashSet<>();
 
-    @Mixin WarehouseOption warehouseOption;
-    @Mixin SparkOptions sparkOptions;
+    @Mixin
+    WarehouseOption warehouseOption;
+
+    @Mixin
+    SparkOptions sparkOptions;
 
     @Override
     public Integer call() throws Exception {
@@ -33,9 +48,11 @@ public final class ExportCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         WarehouseWriter writer = new WarehouseWriter("export", warehouseOption, sparkOptions);
-        String target = leaderboard.isEmpty() ? writer.warehouse().table(Tables.EXPORTS) + "/leaderboard.json" : leaderboard;
+        String target =
+                leaderboard.isEmpty() ? writer.warehouse().table(Tables.EXPORTS) + "/leaderboard.json" : leaderboard;
         return writer.lockedIf(writer.inWarehouse(target), (lock, spark) -> {
-            Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+            Warehouse warehouse = new Warehouse(
+                    warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
             if (!warehouse.exists(Tables.METRICS)) {
                 System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
                 return ExitCodes.FAILED;

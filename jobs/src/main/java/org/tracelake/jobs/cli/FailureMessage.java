@@ -19,8 +19,9 @@ final class FailureMessage {
         lines.add("tracelake " + command + " failed: " + firstLine(root));
         if (root != e) lines.add("  while: " + firstLine(e));
         if (command.equals("refresh") || command.equals("ingest")) {
-            lines.add("  Workloads committed before the failure keep their new tables; every other table is as the previous"
-                    + " run left it, and the next run starts over from there.");
+            lines.add(
+                    "  Workloads committed before the failure keep their new tables; every other table is as the previous"
+                            + " run left it, and the next run starts over from there.");
         }
         return String.join("\n", lines);
     }

@@ -14,20 +14,32 @@ import org.tracelake.jobs.generate.formats.FormatSamples;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "generate", mixinStandardHelpOptions = true,
-        description = {"Write a simulated archive: the bundled data/ sample, or larger ones for benchmarks.",
-                "Without --name it writes the two sample workloads that data/ holds; --formats all adds a small workload",
-                "of each other format the readers take (Nsight SQLite, XSpace, rocprof JSON, a CUDA memory snapshot,",
-                "Flight Recorder dumps of a hang, AORTA telemetry, execution traces)."})
+@Command(
+        name = "generate",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Write a simulated archive: the bundled data/ sample, or larger ones for benchmarks.",
+            "Without --name it writes the two sample workloads that data/ holds; --formats all adds a small workload",
+            "of each other format the readers take (Nsight SQLite, XSpace, rocprof JSON, a CUDA memory snapshot,",
+            "Flight Recorder dumps of a hang, AORTA telemetry, execution traces)."
+        })
 public final class GenerateCommand implements Callable<Integer> {
     private static final String KINETO = "kineto";
 
-    @Option(names = {"-o", "--out"}, required = true, paramLabel = "DIR", description = "Archive folder to write into.")
+    @Option(
+            names = {"-o", "--out"},
+            required = true,
+            paramLabel = "DIR",
+            description = "Archive folder to write into.")
     Path out;
 
-    @Option(names = "--formats", split = ",", paramLabel = "FORMAT",
-            description = "Write small, valid samples of these formats, one workload folder each with its card: kineto (the"
-                    + " data/ sample), nsys, xspace, rocprof, memory, flight-recorder, aorta, et; or all.")
+    @Option(
+            names = "--formats",
+            split = ",",
+            paramLabel = "FORMAT",
+            description =
+                    "Write small, valid samples of these formats, one workload folder each with its card: kineto (the"
+                            + " data/ sample), nsys, xspace, rocprof, memory, flight-recorder, aorta, et; or all.")
     List<String> formats;
 
     @Option(names = "--name", description = "Write one workload of this name with the options below.")
@@ -36,34 +48,57 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--style", defaultValue = "MODERN", description = "MODERN or LEGACY. Default: ${DEFAULT-VALUE}")
     TraceStyle style;
 
-    @Option(names = "--ranks", defaultValue = "4", paramLabel = "N",
+    @Option(
+            names = "--ranks",
+            defaultValue = "4",
+            paramLabel = "N",
             description = "Ranks (GPUs) of the workload: one trace file each. Default: ${DEFAULT-VALUE}")
     int ranks;
 
-    @Option(names = "--steps", defaultValue = "4", paramLabel = "N",
+    @Option(
+            names = "--steps",
+            defaultValue = "4",
+            paramLabel = "N",
             description = "Profiled training steps (ProfilerStep#) in every rank's trace. Default: ${DEFAULT-VALUE}")
     int steps;
 
-    @Option(names = "--layers", defaultValue = "4", paramLabel = "N",
+    @Option(
+            names = "--layers",
+            defaultValue = "4",
+            paramLabel = "N",
             description = "Layers per step: the knob for file size. Default: ${DEFAULT-VALUE}")
     int layers;
 
-    @Option(names = "--gzip", defaultValue = "true", negatable = true, fallbackValue = "true",
+    @Option(
+            names = "--gzip",
+            defaultValue = "true",
+            negatable = true,
+            fallbackValue = "true",
             description = "Write the traces gzipped (*.json.gz), as profilers usually are; --no-gzip writes plain JSON."
                     + " Default: on")
     boolean gzip;
 
-    @Option(names = "--straggler-rank", defaultValue = "-1", paramLabel = "RANK",
-            description = "This rank starts every collective late (by --straggler-delay-us), so straggler metrics have a"
-                    + " known answer; -1: no straggler. Default: ${DEFAULT-VALUE}")
+    @Option(
+            names = "--straggler-rank",
+            defaultValue = "-1",
+            paramLabel = "RANK",
+            description =
+                    "This rank starts every collective late (by --straggler-delay-us), so straggler metrics have a"
+                            + " known answer; -1: no straggler. Default: ${DEFAULT-VALUE}")
     int stragglerRank;
 
-    @Option(names = "--straggler-delay-us", defaultValue = "0", paramLabel = "US",
+    @Option(
+            names = "--straggler-delay-us",
+            defaultValue = "0",
+            paramLabel = "US",
             description = "How late the straggler rank starts each collective, in microseconds (the other ranks wait"
                     + " that long inside it). Default: ${DEFAULT-VALUE}")
     long stragglerDelayUs;
 
-    @Option(names = "--seed", defaultValue = "7", paramLabel = "N",
+    @Option(
+            names = "--seed",
+            defaultValue = "7",
+            paramLabel = "N",
             description = "Seed of the kernels' timing jitter and the run's start time: the same seed writes the same"
                     + " bytes. Default: ${DEFAULT-VALUE}")
     long seed;
@@ -76,8 +111,10 @@ public final class GenerateCommand implements Callable<Integer> {
             SampleArchiveGenerator.write(out, WorkloadSpec.modernSample());
             SampleArchiveGenerator.write(out, WorkloadSpec.legacySample());
         } else {
-            SampleArchiveGenerator.write(out, new WorkloadSpec(name, style, ranks, 1, steps, layers, gzip,
-                    stragglerRank, stragglerDelayUs * 1000, seed));
+            SampleArchiveGenerator.write(
+                    out,
+                    new WorkloadSpec(
+                            name, style, ranks, 1, steps, layers, gzip, stragglerRank, stragglerDelayUs * 1000, seed));
         }
         System.out.println("wrote " + out.toAbsolutePath());
         return ExitCodes.OK;

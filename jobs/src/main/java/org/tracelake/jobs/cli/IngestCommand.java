@@ -13,32 +13,48 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "ingest", mixinStandardHelpOptions = true,
-        description = {"Read the workloads of an archive into the workloads, trace_files and events tables, without "
-                + "computing metrics: a refresh without its metrics phase (same change detection, warehouse lock, "
-                + "atomic swap and run record). A workload it reads loses its old metrics, collectives and collective "
-                + "members, which described other events; the next refresh computes them."})
+@Command(
+        name = "ingest",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Read the workloads of an archive into the workloads, trace_files and events tables, without "
+                    + "computing metrics: a refresh without its metrics phase (same change detection, warehouse lock, "
+                    + "atomic swap and run record). A workload it reads loses its old metrics, collectives and collective "
+                    + "members, which described other events; the next refresh computes them."
+        })
 public final class IngestCommand implements Callable<Integer> {
-    @Option(names = {"-a", "--archive"}, defaultValue = "data", paramLabel = "URI",
-            description = "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
+    @Option(
+            names = {"-a", "--archive"},
+            defaultValue = "data",
+            paramLabel = "URI",
+            description =
+                    "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
     String archive;
 
-    @Option(names = "--workloads", split = ",", paramLabel = "NAME",
+    @Option(
+            names = "--workloads",
+            split = ",",
+            paramLabel = "NAME",
             description = "Only these workloads (comma-separated).")
     Set<String> workloads = new LinkedHashSet<>();
 
     @Option(names = "--full", description = "Read every workload, changed or not.")
     boolean full;
 
-    @Mixin WarehouseOption warehouseOption;
-    @Mixin SparkOptions sparkOptions;
+    @Mixin
+    WarehouseOption warehouseOption;
+
+    @Mixin
+    SparkOptions sparkOptions;
 
     @Override
     public Integer call() throws Exception {
         String runId = RunIds.newId();
         return new WarehouseWriter("ingest", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
-            Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Refresh.Result result = new Refresh(spark, warehouse, runId, Limits.from(spark)).withoutMetrics()
+            Warehouse warehouse = new Warehouse(
+                    warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+            Refresh.Result result = new Refresh(spark, warehouse, runId, Limits.from(spark))
+                    .withoutMetrics()
                     .run(lock, archive, workloads, full);
             printSummary(warehouse, result.workloads());
             return result.workloads().stream().allMatch(WorkloadIngest::ok) ? ExitCodes.OK : ExitCodes.PARTIAL;
@@ -49,9 +65,19 @@ public final class IngestCommand implements Callable<Integer> {
         System.out.println();
         System.out.printf(Locale.ROOT, "%-32s %6s %6s %14s  %s%n", "workload", "files", "ranks", "events", "status");
         for (WorkloadIngest r : results) {
-            long ranks = r.files().stream().filter(f -> f.rank != null).map(f -> f.rank).distinct().count();
-            System.out.printf(Locale.ROOT, "%-32s %6d %6d %,14d  %s%n", r.workload(), r.files().size(), ranks,
-                    r.events(), r.ok() ? "ok" : "FAILED: " + String.join("; ", r.problems()));
+            long ranks = r.files().stream()
+                    .filter(f -> f.rank != null)
+                    .map(f -> f.rank)
+                    .distinct()
+                    .count();
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-32s %6d %6d %,14d  %s%n",
+                    r.workload(),
+                    r.files().size(),
+                    ranks,
+                    r.events(),
+                    r.ok() ? "ok" : "FAILED: " + String.join("; ", r.problems()));
         }
         System.out.println();
         for (String t : List.of(Tables.WORKLOADS, Tables.TRACE_FILES, Tables.EVENTS)) {

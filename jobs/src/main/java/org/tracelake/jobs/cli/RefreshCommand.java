@@ -9,30 +9,47 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "refresh", mixinStandardHelpOptions = true,
-        description = {"Ingest an archive and compute every metric: the main job.",
-                "Each workload's new tables are written aside and swapped in whole once its metrics are done;",
-                "a workload that fails keeps its previous tables."})
+@Command(
+        name = "refresh",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Ingest an archive and compute every metric: the main job.",
+            "Each workload's new tables are written aside and swapped in whole once its metrics are done;",
+            "a workload that fails keeps its previous tables."
+        })
 public final class RefreshCommand implements Callable<Integer> {
-    @Option(names = {"-a", "--archive"}, defaultValue = "data", paramLabel = "URI",
-            description = "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
+    @Option(
+            names = {"-a", "--archive"},
+            defaultValue = "data",
+            paramLabel = "URI",
+            description =
+                    "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
     String archive;
 
-    @Option(names = "--workloads", split = ",", paramLabel = "NAME", description = "Only these workloads (comma-separated).")
+    @Option(
+            names = "--workloads",
+            split = ",",
+            paramLabel = "NAME",
+            description = "Only these workloads (comma-separated).")
     Set<String> workloads = new LinkedHashSet<>();
 
     @Option(names = "--full", description = "Refresh every workload, changed or not.")
     boolean full;
 
-    @Mixin WarehouseOption warehouseOption;
-    @Mixin SparkOptions sparkOptions;
+    @Mixin
+    WarehouseOption warehouseOption;
+
+    @Mixin
+    SparkOptions sparkOptions;
 
     @Override
     public Integer call() throws Exception {
         String runId = RunIds.newId();
         return new WarehouseWriter("refresh", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
-            Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Refresh.Result result = new Refresh(spark, warehouse, runId, Limits.from(spark)).run(lock, archive, workloads, full);
+            Warehouse warehouse = new Warehouse(
+                    warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+            Refresh.Result result =
+                    new Refresh(spark, warehouse, runId, Limits.from(spark)).run(lock, archive, workloads, full);
             RunSummary.print(spark, warehouse, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;
         });

@@ -15,30 +15,34 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Reports on the warehouse's workloads:",
-                "  --workload W [--out FILE]          text report (stdout without --out)",
-                "  --html [--workload W] [--out DIR]  HTML pages with charts, one per workload",
-                "                                     (DIR default <warehouse>/exports/reports)",
-                "  --compare REF CAND [--out DIR]     shared workload-scope metrics with CAND/REF",
-                "                                     ratios (text on stdout; with --out DIR:",
-                "                                     compare.txt, compare.html, summary.json)",
-                "  --history W [--out DIR]            headline metrics of W across the refresh runs,",
-                "                                     flagged regressions and what each run found",
-                "                                     changed (text on stdout; with --out DIR:",
-                "                                     history.txt, history.html)",
-                "  --trace W [--step N | --window A:B] [--out FILE]",
-                "                                     one Chrome-trace JSON file that Perfetto",
-                "                                     (ui.perfetto.dev) and chrome://tracing open: one",
-                "                                     step of W (default: the first step every rank",
-                "                                     has) or the activities overlapping A to B ms",
-                "                                     after its first event; every rank a process on",
-                "                                     one aligned clock, its GPU streams and CPU",
-                "                                     threads as in events, each matched collective",
-                "                                     instance linked across its ranks by flow arrows",
-                "                                     (collective_members), the straggler rank named",
-                "                                     (FILE default <warehouse>/exports/traces/",
-                "                                     <W>-step<N>.pt.trace.json)"})
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Reports on the warehouse's workloads:",
+            "  --workload W [--out FILE]          text report (stdout without --out)",
+            "  --html [--workload W] [--out DIR]  HTML pages with charts, one per workload",
+            "                                     (DIR default <warehouse>/exports/reports)",
+            "  --compare REF CAND [--out DIR]     shared workload-scope metrics with CAND/REF",
+            "                                     ratios (text on stdout; with --out DIR:",
+            "                                     compare.txt, compare.html, summary.json)",
+            "  --history W [--out DIR]            headline metrics of W across the refresh runs,",
+            "                                     flagged regressions and what each run found",
+            "                                     changed (text on stdout; with --out DIR:",
+            "                                     history.txt, history.html)",
+            "  --trace W [--step N | --window A:B] [--out FILE]",
+            "                                     one Chrome-trace JSON file that Perfetto",
+            "                                     (ui.perfetto.dev) and chrome://tracing open: one",
+            "                                     step of W (default: the first step every rank",
+            "                                     has) or the activities overlapping A to B ms",
+            "                                     after its first event; every rank a process on",
+            "                                     one aligned clock, its GPU streams and CPU",
+            "                                     threads as in events, each matched collective",
+            "                                     instance linked across its ranks by flow arrows",
+            "                                     (collective_members), the straggler rank named",
+            "                                     (FILE default <warehouse>/exports/traces/",
+            "                                     <W>-step<N>.pt.trace.json)"
+        })
 public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--workload", paramLabel = "NAME", description = "The workload.")
     String workload;
@@ -46,43 +50,70 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--html", description = "Write HTML pages (charts; opens with no network).")
     boolean html;
 
-    @Option(names = "--compare", arity = "2", paramLabel = "WORKLOAD",
+    @Option(
+            names = "--compare",
+            arity = "2",
+            paramLabel = "WORKLOAD",
             description = "Compare two workloads: REF (reference) and CAND (candidate).")
     List<String> compare;
 
-    @Option(names = "--history", paramLabel = "WORKLOAD",
+    @Option(
+            names = "--history",
+            paramLabel = "WORKLOAD",
             description = "The workload's headline metrics across the refresh runs that read it.")
     String history;
 
-    @Option(names = "--trace", paramLabel = "WORKLOAD",
-            description = "Write one step (or --window) of the workload as a Chrome-trace JSON file (Perfetto, chrome://tracing).")
+    @Option(
+            names = "--trace",
+            paramLabel = "WORKLOAD",
+            description =
+                    "Write one step (or --window) of the workload as a Chrome-trace JSON file (Perfetto, chrome://tracing).")
     String trace;
 
-    @Option(names = "--window", paramLabel = "A:B",
-            description = "With --trace: the activities overlapping A to B milliseconds after the workload's first event,"
-                    + " instead of a step.")
+    @Option(
+            names = "--window",
+            paramLabel = "A:B",
+            description =
+                    "With --trace: the activities overlapping A to B milliseconds after the workload's first event,"
+                            + " instead of a step.")
     String window;
 
-    @Option(names = "--max-events", paramLabel = "N", defaultValue = "" + ChromeTrace.DEFAULT_MAX_EVENTS,
-            description = "With --trace: at most about this many activities (the earliest are kept). Default: ${DEFAULT-VALUE}")
+    @Option(
+            names = "--max-events",
+            paramLabel = "N",
+            defaultValue = "" + ChromeTrace.DEFAULT_MAX_EVENTS,
+            description =
+                    "With --trace: at most about this many activities (the earliest are kept). Default: ${DEFAULT-VALUE}")
     long maxEvents;
 
-    @Option(names = {"-o", "--out"}, paramLabel = "PATH",
-            description = "Output: a file for the text report and --trace, a directory for --html, --compare and --history.")
+    @Option(
+            names = {"-o", "--out"},
+            paramLabel = "PATH",
+            description =
+                    "Output: a file for the text report and --trace, a directory for --html, --compare and --history.")
     String out;
 
-    @Option(names = "--step", paramLabel = "N",
-            description = "The step the HTML timeline shows (default: the middle step every rank has), or the step --trace"
-                    + " writes (default: the first step every rank has). A step the workload does not have is an error"
-                    + " that lists the steps it has.")
+    @Option(
+            names = "--step",
+            paramLabel = "N",
+            description =
+                    "The step the HTML timeline shows (default: the middle step every rank has), or the step --trace"
+                            + " writes (default: the first step every rank has). A step the workload does not have is an error"
+                            + " that lists the steps it has.")
     Long step;
 
-    @Option(names = "--timeline-cap", paramLabel = "N", defaultValue = "" + ReportQueries.DEFAULT_TIMELINE_CAP,
+    @Option(
+            names = "--timeline-cap",
+            paramLabel = "N",
+            defaultValue = "" + ReportQueries.DEFAULT_TIMELINE_CAP,
             description = "At most this many activities in the HTML timeline. Default: ${DEFAULT-VALUE}")
     int timelineCap;
 
-    @Mixin WarehouseOption warehouseOption;
-    @Mixin SparkOptions sparkOptions;
+    @Mixin
+    WarehouseOption warehouseOption;
+
+    @Mixin
+    SparkOptions sparkOptions;
 
     @Override
     public Integer call() throws Exception {
@@ -121,7 +152,8 @@ public final class ReportCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         if (compare == null && history == null && !html && workload == null && trace == null) {
-            System.err.println("give --workload W (text report), --html, --compare REF CAND, --history W, or --trace W");
+            System.err.println(
+                    "give --workload W (text report), --html, --compare REF CAND, --history W, or --trace W");
             return ExitCodes.USAGE;
         }
         if (timelineCap < 1) {
@@ -130,10 +162,13 @@ public final class ReportCommand implements Callable<Integer> {
         }
         WarehouseWriter writer = new WarehouseWriter("report", warehouseOption, sparkOptions);
         // Text on stdout writes nothing; pages and files under the warehouse (the --html default) make it a writer.
-        String written = out != null ? out : html ? writer.warehouse().table(Tables.EXPORTS) + "/reports"
-                : trace != null ? writer.warehouse().table(Tables.EXPORTS) + "/traces" : null;
-        return writer.lockedIf(written != null && writer.inWarehouse(written),
-                (lock, spark) -> report(spark, written, windowMs));
+        String written = out != null
+                ? out
+                : html
+                        ? writer.warehouse().table(Tables.EXPORTS) + "/reports"
+                        : trace != null ? writer.warehouse().table(Tables.EXPORTS) + "/traces" : null;
+        return writer.lockedIf(
+                written != null && writer.inWarehouse(written), (lock, spark) -> report(spark, written, windowMs));
     }
 
     /** "A:B" as {A, B} milliseconds, or null when it is not two numbers with 0 <= A < B. */
@@ -151,18 +186,23 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** The report asked for; {@code written} is where --html and --out write (null: stdout). */
     private int report(SparkSession spark, String written, double[] windowMs) throws java.io.IOException {
-        Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+        Warehouse warehouse =
+                new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
         Reports reports = new Reports(spark, warehouse);
         List<String> known = reports.workloads();
         if (known.isEmpty()) {
             System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
             return ExitCodes.FAILED;
         }
-        List<String> named = compare != null ? compare : history != null ? List.of(history)
-                : workload != null ? List.of(workload) : trace != null ? List.of(trace) : List.of();
+        List<String> named = compare != null
+                ? compare
+                : history != null
+                        ? List.of(history)
+                        : workload != null ? List.of(workload) : trace != null ? List.of(trace) : List.of();
         for (String w : named) {
             if (!known.contains(w)) {
-                System.err.println("no workload " + w + " in " + warehouse.root() + " (there are: " + String.join(", ", known) + ")");
+                System.err.println("no workload " + w + " in " + warehouse.root() + " (there are: "
+                        + String.join(", ", known) + ")");
                 return ExitCodes.USAGE;
             }
         }
@@ -197,8 +237,9 @@ public final class ReportCommand implements Callable<Integer> {
             if (out == null) {
                 System.out.print(text);
             } else {
-                System.err.println("wrote " + org.tracelake.jobs.report.Outputs.write(
-                        spark.sparkContext().hadoopConfiguration(), out, text));
+                System.err.println("wrote "
+                        + org.tracelake.jobs.report.Outputs.write(
+                                spark.sparkContext().hadoopConfiguration(), out, text));
             }
         }
         return ExitCodes.OK;
@@ -221,11 +262,15 @@ public final class ReportCommand implements Callable<Integer> {
                 return ExitCodes.USAGE;
             }
             bounds = ChromeTrace.Bounds.ofStep(first);
-            System.err.println("report --trace " + trace + ": step " + first + ", the first step every rank has (steps: "
-                    + steps.describe() + "; --step N for another)");
+            System.err.println("report --trace " + trace + ": step " + first
+                    + ", the first step every rank has (steps: " + steps.describe() + "; --step N for another)");
         }
-        String file = out != null ? out : dir + "/" + Outputs.fileName(trace,
-                (bounds.step() != null ? "-step" + bounds.step() : "-window") + ".pt.trace.json");
+        String file = out != null
+                ? out
+                : dir + "/"
+                        + Outputs.fileName(
+                                trace,
+                                (bounds.step() != null ? "-step" + bounds.step() : "-window") + ".pt.trace.json");
         ChromeTrace.Written w;
         try {
             w = reports.trace(trace, bounds, maxEvents, file);
@@ -233,10 +278,18 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println(e.getMessage());
             return ExitCodes.USAGE;
         }
-        System.err.printf(java.util.Locale.ROOT, "wrote %s: %d ranks, %,d activities%s, %,d collective instances, %,d flow"
-                        + " arrows (open it in ui.perfetto.dev or chrome://tracing)%n", w.file(), w.ranks(), w.activities(),
-                w.activities() < w.inBounds() ? String.format(java.util.Locale.ROOT, " (the earliest of %,d: --max-events)",
-                        w.inBounds()) : "", w.instances(), w.flows());
+        System.err.printf(
+                java.util.Locale.ROOT,
+                "wrote %s: %d ranks, %,d activities%s, %,d collective instances, %,d flow"
+                        + " arrows (open it in ui.perfetto.dev or chrome://tracing)%n",
+                w.file(),
+                w.ranks(),
+                w.activities(),
+                w.activities() < w.inBounds()
+                        ? String.format(java.util.Locale.ROOT, " (the earliest of %,d: --max-events)", w.inBounds())
+                        : "",
+                w.instances(),
+                w.flows());
         return ExitCodes.OK;
     }
 }

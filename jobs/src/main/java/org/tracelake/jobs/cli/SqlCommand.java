@@ -19,41 +19,61 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "sql", mixinStandardHelpOptions = true,
-        description = {"Spark SQL over the warehouse: every table is a view of its name, every",
-                "udf a function. Give a query (argument or -e), or a file of statements",
-                "separated by ';' (--file): each statement's result is printed. With",
-                "neither, a prompt reads statements from standard input until ';' (piped",
-                "input too): \\d tables, \\d TABLE columns, \\f functions, \\m [METRIC] the",
-                "metric reference, \\q quit. Views read the tables' files at each query, so a",
-                "prompt left open sees every refresh that lands meanwhile. With --remote",
-                "sc://HOST:PORT the same runs through a `tracelake serve` (no Spark start here).",
-                "Cookbook: docs/SQL.md."})
+@Command(
+        name = "sql",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Spark SQL over the warehouse: every table is a view of its name, every",
+            "udf a function. Give a query (argument or -e), or a file of statements",
+            "separated by ';' (--file): each statement's result is printed. With",
+            "neither, a prompt reads statements from standard input until ';' (piped",
+            "input too): \\d tables, \\d TABLE columns, \\f functions, \\m [METRIC] the",
+            "metric reference, \\q quit. Views read the tables' files at each query, so a",
+            "prompt left open sees every refresh that lands meanwhile. With --remote",
+            "sc://HOST:PORT the same runs through a `tracelake serve` (no Spark start here).",
+            "Cookbook: docs/SQL.md."
+        })
 public final class SqlCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "QUERY", description = "The query (several, separated by ';').")
     String query;
 
-    @Option(names = {"-e", "--execute"}, paramLabel = "QUERY", description = "The query (same as the argument).")
+    @Option(
+            names = {"-e", "--execute"},
+            paramLabel = "QUERY",
+            description = "The query (same as the argument).")
     String execute;
 
-    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read the statements from a file.")
+    @Option(
+            names = {"-f", "--file"},
+            paramLabel = "FILE",
+            description = "Read the statements from a file.")
     Path file;
 
-    @Option(names = "--format", defaultValue = "table", description = {"table, json or csv. Default: ${DEFAULT-VALUE}."
-            + " Only the table rounds (doubles to 6 significant digits, for the eye); json and csv print every"
-            + " value as stored (87.412863 stays 87.412863)."})
+    @Option(
+            names = "--format",
+            defaultValue = "table",
+            description = {
+                "table, json or csv. Default: ${DEFAULT-VALUE}."
+                        + " Only the table rounds (doubles to 6 significant digits, for the eye); json and csv print every"
+                        + " value as stored (87.412863 stays 87.412863)."
+            })
     String format;
 
     @Option(names = "--limit", defaultValue = "1000", description = "Rows to print at most. Default: ${DEFAULT-VALUE}")
     int limit;
 
-    @Option(names = "--remote", paramLabel = "sc://HOST:PORT",
+    @Option(
+            names = "--remote",
+            paramLabel = "sc://HOST:PORT",
             description = "Run through the Spark Connect server at this address (`tracelake serve`) instead of a local"
                     + " Spark; --warehouse, --master and --conf are the server's then.")
     String remote;
 
-    @Mixin WarehouseOption warehouseOption;
-    @Mixin SparkOptions sparkOptions;
+    @Mixin
+    WarehouseOption warehouseOption;
+
+    @Mixin
+    SparkOptions sparkOptions;
 
     @Override
     public Integer call() throws Exception {
@@ -82,14 +102,26 @@ public final class SqlCommand implements Callable<Integer> {
                 System.err.println("--remote takes a Spark Connect address, sc://HOST:PORT, not " + remote);
                 return ExitCodes.USAGE;
             }
-            BufferedReader in = statements != null ? null
+            BufferedReader in = statements != null
+                    ? null
                     : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            return ClientLoader.runSql(remote, statements, fmt.name(), limit, in, statements == null && stdinIsATerminal(),
-                    System.out, System.err) == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+            return ClientLoader.runSql(
+                                    remote,
+                                    statements,
+                                    fmt.name(),
+                                    limit,
+                                    in,
+                                    statements == null && stdinIsATerminal(),
+                                    System.out,
+                                    System.err)
+                            == 0
+                    ? ExitCodes.OK
+                    : ExitCodes.FAILED;
         }
         SparkSession spark = sparkOptions.session("tracelake sql");
         try {
-            Warehouse warehouse = new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+            Warehouse warehouse = new Warehouse(
+                    warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
             SqlRunner runner = new SqlRunner(spark, fmt, limit, System.out, System.err);
             runner.register(warehouse);
             boolean ok;

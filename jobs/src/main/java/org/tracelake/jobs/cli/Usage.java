@@ -28,10 +28,13 @@ public final class Usage {
         CommandLine cmd = e.getCommandLine();
         String name = cmd.getCommandSpec().qualifiedName();
         String message = e.getMessage();
-        if (e instanceof UnmatchedArgumentException u && cmd.getParent() == null && !u.getUnmatched().isEmpty()
+        if (e instanceof UnmatchedArgumentException u
+                && cmd.getParent() == null
+                && !u.getUnmatched().isEmpty()
                 && !u.getUnmatched().get(0).startsWith("-")) {
             List<String> commands = new ArrayList<>(cmd.getSubcommands().keySet());
-            message = "unknown command '" + u.getUnmatched().get(0) + "'; the commands are " + String.join(", ", commands);
+            message = "unknown command '" + u.getUnmatched().get(0) + "'; the commands are "
+                    + String.join(", ", commands);
         }
         System.err.println(name + ": " + oneLine(message) + " (see " + name + " --help)");
         return ExitCodes.USAGE;

@@ -33,8 +33,8 @@ final class WarehouseWriter {
         this.warehouse = new Warehouse(warehouseOption.warehouse, SparkSessions.hadoopConf(conf));
         Path root = new Path(warehouse.root());
         if (warehouse.fs().exists(root) && !warehouse.fs().getFileStatus(root).isDirectory()) {
-            throw new Usage.Error("--warehouse " + warehouseOption.warehouse + " is a file; it takes a folder (created if"
-                    + " missing)");
+            throw new Usage.Error("--warehouse " + warehouseOption.warehouse
+                    + " is a file; it takes a folder (created if" + " missing)");
         }
     }
 

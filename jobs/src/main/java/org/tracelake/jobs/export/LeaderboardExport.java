@@ -42,24 +42,52 @@ import org.tracelake.schemas.Tables;
 public final class LeaderboardExport {
     /** Card facts in CCL-Bench's metadata order: key → (card path, or a workloads column after "col:"). */
     private static final String[][] METADATA = {
-            {"description", "description"}, {"hf_url", "hf_url"}, {"trace_url", "trace_url"},
-            {"model_family", "col:model_family"}, {"phase", "col:phase"}, {"precision", "col:precision"},
-            {"moe", "workload.model.moe"}, {"granularity", "workload.model.granularity"},
-            {"epochs", "workload.model.epochs"}, {"iteration", "col:iteration"},
-            {"batch_size", "col:batch_size"}, {"seq_len", "col:seq_len"}, {"dataset", "col:dataset"},
-            {"hardware_type", "col:xpu_type"}, {"hardware_model", "col:xpu_model"},
-            {"total_count", "col:device_count"}, {"count_per_node", "col:count_per_node"},
-            {"network_topology", "col:topology"},
-            {"bandwidth_scaleout", "workload.hardware.network_topo.bandwidth_gbps[0]"},
-            {"bandwidth_scaleup", "workload.hardware.network_topo.bandwidth_gbps[1]"},
-            {"driver_version", "workload.hardware.driver_version"},
-            {"framework", "col:framework"}, {"compiler", "Model-executor.framework.compiler_tool_selection"},
-            {"tp", "col:tp"}, {"pp", "col:pp"}, {"pp_mb", "col:pp_mb"}, {"dp_replicate", "col:dp_replicate"},
-            {"dp_shard", "col:dp_shard"}, {"ep", "col:ep"}, {"cp", "col:cp"},
-            {"comm_library", "col:comm_library"}, {"comm_library_ver", "col:comm_library_version"}};
+        {"description", "description"},
+        {"hf_url", "hf_url"},
+        {"trace_url", "trace_url"},
+        {"model_family", "col:model_family"},
+        {"phase", "col:phase"},
+        {"precision", "col:precision"},
+        {"moe", "workload.model.moe"},
+        {"granularity", "workload.model.granularity"},
+        {"epochs", "workload.model.epochs"},
+        {"iteration", "col:iteration"},
+        {"batch_size", "col:batch_size"},
+        {"seq_len", "col:seq_len"},
+        {"dataset", "col:dataset"},
+        {"hardware_type", "col:xpu_type"},
+        {"hardware_model", "col:xpu_model"},
+        {"total_count", "col:device_count"},
+        {"count_per_node", "col:count_per_node"},
+        {"network_topology", "col:topology"},
+        {"bandwidth_scaleout", "workload.hardware.network_topo.bandwidth_gbps[0]"},
+        {"bandwidth_scaleup", "workload.hardware.network_topo.bandwidth_gbps[1]"},
+        {"driver_version", "workload.hardware.driver_version"},
+        {"framework", "col:framework"},
+        {"compiler", "Model-executor.framework.compiler_tool_selection"},
+        {"tp", "col:tp"},
+        {"pp", "col:pp"},
+        {"pp_mb", "col:pp_mb"},
+        {"dp_replicate", "col:dp_replicate"},
+        {"dp_shard", "col:dp_shard"},
+        {"ep", "col:ep"},
+        {"cp", "col:cp"},
+        {"comm_library", "col:comm_library"},
+        {"comm_library_ver", "col:comm_library_version"}
+    };
     /** tracelake's extra facts, after CCL-Bench's. */
-    private static final String[] EXTRA_COLUMNS = {"framework_version", "num_params", "num_params_embedding",
-            "num_params_active", "num_layers", "num_heads", "head_dim", "input_len", "output_len", "card_hash"};
+    private static final String[] EXTRA_COLUMNS = {
+        "framework_version",
+        "num_params",
+        "num_params_embedding",
+        "num_params_active",
+        "num_layers",
+        "num_heads",
+        "head_dim",
+        "input_len",
+        "output_len",
+        "card_hash"
+    };
 
     private final SparkSession spark;
     private final Warehouse warehouse;
@@ -71,11 +99,15 @@ public final class LeaderboardExport {
 
     /** The export of the given workloads (every workload with metrics when empty). */
     public Map<String, Object> build(Collection<String> only, OffsetDateTime generatedAt) {
-        if (!warehouse.exists(Tables.METRICS)) throw new IllegalStateException("no metrics table under " + warehouse.root());
-        Dataset<Row> metrics = spark.read().parquet(warehouse.table(Tables.METRICS)).where(col("scope").equalTo(lit("workload")));
+        if (!warehouse.exists(Tables.METRICS))
+            throw new IllegalStateException("no metrics table under " + warehouse.root());
+        Dataset<Row> metrics = spark.read()
+                .parquet(warehouse.table(Tables.METRICS))
+                .where(col("scope").equalTo(lit("workload")));
         if (!only.isEmpty()) metrics = metrics.where(col("workload").isin(only.toArray()));
         List<Row> rows = metrics.select("workload", "metric", "figure", "key", "value", "unit")
-                .orderBy("workload", "metric", "figure", "key").collectAsList();
+                .orderBy("workload", "metric", "figure", "key")
+                .collectAsList();
         Map<String, Row> cards = new TreeMap<>();
         if (warehouse.exists(Tables.WORKLOADS)) {
             for (Row r : spark.read().parquet(warehouse.table(Tables.WORKLOADS)).collectAsList()) {
@@ -86,8 +118,10 @@ public final class LeaderboardExport {
         // workload → metric → rows of that metric
         Map<String, Map<String, List<Row>>> byWorkload = new TreeMap<>();
         for (Row r : rows) {
-            byWorkload.computeIfAbsent(r.getString(0), w -> new TreeMap<>())
-                    .computeIfAbsent(r.getString(1), m -> new ArrayList<>()).add(r);
+            byWorkload
+                    .computeIfAbsent(r.getString(0), w -> new TreeMap<>())
+                    .computeIfAbsent(r.getString(1), m -> new ArrayList<>())
+                    .add(r);
         }
         Map<String, Map<String, Double>> values = new TreeMap<>();
         Map<String, String> units = new TreeMap<>();
@@ -96,7 +130,9 @@ public final class LeaderboardExport {
             Map<String, Double> v = new TreeMap<>();
             for (Map.Entry<String, List<Row>> m : w.getValue().entrySet()) {
                 String headline = headlineFigure(m.getKey(), m.getValue(), catalogOrder);
-                List<Row> hr = m.getValue().stream().filter(r -> Objects.equals(r.getString(2), headline)).toList();
+                List<Row> hr = m.getValue().stream()
+                        .filter(r -> Objects.equals(r.getString(2), headline))
+                        .toList();
                 Row plain = hr.stream().filter(r -> r.isNullAt(3)).findFirst().orElse(null);
                 if (plain != null || hr.size() == 1) {
                     Row r = plain != null ? plain : hr.get(0);
@@ -137,8 +173,13 @@ public final class LeaderboardExport {
         return Outputs.write(spark.sparkContext().hadoopConfiguration(), target, json);
     }
 
-    private static void put(Map<String, Double> v, Map<String, String> units, Map<String, String[]> origin,
-                            String name, Row r, String figure) {
+    private static void put(
+            Map<String, Double> v,
+            Map<String, String> units,
+            Map<String, String[]> origin,
+            String name,
+            Row r,
+            String figure) {
         v.put(name, r.isNullAt(4) ? null : round6(r.getDouble(4)));
         if (!r.isNullAt(5)) units.putIfAbsent(name, r.getString(5));
         origin.putIfAbsent(name, new String[] {r.getString(1), figure, r.isNullAt(3) ? null : r.getString(3)});
@@ -174,7 +215,8 @@ public final class LeaderboardExport {
         String description = i == null ? "see METRICS.md: " + metric : i.description();
         if (origin[1] != null) description += " (figure " + origin[1] + ")";
         if (!name.equals(metric) && origin[2] != null) description += " — " + origin[2];
-        String label = i == null ? name : i.label() + (name.equals(metric) || origin[2] == null ? "" : " · " + origin[2]);
+        String label =
+                i == null ? name : i.label() + (name.equals(metric) || origin[2] == null ? "" : " · " + origin[2]);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("label", label);
         m.put("description", description);
@@ -248,7 +290,8 @@ public final class LeaderboardExport {
     /** The catalog's (metric, figure) pairs in order, "metric,figure" (figure empty for single-number metrics). */
     static List<String> catalogFigures() {
         List<String> out = new ArrayList<>();
-        for (MetricCatalog.Entry e : MetricCatalog.entries()) out.add(e.metric() + "," + (e.figure() == null ? "" : e.figure()));
+        for (MetricCatalog.Entry e : MetricCatalog.entries())
+            out.add(e.metric() + "," + (e.figure() == null ? "" : e.figure()));
         return out;
     }
 }

@@ -68,7 +68,8 @@ final class KinetoTraceWriter implements Closeable {
     }
 
     /** A complete (ph X) event. Args values: String, Number, or int[] / long[][] for arrays. */
-    void complete(String cat, String name, Object pid, Object tid, long tsNs, long durNs, Map<String, ?> args) throws IOException {
+    void complete(String cat, String name, Object pid, Object tid, long tsNs, long durNs, Map<String, ?> args)
+            throws IOException {
         g.writeStartObject();
         g.writeStringField("ph", "X");
         g.writeStringField("cat", cat);

@@ -86,9 +86,12 @@ final class RankTraceGenerator {
         long optStart = cpu;
         waitCompute(commFree);
         if (modern) allReduce(1, "Float", 20 * US);
-        kernel("aten::_foreach_add_", "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
-                + "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::BinaryOpListAlphaFunctor"
-                + "<float, 2, 2, 0>, std::plus<float>, float>(...)", 150 * US);
+        kernel(
+                "aten::_foreach_add_",
+                "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::"
+                        + "(anonymous namespace)::TensorListMetadata<2>, at::native::(anonymous namespace)::BinaryOpListAlphaFunctor"
+                        + "<float, 2, 2, 0>, std::plus<float>, float>(...)",
+                150 * US);
         annotate("Optimizer.step#AdamW.step", optStart, cpu - optStart);
         long gpuDone = Math.max(computeFree, commFree);
         long syncStart = cpu;
@@ -101,31 +104,79 @@ final class RankTraceGenerator {
 
     private void forwardLayer() throws IOException {
         if (modern) {
-            kernel("aten::layer_norm", "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, c10::BFloat16 const*, c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)", 12 * US);
-            kernel("aten::mm", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", 180 * US);
-            kernel("aten::_flash_attention_forward", "void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, true, true, false, false>(pytorch_flash::Flash_fwd_params)", 220 * US);
-            kernel("aten::mm", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", 70 * US);
-            kernel("aten::add", "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, at::detail::Array<char*, 3>)", 15 * US);
-            kernel("aten::mm", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas", 260 * US);
-            kernel("aten::silu", "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::silu_kernel(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16)#1}, at::detail::Array<char*, 2> >(...)", 30 * US);
-            kernel("aten::mm", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas", 250 * US);
+            kernel(
+                    "aten::layer_norm",
+                    "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, c10::BFloat16 const*, c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)",
+                    12 * US);
+            kernel(
+                    "aten::mm",
+                    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+                    180 * US);
+            kernel(
+                    "aten::_flash_attention_forward",
+                    "void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, true, true, false, false>(pytorch_flash::Flash_fwd_params)",
+                    220 * US);
+            kernel(
+                    "aten::mm",
+                    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+                    70 * US);
+            kernel(
+                    "aten::add",
+                    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, at::detail::Array<char*, 3>)",
+                    15 * US);
+            kernel(
+                    "aten::mm",
+                    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
+                    260 * US);
+            kernel(
+                    "aten::silu",
+                    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::silu_kernel(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16)#1}, at::detail::Array<char*, 2> >(...)",
+                    30 * US);
+            kernel(
+                    "aten::mm",
+                    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
+                    250 * US);
         } else {
             kernel("aten::addmm", "volta_sgemm_128x64_nn", 120 * US);
-            kernel("aten::relu", "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(...)", 20 * US);
+            kernel(
+                    "aten::relu",
+                    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(...)",
+                    20 * US);
         }
     }
 
     private void backwardLayer() throws IOException {
         if (modern) {
-            kernel("aten::mm", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas", 500 * US);
-            kernel("aten::silu_backward", "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::silu_backward_kernel(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16, c10::BFloat16)#1}, at::detail::Array<char*, 3> >(...)", 45 * US);
-            kernel("aten::mm", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas", 520 * US);
-            kernel("aten::_flash_attention_backward", "void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<Flash_bwd_kernel_traits<128, 64, 128, 8, 2, 4, 2, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 64, 128, 8, cutlass::bfloat16_t> >, false, false, false, false, false, true, false>(pytorch_flash::Flash_bwd_params)", 480 * US);
-            kernel("aten::mm", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", 360 * US);
-            kernel("aten::native_layer_norm_backward", "void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_vectorized<c10::BFloat16, float>(...)", 25 * US);
+            kernel(
+                    "aten::mm",
+                    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
+                    500 * US);
+            kernel(
+                    "aten::silu_backward",
+                    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::silu_backward_kernel(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16, c10::BFloat16)#1}, at::detail::Array<char*, 3> >(...)",
+                    45 * US);
+            kernel(
+                    "aten::mm",
+                    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
+                    520 * US);
+            kernel(
+                    "aten::_flash_attention_backward",
+                    "void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<Flash_bwd_kernel_traits<128, 64, 128, 8, 2, 4, 2, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 64, 128, 8, cutlass::bfloat16_t> >, false, false, false, false, false, true, false>(pytorch_flash::Flash_bwd_params)",
+                    480 * US);
+            kernel(
+                    "aten::mm",
+                    "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+                    360 * US);
+            kernel(
+                    "aten::native_layer_norm_backward",
+                    "void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_vectorized<c10::BFloat16, float>(...)",
+                    25 * US);
         } else {
             kernel("aten::mm", "volta_sgemm_128x64_nt", 240 * US);
-            kernel("aten::threshold_backward", "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::threshold_kernel_impl<float>(at::TensorIteratorBase&, float, float)::{lambda(float, float)#1}, at::detail::Array<char*, 3> >(...)", 25 * US);
+            kernel(
+                    "aten::threshold_backward",
+                    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::threshold_kernel_impl<float>(at::TensorIteratorBase&, float, float)::{lambda(float, float)#1}, at::detail::Array<char*, 3> >(...)",
+                    25 * US);
         }
     }
 
@@ -168,29 +219,58 @@ final class RankTraceGenerator {
     }
 
     private long allGather(long inNelems, long nominalDurNs) throws IOException {
-        return collective("c10d::_allgather_base_", "_allgather_base", "nccl:_all_gather_base",
+        return collective(
+                "c10d::_allgather_base_",
+                "_allgather_base",
+                "nccl:_all_gather_base",
                 "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
-                inNelems, inNelems * spec.ranks(), "BFloat16", nominalDurNs, 0);
+                inNelems,
+                inNelems * spec.ranks(),
+                "BFloat16",
+                nominalDurNs,
+                0);
     }
 
     private void reduceScatter(long inNelems, long nominalDurNs) throws IOException {
-        collective("c10d::_reduce_scatter_base_", "_reduce_scatter_base", "nccl:_reduce_scatter_base",
+        collective(
+                "c10d::_reduce_scatter_base_",
+                "_reduce_scatter_base",
+                "nccl:_reduce_scatter_base",
                 "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
-                inNelems, inNelems / spec.ranks(), "BFloat16", nominalDurNs, computeFree);
+                inNelems,
+                inNelems / spec.ranks(),
+                "BFloat16",
+                nominalDurNs,
+                computeFree);
     }
 
     private void allReduce(long nelems, String dtype, long nominalDurNs) throws IOException {
         String kernelName = modern
                 ? "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
                 : "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)";
-        collective("c10d::allreduce_", "allreduce", "nccl:all_reduce", kernelName, nelems, nelems, dtype,
-                nominalDurNs, computeFree);
+        collective(
+                "c10d::allreduce_",
+                "allreduce",
+                "nccl:all_reduce",
+                kernelName,
+                nelems,
+                nelems,
+                dtype,
+                nominalDurNs,
+                computeFree);
     }
 
     private void allToAll(long nelems, String dtype) throws IOException {
-        collective("c10d::alltoall_base_", "all_to_all", "nccl:all_to_all",
+        collective(
+                "c10d::alltoall_base_",
+                "all_to_all",
+                "nccl:all_to_all",
                 "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
-                nelems, nelems, dtype, 180 * US, 0);
+                nelems,
+                nelems,
+                dtype,
+                180 * US,
+                0);
     }
 
     /**
@@ -198,8 +278,16 @@ final class RankTraceGenerator {
      * NCCL stream is free and its input is ready. The straggler rank starts every collective late; the others
      * wait for it inside the kernel, as NCCL does, so the collective ends at the same moment on every rank.
      */
-    private long collective(String c10dOp, String collectiveName, String annotation, String kernelName,
-                            long inNelems, long outNelems, String dtype, long nominalDurNs, long inputReady)
+    private long collective(
+            String c10dOp,
+            String collectiveName,
+            String annotation,
+            String kernelName,
+            long inNelems,
+            long outNelems,
+            String dtype,
+            long nominalDurNs,
+            long inputReady)
             throws IOException {
         long dur = jittered(nominalDurNs);
         long opStart = cpu;
@@ -237,7 +325,9 @@ final class RankTraceGenerator {
             rpc.put("Global rank start", 0);
             rpc.put("Global rank stride", 1);
         } else {
-            rpc.put("Input Dims", new Object[] {new long[] {inNelems}, new int[0], new int[0], new int[0], new int[0], new int[0], new int[0]});
+            rpc.put("Input Dims", new Object[] {
+                new long[] {inNelems}, new int[0], new int[0], new int[0], new int[0], new int[0], new int[0]
+            });
             rpc.put("Input type", new Object[] {dtype, "Scalar", "Scalar", "Scalar", "", "", ""});
         }
         out.complete("kernel", kernelName, device, commStream, start, dur, kargs);

@@ -21,7 +21,9 @@ final class DuplicateRanks {
         Map<String, List<FileReport>> byRank = new HashMap<>();
         for (FileReport r : reports) {
             if (r.fatal || TraceFileSchema.STATUS_SKIPPED.equals(r.status)) continue;
-            for (Integer rank : r.ranksHeld()) byRank.computeIfAbsent(r.format + "#" + rank, k -> new ArrayList<>()).add(r);
+            for (Integer rank : r.ranksHeld())
+                byRank.computeIfAbsent(r.format + "#" + rank, k -> new ArrayList<>())
+                        .add(r);
         }
         Map<FileReport, TreeSet<Integer>> clashing = new LinkedHashMap<>();
         Map<FileReport, TreeSet<String>> with = new HashMap<>();
@@ -30,11 +32,13 @@ final class DuplicateRanks {
             int rank = Integer.parseInt(claim.getKey().substring(claim.getKey().lastIndexOf('#') + 1));
             for (FileReport r : claim.getValue()) {
                 clashing.computeIfAbsent(r, k -> new TreeSet<>()).add(rank);
-                for (FileReport other : claim.getValue()) with.computeIfAbsent(r, k -> new TreeSet<>()).add(other.task.fileName());
+                for (FileReport other : claim.getValue())
+                    with.computeIfAbsent(r, k -> new TreeSet<>()).add(other.task.fileName());
             }
         }
-        clashing.forEach((r, ranks) -> r.fail("two files claim rank" + (ranks.size() == 1 ? " " + ranks.first() : "s " + ranks)
-                + " (" + r.rankSource + "): " + String.join(", ", with.get(r))
-                + "; keep one file per rank in a workload (move repeated captures to their own workload)"));
+        clashing.forEach(
+                (r, ranks) -> r.fail("two files claim rank" + (ranks.size() == 1 ? " " + ranks.first() : "s " + ranks)
+                        + " (" + r.rankSource + "): " + String.join(", ", with.get(r))
+                        + "; keep one file per rank in a workload (move repeated captures to their own workload)"));
     }
 }

@@ -76,7 +76,8 @@ public final class IngestJob {
     }
 
     /** A workload between the driver's part (card, configs, planned files) and the executors' (its rows). */
-    private record Planned(WorkloadFolder folder, WorkloadCards.Outcome card, List<FileReport> reports, boolean hasEt) {}
+    private record Planned(
+            WorkloadFolder folder, WorkloadCards.Outcome card, List<FileReport> reports, boolean hasEt) {}
 
     public List<WorkloadIngest> ingest(List<WorkloadFolder> all) throws IOException {
         long start = System.currentTimeMillis();
@@ -125,7 +126,8 @@ public final class IngestJob {
                 bytes += r.task.sizeBytes();
                 events += r.eventsRead;
             }
-            results.add(new WorkloadIngest(w.name(), p.card(), reports, bytes, events, System.currentTimeMillis() - start));
+            results.add(
+                    new WorkloadIngest(w.name(), p.card(), reports, bytes, events, System.currentTimeMillis() - start));
         }
         // a workload whose name cannot be a folder gets its row too, under a stand-in name that can (PartitionNames)
         for (WorkloadIngest u : unnameable) for (FileReport r : u.files()) fileRows.add(r.toRow());
@@ -142,8 +144,8 @@ public final class IngestJob {
      * stand-in that fits a folder, with the workload folder's own path.
      */
     private WorkloadIngest unnameable(WorkloadFolder w, String why) {
-        FileReport r = new FileReport(new FileTask(PartitionNames.ledgerName(w.name()), w.path(), 0, 0,
-                TraceFormat.WORKLOAD_CARD, 0, limits, runId));
+        FileReport r = new FileReport(new FileTask(
+                PartitionNames.ledgerName(w.name()), w.path(), 0, 0, TraceFormat.WORKLOAD_CARD, 0, limits, runId));
         r.fail(why);
         WorkloadCards.Outcome card = new WorkloadCards.Outcome(null, w.path(), null, why);
         return new WorkloadIngest(w.name(), card, new ArrayList<>(List.of(r)), 0, 0, 0);
@@ -198,7 +200,8 @@ public final class IngestJob {
         try {
             if (outputs.size() == 1) {
                 // the events read also runs the per-rank metric pass over each file as it is read
-                boolean rankPass = table.equals(Tables.EVENTS) && Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
+                boolean rankPass =
+                        table.equals(Tables.EVENTS) && Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
                 String summaries = rankPass ? RankSummaryFiles.dir(warehouse.staging(runId)) : null;
                 write(TraceSource.read(spark, tasks, table, false, reportsDir, etNodes, summaries), table);
             } else {
@@ -206,7 +209,8 @@ public final class IngestJob {
                         .persist(StorageLevel.MEMORY_AND_DISK());
                 try {
                     for (int i = 0; i < outputs.size(); i++) {
-                        Dataset<Row> part = envelopes.where(col(TableRows.INDEX).equalTo(i))
+                        Dataset<Row> part = envelopes
+                                .where(col(TableRows.INDEX).equalTo(i))
                                 .select(col(TableRows.column(i) + ".*"));
                         write(part, outputs.get(i).table());
                     }
@@ -226,7 +230,8 @@ public final class IngestJob {
         DataFrameWriter<Row> writer = rows.write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN);
         if (table.equals(Tables.EVENTS)) {
             // parquet-hadoop's per-column setting ("key#column"), handed to the writer through the write's options
-            for (String c : EventSchema.NEAR_UNIQUE_COLUMNS) writer = writer.option("parquet.enable.dictionary#" + c, "false");
+            for (String c : EventSchema.NEAR_UNIQUE_COLUMNS)
+                writer = writer.option("parquet.enable.dictionary#" + c, "false");
         }
         writer.parquet(warehouse.staging(runId) + "/" + table);
     }
@@ -249,8 +254,12 @@ public final class IngestJob {
 
     private Path emptyEventsFile() throws IOException {
         String dir = warehouse.staging(runId) + "/_empty/" + Tables.EVENTS;
-        spark.createDataFrame(new ArrayList<Row>(), EventSchema.SCHEMA).drop(Tables.PARTITION_COLUMN).coalesce(1)
-                .write().mode(SaveMode.Overwrite).parquet(dir);
+        spark.createDataFrame(new ArrayList<Row>(), EventSchema.SCHEMA)
+                .drop(Tables.PARTITION_COLUMN)
+                .coalesce(1)
+                .write()
+                .mode(SaveMode.Overwrite)
+                .parquet(dir);
         for (FileStatus f : warehouse.fs().listStatus(new Path(dir))) {
             if (f.getPath().getName().endsWith(".parquet")) return f.getPath();
         }
@@ -259,10 +268,12 @@ public final class IngestJob {
 
     private FileReport cardReport(WorkloadFolder w, WorkloadCards.Outcome card) {
         String path = card.cardPath() != null ? card.cardPath() : w.path();
-        WorkloadFolder.InputFile file = w.cards().stream().filter(c -> c.path().equals(path)).findFirst()
+        WorkloadFolder.InputFile file = w.cards().stream()
+                .filter(c -> c.path().equals(path))
+                .findFirst()
                 .orElse(new WorkloadFolder.InputFile(path, 0, 0));
-        FileReport r = new FileReport(new FileTask(w.name(), path, file.sizeBytes(), file.modifiedAtMs(),
-                TraceFormat.WORKLOAD_CARD, 0, limits, runId));
+        FileReport r = new FileReport(new FileTask(
+                w.name(), path, file.sizeBytes(), file.modifiedAtMs(), TraceFormat.WORKLOAD_CARD, 0, limits, runId));
         r.contentHash = card.cardHash();
         if (!card.ok()) r.fail(card.error());
         return r;
@@ -283,7 +294,11 @@ public final class IngestJob {
     /** Rows the driver made (a row per file, a card per workload), as one write partitioned by workload. */
     private void writeStaged(String table, List<Row> rows, StructType schema) {
         // a few rows per workload: one task writes them all (a shuffle by workload would be two jobs)
-        spark.createDataFrame(rows, schema).coalesce(1)
-                .write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN).parquet(warehouse.staging(runId) + "/" + table);
+        spark.createDataFrame(rows, schema)
+                .coalesce(1)
+                .write()
+                .mode(SaveMode.Overwrite)
+                .partitionBy(Tables.PARTITION_COLUMN)
+                .parquet(warehouse.staging(runId) + "/" + table);
     }
 }

@@ -49,8 +49,12 @@ public final class IngestRun {
             files += w.files().size();
             for (WorkloadFolder.InputFile f : w.files()) bytes += f.sizeBytes();
         }
-        Progress.info(String.format(java.util.Locale.ROOT, "reading %d files of %d workloads, %.1f MB",
-                files, workloads.size(), bytes / 1e6));
+        Progress.info(String.format(
+                java.util.Locale.ROOT,
+                "reading %d files of %d workloads, %.1f MB",
+                files,
+                workloads.size(),
+                bytes / 1e6));
         List<WorkloadIngest> results = new IngestJob(spark, warehouse, runId, limits).ingest(workloads);
         int n = 0;
         for (WorkloadIngest result : results) {

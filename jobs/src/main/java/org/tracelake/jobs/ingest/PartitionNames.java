@@ -23,7 +23,8 @@ public final class PartitionNames {
      */
     public static String ledgerName(String workload) {
         if (tooLong(workload) == null) return workload;
-        String tag = "~" + Hashes.sha256Hex(workload.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
+        String tag = "~"
+                + Hashes.sha256Hex(workload.getBytes(StandardCharsets.UTF_8)).substring(0, 16);
         int end = 0;
         while (end < workload.length()) {
             int next = end + Character.charCount(workload.codePointAt(end));

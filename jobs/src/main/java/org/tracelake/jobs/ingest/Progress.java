@@ -11,8 +11,17 @@ public final class Progress {
     private Progress() {}
 
     public static void workloadDone(int n, int total, WorkloadIngest w, String outcome) {
-        LOG.info(String.format(Locale.ROOT, "[%d/%d] %s: %s — %d files, %.1f MB, %,d events, %.1f s",
-                n, total, printable(w.workload()), outcome, w.files().size(), w.bytes() / 1e6, w.events(), w.elapsedMs() / 1e3));
+        LOG.info(String.format(
+                Locale.ROOT,
+                "[%d/%d] %s: %s — %d files, %.1f MB, %,d events, %.1f s",
+                n,
+                total,
+                printable(w.workload()),
+                outcome,
+                w.files().size(),
+                w.bytes() / 1e6,
+                w.events(),
+                w.elapsedMs() / 1e3));
         for (String problem : w.problems()) LOG.warn("    {}", printable(problem));
     }
 
@@ -26,8 +35,17 @@ public final class Progress {
         StringBuilder out = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            String esc = c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t"
-                    : Character.isISOControl(c) || c == '\u2028' || c == '\u2029' ? String.format(Locale.ROOT, "\\u%04x", (int) c) : null;
+            String esc = c == '\\'
+                    ? "\\\\"
+                    : c == '\n'
+                            ? "\\n"
+                            : c == '\r'
+                                    ? "\\r"
+                                    : c == '\t'
+                                            ? "\\t"
+                                            : Character.isISOControl(c) || c == '\u2028' || c == '\u2029'
+                                                    ? String.format(Locale.ROOT, "\\u%04x", (int) c)
+                                                    : null;
             if (esc != null && out == null) out = new StringBuilder(s.substring(0, i));
             if (out != null) out.append(esc != null ? esc : String.valueOf(c));
         }

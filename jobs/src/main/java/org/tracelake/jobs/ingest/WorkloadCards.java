@@ -36,23 +36,36 @@ public final class WorkloadCards {
     public static Outcome read(WorkloadFolder w, Configuration conf) {
         List<WorkloadFolder.InputFile> cards = w.cards();
         if (cards.isEmpty()) {
-            return new Outcome(null, null, null, "no workload card: put exactly one <name>.yaml at the top of " + w.path());
+            return new Outcome(
+                    null, null, null, "no workload card: put exactly one <name>.yaml at the top of " + w.path());
         }
         if (cards.size() > 1) {
             StringBuilder names = new StringBuilder();
-            for (WorkloadFolder.InputFile c : cards) names.append(names.length() == 0 ? "" : ", ").append(c.fileName());
-            return new Outcome(null, cards.get(0).path(), null,
+            for (WorkloadFolder.InputFile c : cards)
+                names.append(names.length() == 0 ? "" : ", ").append(c.fileName());
+            return new Outcome(
+                    null,
+                    cards.get(0).path(),
+                    null,
                     "two or more workload cards (" + names + "): keep exactly one *.yaml at the top of " + w.path());
         }
         WorkloadFolder.InputFile file = cards.get(0);
         if (file.sizeBytes() > MAX_CARD_BYTES) {
-            return new Outcome(null, file.path(), null, "card is " + file.sizeBytes() + " bytes; a card is plain YAML of a few KB");
+            return new Outcome(
+                    null,
+                    file.path(),
+                    null,
+                    "card is " + file.sizeBytes() + " bytes; a card is plain YAML of a few KB");
         }
         try (InputStream in = new Path(file.path()).getFileSystem(conf).open(new Path(file.path()))) {
             // bounded: a card that grew after it was listed is still read no further than a card can be
             byte[] bytes = in.readNBytes(MAX_CARD_BYTES + 1);
             if (bytes.length > MAX_CARD_BYTES) {
-                return new Outcome(null, file.path(), null, "card is over " + MAX_CARD_BYTES + " bytes; a card is plain YAML of a few KB");
+                return new Outcome(
+                        null,
+                        file.path(),
+                        null,
+                        "card is over " + MAX_CARD_BYTES + " bytes; a card is plain YAML of a few KB");
             }
             String hash = "sha256:" + Hashes.sha256Hex(bytes);
             WorkloadCard card = WorkloadCardLoader.parse(new String(bytes, StandardCharsets.UTF_8), file.fileName());
@@ -94,14 +107,45 @@ public final class WorkloadCards {
             return RowFactory.create(values);
         }
         return RowFactory.create(
-                workload, o.cardPath(), o.cardHash(),
-                c.phase(), c.modelFamily(), c.precision(), c.iteration(),
-                c.numParams(), c.numParamsEmbedding(), c.numParamsActive(), c.numLayers(), c.numHeads(), c.headDim(),
-                c.batchSize(), c.seqLen(), c.inputLen(), c.outputLen(), c.dataset(),
-                c.topology(), c.bandwidthGbps(), c.xpuType(), c.xpuModel(), c.totalCount(), c.countPerNode(),
-                c.frameworkName(), c.frameworkVersion(),
-                c.dpReplicate(), c.dpShard(), c.tp(), c.pp(), c.cp(), c.ep(), c.ppMb(),
-                c.commLibraryName(), c.commLibraryVersion(),
-                ScalaMaps.of(c.flatten()), ScalaMaps.of(c.fieldSources()), status, o.error(), runId);
+                workload,
+                o.cardPath(),
+                o.cardHash(),
+                c.phase(),
+                c.modelFamily(),
+                c.precision(),
+                c.iteration(),
+                c.numParams(),
+                c.numParamsEmbedding(),
+                c.numParamsActive(),
+                c.numLayers(),
+                c.numHeads(),
+                c.headDim(),
+                c.batchSize(),
+                c.seqLen(),
+                c.inputLen(),
+                c.outputLen(),
+                c.dataset(),
+                c.topology(),
+                c.bandwidthGbps(),
+                c.xpuType(),
+                c.xpuModel(),
+                c.totalCount(),
+                c.countPerNode(),
+                c.frameworkName(),
+                c.frameworkVersion(),
+                c.dpReplicate(),
+                c.dpShard(),
+                c.tp(),
+                c.pp(),
+                c.cp(),
+                c.ep(),
+                c.ppMb(),
+                c.commLibraryName(),
+                c.commLibraryVersion(),
+                ScalaMaps.of(c.flatten()),
+                ScalaMaps.of(c.fieldSources()),
+                status,
+                o.error(),
+                runId);
     }
 }

@@ -8,12 +8,7 @@ import org.tracelake.schemas.TraceFileSchema;
 
 /** What ingesting one workload produced: its file reports and whether its new tables may replace the old. */
 public record WorkloadIngest(
-        String workload,
-        WorkloadCards.Outcome card,
-        List<FileReport> files,
-        long bytes,
-        long events,
-        long elapsedMs) {
+        String workload, WorkloadCards.Outcome card, List<FileReport> files, long bytes, long events, long elapsedMs) {
 
     /** Nothing fatal and something to measure: the workload's new tables replace the old ones. */
     public boolean ok() {
@@ -34,7 +29,9 @@ public record WorkloadIngest(
      * item 9: a workload whose only trace was a telemetry file of one 300 MB line was "ok" with 0 events).
      */
     private static boolean usable(FileReport f) {
-        return TraceFormat.isTrace(f.format) && !TraceFileSchema.STATUS_SKIPPED.equals(f.status) && !f.fatal
+        return TraceFormat.isTrace(f.format)
+                && !TraceFileSchema.STATUS_SKIPPED.equals(f.status)
+                && !f.fatal
                 && !(f.isError() && f.eventsRead == 0);
     }
 
@@ -50,12 +47,16 @@ public record WorkloadIngest(
         if (!hasUsableTrace()) {
             StringBuilder why = new StringBuilder("no usable trace");
             for (FileReport f : files) {
-                if (TraceFileSchema.STATUS_SKIPPED.equals(f.status)) why.append("; ").append(f.task.fileName()).append(": ").append(f.error);
+                if (TraceFileSchema.STATUS_SKIPPED.equals(f.status))
+                    why.append("; ").append(f.task.fileName()).append(": ").append(f.error);
                 else if (f.isError() && f.eventsRead == 0 && !f.fatal && TraceFormat.isTrace(f.format)) {
                     why.append("; ").append(f.task.fileName()).append(" gave no events");
                 }
             }
-            out.add(why.toString().equals("no usable trace") ? "no usable trace: the workload has no trace files" : why.toString());
+            out.add(
+                    why.toString().equals("no usable trace")
+                            ? "no usable trace: the workload has no trace files"
+                            : why.toString());
         }
         for (FileReport f : files) {
             boolean card = f.task.format() == TraceFormat.WORKLOAD_CARD;

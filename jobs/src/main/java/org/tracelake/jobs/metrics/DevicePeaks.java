@@ -31,8 +31,8 @@ public final class DevicePeaks {
     private DevicePeaks() {}
 
     public static Dataset<Row> load(SparkSession spark) {
-        String text = read(Settings.of(spark).get(Settings.DEVICE_PEAK_FLOPS), "device_peak_flops.csv",
-                "device peak FLOPS table");
+        String text = read(
+                Settings.of(spark).get(Settings.DEVICE_PEAK_FLOPS), "device_peak_flops.csv", "device peak FLOPS table");
         return spark.createDataFrame(parse(text, 1e12), SCHEMA);
     }
 
@@ -46,11 +46,14 @@ public final class DevicePeaks {
         for (Row r : load(spark).collectAsList()) {
             entries.add(new org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
         }
-        String links = read(Settings.of(spark).get(Settings.DEVICE_INTERCONNECT_BW), "device_interconnect_bw.csv",
+        String links = read(
+                Settings.of(spark).get(Settings.DEVICE_INTERCONNECT_BW),
+                "device_interconnect_bw.csv",
                 "device interconnect bandwidth table");
         List<org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry> bandwidths = new ArrayList<>();
         for (Row r : parse(links, 1e9)) {
-            bandwidths.add(new org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
+            bandwidths.add(
+                    new org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
         }
         return new org.tracelake.jobs.metrics.workload.DevicePeakTable(entries, bandwidths);
     }

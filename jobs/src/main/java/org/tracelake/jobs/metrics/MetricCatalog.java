@@ -22,11 +22,19 @@ public final class MetricCatalog {
     private MetricCatalog() {}
 
     /** The categories an entry may name, as CCL-Bench's leaderboard groups metrics. */
-    public static final List<String> CATEGORIES = List.of("model_execution", "gpu_efficiency", "memory", "communication");
+    public static final List<String> CATEGORIES =
+            List.of("model_execution", "gpu_efficiency", "memory", "communication");
 
     /** One (metric, figure); the figure is null for a metric with one number. */
-    public record Entry(String metric, String figure, String unit, String requires, String label,
-                        boolean higherIsBetter, String category, String description) {}
+    public record Entry(
+            String metric,
+            String figure,
+            String unit,
+            String requires,
+            String label,
+            boolean higherIsBetter,
+            String category,
+            String description) {}
 
     static final StructType SCHEMA = new StructType()
             .add("metric", DataTypes.StringType, false)
@@ -68,15 +76,25 @@ public final class MetricCatalog {
                 throw new IllegalStateException(where + ": better is 'higher' or 'lower', not '" + better + "'");
             }
             String category = f[6].strip();
-            if (!CATEGORIES.contains(category)) throw new IllegalStateException(where + ": unknown category " + category);
-            Entry e = new Entry(f[0].strip(), f[1].isBlank() ? null : f[1].strip(), f[2].strip(), f[3].strip(),
-                    f[4].strip(), better.equals("higher"), category, f[7].strip());
+            if (!CATEGORIES.contains(category))
+                throw new IllegalStateException(where + ": unknown category " + category);
+            Entry e = new Entry(
+                    f[0].strip(),
+                    f[1].isBlank() ? null : f[1].strip(),
+                    f[2].strip(),
+                    f[3].strip(),
+                    f[4].strip(),
+                    better.equals("higher"),
+                    category,
+                    f[7].strip());
             if (byKey.put(e.metric() + "," + e.figure(), e) != null) {
                 throw new IllegalStateException(where + ": " + e.metric() + " " + e.figure() + " listed twice");
             }
             Entry first = firstOfMetric.computeIfAbsent(e.metric(), m -> e);
-            if (!first.label().equals(e.label()) || first.higherIsBetter() != e.higherIsBetter()
-                    || !first.category().equals(e.category()) || !first.description().equals(e.description())) {
+            if (!first.label().equals(e.label())
+                    || first.higherIsBetter() != e.higherIsBetter()
+                    || !first.category().equals(e.category())
+                    || !first.description().equals(e.description())) {
                 throw new IllegalStateException(where + ": the figures of " + e.metric()
                         + " must share label, better, category and description");
             }

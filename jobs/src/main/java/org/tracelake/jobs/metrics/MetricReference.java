@@ -25,12 +25,15 @@ public final class MetricReference {
         m.put("steps", "step annotations: ProfilerStep#N, vLLM/SGLang/TPU-vLLM steps, or an XLA device Steps line");
         m.put("multi_rank", "traces of two or more ranks");
         m.put("matched", "collectives matched across two or more ranks (the straggler_lag join)");
-        m.put("matched_sized", "collectives matched across two or more ranks with a known message size and group size"
-                + " >= 2");
+        m.put(
+                "matched_sized",
+                "collectives matched across two or more ranks with a known message size and group size" + " >= 2");
         m.put("training", "a training workload (card workload.model.phase)");
         m.put("inference", "an inference workload (card workload.model.phase) with step annotations");
-        m.put("card_mfu", "the card's model_arch (num_params, num_layers, num_heads, head_dim), batch and sequence"
-                + " length, total_count, and the device's peak FLOPS (conf/device_peak_flops.csv)");
+        m.put(
+                "card_mfu",
+                "the card's model_arch (num_params, num_layers, num_heads, head_dim), batch and sequence"
+                        + " length, total_count, and the device's peak FLOPS (conf/device_peak_flops.csv)");
         m.put("phases", "forward/backward/optimizer annotations inside steps");
         m.put("fsdp", "FSDP::* annotations");
         m.put("sm_args", "kernels with the \"blocks per SM\" arg");
@@ -59,12 +62,22 @@ public final class MetricReference {
             sb.append("## ").append(category.replace('_', ' ')).append("\n\n");
             sb.append("| metric | figure | unit | better | needs | meaning |\n|---|---|---|---|---|---|\n");
             List<MetricCatalog.Entry> entries = MetricCatalog.entries().stream()
-                    .filter(e -> e.category().equals(category)).toList();
+                    .filter(e -> e.category().equals(category))
+                    .toList();
             for (MetricCatalog.Entry e : entries) {
-                sb.append("| `").append(e.metric()).append("` | ").append(e.figure() == null ? "" : "`" + e.figure() + "`")
-                        .append(" | ").append(e.unit()).append(" | ").append(e.higherIsBetter() ? "higher" : "lower")
-                        .append(" | ").append(NEEDS.getOrDefault(e.requires(), e.requires())).append(" | ")
-                        .append(e.description().replace("|", "\\|")).append(" |\n");
+                sb.append("| `")
+                        .append(e.metric())
+                        .append("` | ")
+                        .append(e.figure() == null ? "" : "`" + e.figure() + "`")
+                        .append(" | ")
+                        .append(e.unit())
+                        .append(" | ")
+                        .append(e.higherIsBetter() ? "higher" : "lower")
+                        .append(" | ")
+                        .append(NEEDS.getOrDefault(e.requires(), e.requires()))
+                        .append(" | ")
+                        .append(e.description().replace("|", "\\|"))
+                        .append(" |\n");
             }
             sb.append('\n');
         }

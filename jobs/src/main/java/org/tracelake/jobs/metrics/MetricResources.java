@@ -20,5 +20,4 @@ public final class MetricResources {
             throw new UncheckedIOException(e);
         }
     }
-
 }

@@ -9,13 +9,33 @@ import org.tracelake.schemas.MetricSchema;
  * One row of the {@code metrics} table as a metric kernel emits it (METRICS.md §5), before the job stamps it with
  * {@code computed_at} and {@code pipeline_version}. Fields are in {@link MetricSchema#QUERY_SCHEMA}'s order.
  */
-public record MetricRow(String workload, String metric, String figure, Double value, String unit, String scope,
-                        Integer rank, Long step, String key, String status, String reason) implements Serializable {
+public record MetricRow(
+        String workload,
+        String metric,
+        String figure,
+        Double value,
+        String unit,
+        String scope,
+        Integer rank,
+        Long step,
+        String key,
+        String status,
+        String reason)
+        implements Serializable {
 
     /** A value with status ok, or, when the value is null or not finite, a row saying why with the given status. */
-    public static MetricRow of(String workload, String metric, String figure, Double value, String unit, String scope,
-                               Integer rank, Long step, String key) {
-        return new MetricRow(workload, metric, figure, value, unit, scope, rank, step, key, MetricSchema.STATUS_OK, null);
+    public static MetricRow of(
+            String workload,
+            String metric,
+            String figure,
+            Double value,
+            String unit,
+            String scope,
+            Integer rank,
+            Long step,
+            String key) {
+        return new MetricRow(
+                workload, metric, figure, value, unit, scope, rank, step, key, MetricSchema.STATUS_OK, null);
     }
 
     /** The same row with another status and reason. */
@@ -35,8 +55,17 @@ public record MetricRow(String workload, String metric, String figure, Double va
 
     /** From a Spark row of {@link MetricSchema#QUERY_SCHEMA} (tests, and families that read staged rows). */
     public static MetricRow fromRow(Row r) {
-        return new MetricRow(r.getString(0), r.getString(1), r.getString(2), r.isNullAt(3) ? null : r.getDouble(3),
-                r.getString(4), r.getString(5), r.isNullAt(6) ? null : r.getInt(6), r.isNullAt(7) ? null : r.getLong(7),
-                r.getString(8), r.getString(9), r.getString(10));
+        return new MetricRow(
+                r.getString(0),
+                r.getString(1),
+                r.getString(2),
+                r.isNullAt(3) ? null : r.getDouble(3),
+                r.getString(4),
+                r.getString(5),
+                r.isNullAt(6) ? null : r.getInt(6),
+                r.isNullAt(7) ? null : r.getLong(7),
+                r.getString(8),
+                r.getString(9),
+                r.getString(10));
     }
 }

@@ -30,8 +30,9 @@ import org.tracelake.schemas.MetricSchema;
  */
 public final class MetricsExport {
     /** The order of a file's rows (nulls first, as Spark sorts them). */
-    static final Column[] ORDER = {col("workload"), col("metric"), col("scope"), col("figure"), col("key"), col("rank"),
-            col("step")};
+    static final Column[] ORDER = {
+        col("workload"), col("metric"), col("scope"), col("figure"), col("key"), col("rank"), col("step")
+    };
 
     private MetricsExport() {}
 
@@ -42,12 +43,14 @@ public final class MetricsExport {
     public static void writeAll(Dataset<Row> metrics, FileSystem fs, String exportsRoot) {
         SerializableConf conf = new SerializableConf(fs.getConf());
         String root = fs.makeQualified(new Path(exportsRoot)).toString();
-        metrics.repartition(col("workload")).sortWithinPartitions(ORDER)
+        metrics.repartition(col("workload"))
+                .sortWithinPartitions(ORDER)
                 .foreachPartition((ForeachPartitionFunction<Row>) rows -> writePartition(rows, conf, root));
     }
 
     /** The rows of one partition, sorted by workload first: one file per run of equal workloads. */
-    private static void writePartition(Iterator<Row> rows, SerializableConf conf, String exportsRoot) throws IOException {
+    private static void writePartition(Iterator<Row> rows, SerializableConf conf, String exportsRoot)
+            throws IOException {
         FileSystem fs = new Path(exportsRoot).getFileSystem(conf.get());
         File file = null;
         try {
@@ -117,7 +120,8 @@ public final class MetricsExport {
                 else if (v instanceof Double d) g.writeNumberField(name, d);
                 else if (v instanceof Long l) g.writeNumberField(name, l);
                 else if (v instanceof Integer n) g.writeNumberField(name, n);
-                else if (v instanceof Timestamp t) g.writeStringField(name, DateTimeFormatter.ISO_INSTANT.format(t.toInstant()));
+                else if (v instanceof Timestamp t)
+                    g.writeStringField(name, DateTimeFormatter.ISO_INSTANT.format(t.toInstant()));
                 else g.writeStringField(name, v.toString());
             }
             g.writeEndObject();

@@ -45,10 +45,15 @@ public final class MetricsRun {
 
     /** Reads the given workloads' partitions of a table from a root holding {@code <table>/workload=<w>/}. */
     Dataset<Row> readPartitions(String tableRoot, List<String> workloads) {
-        String[] paths = workloads.stream().map(w -> tableRoot + "/" + Warehouse.partitionDir(w)).toArray(String[]::new);
+        String[] paths = workloads.stream()
+                .map(w -> tableRoot + "/" + Warehouse.partitionDir(w))
+                .toArray(String[]::new);
         // the catalog's schema, so that Spark reads no file to infer one (a job of its own per read)
         String table = new Path(tableRoot).getName();
-        return spark.read().schema(TableCatalog.of(table).schema()).option("basePath", tableRoot).parquet(paths);
+        return spark.read()
+                .schema(TableCatalog.of(table).schema())
+                .option("basePath", tableRoot)
+                .parquet(paths);
     }
 
     /**
@@ -58,9 +63,12 @@ public final class MetricsRun {
     public void computeStaged(List<String> workloads, Set<String> summarised) {
         if (workloads.isEmpty()) return;
         String stagingRoot = warehouse.staging(runId);
-        List<String> fromEvents = workloads.stream().filter(w -> !summarised.contains(w)).toList();
-        List<String> fromSummaries = workloads.stream().filter(summarised::contains).toList();
-        Dataset<Row> events = fromEvents.isEmpty() ? null : readPartitions(stagingRoot + "/" + Tables.EVENTS, fromEvents);
+        List<String> fromEvents =
+                workloads.stream().filter(w -> !summarised.contains(w)).toList();
+        List<String> fromSummaries =
+                workloads.stream().filter(summarised::contains).toList();
+        Dataset<Row> events =
+                fromEvents.isEmpty() ? null : readPartitions(stagingRoot + "/" + Tables.EVENTS, fromEvents);
         Dataset<Row> summaries = null;
         String summariesDir = RankSummaryFiles.dir(stagingRoot);
         try {
@@ -71,7 +79,10 @@ public final class MetricsRun {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        compute(events, summaries, readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads),
+        compute(
+                events,
+                summaries,
+                readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads),
                 sideTables(stagingRoot, workloads));
     }
 
@@ -108,7 +119,9 @@ public final class MetricsRun {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("spark.sql.adaptive.enabled", "false");
         settings.put("spark.sql.autoBroadcastJoinThreshold", "-1");
-        settings.put("spark.sql.shuffle.partitions", Integer.toString(spark.sparkContext().defaultParallelism()));
+        settings.put(
+                "spark.sql.shuffle.partitions",
+                Integer.toString(spark.sparkContext().defaultParallelism()));
         if (!Settings.of(spark).get(Settings.METRICS_CODEGEN)) {
             settings.put("spark.sql.codegen.wholeStage", "false");
             settings.put("spark.sql.codegen.factoryMode", "NO_CODEGEN");
@@ -116,19 +129,33 @@ public final class MetricsRun {
         return settings;
     }
 
-    private void compute(Dataset<Row> events, Dataset<Row> summaries, Dataset<Row> workloads,
-                         Map<String, Dataset<Row>> sideTables) {
+    private void compute(
+            Dataset<Row> events, Dataset<Row> summaries, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
         String stagingRoot = warehouse.staging(runId);
         SessionSettings.with(spark, settings(), () -> {
             try {
                 spark.sparkContext().setJobDescription("metrics");
-                MetricEngine.Result result = new MetricEngine().compute(spark, events, summaries, workloads, sideTables,
-                        DevicePeaks.table(spark), new PartitionFiles(stagingRoot, warehouse.conf()));
-                Progress.info(String.format(Locale.ROOT, "metrics: %,d rows and %,d collective instances for %d workloads",
-                        result.metricRows(), result.collectives(), result.workloads()));
+                MetricEngine.Result result = new MetricEngine()
+                        .compute(
+                                spark,
+                                events,
+                                summaries,
+                                workloads,
+                                sideTables,
+                                DevicePeaks.table(spark),
+                                new PartitionFiles(stagingRoot, warehouse.conf()));
+                Progress.info(String.format(
+                        Locale.ROOT,
+                        "metrics: %,d rows and %,d collective instances for %d workloads",
+                        result.metricRows(),
+                        result.collectives(),
+                        result.workloads()));
                 if (result.hangs() != null) {
                     spark.sparkContext().setJobDescription("metrics: " + Tables.COLLECTIVE_HANGS);
-                    result.hangs().write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN)
+                    result.hangs()
+                            .write()
+                            .mode(SaveMode.Overwrite)
+                            .partitionBy(Tables.PARTITION_COLUMN)
                             .parquet(stagingRoot + "/" + Tables.COLLECTIVE_HANGS);
                 }
                 return null;
@@ -139,8 +166,12 @@ public final class MetricsRun {
     }
 
     public void dropExport(String workload) throws IOException {
-        warehouse.fs().delete(MetricsExport.exportFile(new Path(warehouse.table(Tables.EXPORTS), "metrics"),
-                workload + ".json"), false);
+        warehouse
+                .fs()
+                .delete(
+                        MetricsExport.exportFile(
+                                new Path(warehouse.table(Tables.EXPORTS), "metrics"), workload + ".json"),
+                        false);
     }
 
     /** The live metrics rows of some workloads. */
@@ -155,7 +186,9 @@ public final class MetricsRun {
         try {
             // without adaptive execution the export's one shuffle is one job, not a job per stage
             SessionSettings.with(spark, Map.of("spark.sql.adaptive.enabled", "false"), () -> {
-                MetricsExport.writeAll(readPartitions(warehouse.table(Tables.METRICS), workloads), warehouse.fs(),
+                MetricsExport.writeAll(
+                        readPartitions(warehouse.table(Tables.METRICS), workloads),
+                        warehouse.fs(),
                         warehouse.table(Tables.EXPORTS));
                 return null;
             });
@@ -171,9 +204,14 @@ public final class MetricsRun {
     public Map<String, List<Row>> workloadRows(List<String> workloads, List<String> metrics, int limit) {
         Map<String, List<Row>> byWorkload = new TreeMap<>();
         if (workloads.isEmpty() || metrics.isEmpty()) return byWorkload;
-        List<Row> rows = readLive(workloads).where(col("scope").equalTo("workload").and(col("metric").isin(metrics.toArray())))
-                .select("workload", "metric", "figure", "key", "scope", "value").coalesce(1).limit(limit).collectAsList();
-        for (Row r : rows) byWorkload.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(r);
+        List<Row> rows = readLive(workloads)
+                .where(col("scope").equalTo("workload").and(col("metric").isin(metrics.toArray())))
+                .select("workload", "metric", "figure", "key", "scope", "value")
+                .coalesce(1)
+                .limit(limit)
+                .collectAsList();
+        for (Row r : rows)
+            byWorkload.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(r);
         return byWorkload;
     }
 }

@@ -47,6 +47,7 @@ public final class FileReport implements Serializable {
      * other read), and the ranks summarised ({@code org.tracelake.jobs.metrics.engine.RankSummaryFiles}).
      */
     public Boolean ranksSummarised;
+
     public final TreeSet<Integer> summarisedRanks = new TreeSet<>();
 
     /** True when the file could not be used at all; its workload keeps its previous tables. */
@@ -58,6 +59,7 @@ public final class FileReport implements Serializable {
      * and whether any CPU op carried a {@code Record function id}.
      */
     public long etLinkedKernels;
+
     public long unsizedCommKernels;
     public boolean recordFunctionIds;
 
@@ -87,8 +89,20 @@ public final class FileReport implements Serializable {
      * XLA trace JSON) store a field of one of these names under {@link #fileKey}: a trace with {@code "reader_bug": 1}
      * at its top (found by fuzzing) must not pass for a reader failure, nor a {@code "ranks"} field for the ranks read.
      */
-    private static final Set<String> OWN_KEYS = Set.of(READER_BUG, "step_count", "ranks", "rank_note", "rank_warning",
-            "devices", "time_base_warning", "time_base_note", "et_link", "filled", "encoding", "lines", "entries");
+    private static final Set<String> OWN_KEYS = Set.of(
+            READER_BUG,
+            "step_count",
+            "ranks",
+            "rank_note",
+            "rank_warning",
+            "devices",
+            "time_base_warning",
+            "time_base_note",
+            "et_link",
+            "filled",
+            "encoding",
+            "lines",
+            "entries");
 
     /** The metadata key for a file's own top-level field: its name, or "trace." + its name if tracelake uses it. */
     public static String fileKey(String field) {
@@ -110,7 +124,10 @@ public final class FileReport implements Serializable {
         if (drops.total() == 0 || isError()) return;
         status = TraceFileSchema.STATUS_ERROR;
         StringBuilder why = new StringBuilder();
-        drops.byReason().forEach((reason, n) -> why.append(why.length() == 0 ? "" : "; ").append(n).append(" × ").append(reason));
+        drops.byReason().forEach((reason, n) -> why.append(why.length() == 0 ? "" : "; ")
+                .append(n)
+                .append(" × ")
+                .append(reason));
         error = "kept " + eventsRead + " events, dropped " + drops.total() + " bad ones: " + why
                 + " (fix the producer, or ignore if these events do not matter)";
     }
@@ -151,13 +168,23 @@ public final class FileReport implements Serializable {
     /** The {@code trace_files} row, in Spark's internal form, filled by column name. */
     public InternalRow toInternalRow() {
         return new RowBuilder(TraceFileSchema.SCHEMA)
-                .set("workload", task.workload()).set("path", task.path()).set("format", format)
-                .set("rank", rank).set("rank_source", rankSource).set("size_bytes", task.sizeBytes())
-                .set("modified_at", new Timestamp(task.modifiedAtMs())).set("content_hash", contentHash)
-                .set("events_read", eventsRead).set("events_dropped", drops.total())
+                .set("workload", task.workload())
+                .set("path", task.path())
+                .set("format", format)
+                .set("rank", rank)
+                .set("rank_source", rankSource)
+                .set("size_bytes", task.sizeBytes())
+                .set("modified_at", new Timestamp(task.modifiedAtMs()))
+                .set("content_hash", contentHash)
+                .set("events_read", eventsRead)
+                .set("events_dropped", drops.total())
                 .set("drop_reasons", drops.byReason().isEmpty() ? null : drops.byReason())
-                .set("status", status).set("error", error).set("time_base", timeBase).set("base_time_ns", baseTimeNs)
-                .set("world_size", worldSize).set("metadata", metadata.isEmpty() ? null : metadata)
+                .set("status", status)
+                .set("error", error)
+                .set("time_base", timeBase)
+                .set("base_time_ns", baseTimeNs)
+                .set("world_size", worldSize)
+                .set("metadata", metadata.isEmpty() ? null : metadata)
                 .set("ingest_run_id", task.runId())
                 .build();
     }

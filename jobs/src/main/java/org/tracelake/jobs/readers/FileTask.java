@@ -14,7 +14,8 @@ public record FileTask(
         TraceFormat format,
         int fileOrderRank,
         InputLimits limits,
-        String runId) implements Serializable {
+        String runId)
+        implements Serializable {
 
     public String fileName() {
         int slash = path.lastIndexOf('/');

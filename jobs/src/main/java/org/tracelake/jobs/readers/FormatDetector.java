@@ -40,9 +40,11 @@ public final class FormatDetector {
         if (n.endsWith(".toml")) return TraceFormat.TORCHTITAN_TOML;
         if (n.endsWith("results.json")) return TraceFormat.ROCPROF_JSON;
         if (n.endsWith(".pt.trace.json")) return TraceFormat.KINETO;
-        if (n.matches("(.*[_/-])?(rank|worker)[_-]?\\d+_trace\\.json|kineto_trace_\\d+\\.json")) return TraceFormat.KINETO;
+        if (n.matches("(.*[_/-])?(rank|worker)[_-]?\\d+_trace\\.json|kineto_trace_\\d+\\.json"))
+            return TraceFormat.KINETO;
         if (n.endsWith(".trace.json")) return null; // Kineto or xprof: only the content can tell
-        if (n.matches(".*(_et|_eg)(_\\d+)?\\.json") || n.matches("(torch_)?et_\\d+\\.json")) return TraceFormat.PYTORCH_ET;
+        if (n.matches(".*(_et|_eg)(_\\d+)?\\.json") || n.matches("(torch_)?et_\\d+\\.json"))
+            return TraceFormat.PYTORCH_ET;
         return null;
     }
 
@@ -59,14 +61,18 @@ public final class FormatDetector {
             if (s.contains("\"rocprofiler-sdk-tool\"")) return TraceFormat.ROCPROF_JSON;
             if (s.contains("\"traceEvents\"") || s.contains("\"schemaVersion\"")) {
                 // xprof writes its header first (FORMATS.md §6); Kineto starts with schemaVersion/deviceProperties.
-                if (s.contains("\"highres-ticks\"") || s.contains("/device:TPU:") || s.contains("\"displayTimeUnit\":\"ns\",\"metadata\"")) {
+                if (s.contains("\"highres-ticks\"")
+                        || s.contains("/device:TPU:")
+                        || s.contains("\"displayTimeUnit\":\"ns\",\"metadata\"")) {
                     return TraceFormat.XLA_TRACE_JSON;
                 }
                 return TraceFormat.KINETO;
             }
             if (s.contains("\"schema\"") && s.contains("\"nodes\"")) return TraceFormat.PYTORCH_ET;
-            // After the Kineto and ET tests (Kineto's distributedInfo has a "pg_config" too); a dump's keys in any order.
-            if (s.contains("\"pg_status\"") || s.contains("\"collective_seq_id\"")
+            // After the Kineto and ET tests (Kineto's distributedInfo has a "pg_config" too); a dump's keys in any
+            // order.
+            if (s.contains("\"pg_status\"")
+                    || s.contains("\"collective_seq_id\"")
                     || (s.contains("\"pg_config\"") && s.contains("\"nccl_version\""))) {
                 return TraceFormat.FLIGHT_RECORDER;
             }
@@ -88,7 +94,8 @@ public final class FormatDetector {
             return switch (named) {
                 case XPLANE, NSYS_REP, TORCHTITAN_TOML -> named; // protobuf, binary report, TOML: no JSON header
                 // AORTA lines put "total_ms" after the step counters; a long first line may hide it from the sniff.
-                case AORTA_JSONL -> new String(head, StandardCharsets.ISO_8859_1).stripLeading().startsWith("{") ? named : null;
+                case AORTA_JSONL ->
+                    new String(head, StandardCharsets.ISO_8859_1).stripLeading().startsWith("{") ? named : null;
                 default -> null;
             };
         }

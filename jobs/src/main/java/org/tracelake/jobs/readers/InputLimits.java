@@ -11,7 +11,8 @@ import org.tracelake.jobs.spark.Settings;
 public record InputLimits(double maxExpansionRatio, long minExpandedBytes) implements Serializable {
     /** The limits when no setting is given ({@link Settings}). */
     public static InputLimits defaults() {
-        return new InputLimits(Settings.GZIP_MAX_EXPANSION_RATIO.parse().apply(Settings.GZIP_MAX_EXPANSION_RATIO.defaultValue()),
+        return new InputLimits(
+                Settings.GZIP_MAX_EXPANSION_RATIO.parse().apply(Settings.GZIP_MAX_EXPANSION_RATIO.defaultValue()),
                 Settings.GZIP_MIN_EXPANDED_BYTES.parse().apply(Settings.GZIP_MIN_EXPANDED_BYTES.defaultValue()));
     }
 

@@ -21,7 +21,8 @@ public final class ReadErrors {
                     + " before the document is complete (was the profiler stopped while writing, or the copy cut short?)";
         }
         if (e instanceof CharConversionException
-                || (e instanceof JsonProcessingException && String.valueOf(e.getMessage()).contains("Invalid UTF-8"))) {
+                || (e instanceof JsonProcessingException
+                        && String.valueOf(e.getMessage()).contains("Invalid UTF-8"))) {
             String where = e instanceof JsonProcessingException j ? " " + where(j.getLocation()) : "";
             String what = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
             return "not UTF-8 text" + where + ": " + firstLine(what)
@@ -33,15 +34,16 @@ public final class ReadErrors {
         if (e instanceof JsonProcessingException j) {
             return "malformed JSON " + where(j.getLocation()) + ": " + firstLine(j.getOriginalMessage());
         }
-        if (e instanceof ZipException || (e instanceof EOFException && String.valueOf(e.getMessage()).contains("ZLIB"))) {
+        if (e instanceof ZipException
+                || (e instanceof EOFException && String.valueOf(e.getMessage()).contains("ZLIB"))) {
             return "corrupt gzip: " + firstLine(e.getMessage()) + " (re-copy the file or re-compress it with gzip)";
         }
         if (e instanceof EOFException) {
             return "unexpected end of file: " + firstLine(e.getMessage()) + " (the file looks truncated)";
         }
         if (readerBug(t) != null) {
-            return "tracelake could not read this file: its reader failed (" + readerBug(t) + "). The file may be damaged,"
-                    + " but this is a tracelake bug: please report it with the file";
+            return "tracelake could not read this file: its reader failed (" + readerBug(t)
+                    + "). The file may be damaged," + " but this is a tracelake bug: please report it with the file";
         }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : firstLine(e.getMessage());
         return message;
@@ -54,10 +56,14 @@ public final class ReadErrors {
      */
     public static String readerBug(Throwable t) {
         Throwable e = unwrap(t);
-        boolean bug = e instanceof NullPointerException || e instanceof IndexOutOfBoundsException
-                || e instanceof ClassCastException || e instanceof ArithmeticException
-                || e instanceof NegativeArraySizeException || e instanceof StackOverflowError
-                || e instanceof java.util.NoSuchElementException || e instanceof ArrayStoreException;
+        boolean bug = e instanceof NullPointerException
+                || e instanceof IndexOutOfBoundsException
+                || e instanceof ClassCastException
+                || e instanceof ArithmeticException
+                || e instanceof NegativeArraySizeException
+                || e instanceof StackOverflowError
+                || e instanceof java.util.NoSuchElementException
+                || e instanceof ArrayStoreException;
         if (!bug) return null;
         return e.getClass().getSimpleName() + where(e.getStackTrace());
     }
@@ -76,7 +82,9 @@ public final class ReadErrors {
     private static Throwable unwrap(Throwable t) {
         Throwable e = t;
         while ((e instanceof UncheckedIOException
-                || (e instanceof RuntimeException && e.getCause() != null && !(e instanceof IllegalArgumentException)))
+                        || (e instanceof RuntimeException
+                                && e.getCause() != null
+                                && !(e instanceof IllegalArgumentException)))
                 && e.getCause() != null) {
             e = e.getCause();
         }

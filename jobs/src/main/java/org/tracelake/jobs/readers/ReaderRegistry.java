@@ -55,16 +55,28 @@ public final class ReaderRegistry {
         ENTRIES.put(TraceFormat.ROCPROF_JSON, new Entry(EVENTS, new RocprofReader()));
         ENTRIES.put(TraceFormat.XLA_TRACE_JSON, new Entry(EVENTS, new XlaTraceReader()));
         ENTRIES.put(TraceFormat.XPLANE, new Entry(EVENTS, new XPlaneReader()));
-        ENTRIES.put(TraceFormat.MEMORY_SNAPSHOT, new Entry(List.of(
-                new Output(Tables.MEMORY_EVENTS, MemorySchema.EVENTS),
-                new Output(Tables.MEMORY_SEGMENTS, MemorySchema.SEGMENTS)), new MemorySnapshotReader()));
-        ENTRIES.put(TraceFormat.FLIGHT_RECORDER, new Entry(List.of(
-                new Output(Tables.FLIGHT_RECORDER, FlightRecorderSchema.ENTRIES),
-                new Output(Tables.PROCESS_GROUP_STATUS, FlightRecorderSchema.GROUPS)), new FlightRecorderReader()));
-        ENTRIES.put(TraceFormat.AORTA_JSONL, new Entry(
-                List.of(new Output(Tables.ITERATION_TELEMETRY, TelemetrySchema.SCHEMA)), new TelemetryReader()));
-        ENTRIES.put(TraceFormat.PYTORCH_ET, new Entry(
-                List.of(new Output(Tables.ET_NODES, EtNodeSchema.SCHEMA)), new EtReader()));
+        ENTRIES.put(
+                TraceFormat.MEMORY_SNAPSHOT,
+                new Entry(
+                        List.of(
+                                new Output(Tables.MEMORY_EVENTS, MemorySchema.EVENTS),
+                                new Output(Tables.MEMORY_SEGMENTS, MemorySchema.SEGMENTS)),
+                        new MemorySnapshotReader()));
+        ENTRIES.put(
+                TraceFormat.FLIGHT_RECORDER,
+                new Entry(
+                        List.of(
+                                new Output(Tables.FLIGHT_RECORDER, FlightRecorderSchema.ENTRIES),
+                                new Output(Tables.PROCESS_GROUP_STATUS, FlightRecorderSchema.GROUPS)),
+                        new FlightRecorderReader()));
+        ENTRIES.put(
+                TraceFormat.AORTA_JSONL,
+                new Entry(
+                        List.of(new Output(Tables.ITERATION_TELEMETRY, TelemetrySchema.SCHEMA)),
+                        new TelemetryReader()));
+        ENTRIES.put(
+                TraceFormat.PYTORCH_ET,
+                new Entry(List.of(new Output(Tables.ET_NODES, EtNodeSchema.SCHEMA)), new EtReader()));
     }
 
     /** The entry of a format, or null when no executor reader reads it (unknown, TOML, the card). */

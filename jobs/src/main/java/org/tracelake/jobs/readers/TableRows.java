@@ -22,7 +22,8 @@ public final class TableRows {
 
     public static StructType schema(List<ReaderRegistry.Output> outputs) {
         StructType s = new StructType().add(INDEX, DataTypes.IntegerType, false);
-        for (int i = 0; i < outputs.size(); i++) s = s.add(column(i), outputs.get(i).schema(), true);
+        for (int i = 0; i < outputs.size(); i++)
+            s = s.add(column(i), outputs.get(i).schema(), true);
         return s;
     }
 

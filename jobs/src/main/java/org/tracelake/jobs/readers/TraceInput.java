@@ -68,7 +68,8 @@ public final class TraceInput {
         BufferedInputStream buffered = new BufferedInputStream(raw, bufferSize);
         boolean gzipped = startsWithGzipMagic(buffered);
         InputStream decoded = gzipped
-                ? new ExpansionLimitedStream(new GZIPInputStream(buffered, bufferSize), limits.maxExpandedBytes(size), path)
+                ? new ExpansionLimitedStream(
+                        new GZIPInputStream(buffered, bufferSize), limits.maxExpandedBytes(size), path)
                 : buffered;
         return new Opened(decoded, buffered, digest, gzipped);
     }
@@ -126,7 +127,8 @@ public final class TraceInput {
             count += n;
             if (count > limit) {
                 throw new InputRefusedException("gzip content expands past " + limit + " bytes (limit "
-                        + Settings.GZIP_MAX_EXPANSION_RATIO.name() + " x compressed size, at least " + Settings.GZIP_MIN_EXPANDED_BYTES.name()
+                        + Settings.GZIP_MAX_EXPANSION_RATIO.name() + " x compressed size, at least "
+                        + Settings.GZIP_MIN_EXPANDED_BYTES.name()
                         + "); refusing it as a possible gzip bomb. Raise the limit with --conf if the file is genuine: "
                         + path);
             }

@@ -71,8 +71,14 @@ public final class ChangePlan {
      * @param needMetrics also redo workloads whose events have no metrics (an {@code ingest} wrote them last): a
      *                    refresh computes them; an ingest, which computes none, passes false
      */
-    public static ChangePlan of(SparkSession spark, Warehouse warehouse, List<WorkloadFolder> scanned,
-                                boolean full, boolean limited, boolean needMetrics) throws IOException {
+    public static ChangePlan of(
+            SparkSession spark,
+            Warehouse warehouse,
+            List<WorkloadFolder> scanned,
+            boolean full,
+            boolean limited,
+            boolean needMetrics)
+            throws IOException {
         Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(spark, warehouse);
         Set<String> withMetrics = full || !needMetrics ? null : warehouse.livePartitions(Tables.METRICS);
         ChangePlan plan = new ChangePlan();
@@ -86,7 +92,8 @@ public final class ChangePlan {
         }
         if (!limited) {
             Set<String> present = new TreeSet<>();
-            for (WorkloadFolder w : scanned) present.add(PartitionNames.ledgerName(w.name())); // a too-long name's stand-in
+            for (WorkloadFolder w : scanned)
+                present.add(PartitionNames.ledgerName(w.name())); // a too-long name's stand-in
             for (String known : ledgerWorkloads(spark, warehouse, full ? ledger(spark, warehouse) : ledger)) {
                 if (!present.contains(known)) plan.vanished.add(known);
             }
@@ -108,7 +115,8 @@ public final class ChangePlan {
             present.add(f.path());
             Seen s = seen.get(f.path());
             if (s == null) changes.add(new Change(NEW_FILE, f.fileName()));
-            else if (s.size != f.sizeBytes() || s.modifiedAtMs != f.modifiedAtMs()) changes.add(new Change(CHANGED_FILE, f.fileName()));
+            else if (s.size != f.sizeBytes() || s.modifiedAtMs != f.modifiedAtMs())
+                changes.add(new Change(CHANGED_FILE, f.fileName()));
             else if (s.failed()) changes.add(new Change(RETRY, f.fileName()));
         }
         for (Map.Entry<String, Seen> e : new java.util.TreeMap<>(seen).entrySet()) {
@@ -125,22 +133,31 @@ public final class ChangePlan {
         if (!warehouse.exists(Tables.TRACE_FILES)) return out;
         // The schema given, not inferred: inferring it reads the footers in a Spark job of its own, a cost every
         // no-change refresh paid.
-        for (Row r : spark.read().schema(TraceFileSchema.SCHEMA).parquet(warehouse.table(Tables.TRACE_FILES))
-                .select("workload", "path", "size_bytes", "modified_at", "status", "events_read").collectAsList()) {
+        for (Row r : spark.read()
+                .schema(TraceFileSchema.SCHEMA)
+                .parquet(warehouse.table(Tables.TRACE_FILES))
+                .select("workload", "path", "size_bytes", "modified_at", "status", "events_read")
+                .collectAsList()) {
             Timestamp t = r.getTimestamp(3);
             out.computeIfAbsent(r.getString(0), k -> new HashMap<>())
-                    .put(r.getString(1), new Seen(r.getLong(2), t == null ? -1 : t.getTime(), r.getString(4), r.getLong(5)));
+                    .put(
+                            r.getString(1),
+                            new Seen(r.getLong(2), t == null ? -1 : t.getTime(), r.getString(4), r.getLong(5)));
         }
         return out;
     }
 
     /** Workloads the warehouse knows: those of the ledger, and any with a card row (a workload whose files all failed). */
-    private static Set<String> ledgerWorkloads(SparkSession spark, Warehouse warehouse, Map<String, Map<String, Seen>> ledger) {
+    private static Set<String> ledgerWorkloads(
+            SparkSession spark, Warehouse warehouse, Map<String, Map<String, Seen>> ledger) {
         Set<String> out = new TreeSet<>(ledger.keySet());
         if (warehouse.exists(Tables.WORKLOADS)) {
             // A plain collect of one row per workload: distinct() would add a shuffle to every no-change run
-            for (Row r : spark.read().schema(WorkloadSchema.SCHEMA).parquet(warehouse.table(Tables.WORKLOADS))
-                    .select("workload").collectAsList()) {
+            for (Row r : spark.read()
+                    .schema(WorkloadSchema.SCHEMA)
+                    .parquet(warehouse.table(Tables.WORKLOADS))
+                    .select("workload")
+                    .collectAsList()) {
                 out.add(r.getString(0));
             }
         }

@@ -65,7 +65,10 @@ public final class History {
         Regressions moved = Regressions.NONE;
         if (warehouse.exists(Tables.METRICS_HISTORY) && !regressionsWritten) {
             current.createOrReplaceTempView("run_metrics");
-            spark.read().schema(TableCatalog.of(Tables.METRICS_HISTORY).schema()).parquet(warehouse.table(Tables.METRICS_HISTORY)).createOrReplaceTempView("metrics_history_before");
+            spark.read()
+                    .schema(TableCatalog.of(Tables.METRICS_HISTORY).schema())
+                    .parquet(warehouse.table(Tables.METRICS_HISTORY))
+                    .createOrReplaceTempView("metrics_history_before");
             double threshold = threshold();
             Dataset<Row> rows = spark.sql("""
                     WITH previous_run AS (
@@ -88,7 +91,10 @@ public final class History {
             // it); the query's own columns, read back from Parquet, are all nullable
             moved = writeRegressions(spark.createDataFrame(rows.rdd(), RunSchema.REGRESSIONS));
         }
-        current.withColumn("run_id", lit(runId)).write().mode(SaveMode.Append).partitionBy("workload")
+        current.withColumn("run_id", lit(runId))
+                .write()
+                .mode(SaveMode.Append)
+                .partitionBy("workload")
                 .parquet(warehouse.table(Tables.METRICS_HISTORY));
         return moved;
     }
@@ -101,7 +107,9 @@ public final class History {
             long count = cached.count();
             if (count == 0) return Regressions.NONE;
             cached.coalesce(1).write().mode(SaveMode.Append).parquet(warehouse.table(Tables.REGRESSIONS));
-            List<Row> shown = cached.orderBy("workload", "metric", "figure", "key").limit(REGRESSIONS_SHOWN).collectAsList();
+            List<Row> shown = cached.orderBy("workload", "metric", "figure", "key")
+                    .limit(REGRESSIONS_SHOWN)
+                    .collectAsList();
             return new Regressions(count, shown);
         } finally {
             cached.unpersist();
@@ -117,26 +125,38 @@ public final class History {
     List<Row> changeRows(List<ChangePlan.Redo> redo) {
         List<Row> rows = new ArrayList<>();
         for (ChangePlan.Redo r : redo) {
-            for (ChangePlan.Change c : r.changes()) rows.add(RowFactory.create(runId, r.folder().name(), c.change(), c.file()));
+            for (ChangePlan.Change c : r.changes())
+                rows.add(RowFactory.create(runId, r.folder().name(), c.change(), c.file()));
         }
         return rows;
     }
 
     void recordChangeRows(List<Row> rows) {
         if (rows.isEmpty()) return;
-        spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES).coalesce(1)
-                .write().mode(SaveMode.Append).parquet(warehouse.table(Tables.WORKLOAD_CHANGES));
+        spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES)
+                .coalesce(1)
+                .write()
+                .mode(SaveMode.Append)
+                .parquet(warehouse.table(Tables.WORKLOAD_CHANGES));
     }
 
     /** Whether this run's rows are in a table already (a journal's replay appends nothing twice). */
     boolean written(String table) {
         if (!warehouse.exists(table)) return false;
-        return !spark.read().schema(TableCatalog.of(table).schema()).parquet(warehouse.table(table))
-                .where(org.apache.spark.sql.functions.col("run_id").equalTo(runId)).select("run_id").limit(1).isEmpty();
+        return !spark.read()
+                .schema(TableCatalog.of(table).schema())
+                .parquet(warehouse.table(table))
+                .where(org.apache.spark.sql.functions.col("run_id").equalTo(runId))
+                .select("run_id")
+                .limit(1)
+                .isEmpty();
     }
 
     public void recordRun(Row run) {
-        spark.createDataFrame(List.of(run), RunSchema.RUNS).coalesce(1)
-                .write().mode(SaveMode.Append).parquet(warehouse.table(Tables.RUNS));
+        spark.createDataFrame(List.of(run), RunSchema.RUNS)
+                .coalesce(1)
+                .write()
+                .mode(SaveMode.Append)
+                .parquet(warehouse.table(Tables.RUNS));
     }
 }

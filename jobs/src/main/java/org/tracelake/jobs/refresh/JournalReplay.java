@@ -52,9 +52,15 @@ final class JournalReplay {
         if (j.ok().isEmpty() || !warehouse.exists(Tables.TRACE_FILES)) return List.of();
         List<String> out = new ArrayList<>();
         // a few rows per workload of the ledger; one small Spark job per replay, which is rare
-        for (Row r : spark.read().schema(TableCatalog.of(Tables.TRACE_FILES).schema()).parquet(warehouse.table(Tables.TRACE_FILES))
-                .where(col("ingest_run_id").equalTo(j.runId()).and(col("workload").isin(j.ok().toArray())))
-                .select("workload").distinct().collectAsList()) {
+        for (Row r : spark.read()
+                .schema(TableCatalog.of(Tables.TRACE_FILES).schema())
+                .parquet(warehouse.table(Tables.TRACE_FILES))
+                .where(col("ingest_run_id")
+                        .equalTo(j.runId())
+                        .and(col("workload").isin(j.ok().toArray())))
+                .select("workload")
+                .distinct()
+                .collectAsList()) {
             out.add(r.getString(0));
         }
         out.sort(null);

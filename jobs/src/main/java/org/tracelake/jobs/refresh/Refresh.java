@@ -53,9 +53,13 @@ public final class Refresh {
     }
 
     /** What a refresh did. */
-    public record Result(String runId, List<WorkloadIngest> workloads, List<WorkloadFolder> unchanged,
-                         List<String> removed, History.Regressions regressions,
-                         List<String> restoredAfterCrash) {
+    public record Result(
+            String runId,
+            List<WorkloadIngest> workloads,
+            List<WorkloadFolder> unchanged,
+            List<String> removed,
+            History.Regressions regressions,
+            List<String> restoredAfterCrash) {
         public boolean allOk() {
             return workloads.stream().allMatch(WorkloadIngest::clean);
         }
@@ -80,7 +84,8 @@ public final class Refresh {
 
     /** Runs under a lock the caller holds for this run (the command line takes it before Spark starts). */
     public Result run(WarehouseLock lock, String archive, Set<String> only, boolean full) throws IOException {
-        if (!lock.runId().equals(runId)) throw new IllegalArgumentException("the lock is run " + lock.runId() + "'s, not " + runId + "'s");
+        if (!lock.runId().equals(runId))
+            throw new IllegalArgumentException("the lock is run " + lock.runId() + "'s, not " + runId + "'s");
         Timestamp started = new Timestamp(System.currentTimeMillis());
         PhaseCpu cpu = new PhaseCpu();
         List<String> restored = warehouse.recoverInterrupted(runId);
@@ -89,11 +94,13 @@ public final class Refresh {
 
         IngestRun ingest = new IngestRun(spark, warehouse, runId, limits);
         List<WorkloadFolder> selected = IngestRun.select(ingest.scan(archive), only);
-        ChangePlan plan = ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty(), computeMetrics);
+        ChangePlan plan =
+                ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty(), computeMetrics);
         Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
                 + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
                 + plan.vanished.size() + " gone");
-        for (ChangePlan.Redo r : plan.redo) Progress.info("  " + Progress.printable(r.folder().name() + ": " + r.why()));
+        for (ChangePlan.Redo r : plan.redo)
+            Progress.info("  " + Progress.printable(r.folder().name() + ": " + r.why()));
 
         List<WorkloadFolder> toRead = new ArrayList<>();
         for (ChangePlan.Redo r : plan.redo) toRead.add(r.folder());
@@ -108,8 +115,11 @@ public final class Refresh {
             Progress.info("computing metrics for " + ok.size() + " workloads");
             boolean atIngest = Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
             metrics.computeStaged(ok, atIngest ? summarised(results) : Set.of());
-            Progress.info(String.format(java.util.Locale.ROOT, "metrics staged in %.1f s (%.1f CPU-s)",
-                    (System.nanoTime() - metricsStart) / 1e9, cpu.end("metrics")));
+            Progress.info(String.format(
+                    java.util.Locale.ROOT,
+                    "metrics staged in %.1f s (%.1f CPU-s)",
+                    (System.nanoTime() - metricsStart) / 1e9,
+                    cpu.end("metrics")));
         } else {
             cpu.end("metrics");
         }
@@ -118,8 +128,8 @@ public final class Refresh {
         History history = new History(spark, warehouse, runId);
         List<Row> changeRows = history.changeRows(plan.redo);
         Result planned = new Result(runId, results, plan.unchanged, plan.vanished, History.Regressions.NONE, restored);
-        RunJournal journal = new RunJournal(runId, computeMetrics, ok, plan.vanished, changeRows,
-                runRow(planned, archive, full, started));
+        RunJournal journal = new RunJournal(
+                runId, computeMetrics, ok, plan.vanished, changeRows, runRow(planned, archive, full, started));
         journal.write(warehouse);
         // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
         for (WorkloadIngest r : results) {
@@ -142,7 +152,10 @@ public final class Refresh {
         history.recordRun(runRow(result, archive, full, started));
         CrashPoints.reached("run");
         journal.delete(warehouse);
-        Progress.info(String.format(java.util.Locale.ROOT, "exports, metric history and run recorded in %.1f s", (System.nanoTime() - exportStart) / 1e9));
+        Progress.info(String.format(
+                java.util.Locale.ROOT,
+                "exports, metric history and run recorded in %.1f s",
+                (System.nanoTime() - exportStart) / 1e9));
         ingest.finish();
         cpu.end("commit");
         Progress.info(cpu.line());
@@ -153,7 +166,9 @@ public final class Refresh {
         long failed = r.workloads().stream().filter(w -> !w.ok()).count();
         long bytes = r.workloads().stream().mapToLong(WorkloadIngest::bytes).sum();
         long events = r.workloads().stream().mapToLong(WorkloadIngest::events).sum();
-        long filesUnchanged = r.unchanged().stream().mapToLong(w -> w.files().size() + w.cards().size()).sum();
+        long filesUnchanged = r.unchanged().stream()
+                .mapToLong(w -> w.files().size() + w.cards().size())
+                .sum();
         List<String> errors = new ArrayList<>();
         for (WorkloadIngest w : r.workloads()) {
             for (FileReport f : w.files()) {
@@ -161,9 +176,21 @@ public final class Refresh {
             }
         }
         String status = failed > 0 ? "partial" : errors.isEmpty() ? "ok" : "ok_with_errors";
-        return RowFactory.create(r.runId(), started, new Timestamp(System.currentTimeMillis()), status, archive, full,
-                (long) r.workloads().size() - failed, (long) r.unchanged().size(), failed, (long) r.removed().size(),
-                r.filesRead(), filesUnchanged, bytes, events,
+        return RowFactory.create(
+                r.runId(),
+                started,
+                new Timestamp(System.currentTimeMillis()),
+                status,
+                archive,
+                full,
+                (long) r.workloads().size() - failed,
+                (long) r.unchanged().size(),
+                failed,
+                (long) r.removed().size(),
+                r.filesRead(),
+                filesUnchanged,
+                bytes,
+                events,
                 scala.jdk.javaapi.CollectionConverters.asScala(errors).toSeq());
     }
 

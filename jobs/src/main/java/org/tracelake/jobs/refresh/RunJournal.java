@@ -115,10 +115,16 @@ record RunJournal(String runId, boolean metrics, List<String> ok, List<String> v
             else if (v.isArray()) {
                 List<String> items = new ArrayList<>();
                 v.forEach(e -> items.add(e.asText()));
-                values[i] = scala.jdk.javaapi.CollectionConverters.asScala(items).toSeq();
+                values[i] =
+                        scala.jdk.javaapi.CollectionConverters.asScala(items).toSeq();
             } else values[i] = v.asText();
         }
-        return new RunJournal(root.get("run_id").asText(), root.get("metrics").asBoolean(), ok, vanished, changes,
+        return new RunJournal(
+                root.get("run_id").asText(),
+                root.get("metrics").asBoolean(),
+                ok,
+                vanished,
+                changes,
                 RowFactory.create(values));
     }
 

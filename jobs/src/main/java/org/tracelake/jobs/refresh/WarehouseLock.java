@@ -97,13 +97,15 @@ public final class WarehouseLock implements AutoCloseable {
                 boolean restored = moved != null && linkBack(fs, aside, path);
                 fs.delete(aside, false);
                 throw new HeldException("another writer took " + path + " at the same moment"
-                        + (moved != null ? ": " + moved.who() : "") + (restored ? "" : " (its lock could not be put back)")
+                        + (moved != null ? ": " + moved.who() : "")
+                        + (restored ? "" : " (its lock could not be put back)")
                         + ". Try again later.");
             }
             LOG.warn("taking over a stale lock ({}): {}", stale, who);
             fs.delete(aside, false);
         }
-        throw new HeldException("could not take " + path + ": other writers took it at the same moment. Try again later.");
+        throw new HeldException(
+                "could not take " + path + ": other writers took it at the same moment. Try again later.");
     }
 
     /** Whether this run still holds its lock (not taken over as stale, not deleted by hand). */
@@ -118,8 +120,9 @@ public final class WarehouseLock implements AutoCloseable {
      */
     public void checkHeld() throws IOException {
         if (!held()) {
-            throw new IOException("lost the warehouse lock " + path + " (taken over or deleted): nothing more is changed;"
-                    + " the next run redoes this one's workloads");
+            throw new IOException(
+                    "lost the warehouse lock " + path + " (taken over or deleted): nothing more is changed;"
+                            + " the next run redoes this one's workloads");
         }
     }
 
@@ -234,8 +237,11 @@ public final class WarehouseLock implements AutoCloseable {
                 while (!Thread.currentThread().isInterrupted()) {
                     Thread.sleep(intervalMs);
                     if (!held()) {
-                        LOG.error("the warehouse lock {} is no longer this run's ({}): this run will stop before it"
-                                + " changes any table", path, runId);
+                        LOG.error(
+                                "the warehouse lock {} is no longer this run's ({}): this run will stop before it"
+                                        + " changes any table",
+                                path,
+                                runId);
                         return;
                     }
                     fs.setTimes(path, System.currentTimeMillis(), -1);

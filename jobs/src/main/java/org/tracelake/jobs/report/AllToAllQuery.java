@@ -22,6 +22,7 @@ import org.tracelake.schemas.Tables;
 final class AllToAllQuery {
     /** A matrix of more ranks than this would not be readable as cells; the page says so instead. */
     static final int RANK_CAP = 128;
+
     static final int INSTANCE_CAP = 200;
 
     private final SparkSession spark;
@@ -34,17 +35,30 @@ final class AllToAllQuery {
 
     AllToAll allToAll(String workload, Dataset<Row> metrics) {
         List<Imbalance> instances = new ArrayList<>();
-        for (Row r : metrics.where(col("metric").equalTo(lit("all_to_all_imbalance")).and(col("figure").equalTo(lit("instance"))))
-                .select("key", "value").orderBy(col("value").desc(), col("key")).limit(INSTANCE_CAP).collectAsList()) {
+        for (Row r : metrics.where(col("metric")
+                        .equalTo(lit("all_to_all_imbalance"))
+                        .and(col("figure").equalTo(lit("instance"))))
+                .select("key", "value")
+                .orderBy(col("value").desc(), col("key"))
+                .limit(INSTANCE_CAP)
+                .collectAsList()) {
             instances.add(new Imbalance(r.getString(0), r.isNullAt(1) ? null : r.getDouble(1)));
         }
         if (!warehouse.exists(Tables.ALL_TO_ALL_PAIRS)) return new AllToAll(instances, List.of(), List.of(), 0);
-        Dataset<Row> pairs = spark.read().parquet(warehouse.table(Tables.ALL_TO_ALL_PAIRS)).where(col("workload").equalTo(lit(workload)));
-        long ranks = pairs.select("src_rank").union(pairs.select("dst_rank")).distinct().count();
+        Dataset<Row> pairs = spark.read()
+                .parquet(warehouse.table(Tables.ALL_TO_ALL_PAIRS))
+                .where(col("workload").equalTo(lit(workload)));
+        long ranks = pairs.select("src_rank")
+                .union(pairs.select("dst_rank"))
+                .distinct()
+                .count();
         if (ranks == 0 || ranks > RANK_CAP) return new AllToAll(instances, List.of(), List.of(), ranks);
         List<long[]> cells = new ArrayList<>();
         TreeSet<Integer> seen = new TreeSet<>();
-        for (Row r : pairs.groupBy("src_rank", "dst_rank").sum("bytes").orderBy("src_rank", "dst_rank").collectAsList()) {
+        for (Row r : pairs.groupBy("src_rank", "dst_rank")
+                .sum("bytes")
+                .orderBy("src_rank", "dst_rank")
+                .collectAsList()) {
             seen.add(r.getInt(0));
             seen.add(r.getInt(1));
             cells.add(new long[] {r.getInt(0), r.getInt(1), r.isNullAt(2) ? 0 : r.getLong(2)});

@@ -19,16 +19,23 @@ final class AllToAllText {
         MetricRow mean = TextReport.anyKey(m.workloadMetrics(), "all_to_all_imbalance", "mean");
         MetricRow max = TextReport.anyKey(m.workloadMetrics(), "all_to_all_imbalance", "max");
         if (mean == null || mean.value() == null) {
-            sb.append("  ").append(mean == null ? "all_to_all_imbalance absent" : mean.reason()).append('\n');
+            sb.append("  ")
+                    .append(mean == null ? "all_to_all_imbalance absent" : mean.reason())
+                    .append('\n');
             return;
         }
-        TextReport.kv(sb, "imbalance mean / max", Fmt.num(mean.value()) + " / " + (max == null ? "-" : Fmt.num(max.value())));
+        TextReport.kv(
+                sb, "imbalance mean / max", Fmt.num(mean.value()) + " / " + (max == null ? "-" : Fmt.num(max.value())));
         AllToAll a = m.allToAll();
         Fmt.Table t = new Fmt.Table("instance", "imbalance (max/mean bytes sent)");
         a.instances().stream().limit(INSTANCE_LINES).forEach(i -> t.row(i.instance(), Fmt.num(i.imbalance())));
         sb.append('\n').append(t.render("  "));
         if (a.instances().size() > INSTANCE_LINES) {
-            sb.append("  (the ").append(INSTANCE_LINES).append(" most imbalanced of ").append(a.instances().size()).append(")\n");
+            sb.append("  (the ")
+                    .append(INSTANCE_LINES)
+                    .append(" most imbalanced of ")
+                    .append(a.instances().size())
+                    .append(")\n");
         }
         if (a.ranks().isEmpty() || a.ranks().size() > MATRIX_RANKS) {
             sb.append("  rank-pair bytes: ").append(a.rankCount()).append(" ranks, see the HTML page\n");
@@ -38,12 +45,14 @@ final class AllToAllText {
         for (long[] c : a.cells()) bytes.put(c[0] + ":" + c[1], c[2]);
         String[] header = new String[a.ranks().size() + 1];
         header[0] = "src \\ dst";
-        for (int j = 0; j < a.ranks().size(); j++) header[j + 1] = Integer.toString(a.ranks().get(j));
+        for (int j = 0; j < a.ranks().size(); j++)
+            header[j + 1] = Integer.toString(a.ranks().get(j));
         Fmt.Table matrix = new Fmt.Table(header);
         for (Integer src : a.ranks()) {
             String[] row = new String[header.length];
             row[0] = Integer.toString(src);
-            for (int j = 0; j < a.ranks().size(); j++) row[j + 1] = Fmt.bytes(bytes.get(src + ":" + a.ranks().get(j)));
+            for (int j = 0; j < a.ranks().size(); j++)
+                row[j + 1] = Fmt.bytes(bytes.get(src + ":" + a.ranks().get(j)));
             matrix.row((Object[]) row);
         }
         sb.append("\n  bytes sent, summed over the instances above\n").append(matrix.render("  "));

@@ -37,6 +37,7 @@ public final class ChromeTrace {
     public static final long DEFAULT_MAX_EVENTS = 500_000;
     /** Thread ids: collectives lanes first, then GPU streams, then CPU threads (Perfetto sorts threads by these). */
     static final long COLLECTIVE_TID = 1;
+
     static final long GPU_TID = 1_000;
     static final long CPU_TID = 100_000;
     static final String FLOW_CAT = "collective";
@@ -52,7 +53,8 @@ public final class ChromeTrace {
         }
 
         public String describe() {
-            return step != null ? "step " + step
+            return step != null
+                    ? "step " + step
                     : String.format(Locale.ROOT, "%.3f-%.3f ms after the workload's first event", fromMs, toMs);
         }
     }
@@ -91,32 +93,52 @@ public final class ChromeTrace {
                 FROM _trace_ev
                 WHERE coalesce(ph, 'X') = 'X' AND rank IS NOT NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL
                   AND %s""".formatted(inBounds)).createOrReplaceTempView("_trace_all");
-        Row extent = spark.sql("SELECT count(*), min(ts_ns), max(ts_ns) FROM _trace_all").first();
+        Row extent = spark.sql("SELECT count(*), min(ts_ns), max(ts_ns) FROM _trace_all")
+                .first();
         long total = extent.getLong(0);
-        if (total == 0) throw new IllegalArgumentException("workload " + workload + " has no activity in " + bounds.describe());
+        if (total == 0)
+            throw new IllegalArgumentException("workload " + workload + " has no activity in " + bounds.describe());
         long origin = extent.getLong(1);
         String kept = "_trace_all";
         if (total > maxEvents) {
             // the earliest maxEvents activities: a time cut from an approximate quantile, not a sort of them all
             double share = (double) maxEvents / total;
-            long cut = spark.sql("SELECT percentile_approx(ts_ns, " + share + ", 1000000) FROM _trace_all").first().getLong(0);
+            long cut = spark.sql("SELECT percentile_approx(ts_ns, " + share + ", 1000000) FROM _trace_all")
+                    .first()
+                    .getLong(0);
             spark.sql("SELECT * FROM _trace_all WHERE ts_ns <= " + cut).createOrReplaceTempView("_trace_kept");
             kept = "_trace_kept";
         } else {
             spark.sql("SELECT * FROM _trace_all").createOrReplaceTempView("_trace_kept");
         }
-        long activities = kept.equals("_trace_all") ? total : spark.sql("SELECT count(*) FROM _trace_kept").first().getLong(0);
-        Progress.info(String.format(Locale.ROOT, "trace %s, %s: %,d activities%s", Progress.printable(workload),
-                bounds.describe(), activities, activities < total ? String.format(Locale.ROOT, " (the earliest of %,d)", total) : ""));
+        long activities = kept.equals("_trace_all")
+                ? total
+                : spark.sql("SELECT count(*) FROM _trace_kept").first().getLong(0);
+        Progress.info(String.format(
+                Locale.ROOT,
+                "trace %s, %s: %,d activities%s",
+                Progress.printable(workload),
+                bounds.describe(),
+                activities,
+                activities < total ? String.format(Locale.ROOT, " (the earliest of %,d)", total) : ""));
 
         lanes();
         long instances = collectives(workload);
-        long flows = spark.sql("SELECT count(*) FROM _trace_inst WHERE arrival > 1").first().getLong(0);
-        Progress.info(String.format(Locale.ROOT, "trace %s: %,d collective instances on 2+ ranks, %,d flow arrows",
-                Progress.printable(workload), instances, flows));
+        long flows = spark.sql("SELECT count(*) FROM _trace_inst WHERE arrival > 1")
+                .first()
+                .getLong(0);
+        Progress.info(String.format(
+                Locale.ROOT,
+                "trace %s: %,d collective instances on 2+ ranks, %,d flow arrows",
+                Progress.printable(workload),
+                instances,
+                flows));
         Row ranks = spark.sql("SELECT count(*), min(rank) FROM _trace_ranks").first();
-        Dataset<Row> lines = metadata(workload, ranks.getInt(1)).unionByName(slices(origin)).unionByName(memberSlices(origin))
-                .unionByName(flowEvents(origin)).unionByName(headerAndFooter(workload, bounds, origin));
+        Dataset<Row> lines = metadata(workload, ranks.getInt(1))
+                .unionByName(slices(origin))
+                .unionByName(memberSlices(origin))
+                .unionByName(flowEvents(origin))
+                .unionByName(headerAndFooter(workload, bounds, origin));
         String file = writeOneFile(lines, target);
         return new Written(file, ranks.getLong(0), activities, total, instances, flows);
     }
@@ -128,12 +150,10 @@ public final class ChromeTrace {
                        CASE lane_kind WHEN 1 THEN %d ELSE %d END - 1 + dense_rank() OVER (PARTITION BY lane_kind
                            ORDER BY try_cast(lane_a AS BIGINT) NULLS LAST, lane_a, try_cast(lane_b AS BIGINT) NULLS LAST, lane_b)
                          AS lane_tid
-                FROM (SELECT DISTINCT lane_kind, lane_a, lane_b FROM _trace_kept)""".formatted(GPU_TID, CPU_TID))
-                .createOrReplaceTempView("_trace_lanes");
+                FROM (SELECT DISTINCT lane_kind, lane_a, lane_b FROM _trace_kept)""".formatted(GPU_TID, CPU_TID)).createOrReplaceTempView("_trace_lanes");
         spark.sql("""
                 SELECT s.*, l.lane_tid FROM _trace_kept s JOIN _trace_lanes l
-                  ON s.lane_kind = l.lane_kind AND s.lane_a <=> l.lane_a AND s.lane_b <=> l.lane_b""")
-                .createOrReplaceTempView("_trace_sel");
+                  ON s.lane_kind = l.lane_kind AND s.lane_a <=> l.lane_a AND s.lane_b <=> l.lane_b""").createOrReplaceTempView("_trace_sel");
         // every rank of the workload is a process, with or without activity in the bounds
         spark.sql("SELECT DISTINCT rank FROM _trace_ev WHERE rank IS NOT NULL").createOrReplaceTempView("_trace_ranks");
     }
@@ -160,14 +180,14 @@ public final class ChromeTrace {
                 FROM _trace_members m
                 JOIN (SELECT rank, min(ts_ns) AS lo, max(ts_ns + dur_ns) AS hi FROM _trace_sel GROUP BY rank) b
                   ON b.rank = m.rank AND m.ts_ns >= b.lo AND m.ts_ns <= b.hi
-                JOIN _trace_collectives c ON c.match_key = m.match_key AND c.k = m.k""")
-                .createOrReplaceTempView("_trace_drawn");
+                JOIN _trace_collectives c ON c.match_key = m.match_key AND c.k = m.k""").createOrReplaceTempView("_trace_drawn");
         spark.sql("SELECT * FROM _trace_drawn WHERE drawn >= 2").createOrReplaceTempView("_trace_inst");
         spark.sql("""
                 SELECT match_key, %d - 1 + dense_rank() OVER (PARTITION BY workload ORDER BY match_key) AS lane_tid
-                FROM (SELECT DISTINCT workload, match_key FROM _trace_inst)""".formatted(COLLECTIVE_TID))
-                .createOrReplaceTempView("_trace_coll_lanes");
-        return spark.sql("SELECT count(DISTINCT match_key, k) FROM _trace_inst").first().getLong(0);
+                FROM (SELECT DISTINCT workload, match_key FROM _trace_inst)""".formatted(COLLECTIVE_TID)).createOrReplaceTempView("_trace_coll_lanes");
+        return spark.sql("SELECT count(DISTINCT match_key, k) FROM _trace_inst")
+                .first()
+                .getLong(0);
     }
 
     private static final String TS = "CAST((%s - %d) / 1000.0 AS DECIMAL(20, 3))";
@@ -284,9 +304,13 @@ public final class ChromeTrace {
         other.put("clock", "every rank on the workload's aligned clock (events.ts_ns); ts = µs after origin_epoch_ns");
         String head = "{\"displayTimeUnit\":\"ns\",\"otherData\":" + new ObjectMapper().writeValueAsString(other)
                 + ",\"traceEvents\":[";
-        StructType schema = new StructType().add("grp", DataTypes.IntegerType).add("o", DataTypes.LongType)
-                .add("sub", DataTypes.IntegerType).add("line", DataTypes.StringType);
-        return spark.createDataFrame(List.of(RowFactory.create(-1, 0L, 0, head), RowFactory.create(9, 0L, 0, "]}")), schema);
+        StructType schema = new StructType()
+                .add("grp", DataTypes.IntegerType)
+                .add("o", DataTypes.LongType)
+                .add("sub", DataTypes.IntegerType)
+                .add("line", DataTypes.StringType);
+        return spark.createDataFrame(
+                List.of(RowFactory.create(-1, 0L, 0, head), RowFactory.create(9, 0L, 0, "]}")), schema);
     }
 
     /**
@@ -300,8 +324,12 @@ public final class ChromeTrace {
         Path qualified = fs.makeQualified(out);
         Path tmp = new Path(qualified.getParent(), "." + qualified.getName() + ".parts");
         fs.delete(tmp, true);
-        lines.repartition(1).sortWithinPartitions("grp", "o", "sub").select("line")
-                .write().option("compression", "none").text(tmp.toString());
+        lines.repartition(1)
+                .sortWithinPartitions("grp", "o", "sub")
+                .select("line")
+                .write()
+                .option("compression", "none")
+                .text(tmp.toString());
         Path part = null;
         for (FileStatus f : fs.listStatus(tmp)) {
             if (f.getPath().getName().startsWith("part-")) part = f.getPath();

@@ -18,12 +18,17 @@ public final class Comparison {
      * Which rows get a {@code ratio_delta}: AORTA's {@code overlap_ratio} (figure of {@code telemetry_overlap}, as its
      * overlap_report.py compares two runs), and the {@code overlap_ratio_of_*} figures of {@code comm_comp_overlap}.
      */
-    public static final BiPredicate<String, String> RATIO_DELTA_ROWS = (metric, figure) ->
-            "overlap_ratio".equals(metric) || "overlap_ratio".equals(figure)
+    public static final BiPredicate<String, String> RATIO_DELTA_ROWS =
+            (metric, figure) -> "overlap_ratio".equals(metric)
+                    || "overlap_ratio".equals(figure)
                     || (figure != null && figure.startsWith("overlap_ratio_"));
 
-    static final java.util.Set<String> COUNTS_OF_THINGS = java.util.Set.of("straggler_lag.num_collectives",
-            "telemetry_overlap.iterations", "hung_groups", "hang_root_ranks", "oom_count");
+    static final java.util.Set<String> COUNTS_OF_THINGS = java.util.Set.of(
+            "straggler_lag.num_collectives",
+            "telemetry_overlap.iterations",
+            "hung_groups",
+            "hang_root_ranks",
+            "oom_count");
 
     /**
      * Which rows get no ratio: identifiers (unit {@code rank}: straggler_lag.straggler_rank, collective_wait's
@@ -35,8 +40,16 @@ public final class Comparison {
     public static final BiPredicate<Row, String> NO_RATIO = (row, unit) -> "rank".equals(unit)
             || COUNTS_OF_THINGS.contains(row.metric() + (row.figure() == null ? "" : "." + row.figure()));
 
-    public record Row(String metric, String figure, String key, String unit, Double reference, Double candidate,
-                      Double ratio, boolean hasDelta, Double ratioDelta) {}
+    public record Row(
+            String metric,
+            String figure,
+            String key,
+            String unit,
+            Double reference,
+            Double candidate,
+            Double ratio,
+            boolean hasDelta,
+            Double ratioDelta) {}
 
     private final String reference;
     private final String candidate;
@@ -93,7 +106,8 @@ public final class Comparison {
     }
 
     private static String id(MetricRow r) {
-        return r.metric() + "\u0000" + Objects.toString(r.figure(), "\u0001") + "\u0000" + Objects.toString(r.key(), "\u0001");
+        return r.metric() + "\u0000" + Objects.toString(r.figure(), "\u0001") + "\u0000"
+                + Objects.toString(r.key(), "\u0001");
     }
 
     /**
@@ -128,12 +142,20 @@ public final class Comparison {
         sb.append(title).append('\n').append("=".repeat(title.length())).append('\n');
         sb.append("reference  ").append(reference).append('\n');
         sb.append("candidate  ").append(candidate).append('\n');
-        sb.append("ratio      candidate / reference (- when the reference is 0 or a value is missing, and for identifiers\n"
-                + "           and counts of things, such as a rank or a number of hung groups: read those side by side)\n\n");
+        sb.append(
+                "ratio      candidate / reference (- when the reference is 0 or a value is missing, and for identifiers\n"
+                        + "           and counts of things, such as a rank or a number of hung groups: read those side by side)\n\n");
         Fmt.Table t = new Fmt.Table("metric", "figure", "key", "unit", "reference", "candidate", "ratio", "delta");
         for (Row r : rows) {
-            t.row(r.metric(), r.figure(), r.key(), r.unit(), Fmt.num(r.reference()), Fmt.num(r.candidate()),
-                    ratio(r.ratio()), r.hasDelta() ? Fmt.num(r.ratioDelta()) : "");
+            t.row(
+                    r.metric(),
+                    r.figure(),
+                    r.key(),
+                    r.unit(),
+                    Fmt.num(r.reference()),
+                    Fmt.num(r.candidate()),
+                    ratio(r.ratio()),
+                    r.hasDelta() ? Fmt.num(r.ratioDelta()) : "");
         }
         sb.append(t.render(""));
         if (breakdown != null) sb.append(breakdown.text());

@@ -17,14 +17,14 @@ import org.tracelake.jobs.report.ReportQueries.ComparedRun;
  * median bus bandwidth. Times, calls and bytes are per rank (the run's total ÷ its ranks), so runs of different
  * sizes compare. Everything comes from the tables; nothing here classifies or sizes anything.
  */
-public record ComparisonBreakdown(List<Split> timeSplit, List<GpuTime> categories, List<GpuTime> movedKernels,
-                                  List<Collectives> collectives) {
+public record ComparisonBreakdown(
+        List<Split> timeSplit, List<GpuTime> categories, List<GpuTime> movedKernels, List<Collectives> collectives) {
 
     /** How many kernels the "moved most" list shows. */
     public static final int MOVED_KERNELS = 15;
     /** The parts of time_breakdown, in the order they stack (they add up to span_ms). */
-    static final List<String> SPLIT_PARTS = List.of("compute_ms", "exposed_comm_ms", "exposed_copy_ms", "idle_ms",
-            "span_ms");
+    static final List<String> SPLIT_PARTS =
+            List.of("compute_ms", "exposed_comm_ms", "exposed_copy_ms", "idle_ms", "span_ms");
 
     /** One figure of time_breakdown (mean over ranks, ms) in each run; null where a run lacks it. */
     public record Split(String part, Double reference, Double candidate) {}
@@ -37,9 +37,15 @@ public record ComparisonBreakdown(List<Split> timeSplit, List<GpuTime> categorie
     }
 
     /** Collectives of one kind and size bucket (bytes ≥ bucket, null when unsized) in each run. */
-    public record Collectives(String kind, Long bucket, double referenceCalls, double candidateCalls,
-                              Double referenceBytes, Double candidateBytes, Double referenceBusbwGbps,
-                              Double candidateBusbwGbps) {}
+    public record Collectives(
+            String kind,
+            Long bucket,
+            double referenceCalls,
+            double candidateCalls,
+            Double referenceBytes,
+            Double candidateBytes,
+            Double referenceBusbwGbps,
+            Double candidateBusbwGbps) {}
 
     /** @param metrics the comparison's shared workload-scope rows (time_breakdown among them) */
     static ComparisonBreakdown of(List<Comparison.Row> metrics, ComparedRun ref, ComparedRun cand) {
@@ -52,9 +58,13 @@ public record ComparisonBreakdown(List<Split> timeSplit, List<GpuTime> categorie
             }
         }
         List<GpuTime> moved = new ArrayList<>(side(ref.byName(), cand.byName(), ref.ranks(), cand.ranks()));
-        moved.sort(Comparator.comparingDouble((GpuTime g) -> -Math.abs(g.deltaMs())).thenComparing(GpuTime::name));
-        return new ComparisonBreakdown(split, side(ref.byCategory(), cand.byCategory(), ref.ranks(), cand.ranks()),
-                moved.subList(0, Math.min(MOVED_KERNELS, moved.size())), collectives(ref, cand));
+        moved.sort(Comparator.comparingDouble((GpuTime g) -> -Math.abs(g.deltaMs()))
+                .thenComparing(GpuTime::name));
+        return new ComparisonBreakdown(
+                split,
+                side(ref.byCategory(), cand.byCategory(), ref.ranks(), cand.ranks()),
+                moved.subList(0, Math.min(MOVED_KERNELS, moved.size())),
+                collectives(ref, cand));
     }
 
     /** Every name of either run, with its time per rank in each (0 where a run has none), largest first. */
@@ -65,8 +75,13 @@ public record ComparisonBreakdown(List<Split> timeSplit, List<GpuTime> categorie
         }
         for (KernelTime k : cand) {
             GpuTime r = byName.get(k.name());
-            byName.put(k.name(), new GpuTime(k.name(), r != null ? r.category() : k.category(),
-                    r != null ? r.referenceMs() : 0, perRankMs(k.durNs(), candRanks)));
+            byName.put(
+                    k.name(),
+                    new GpuTime(
+                            k.name(),
+                            r != null ? r.category() : k.category(),
+                            r != null ? r.referenceMs() : 0,
+                            perRankMs(k.durNs(), candRanks)));
         }
         List<GpuTime> out = new ArrayList<>(byName.values());
         out.sort(Comparator.comparingDouble((GpuTime g) -> -Math.max(g.referenceMs(), g.candidateMs()))
@@ -81,9 +96,15 @@ public record ComparisonBreakdown(List<Split> timeSplit, List<GpuTime> categorie
         List<Collectives> out = new ArrayList<>();
         for (CommBucket[] pair : byBucket.values()) {
             CommBucket any = pair[0] != null ? pair[0] : pair[1];
-            out.add(new Collectives(any.kind(), any.bucket(), calls(pair[0], ref.ranks()), calls(pair[1], cand.ranks()),
-                    bytes(pair[0], ref.ranks()), bytes(pair[1], cand.ranks()),
-                    pair[0] == null ? null : pair[0].busbwMedianGbps(), pair[1] == null ? null : pair[1].busbwMedianGbps()));
+            out.add(new Collectives(
+                    any.kind(),
+                    any.bucket(),
+                    calls(pair[0], ref.ranks()),
+                    calls(pair[1], cand.ranks()),
+                    bytes(pair[0], ref.ranks()),
+                    bytes(pair[1], cand.ranks()),
+                    pair[0] == null ? null : pair[0].busbwMedianGbps(),
+                    pair[1] == null ? null : pair[1].busbwMedianGbps()));
         }
         out.sort(Comparator.comparing(Collectives::kind)
                 .thenComparing(Collectives::bucket, Comparator.nullsFirst(Comparator.naturalOrder())));
@@ -111,16 +132,30 @@ public record ComparisonBreakdown(List<Split> timeSplit, List<GpuTime> categorie
     Map<String, Object> summary() {
         Map<String, Object> o = new LinkedHashMap<>();
         List<Map<String, Object>> split = new ArrayList<>();
-        for (Split s : timeSplit) split.add(entries("part", s.part(), "reference_ms", s.reference(), "candidate_ms", s.candidate()));
+        for (Split s : timeSplit)
+            split.add(entries("part", s.part(), "reference_ms", s.reference(), "candidate_ms", s.candidate()));
         o.put("time_split", split);
         o.put("kernel_categories", gpuTimes(categories));
         o.put("kernels_moved_most", gpuTimes(movedKernels));
         List<Map<String, Object>> coll = new ArrayList<>();
         for (Collectives c : collectives) {
-            coll.add(entries("kind", c.kind(), "bytes_at_least", c.bucket(),
-                    "reference_calls_per_rank", c.referenceCalls(), "candidate_calls_per_rank", c.candidateCalls(),
-                    "reference_bytes_per_rank", c.referenceBytes(), "candidate_bytes_per_rank", c.candidateBytes(),
-                    "reference_busbw_gbps", c.referenceBusbwGbps(), "candidate_busbw_gbps", c.candidateBusbwGbps()));
+            coll.add(entries(
+                    "kind",
+                    c.kind(),
+                    "bytes_at_least",
+                    c.bucket(),
+                    "reference_calls_per_rank",
+                    c.referenceCalls(),
+                    "candidate_calls_per_rank",
+                    c.candidateCalls(),
+                    "reference_bytes_per_rank",
+                    c.referenceBytes(),
+                    "candidate_bytes_per_rank",
+                    c.candidateBytes(),
+                    "reference_busbw_gbps",
+                    c.referenceBusbwGbps(),
+                    "candidate_busbw_gbps",
+                    c.candidateBusbwGbps()));
         }
         o.put("collectives", coll);
         return o;
@@ -129,8 +164,17 @@ public record ComparisonBreakdown(List<Split> timeSplit, List<GpuTime> categorie
     private static List<Map<String, Object>> gpuTimes(List<GpuTime> times) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (GpuTime g : times) {
-            out.add(entries("name", g.name(), "category", g.category(), "reference_ms_per_rank", g.referenceMs(),
-                    "candidate_ms_per_rank", g.candidateMs(), "delta_ms_per_rank", g.deltaMs()));
+            out.add(entries(
+                    "name",
+                    g.name(),
+                    "category",
+                    g.category(),
+                    "reference_ms_per_rank",
+                    g.referenceMs(),
+                    "candidate_ms_per_rank",
+                    g.candidateMs(),
+                    "delta_ms_per_rank",
+                    g.deltaMs()));
         }
         return out;
     }
@@ -147,19 +191,28 @@ public record ComparisonBreakdown(List<Split> timeSplit, List<GpuTime> categorie
         sb.append("\nWhere the GPU time span went (time_breakdown, ms, mean over ranks)\n");
         Fmt.Table split = new Fmt.Table("part", "reference", "candidate", "delta");
         for (Split s : timeSplit) {
-            split.row(s.part(), Fmt.num(s.reference()), Fmt.num(s.candidate()),
+            split.row(
+                    s.part(),
+                    Fmt.num(s.reference()),
+                    Fmt.num(s.candidate()),
                     s.reference() == null || s.candidate() == null ? "-" : Fmt.num(s.candidate() - s.reference()));
         }
         sb.append(timeSplit.isEmpty() ? "  (neither run has GPU activity)\n" : split.render("  "));
         sb.append("\nGPU time by kernel category (ms per rank)\n").append(gpuTable(categories, false));
         sb.append("\nKernels whose time moved most (ms per rank)\n").append(gpuTable(movedKernels, true));
         sb.append("\nCollectives by kind and size (calls and bytes per rank; median bus bandwidth, GB/s)\n");
-        Fmt.Table t = new Fmt.Table("kind", "bytes >=", "calls ref", "calls cand", "bytes ref", "bytes cand",
-                "busbw ref", "busbw cand");
+        Fmt.Table t = new Fmt.Table(
+                "kind", "bytes >=", "calls ref", "calls cand", "bytes ref", "bytes cand", "busbw ref", "busbw cand");
         for (Collectives c : collectives) {
-            t.row(c.kind(), Fmt.bucket(c.bucket()), Fmt.num(c.referenceCalls()),
-                    Fmt.num(c.candidateCalls()), Fmt.num(c.referenceBytes()), Fmt.num(c.candidateBytes()),
-                    Fmt.num(c.referenceBusbwGbps()), Fmt.num(c.candidateBusbwGbps()));
+            t.row(
+                    c.kind(),
+                    Fmt.bucket(c.bucket()),
+                    Fmt.num(c.referenceCalls()),
+                    Fmt.num(c.candidateCalls()),
+                    Fmt.num(c.referenceBytes()),
+                    Fmt.num(c.candidateBytes()),
+                    Fmt.num(c.referenceBusbwGbps()),
+                    Fmt.num(c.candidateBusbwGbps()));
         }
         sb.append(collectives.isEmpty() ? "  (no communication in either run)\n" : t.render("  "));
         return sb.toString();
@@ -167,11 +220,16 @@ public record ComparisonBreakdown(List<Split> timeSplit, List<GpuTime> categorie
 
     private static String gpuTable(List<GpuTime> times, boolean withCategory) {
         if (times.isEmpty()) return "  (no GPU activity in either run)\n";
-        Fmt.Table t = withCategory ? new Fmt.Table("kernel", "category", "reference", "candidate", "delta")
+        Fmt.Table t = withCategory
+                ? new Fmt.Table("kernel", "category", "reference", "candidate", "delta")
                 : new Fmt.Table("category", "reference", "candidate", "delta");
         for (GpuTime g : times) {
             if (withCategory) {
-                t.row(Fmt.shorten(g.name()), g.category(), Fmt.num(g.referenceMs()), Fmt.num(g.candidateMs()),
+                t.row(
+                        Fmt.shorten(g.name()),
+                        g.category(),
+                        Fmt.num(g.referenceMs()),
+                        Fmt.num(g.candidateMs()),
                         Fmt.num(g.deltaMs()));
             } else {
                 t.row(g.name(), Fmt.num(g.referenceMs()), Fmt.num(g.candidateMs()), Fmt.num(g.deltaMs()));

@@ -28,7 +28,8 @@ public final class Fmt {
     /** A count and its noun, singular for one: "1 workload", "3 workloads", "0 files", "2 kernel categories". */
     public static String count(long n, String noun) {
         if (n == 1) return num(n) + " " + noun;
-        boolean consonantY = noun.length() > 1 && noun.endsWith("y") && "aeiou".indexOf(noun.charAt(noun.length() - 2)) < 0;
+        boolean consonantY =
+                noun.length() > 1 && noun.endsWith("y") && "aeiou".indexOf(noun.charAt(noun.length() - 2)) < 0;
         return num(n) + " " + (consonantY ? noun.substring(0, noun.length() - 1) + "ies" : noun + "s");
     }
 
@@ -106,7 +107,9 @@ public final class Fmt {
             for (String[] r : rows) {
                 for (int i = 0; i < r.length; i++) {
                     w[i] = Math.max(w[i], r[i].length());
-                    if (!r[i].equals("-") && !r[i].isEmpty() && !r[i].matches("[-+]?[0-9][0-9,]*(\\.[0-9]+)?(e[-+]?[0-9]+)?%?( ?[a-zA-Z/µ]+)?")) {
+                    if (!r[i].equals("-")
+                            && !r[i].isEmpty()
+                            && !r[i].matches("[-+]?[0-9][0-9,]*(\\.[0-9]+)?(e[-+]?[0-9]+)?%?( ?[a-zA-Z/µ]+)?")) {
                         numeric[i] = false;
                     }
                 }

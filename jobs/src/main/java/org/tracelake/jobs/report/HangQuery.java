@@ -39,26 +39,55 @@ final class HangQuery {
     }
 
     private Dataset<Row> of(String table, String workload) {
-        return spark.read().parquet(warehouse.table(table)).where(col("workload").equalTo(lit(workload)));
+        return spark.read()
+                .parquet(warehouse.table(table))
+                .where(col("workload").equalTo(lit(workload)));
     }
 
     Hang hang(String workload) {
-        if (!warehouse.exists(Tables.PROCESS_GROUP_STATUS) || of(Tables.PROCESS_GROUP_STATUS, workload).limit(1).isEmpty()) {
-            return new Hang("no NCCL Flight Recorder dump for this workload", List.of(), List.of(), List.of(), List.of(), null, null);
+        if (!warehouse.exists(Tables.PROCESS_GROUP_STATUS)
+                || of(Tables.PROCESS_GROUP_STATUS, workload).limit(1).isEmpty()) {
+            return new Hang(
+                    "no NCCL Flight Recorder dump for this workload",
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    List.of(),
+                    null,
+                    null);
         }
         List<HangRow> rows = new ArrayList<>();
         if (warehouse.exists(Tables.COLLECTIVE_HANGS)) {
             for (Row r : of(Tables.COLLECTIVE_HANGS, workload)
                     .orderBy(col("is_root").desc(), col("created_ns"), col("pg_name"), col("collective_seq_id"))
-                    .select("pg_name", "pg_desc", "collective_seq_id", "op", "input_size", "dtype", "created_ns",
-                            "missing_ranks", "holding_ranks", "is_root")
+                    .select(
+                            "pg_name",
+                            "pg_desc",
+                            "collective_seq_id",
+                            "op",
+                            "input_size",
+                            "dtype",
+                            "created_ns",
+                            "missing_ranks",
+                            "holding_ranks",
+                            "is_root")
                     .collectAsList()) {
-                rows.add(new HangRow(r.getString(0), r.getString(1), r.getLong(2), r.getString(3), r.getString(4),
-                        r.getString(5), r.isNullAt(6) ? null : r.getLong(6), r.getList(7), r.getList(8), r.getBoolean(9)));
+                rows.add(new HangRow(
+                        r.getString(0),
+                        r.getString(1),
+                        r.getLong(2),
+                        r.getString(3),
+                        r.getString(4),
+                        r.getString(5),
+                        r.isNullAt(6) ? null : r.getLong(6),
+                        r.getList(7),
+                        r.getList(8),
+                        r.getBoolean(9)));
             }
         }
         of(Tables.PROCESS_GROUP_STATUS, workload).createOrReplaceTempView("_report_pg_status");
-        Dataset<Row> entries = warehouse.exists(Tables.FLIGHT_RECORDER) ? of(Tables.FLIGHT_RECORDER, workload)
+        Dataset<Row> entries = warehouse.exists(Tables.FLIGHT_RECORDER)
+                ? of(Tables.FLIGHT_RECORDER, workload)
                 : spark.createDataFrame(new ArrayList<Row>(), FlightRecorderSchema.ENTRIES);
         entries.createOrReplaceTempView("_report_fr");
         List<Row> cells = spark.sql("""
@@ -96,18 +125,32 @@ final class HangQuery {
         String log = null;
         if (warehouse.exists(Tables.TRACE_FILES)) {
             List<Row> logs = of(Tables.TRACE_FILES, workload)
-                    .where(col("format").equalTo(lit(TraceFormat.FLIGHT_RECORDER.id())).and(col("metadata").getItem("fault_log").isNotNull()))
-                    .select(col("metadata").getItem("fault_log_file"), col("metadata").getItem("fault_log"))
-                    .orderBy(col("path")).limit(1).collectAsList();
+                    .where(col("format")
+                            .equalTo(lit(TraceFormat.FLIGHT_RECORDER.id()))
+                            .and(col("metadata").getItem("fault_log").isNotNull()))
+                    .select(
+                            col("metadata").getItem("fault_log_file"),
+                            col("metadata").getItem("fault_log"))
+                    .orderBy(col("path"))
+                    .limit(1)
+                    .collectAsList();
             if (!logs.isEmpty()) {
                 logFile = logs.get(0).getString(0);
                 log = logs.get(0).getString(1);
             }
         }
-        String reason = rows.isEmpty() ? "Flight Recorder dumps present; no stuck collective: no member of any group is "
-                + "behind a collective another member holds" : null;
-        return new Hang(reason, rows, new ArrayList<>(labels.values()), new ArrayList<>(ranks), matrixByLabel(matrix, labels),
-                logFile, log);
+        String reason = rows.isEmpty()
+                ? "Flight Recorder dumps present; no stuck collective: no member of any group is "
+                        + "behind a collective another member holds"
+                : null;
+        return new Hang(
+                reason,
+                rows,
+                new ArrayList<>(labels.values()),
+                new ArrayList<>(ranks),
+                matrixByLabel(matrix, labels),
+                logFile,
+                log);
     }
 
     /** Cells with the group's label (name and description) in place of its name. */

@@ -43,8 +43,10 @@ final class HistoryQuery {
         }
         Map<String, List<String>> changes = new HashMap<>();
         if (q.warehouse().exists(Tables.WORKLOAD_CHANGES)) {
-            for (Row r : q.forWorkload(Tables.WORKLOAD_CHANGES, workload).select("run_id", "change", "file")
-                    .orderBy("run_id", "change", "file").collectAsList()) {
+            for (Row r : q.forWorkload(Tables.WORKLOAD_CHANGES, workload)
+                    .select("run_id", "change", "file")
+                    .orderBy("run_id", "change", "file")
+                    .collectAsList()) {
                 changes.computeIfAbsent(r.getString(0), k -> new ArrayList<>())
                         .add(r.isNullAt(2) ? r.getString(1) : r.getString(1) + " " + r.getString(2));
                 allRuns.add(r.getString(0));
@@ -55,16 +57,20 @@ final class HistoryQuery {
         Map<String, String> started = startTimes(shown);
         List<RunHistory.Run> runs = new ArrayList<>();
         for (String id : shown) {
-            runs.add(new RunHistory.Run(id, started.get(id), changes.getOrDefault(id, List.of()), withMetrics.contains(id)));
+            runs.add(new RunHistory.Run(
+                    id, started.get(id), changes.getOrDefault(id, List.of()), withMetrics.contains(id)));
         }
-        return new RunHistory(workload, runs, history == null ? List.of() : series(workload, history, shown), allRuns.size());
+        return new RunHistory(
+                workload, runs, history == null ? List.of() : series(workload, history, shown), allRuns.size());
     }
 
     private Map<String, String> startTimes(List<String> runIds) {
         Map<String, String> out = new HashMap<>();
         if (runIds.isEmpty() || !q.warehouse().exists(Tables.RUNS)) return out;
-        for (Row r : q.table(Tables.RUNS).where(col("run_id").isin(runIds.toArray()))
-                .select(col("run_id"), date_format(col("started_at"), "yyyy-MM-dd HH:mm:ss")).collectAsList()) {
+        for (Row r : q.table(Tables.RUNS)
+                .where(col("run_id").isin(runIds.toArray()))
+                .select(col("run_id"), date_format(col("started_at"), "yyyy-MM-dd HH:mm:ss"))
+                .collectAsList()) {
             out.put(r.getString(0), r.getString(1));
         }
         return out;
@@ -76,17 +82,22 @@ final class HistoryQuery {
         Map<String, Double[]> values = new LinkedHashMap<>();
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < runIds.size(); i++) index.put(runIds.get(i), i);
-        List<Row> rows = history.where(col("run_id").isin(runIds.toArray()).and(col("value").isNotNull()))
-                .select("run_id", "metric", "figure", "value").collectAsList();
+        List<Row> rows = history.where(
+                        col("run_id").isin(runIds.toArray()).and(col("value").isNotNull()))
+                .select("run_id", "metric", "figure", "value")
+                .collectAsList();
         for (Row r : rows) {
             MetricCatalog.Entry e = headlines.get(r.getString(1));
             if (e == null || !java.util.Objects.equals(e.figure(), r.getString(2))) continue;
-            values.computeIfAbsent(e.metric(), k -> new Double[runIds.size()])[index.get(r.getString(0))] = r.getDouble(3);
+            values.computeIfAbsent(e.metric(), k -> new Double[runIds.size()])[index.get(r.getString(0))] =
+                    r.getDouble(3);
         }
         Set<String> flagged = new HashSet<>();
         if (q.warehouse().exists(Tables.REGRESSIONS)) {
-            for (Row r : q.forWorkload(Tables.REGRESSIONS, workload).where(col("key").isNull())
-                    .select("run_id", "metric", "figure").collectAsList()) {
+            for (Row r : q.forWorkload(Tables.REGRESSIONS, workload)
+                    .where(col("key").isNull())
+                    .select("run_id", "metric", "figure")
+                    .collectAsList()) {
                 flagged.add(r.getString(0) + "|" + r.getString(1) + "|" + r.getString(2));
             }
         }
@@ -96,8 +107,14 @@ final class HistoryQuery {
             if (v == null) continue;
             List<Boolean> marks = new ArrayList<>();
             for (String id : runIds) marks.add(flagged.contains(id + "|" + e.metric() + "|" + e.figure()));
-            out.add(new RunHistory.Series(e.metric(), e.figure(), e.unit(), e.label(), e.higherIsBetter(),
-                    java.util.Arrays.asList(v), marks));
+            out.add(new RunHistory.Series(
+                    e.metric(),
+                    e.figure(),
+                    e.unit(),
+                    e.label(),
+                    e.higherIsBetter(),
+                    java.util.Arrays.asList(v),
+                    marks));
         }
         return out;
     }

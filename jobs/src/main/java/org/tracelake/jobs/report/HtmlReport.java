@@ -32,19 +32,38 @@ public final class HtmlReport {
         List<List<Object>> card = new ArrayList<>();
         Map<String, Object> c = m.card();
         fact(card, "description", c.get("description"));
-        fact(card, "model", join(" · ", c.get("model_family"), c.get("phase"), c.get("precision"),
-                c.get("num_params") == null ? null : text(c.get("num_params")) + " params"));
-        fact(card, "batch × seq", c.get("batch_size") == null ? null : text(c.get("batch_size")) + " × " + text(c.get("seq_len")));
-        fact(card, "hardware", join(" · ", c.get("xpu_model"), c.get("device_count") == null ? null : c.get("device_count") + " devices",
-                c.get("topology")));
+        fact(
+                card,
+                "model",
+                join(
+                        " · ",
+                        c.get("model_family"),
+                        c.get("phase"),
+                        c.get("precision"),
+                        c.get("num_params") == null ? null : text(c.get("num_params")) + " params"));
+        fact(
+                card,
+                "batch × seq",
+                c.get("batch_size") == null ? null : text(c.get("batch_size")) + " × " + text(c.get("seq_len")));
+        fact(
+                card,
+                "hardware",
+                join(
+                        " · ",
+                        c.get("xpu_model"),
+                        c.get("device_count") == null ? null : c.get("device_count") + " devices",
+                        c.get("topology")));
         StringBuilder par = new StringBuilder();
         for (String p : new String[] {"dp_replicate", "dp_shard", "tp", "pp", "cp", "ep"}) {
-            if (c.get(p) != null) par.append(par.length() == 0 ? "" : " · ").append(p).append(' ').append(c.get(p));
+            if (c.get(p) != null)
+                par.append(par.length() == 0 ? "" : " · ").append(p).append(' ').append(c.get(p));
         }
         fact(card, "parallelism", par.length() == 0 ? null : par.toString());
         fact(card, "framework", join(" ", c.get("framework"), c.get("framework_version")));
         fact(card, "comm library", join(" ", c.get("comm_library"), c.get("comm_library_version")));
-        card.add(List.of("trace files", f.total() + " (" + f.ok() + " ok, " + f.skipped() + " skipped, " + f.error() + " error)"));
+        card.add(List.of(
+                "trace files",
+                f.total() + " (" + f.ok() + " ok, " + f.skipped() + " skipped, " + f.error() + " error)"));
         card.add(List.of("ranks · events", f.ranks() + " · " + Fmt.num(f.events())));
         for (String e : f.errors()) card.add(List.of("error", e));
         d.put("cardAll", cardAll);
@@ -56,8 +75,17 @@ public final class HtmlReport {
         d.put("overlap", overlap(m));
         d.put("comm", comm(m.commBuckets()));
         d.put("waitFree", waitFree(WaitFreeBandwidth.of(m)));
-        d.put("lag", Map.of("instances", m.lag().instances(), "ranks", m.lag().ranks(), "cells", m.lag().cells(),
-                "total", m.lag().totalInstances()));
+        d.put(
+                "lag",
+                Map.of(
+                        "instances",
+                        m.lag().instances(),
+                        "ranks",
+                        m.lag().ranks(),
+                        "cells",
+                        m.lag().cells(),
+                        "total",
+                        m.lag().totalInstances()));
         d.put("stragglers", stragglers(m));
         d.put("kernels", kernels(m.categoryByRank()));
         List<Map<String, Object>> top = new ArrayList<>();
@@ -71,7 +99,8 @@ public final class HtmlReport {
         }
         d.put("topKernels", top);
         List<Map<String, Object>> series = new ArrayList<>();
-        for (ReportModel.MemorySeries s : m.memory().series()) series.add(Map.of("device", s.device(), "points", s.points()));
+        for (ReportModel.MemorySeries s : m.memory().series())
+            series.add(Map.of("device", s.device(), "points", s.points()));
         d.put("memory", Map.of("note", m.memory().reason(), "series", series));
         d.put("hang", hang(m.hang()));
         d.put("allToAll", allToAll(m.allToAll()));
@@ -105,7 +134,8 @@ public final class HtmlReport {
         o.put("ranks", h.ranks());
         List<List<Object>> cells = new ArrayList<>();
         for (ReportModel.HangCell c : h.cells()) {
-            cells.add(java.util.Arrays.asList(h.ranks().indexOf(c.rank()), h.groups().indexOf(c.group()), c.enqueued(), c.completed()));
+            cells.add(java.util.Arrays.asList(
+                    h.ranks().indexOf(c.rank()), h.groups().indexOf(c.group()), c.enqueued(), c.completed()));
         }
         o.put("cells", cells);
         o.put("faultLogFile", h.faultLogFile());
@@ -117,7 +147,8 @@ public final class HtmlReport {
     private static Map<String, Object> allToAll(ReportModel.AllToAll a) {
         Map<String, Object> o = new LinkedHashMap<>();
         List<List<Object>> instances = new ArrayList<>();
-        for (ReportModel.Imbalance i : a.instances()) instances.add(java.util.Arrays.asList(i.instance(), i.imbalance()));
+        for (ReportModel.Imbalance i : a.instances())
+            instances.add(java.util.Arrays.asList(i.instance(), i.imbalance()));
         o.put("instances", instances);
         o.put("ranks", a.ranks());
         List<List<Object>> cells = new ArrayList<>();
@@ -203,7 +234,8 @@ public final class HtmlReport {
         } else {
             for (Integer r : ranks) {
                 for (String c : classes) {
-                    boolean present = t.spans().stream().anyMatch(s -> s.rank() == r && s.activityClass().equals(c));
+                    boolean present = t.spans().stream()
+                            .anyMatch(s -> s.rank() == r && s.activityClass().equals(c));
                     if (!present) continue;
                     laneIndex.put(r + "/" + c, lanes.size());
                     lanes.add("rank " + r + " · " + c);
@@ -225,7 +257,8 @@ public final class HtmlReport {
                 return categories.size() - 1;
             });
             byClass.computeIfAbsent(s.activityClass(), k -> new ArrayList<>())
-                    .add(new double[] {laneIndex.get(s.rank() + "/" + s.activityClass()), s.startUs(), s.durUs(), n, c});
+                    .add(new double[] {laneIndex.get(s.rank() + "/" + s.activityClass()), s.startUs(), s.durUs(), n, c
+                    });
         }
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("step", t.step());
@@ -259,7 +292,8 @@ public final class HtmlReport {
             if (!r.metric().equals("comm_comp_overlap") || r.key() != null || r.value() == null) continue;
             for (int i = 0; i < figs.length; i++) {
                 if (figs[i].equals(r.figure())) {
-                    double[] a = steps.computeIfAbsent(r.step(), s -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
+                    double[] a = steps.computeIfAbsent(
+                            r.step(), s -> new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
                     a[i] = r.value();
                 }
             }
@@ -349,7 +383,9 @@ public final class HtmlReport {
         o.put("ranks", ranks);
         o.put("share", share);
         o.put("last", last);
-        o.put("instances", m.lastArrivals().isEmpty() ? 0 : m.lastArrivals().get(0).instances());
+        o.put(
+                "instances",
+                m.lastArrivals().isEmpty() ? 0 : m.lastArrivals().get(0).instances());
         return o;
     }
 

@@ -37,7 +37,8 @@ final class MemoryQuery {
         if (!warehouse.exists(Tables.MEMORY_EVENTS)) {
             return new Memory("no memory_events table (no CUDA memory snapshot in the archive)", List.of());
         }
-        Dataset<Row> df = spark.read().parquet(warehouse.table(Tables.MEMORY_EVENTS))
+        Dataset<Row> df = spark.read()
+                .parquet(warehouse.table(Tables.MEMORY_EVENTS))
                 .where(col("workload").equalTo(lit(workload)));
         List<String> cols = ReportQueries.columns(df);
         String time = first(cols, TIME_COLUMNS);
@@ -55,26 +56,34 @@ final class MemoryQuery {
         String levelExpr = level ? "CAST(allocated_bytes AS DOUBLE)" : """
                 sum(CASE WHEN action = 'alloc' THEN CAST(%1$s AS DOUBLE)
                          WHEN action = 'free_completed' THEN -CAST(%1$s AS DOUBLE) ELSE 0 END)
-                  OVER (PARTITION BY dev ORDER BY %2$s ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"""
-                .formatted(size, order);
+                  OVER (PARTITION BY dev ORDER BY %2$s ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)""".formatted(size, order);
         List<Row> rows = spark.sql("""
                 WITH e AS (SELECT *, %s AS dev, CAST(%s AS DOUBLE) AS t FROM _report_memory WHERE %s IS NOT NULL%s),
                 l AS (SELECT dev, t, %s AS level FROM e),
                 b AS (SELECT dev, t, level, min(t) OVER (PARTITION BY dev) AS t0, max(t) OVER (PARTITION BY dev) AS t1 FROM l)
                 SELECT dev, CAST(floor(CASE WHEN t1 > t0 THEN (t - t0) / (t1 - t0) * %d ELSE 0 END) AS INT) AS bucket,
                        min(t - t0) AS t, max(level) AS level
-                FROM b GROUP BY 1, 2 ORDER BY 1, 2""".formatted(device, time, time,
-                        level ? "" : " AND action IN ('alloc', 'free_completed')", levelExpr, points - 1))
+                FROM b GROUP BY 1, 2 ORDER BY 1, 2""".formatted(
+                                device,
+                                time,
+                                time,
+                                level ? "" : " AND action IN ('alloc', 'free_completed')",
+                                levelExpr,
+                                points - 1))
                 .collectAsList();
         Map<String, List<double[]>> byDevice = new LinkedHashMap<>();
         for (Row r : rows) {
-            byDevice.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(new double[] {r.getDouble(2), r.getDouble(3)});
+            byDevice.computeIfAbsent(r.getString(0), k -> new ArrayList<>())
+                    .add(new double[] {r.getDouble(2), r.getDouble(3)});
         }
         List<MemorySeries> series = new ArrayList<>();
         byDevice.forEach((d, p) -> series.add(new MemorySeries(d, p)));
         String unit = time.equals("time_us") ? "µs" : time.endsWith("ns") ? "ns" : "time units";
-        return new Memory(level ? "allocated bytes (replayed); time in " + unit + " from the first event"
-                : "allocated bytes relative to the trace start (alloc − free_completed); time in " + unit, series);
+        return new Memory(
+                level
+                        ? "allocated bytes (replayed); time in " + unit + " from the first event"
+                        : "allocated bytes relative to the trace start (alloc − free_completed); time in " + unit,
+                series);
     }
 
     private static String first(List<String> cols, List<String> candidates) {

@@ -28,24 +28,37 @@ record NodeLocality(String unavailable, List<Line> lines) {
 
     static NodeLocality of(ReportModel m) {
         MetricRow headline = TextReport.anyKey(m.workloadMetrics(), METRIC, "inter_node_bytes");
-        if (headline == null) return new NodeLocality("comm_locality absent (metrics computed before it existed)", List.of());
+        if (headline == null)
+            return new NodeLocality("comm_locality absent (metrics computed before it existed)", List.of());
         if (headline.value() == null) return new NodeLocality(headline.reason(), List.of());
         Map<String, List<MetricRow>> byKind = new LinkedHashMap<>();
-        m.keyMetrics().stream().filter(r -> r.metric().equals(METRIC))
+        m.keyMetrics().stream()
+                .filter(r -> r.metric().equals(METRIC))
                 .sorted((a, b) -> a.key().compareTo(b.key()))
-                .forEach(r -> byKind.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
+                .forEach(r ->
+                        byKind.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
         List<Line> lines = new ArrayList<>();
         byKind.forEach((kind, rows) -> lines.add(line(kind, rows)));
-        lines.add(line(null, m.workloadMetrics().stream().filter(r -> r.metric().equals(METRIC)).toList()));
+        lines.add(line(
+                null,
+                m.workloadMetrics().stream()
+                        .filter(r -> r.metric().equals(METRIC))
+                        .toList()));
         return new NodeLocality(null, lines);
     }
 
     private static Line line(String kind, List<MetricRow> rows) {
-        return new Line(kind, TextReport.value(rows, METRIC, "intra_node_bytes", kind),
+        return new Line(
+                kind,
+                TextReport.value(rows, METRIC, "intra_node_bytes", kind),
                 TextReport.value(rows, METRIC, "inter_node_bytes", kind),
                 TextReport.value(rows, METRIC, "intra_node_time_ms", kind),
                 TextReport.value(rows, METRIC, "inter_node_time_ms", kind),
-                rows.stream().filter(r -> "inter_node_bytes".equals(r.figure())).map(MetricRow::reason).findFirst().orElse(null));
+                rows.stream()
+                        .filter(r -> "inter_node_bytes".equals(r.figure()))
+                        .map(MetricRow::reason)
+                        .findFirst()
+                        .orElse(null));
     }
 
     /** The text report's section. */
@@ -55,10 +68,16 @@ record NodeLocality(String unavailable, List<Line> lines) {
             sb.append("  ").append(unavailable).append('\n');
             return;
         }
-        Fmt.Table t = new Fmt.Table("kind", "intra-node bytes", "inter-node bytes", "inter share", "intra ms", "inter ms", "mode");
+        Fmt.Table t = new Fmt.Table(
+                "kind", "intra-node bytes", "inter-node bytes", "inter share", "intra ms", "inter ms", "mode");
         for (Line l : lines) {
-            t.row(l.kind() == null ? "all kinds" : l.kind(), bytes(l.intraBytes()), bytes(l.interBytes()),
-                    l.interShare() == null ? "-" : Fmt.pct(l.interShare()), Fmt.num(l.intraMs()), Fmt.num(l.interMs()),
+            t.row(
+                    l.kind() == null ? "all kinds" : l.kind(),
+                    bytes(l.intraBytes()),
+                    bytes(l.interBytes()),
+                    l.interShare() == null ? "-" : Fmt.pct(l.interShare()),
+                    Fmt.num(l.intraMs()),
+                    Fmt.num(l.interMs()),
                     l.mode() == null ? "-" : l.mode());
         }
         sb.append(t.render("  "));

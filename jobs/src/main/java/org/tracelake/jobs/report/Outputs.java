@@ -15,11 +15,15 @@ public final class Outputs {
         Path path = new Path(target);
         if (path.toUri().getScheme() == null || "file".equals(path.toUri().getScheme())) {
             // a local file: plain java.nio (Hadoop's local file system would leave a .crc file beside it)
-            java.nio.file.Path file = java.nio.file.Path.of(path.toUri().getPath()).toAbsolutePath();
+            java.nio.file.Path file =
+                    java.nio.file.Path.of(path.toUri().getPath()).toAbsolutePath();
             if (file.getParent() != null) java.nio.file.Files.createDirectories(file.getParent());
             java.nio.file.Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
             java.nio.file.Files.writeString(tmp, content, StandardCharsets.UTF_8);
-            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            java.nio.file.Files.move(
+                    tmp,
+                    file,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             return file.toString();
         }

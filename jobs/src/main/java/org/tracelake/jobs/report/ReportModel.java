@@ -27,23 +27,38 @@ public record ReportModel(
         AllToAll allToAll) {
 
     /** trace_files of the workload, counted. */
-    public record Files(long total, long ok, long skipped, long error, long ranks, long events, long eventsDropped,
-                        List<String> errors) {}
+    public record Files(
+            long total,
+            long ok,
+            long skipped,
+            long error,
+            long ranks,
+            long events,
+            long eventsDropped,
+            List<String> errors) {}
 
     /**
      * One metrics row. For step means, {@code value} is the mean over ranks and {@code rank} holds the number of
      * ranks averaged.
      */
-    public record MetricRow(String metric, String figure, String key, Integer rank, Long step, Double value,
-                            String unit, String status, String reason) {
+    public record MetricRow(
+            String metric,
+            String figure,
+            String key,
+            Integer rank,
+            Long step,
+            Double value,
+            String unit,
+            String status,
+            String reason) {
         public String label() {
             return metric + (figure == null ? "" : "." + figure) + (key == null ? "" : "[" + key + "]");
         }
     }
 
     /** Communication activities of one collective kind and power-of-2 size bucket (bucket 0: size 0; null: unknown). */
-    public record CommBucket(String kind, Long bucket, long calls, Long bytes, long durNs, long busbwSamples,
-                             Double busbwMedianGbps) {}
+    public record CommBucket(
+            String kind, Long bucket, long calls, Long bytes, long durNs, long busbwSamples, Double busbwMedianGbps) {}
 
     /** Per rank: the matched collective instances it took part in and those it arrived at last. */
     public record RankLastArrivals(int rank, long instances, long lastArrivals) {}
@@ -84,11 +99,26 @@ public record ReportModel(
      * completed collective ids ({@code groups} are labels "name desc"), and the fault log beside the dumps, if any;
      * {@code reason} says why there are no rows.
      */
-    public record Hang(String reason, List<HangRow> rows, List<String> groups, List<Integer> ranks, List<HangCell> cells,
-                       String faultLogFile, String faultLog) {}
+    public record Hang(
+            String reason,
+            List<HangRow> rows,
+            List<String> groups,
+            List<Integer> ranks,
+            List<HangCell> cells,
+            String faultLogFile,
+            String faultLog) {}
 
-    public record HangRow(String pgName, String pgDesc, long seq, String op, String inputSize, String dtype, Long createdNs,
-                          List<Integer> missingRanks, List<Integer> holdingRanks, boolean root) {}
+    public record HangRow(
+            String pgName,
+            String pgDesc,
+            long seq,
+            String op,
+            String inputSize,
+            String dtype,
+            Long createdNs,
+            List<Integer> missingRanks,
+            List<Integer> holdingRanks,
+            boolean root) {}
 
     public record HangCell(int rank, String group, long enqueued, Long completed) {}
 

@@ -39,8 +39,8 @@ public final class ReportQueries {
     public static final int TOP_KERNELS = 15;
 
     /** Card columns that are not facts to show (maps, bookkeeping). */
-    private static final List<String> CARD_SKIP = List.of(
-            "workload", "card", "field_sources", "status", "error", "ingest_run_id", "card_path", "card_hash");
+    private static final List<String> CARD_SKIP =
+            List.of("workload", "card", "field_sources", "status", "error", "ingest_run_id", "card_path", "card_hash");
 
     private final SparkSession spark;
     private final Warehouse warehouse;
@@ -54,25 +54,32 @@ public final class ReportQueries {
     public List<String> workloads() {
         if (!warehouse.exists(Tables.METRICS)) return List.of();
         List<String> out = new ArrayList<>();
-        for (Row r : table(Tables.METRICS).select("workload").distinct().orderBy("workload").collectAsList()) {
+        for (Row r : table(Tables.METRICS)
+                .select("workload")
+                .distinct()
+                .orderBy("workload")
+                .collectAsList()) {
             out.add(r.getString(0));
         }
         return out;
     }
 
     public boolean hasWorkload(String workload) {
-        return warehouse.exists(Tables.METRICS) && !forWorkload(Tables.METRICS, workload).limit(1).isEmpty();
+        return warehouse.exists(Tables.METRICS)
+                && !forWorkload(Tables.METRICS, workload).limit(1).isEmpty();
     }
 
     /** Every workload-scope metric row of a workload, ordered (for comparisons and exports). */
     public List<MetricRow> workloadMetrics(String workload) {
         if (!warehouse.exists(Tables.METRICS)) return List.of();
-        return metricRows(forWorkload(Tables.METRICS, workload).where(col("scope").equalTo(lit("workload"))));
+        return metricRows(
+                forWorkload(Tables.METRICS, workload).where(col("scope").equalTo(lit("workload"))));
     }
 
     public ReportModel build(String workload, Long step, int timelineCap) {
         if (!warehouse.exists(Tables.EVENTS) || !warehouse.exists(Tables.METRICS)) {
-            throw new IllegalStateException("no events or metrics under " + warehouse.root() + ": run `tracelake refresh` first");
+            throw new IllegalStateException(
+                    "no events or metrics under " + warehouse.root() + ": run `tracelake refresh` first");
         }
         // events only for the timeline (drawn, not counted); every figure comes from the engine's tables
         forWorkload(Tables.EVENTS, workload).createOrReplaceTempView("_report_events");
@@ -85,10 +92,13 @@ public final class ReportQueries {
             if (!w.isEmpty()) {
                 Row r = w.get(0);
                 runId = r.getAs("ingest_run_id");
-                Map<?, ?> cardMap = r.isNullAt(r.fieldIndex("card")) ? Map.of()
-                        : scala.jdk.javaapi.CollectionConverters.asJava(r.<scala.collection.Map<Object, Object>>getAs("card"));
+                Map<?, ?> cardMap = r.isNullAt(r.fieldIndex("card"))
+                        ? Map.of()
+                        : scala.jdk.javaapi.CollectionConverters.asJava(
+                                r.<scala.collection.Map<Object, Object>>getAs("card"));
                 Object description = cardMap.get("description");
-                if (description != null) card.put("description", description.toString().strip());
+                if (description != null)
+                    card.put("description", description.toString().strip());
                 for (StructField f : r.schema().fields()) {
                     if (CARD_SKIP.contains(f.name())) continue;
                     Object v = r.get(r.fieldIndex(f.name()));
@@ -99,34 +109,76 @@ public final class ReportQueries {
         // a line per stage with its counts (stderr, as refresh's progress): a report of a large workload takes minutes
         String name = Progress.printable(workload);
         ReportModel.Files files = files(workload);
-        Progress.info(String.format(Locale.ROOT, "report %s: card, %s (%,d ok), %s", name, Fmt.count(files.total(), "trace file"),
-                files.ok(), Fmt.count(files.events(), "event")));
+        Progress.info(String.format(
+                Locale.ROOT,
+                "report %s: card, %s (%,d ok), %s",
+                name,
+                Fmt.count(files.total(), "trace file"),
+                files.ok(),
+                Fmt.count(files.events(), "event")));
         List<MetricRow> workloadRows = metricRows(metrics.where(col("scope").equalTo(lit("workload"))));
         List<MetricRow> rankRows = metricRows(metrics.where(col("scope").equalTo(lit("rank"))));
-        List<MetricRow> keyRows = metricRows(metrics.where(col("scope").equalTo(lit("key")).and(col("rank").isNull())));
+        List<MetricRow> keyRows = metricRows(
+                metrics.where(col("scope").equalTo(lit("key")).and(col("rank").isNull())));
         List<MetricRow> steps = stepMeans(metrics);
-        Progress.info(String.format(Locale.ROOT, "report %s: metrics, %,d workload-scope, %,d per rank, %,d by key, %,d step means",
-                name, workloadRows.size(), rankRows.size(), keyRows.size(), steps.size()));
+        Progress.info(String.format(
+                Locale.ROOT,
+                "report %s: metrics, %,d workload-scope, %,d per rank, %,d by key, %,d step means",
+                name,
+                workloadRows.size(),
+                rankRows.size(),
+                keyRows.size(),
+                steps.size()));
         List<CommBucket> buckets = commBuckets(metrics);
         List<RankLastArrivals> arrivals = lastArrivals(workload);
         LagMap lag = lagMap(workload);
-        Progress.info(String.format(Locale.ROOT, "report %s: communication, %s, %s (lag map of %,d)", name,
-                Fmt.count(buckets.size(), "kind and size bucket"), Fmt.count(lag.totalInstances(), "matched collective instance"),
+        Progress.info(String.format(
+                Locale.ROOT,
+                "report %s: communication, %s, %s (lag map of %,d)",
+                name,
+                Fmt.count(buckets.size(), "kind and size bucket"),
+                Fmt.count(lag.totalInstances(), "matched collective instance"),
                 lag.instances().size()));
-        ReportModel.Timeline timeline = new TimelineQuery(spark).timeline(step, timelineCap,
-                card.get("count_per_node") instanceof Number n ? n.longValue() : null);
-        Progress.info(String.format(Locale.ROOT, "report %s: timeline of %s, %,d activities (%,d drawn)", name,
-                timeline.step() == null ? "no step" : "step " + timeline.step(), timeline.totalSpans(), timeline.spans().size()));
+        ReportModel.Timeline timeline = new TimelineQuery(spark)
+                .timeline(step, timelineCap, card.get("count_per_node") instanceof Number n ? n.longValue() : null);
+        Progress.info(String.format(
+                Locale.ROOT,
+                "report %s: timeline of %s, %,d activities (%,d drawn)",
+                name,
+                timeline.step() == null ? "no step" : "step " + timeline.step(),
+                timeline.totalSpans(),
+                timeline.spans().size()));
         List<KernelTime> categories = categoryByRank();
         List<KernelTime> top = topKernels();
         ReportModel.Memory memory = new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS);
         ReportModel.Hang hang = new HangQuery(spark, warehouse).hang(workload);
         ReportModel.AllToAll allToAll = new AllToAllQuery(spark, warehouse).allToAll(workload, metrics);
-        Progress.info(String.format(Locale.ROOT, "report %s: kernels (%s), memory (%s), hangs (%s), all-to-all (%s)", name,
-                Fmt.count(categories.size(), "rank and category row"), Fmt.count(memory.series().size(), "device"),
-                Fmt.count(hang.rows().size(), "stuck collective"), Fmt.count(allToAll.instances().size(), "instance")));
-        return new ReportModel(workload, runId, card, files, workloadRows, rankRows, keyRows, steps, buckets, arrivals, lag,
-                timeline, categories, top, memory, hang, allToAll);
+        Progress.info(String.format(
+                Locale.ROOT,
+                "report %s: kernels (%s), memory (%s), hangs (%s), all-to-all (%s)",
+                name,
+                Fmt.count(categories.size(), "rank and category row"),
+                Fmt.count(memory.series().size(), "device"),
+                Fmt.count(hang.rows().size(), "stuck collective"),
+                Fmt.count(allToAll.instances().size(), "instance")));
+        return new ReportModel(
+                workload,
+                runId,
+                card,
+                files,
+                workloadRows,
+                rankRows,
+                keyRows,
+                steps,
+                buckets,
+                arrivals,
+                lag,
+                timeline,
+                categories,
+                top,
+                memory,
+                hang,
+                allToAll);
     }
 
     /**
@@ -136,17 +188,22 @@ public final class ReportQueries {
     public ComparedRun comparedRun(String workload) {
         if (!warehouse.exists(Tables.KERNEL_TOTALS)) return new ComparedRun(0, List.of(), List.of(), List.of());
         kernelTotals(workload);
-        long ranks = spark.sql("SELECT count(DISTINCT rank) FROM _report_kernels").first().getLong(0);
-        return new ComparedRun(ranks, commBuckets(forWorkload(Tables.METRICS, workload)),
-                gpuTime("coalesce(kernel_category, 'other')", Integer.MAX_VALUE), gpuTime("name", COMPARED_KERNEL_NAMES));
+        long ranks = spark.sql("SELECT count(DISTINCT rank) FROM _report_kernels")
+                .first()
+                .getLong(0);
+        return new ComparedRun(
+                ranks,
+                commBuckets(forWorkload(Tables.METRICS, workload)),
+                gpuTime("coalesce(kernel_category, 'other')", Integer.MAX_VALUE),
+                gpuTime("name", COMPARED_KERNEL_NAMES));
     }
 
     /** The kernels of a run the comparison looks at by name: its most time-consuming ones. */
     static final int COMPARED_KERNEL_NAMES = 500;
 
     /** One workload's figures for the comparison's breakdown. */
-    public record ComparedRun(long ranks, List<CommBucket> collectives, List<KernelTime> byCategory,
-                              List<KernelTime> byName) {}
+    public record ComparedRun(
+            long ranks, List<CommBucket> collectives, List<KernelTime> byCategory, List<KernelTime> byName) {}
 
     /** GPU activity time (and count) grouped by an expression of kernel_totals (the view _report_kernels), largest first. */
     private List<KernelTime> gpuTime(String groupBy, int limit) {
@@ -161,7 +218,8 @@ public final class ReportQueries {
 
     /** The workload's kernel_totals rows as the view _report_kernels (empty when the table does not exist). */
     private void kernelTotals(String workload) {
-        Dataset<Row> t = warehouse.exists(Tables.KERNEL_TOTALS) ? forWorkload(Tables.KERNEL_TOTALS, workload)
+        Dataset<Row> t = warehouse.exists(Tables.KERNEL_TOTALS)
+                ? forWorkload(Tables.KERNEL_TOTALS, workload)
                 : spark.createDataFrame(new ArrayList<Row>(), KernelTotalsSchema.SCHEMA);
         t.createOrReplaceTempView("_report_kernels");
     }
@@ -197,14 +255,26 @@ public final class ReportQueries {
                 WHERE status = 'error' ORDER BY path LIMIT 20""").collectAsList()) {
             errors.add(e.getString(0) + ": " + e.getString(1));
         }
-        return new ReportModel.Files(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3), r.getLong(4),
-                r.getLong(5), r.getLong(6), errors);
+        return new ReportModel.Files(
+                r.getLong(0),
+                r.getLong(1),
+                r.getLong(2),
+                r.getLong(3),
+                r.getLong(4),
+                r.getLong(5),
+                r.getLong(6),
+                errors);
     }
 
     /** trace_files rows that are traces: not the workload card, not a torchtitan config (issue 14 item 10). */
     private static String traceFilesOnly() {
         StringBuilder notTraces = new StringBuilder();
-        for (String f : TraceFormat.NOT_TRACES) notTraces.append(notTraces.length() == 0 ? "" : ", ").append('\'').append(f).append('\'');
+        for (String f : TraceFormat.NOT_TRACES)
+            notTraces
+                    .append(notTraces.length() == 0 ? "" : ", ")
+                    .append('\'')
+                    .append(f)
+                    .append('\'');
         return "(format IS NULL OR format NOT IN (" + notTraces + "))";
     }
 
@@ -212,12 +282,24 @@ public final class ReportQueries {
         if (df.columns().length == 0) return List.of();
         List<MetricRow> out = new ArrayList<>();
         for (Row r : df.select("metric", "figure", "key", "rank", "step", "value", "unit", "status", "reason")
-                .orderBy(col("metric"), col("figure").asc_nulls_first(), col("key").asc_nulls_first(),
-                        col("rank").asc_nulls_first(), col("step").asc_nulls_first())
-                .limit(STEP_ROW_CAP).collectAsList()) {
-            out.add(new MetricRow(r.getString(0), r.getString(1), r.getString(2),
-                    r.isNullAt(3) ? null : r.getInt(3), r.isNullAt(4) ? null : r.getLong(4),
-                    r.isNullAt(5) ? null : r.getDouble(5), r.getString(6), r.getString(7), r.getString(8)));
+                .orderBy(
+                        col("metric"),
+                        col("figure").asc_nulls_first(),
+                        col("key").asc_nulls_first(),
+                        col("rank").asc_nulls_first(),
+                        col("step").asc_nulls_first())
+                .limit(STEP_ROW_CAP)
+                .collectAsList()) {
+            out.add(new MetricRow(
+                    r.getString(0),
+                    r.getString(1),
+                    r.getString(2),
+                    r.isNullAt(3) ? null : r.getInt(3),
+                    r.isNullAt(4) ? null : r.getLong(4),
+                    r.isNullAt(5) ? null : r.getDouble(5),
+                    r.getString(6),
+                    r.getString(7),
+                    r.getString(8)));
         }
         return out;
     }
@@ -232,8 +314,16 @@ public final class ReportQueries {
                 FROM _report_step_metrics WHERE step IS NOT NULL
                 GROUP BY metric, figure, key, step
                 ORDER BY metric, figure NULLS FIRST, key NULLS FIRST, step""").limit(STEP_ROW_CAP).collectAsList()) {
-            out.add(new MetricRow(r.getString(0), r.getString(1), r.getString(2), r.getInt(3), r.getLong(4),
-                    r.isNullAt(5) ? null : r.getDouble(5), r.getString(6), "ok", null));
+            out.add(new MetricRow(
+                    r.getString(0),
+                    r.getString(1),
+                    r.getString(2),
+                    r.getInt(3),
+                    r.getLong(4),
+                    r.isNullAt(5) ? null : r.getDouble(5),
+                    r.getString(6),
+                    "ok",
+                    null));
         }
         return out;
     }
@@ -245,8 +335,10 @@ public final class ReportQueries {
     private List<CommBucket> commBuckets(Dataset<Row> metrics) {
         Map<String, Double> medians = new HashMap<>();
         if (metrics.columns().length > 0) {
-            for (Row r : metrics.where(col("metric").equalTo("busbw_gbps").and(col("scope").equalTo("key")))
-                    .select("key", "value").collectAsList()) {
+            for (Row r : metrics.where(
+                            col("metric").equalTo("busbw_gbps").and(col("scope").equalTo("key")))
+                    .select("key", "value")
+                    .collectAsList()) {
                 medians.put(r.getString(0), r.isNullAt(1) ? null : r.getDouble(1));
             }
         }
@@ -260,8 +352,14 @@ public final class ReportQueries {
             long samples = r.getLong(5);
             // the family keys a bucket's median by the kind as it is (null included) and the bucket
             Double busbw = samples > 0 ? medians.get(kind + " bytes>=" + bucket) : null;
-            out.add(new CommBucket(kind == null ? "unknown" : kind, bucket, r.getLong(2),
-                    r.isNullAt(3) ? null : r.getLong(3), r.isNullAt(4) ? 0L : r.getLong(4), samples, busbw));
+            out.add(new CommBucket(
+                    kind == null ? "unknown" : kind,
+                    bucket,
+                    r.getLong(2),
+                    r.isNullAt(3) ? null : r.getLong(3),
+                    r.isNullAt(4) ? 0L : r.getLong(4),
+                    samples,
+                    busbw));
         }
         return out;
     }
@@ -270,7 +368,8 @@ public final class ReportQueries {
     private List<RankLastArrivals> lastArrivals(String workload) {
         if (!warehouse.exists(Tables.COLLECTIVES)) return List.of();
         forWorkload(Tables.COLLECTIVES, workload).createOrReplaceTempView("_report_collectives");
-        long total = spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
+        long total =
+                spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
         List<RankLastArrivals> out = new ArrayList<>();
         for (Row r : spark.sql("""
                 SELECT r.rank, coalesce(l.n, 0) FROM (SELECT DISTINCT rank FROM _report_kernels
@@ -293,7 +392,8 @@ public final class ReportQueries {
             return new LagMap(List.of(), List.of(), List.of(), 0);
         }
         forWorkload(Tables.COLLECTIVE_MEMBERS, workload).createOrReplaceTempView("_report_members");
-        long total = spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
+        long total =
+                spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
         // The first instances in time: a top-k (each task keeps its first few), not a row_number over the whole table,
         // which would move every instance into one partition (Spark's "No Partition Defined for Window" warning).
         List<Row> rows = spark.sql("""
@@ -317,7 +417,11 @@ public final class ReportQueries {
         List<Integer> rankList = new ArrayList<>(ranks);
         List<double[]> cells = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
-            cells.add(new double[] {rowInstance.get(i), rankList.indexOf(rows.get(i).getInt(4)), rows.get(i).getDouble(5)});
+            cells.add(new double[] {
+                rowInstance.get(i),
+                rankList.indexOf(rows.get(i).getInt(4)),
+                rows.get(i).getDouble(5)
+            });
         }
         return new LagMap(instances, rankList, cells, total);
     }

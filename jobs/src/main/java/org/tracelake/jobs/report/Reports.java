@@ -64,7 +64,8 @@ public final class Reports {
     }
 
     /** {@code report --trace}: the workload within {@code bounds} as one Chrome trace-event JSON file at {@code file}. */
-    public ChromeTrace.Written trace(String workload, ChromeTrace.Bounds bounds, long maxEvents, String file) throws IOException {
+    public ChromeTrace.Written trace(String workload, ChromeTrace.Bounds bounds, long maxEvents, String file)
+            throws IOException {
         return new ChromeTrace(spark, queries).write(workload, bounds, maxEvents, file);
     }
 
@@ -72,14 +73,20 @@ public final class Reports {
         List<ReportModel.MetricRow> ref = queries.workloadMetrics(reference);
         List<ReportModel.MetricRow> cand = queries.workloadMetrics(candidate);
         Comparison shared = Comparison.of(reference, ref, candidate, cand);
-        Progress.info(String.format(Locale.ROOT,
+        Progress.info(String.format(
+                Locale.ROOT,
                 "compare %s (%,d workload-scope rows) with %s (%,d): %,d shared, %,d with a ratio",
-                Progress.printable(reference), ref.size(),
-                Progress.printable(candidate), cand.size(), shared.rows().size(),
+                Progress.printable(reference),
+                ref.size(),
+                Progress.printable(candidate),
+                cand.size(),
+                shared.rows().size(),
                 shared.rows().stream().filter(r -> r.ratio() != null).count()));
         Comparison c = shared.withBreakdown(queries.comparedRun(reference), queries.comparedRun(candidate));
-        Progress.info(String.format(Locale.ROOT,
-                "compare: breakdown of %s, %s and %s", Fmt.count(c.breakdown().categories().size(), "kernel category"),
+        Progress.info(String.format(
+                Locale.ROOT,
+                "compare: breakdown of %s, %s and %s",
+                Fmt.count(c.breakdown().categories().size(), "kernel category"),
                 Fmt.count(c.breakdown().movedKernels().size(), "moved kernel"),
                 Fmt.count(c.breakdown().collectives().size(), "collective bucket")));
         return c;
@@ -88,15 +95,20 @@ public final class Reports {
     /** The workload across the refresh runs that read it: headline metrics per run, flagged runs, what changed. */
     public RunHistory history(String workload) {
         RunHistory h = new HistoryQuery(queries).of(workload);
-        Progress.info(String.format(Locale.ROOT, "history %s: %s, %s",
-                Progress.printable(workload), Fmt.count(h.runs().size(), "run"),
+        Progress.info(String.format(
+                Locale.ROOT,
+                "history %s: %s, %s",
+                Progress.printable(workload),
+                Fmt.count(h.runs().size(), "run"),
                 Fmt.count(h.series().size(), "headline series")));
         return h;
     }
 
     /** {@code history.txt} and {@code history.html} in {@code dir}; returns the files. */
     public List<String> writeHistory(RunHistory h, String dir) throws IOException {
-        return List.of(Outputs.write(conf(), dir + "/history.txt", h.text()), Outputs.write(conf(), dir + "/history.html", h.html()));
+        return List.of(
+                Outputs.write(conf(), dir + "/history.txt", h.text()),
+                Outputs.write(conf(), dir + "/history.html", h.html()));
     }
 
     /** {@code compare.txt}, {@code compare.html} and {@code summary.json} in {@code dir}; returns the files. */
@@ -110,7 +122,10 @@ public final class Reports {
 
     static String prettyJson(Object o) {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(o) + "\n";
+            return new com.fasterxml.jackson.databind.ObjectMapper()
+                            .writerWithDefaultPrettyPrinter()
+                            .writeValueAsString(o)
+                    + "\n";
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -28,8 +28,14 @@ public record RunHistory(String workload, List<Run> runs, List<Series> series, l
      * @param values per run (same order as runs), null where the run has no value
      * @param flagged per run: the run's value moved past the threshold (a regressions row)
      */
-    public record Series(String metric, String figure, String unit, String label, boolean higherIsBetter,
-                         List<Double> values, List<Boolean> flagged) {
+    public record Series(
+            String metric,
+            String figure,
+            String unit,
+            String label,
+            boolean higherIsBetter,
+            List<Double> values,
+            List<Boolean> flagged) {
         String name() {
             return metric + (figure == null ? "" : "." + figure);
         }
@@ -44,7 +50,12 @@ public record RunHistory(String workload, List<Run> runs, List<Series> series, l
             return sb.toString();
         }
         sb.append(runs.size()).append(" runs read this workload");
-        if (totalRuns > runs.size()) sb.append(" (the last ").append(runs.size()).append(" of ").append(totalRuns).append(')');
+        if (totalRuns > runs.size())
+            sb.append(" (the last ")
+                    .append(runs.size())
+                    .append(" of ")
+                    .append(totalRuns)
+                    .append(')');
         sb.append('\n');
         TextReport.section(sb, "Runs");
         Fmt.Table t = new Fmt.Table("#", "run", "started (UTC)", "flagged", "read again because");
@@ -53,13 +64,20 @@ public record RunHistory(String workload, List<Run> runs, List<Series> series, l
             int run = i;
             long flags = series.stream().filter(s -> s.flagged().get(run)).count();
             String why = r.changes().isEmpty() ? "-" : String.join("; ", r.changes());
-            t.row(i + 1, r.runId(), r.started() == null ? "-" : r.started(), flags == 0 ? "" : Long.toString(flags),
+            t.row(
+                    i + 1,
+                    r.runId(),
+                    r.started() == null ? "-" : r.started(),
+                    flags == 0 ? "" : Long.toString(flags),
                     r.hasMetrics() ? why : why + " (failed: no metrics)");
         }
         sb.append(t.render("  "));
         int from = Math.max(0, runs.size() - TEXT_RUNS);
         TextReport.section(sb, "Headline metrics");
-        sb.append("  runs #").append(from + 1).append("..#").append(runs.size())
+        sb.append("  runs #")
+                .append(from + 1)
+                .append("..#")
+                .append(runs.size())
                 .append("; * = the run moved it past the regression threshold\n");
         List<String> header = new ArrayList<>(List.of("metric", "unit"));
         for (int i = from; i < runs.size(); i++) header.add("#" + (i + 1));

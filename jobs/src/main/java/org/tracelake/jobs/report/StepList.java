@@ -21,8 +21,11 @@ public record StepList(List<Long> steps, List<Long> ranksPerStep, long ranks) {
         if (events.columns().length == 0) return new StepList(List.of(), List.of(), 0);
         List<Long> steps = new ArrayList<>();
         List<Long> ranks = new ArrayList<>();
-        for (Row r : events.where("step IS NOT NULL AND rank IS NOT NULL").groupBy("step")
-                .agg(org.apache.spark.sql.functions.countDistinct("rank")).orderBy("step").collectAsList()) {
+        for (Row r : events.where("step IS NOT NULL AND rank IS NOT NULL")
+                .groupBy("step")
+                .agg(org.apache.spark.sql.functions.countDistinct("rank"))
+                .orderBy("step")
+                .collectAsList()) {
             steps.add(r.getLong(0));
             ranks.add(r.getLong(1));
         }

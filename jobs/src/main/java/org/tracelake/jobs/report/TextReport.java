@@ -41,7 +41,11 @@ public final class TextReport {
     }
 
     static void section(StringBuilder sb, String name) {
-        sb.append('\n').append(name).append('\n').append("-".repeat(name.length())).append('\n');
+        sb.append('\n')
+                .append(name)
+                .append('\n')
+                .append("-".repeat(name.length()))
+                .append('\n');
     }
 
     static Double value(List<MetricRow> rows, String metric, String figure, String key) {
@@ -62,7 +66,10 @@ public final class TextReport {
     }
 
     static void kv(StringBuilder sb, String key, String value) {
-        sb.append("  ").append(String.format(java.util.Locale.ROOT, "%-26s", key)).append(value).append('\n');
+        sb.append("  ")
+                .append(String.format(java.util.Locale.ROOT, "%-26s", key))
+                .append(value)
+                .append('\n');
     }
 
     private static void card(StringBuilder sb, ReportModel m) {
@@ -76,7 +83,10 @@ public final class TextReport {
         ReportModel.Files f = m.files();
         kv(sb, "trace files", f.total() + " (" + f.ok() + " ok, " + f.skipped() + " skipped, " + f.error() + " error)");
         kv(sb, "ranks", Long.toString(f.ranks()));
-        kv(sb, "events", Fmt.num(f.events()) + (f.eventsDropped() > 0 ? " (" + Fmt.num(f.eventsDropped()) + " dropped)" : ""));
+        kv(
+                sb,
+                "events",
+                Fmt.num(f.events()) + (f.eventsDropped() > 0 ? " (" + Fmt.num(f.eventsDropped()) + " dropped)" : ""));
         for (String e : f.errors()) kv(sb, "error", e);
     }
 
@@ -85,9 +95,15 @@ public final class TextReport {
         List<MetricRow> w = m.workloadMetrics();
         Fmt.Table t = new Fmt.Table("metric", "value", "unit", "status");
         for (String[] mf : new String[][] {
-                {"throughput_tokens", "tokens_per_s"}, {"throughput_tokens", "tokens_per_s_per_gpu"},
-                {"avg_step_time", null}, {"mfu", null}, {"gpu_utilization", null},
-                {"aggregate_gpu_utilization", null}, {"ttft", null}, {"tpot", null}}) {
+            {"throughput_tokens", "tokens_per_s"},
+            {"throughput_tokens", "tokens_per_s_per_gpu"},
+            {"avg_step_time", null},
+            {"mfu", null},
+            {"gpu_utilization", null},
+            {"aggregate_gpu_utilization", null},
+            {"ttft", null},
+            {"tpot", null}
+        }) {
             MetricRow r = anyKey(w, mf[0], mf[1]);
             if (r != null) t.row(r.label(), Fmt.num(r.value()), r.unit(), status(r));
         }
@@ -101,23 +117,34 @@ public final class TextReport {
     private static void stepTime(StringBuilder sb, ReportModel m) {
         section(sb, "Step time");
         List<MetricRow> w = m.workloadMetrics();
-        kv(sb, "iter_time avg/min/max", Fmt.num(value(w, "iter_time", "avg_ms", null)) + " / "
-                + Fmt.num(value(w, "iter_time", "min_ms", null)) + " / " + Fmt.num(value(w, "iter_time", "max_ms", null)) + " ms");
+        kv(
+                sb,
+                "iter_time avg/min/max",
+                Fmt.num(value(w, "iter_time", "avg_ms", null)) + " / " + Fmt.num(value(w, "iter_time", "min_ms", null))
+                        + " / " + Fmt.num(value(w, "iter_time", "max_ms", null)) + " ms");
         kv(sb, "iter_time std", Fmt.num(value(w, "iter_time", "std_ms", null)) + " ms (population)");
         kv(sb, "avg_step_time", Fmt.num(value(w, "avg_step_time", null, null)) + " s (CCL-Bench, trimmed)");
         kv(sb, "iter_time_skew_ms", Fmt.num(value(w, "iter_time_skew_ms", null, null)) + " ms");
         Fmt.Table t = new Fmt.Table("rank", "avg ms", "min ms", "max ms", "std ms", "avg_step_time s");
         for (Integer rank : ranks(m.rankMetrics(), "iter_time")) {
-            t.row(rank, Fmt.num(rank(m, "iter_time", "avg_ms", rank)), Fmt.num(rank(m, "iter_time", "min_ms", rank)),
-                    Fmt.num(rank(m, "iter_time", "max_ms", rank)), Fmt.num(rank(m, "iter_time", "std_ms", rank)),
+            t.row(
+                    rank,
+                    Fmt.num(rank(m, "iter_time", "avg_ms", rank)),
+                    Fmt.num(rank(m, "iter_time", "min_ms", rank)),
+                    Fmt.num(rank(m, "iter_time", "max_ms", rank)),
+                    Fmt.num(rank(m, "iter_time", "std_ms", rank)),
                     Fmt.num(rank(m, "avg_step_time", null, rank)));
         }
         if (!t.isEmpty()) sb.append('\n').append(t.render("  "));
         Fmt.Table steps = new Fmt.Table("step", "ranks", "mean iter ms", "mean gpu util %", "skew ms");
         for (Long step : steps(m.stepMeans(), "iter_time")) {
             MetricRow it = stepRow(m, "iter_time", null, step);
-            steps.row(step, it == null ? "-" : it.rank(), Fmt.num(it == null ? null : it.value()),
-                    Fmt.num(stepValue(m, "gpu_utilization", null, step)), Fmt.num(stepValue(m, "iter_time_skew_ms", null, step)));
+            steps.row(
+                    step,
+                    it == null ? "-" : it.rank(),
+                    Fmt.num(it == null ? null : it.value()),
+                    Fmt.num(stepValue(m, "gpu_utilization", null, step)),
+                    Fmt.num(stepValue(m, "iter_time_skew_ms", null, step)));
         }
         if (!steps.isEmpty()) sb.append('\n').append(steps.render("  "));
     }
@@ -125,10 +152,16 @@ public final class TextReport {
     private static void overlap(StringBuilder sb, ReportModel m) {
         section(sb, "Communication / computation overlap");
         List<MetricRow> w = m.workloadMetrics();
-        String[] figs = {"comm_time_ms", "comp_time_ms", "overlap_time_ms", "exposed_comm_ms", "overlap_ratio_of_comm",
-                "overlap_ratio_of_comp"};
-        Fmt.Table t = new Fmt.Table("rank", "comm ms", "comp ms", "overlap ms", "exposed comm ms", "overlap/comm",
-                "overlap/comp");
+        String[] figs = {
+            "comm_time_ms",
+            "comp_time_ms",
+            "overlap_time_ms",
+            "exposed_comm_ms",
+            "overlap_ratio_of_comm",
+            "overlap_ratio_of_comp"
+        };
+        Fmt.Table t = new Fmt.Table(
+                "rank", "comm ms", "comp ms", "overlap ms", "exposed comm ms", "overlap/comm", "overlap/comp");
         for (Integer rank : ranks(m.rankMetrics(), "comm_comp_overlap")) {
             Object[] cells = new Object[7];
             cells[0] = rank;
@@ -141,12 +174,20 @@ public final class TextReport {
         t.row(mean);
         sb.append(t.render("  "));
         sb.append('\n');
-        kv(sb, "compute_comm_overlap", Fmt.num(value(w, "compute_comm_overlap", null, null)) + " % (CCL-Bench, trimmed steps)");
+        kv(
+                sb,
+                "compute_comm_overlap",
+                Fmt.num(value(w, "compute_comm_overlap", null, null)) + " % (CCL-Bench, trimmed steps)");
         kv(sb, "communication_fraction", Fmt.num(value(w, "communication_fraction", null, null)) + " % (CCL-Bench)");
-        kv(sb, "total_communication_time", Fmt.num(value(w, "total_communication_time", null, null)) + " s/step (CCL-Bench)");
+        kv(
+                sb,
+                "total_communication_time",
+                Fmt.num(value(w, "total_communication_time", null, null)) + " s/step (CCL-Bench)");
         Fmt.Table steps = new Fmt.Table("step", "comm ms", "overlap ms", "exposed comm ms", "overlap/comm");
         for (Long step : steps(m.stepMeans(), "comm_comp_overlap")) {
-            steps.row(step, Fmt.num(stepValue(m, "comm_comp_overlap", "comm_time_ms", step)),
+            steps.row(
+                    step,
+                    Fmt.num(stepValue(m, "comm_comp_overlap", "comm_time_ms", step)),
                     Fmt.num(stepValue(m, "comm_comp_overlap", "overlap_time_ms", step)),
                     Fmt.num(stepValue(m, "comm_comp_overlap", "exposed_comm_ms", step)),
                     Fmt.num(stepValue(m, "comm_comp_overlap", "overlap_ratio_of_comm", step)));
@@ -164,36 +205,64 @@ public final class TextReport {
             a[1] += b.bytes() == null ? 0 : b.bytes();
             a[2] += b.durNs();
         }
-        Fmt.Table t = new Fmt.Table("kind", "calls", "bytes", "time ms", "busbw GB/s (median)",
-                "wait-free busbw GB/s (median)", "CCL-Bench GiB/s");
+        Fmt.Table t = new Fmt.Table(
+                "kind",
+                "calls",
+                "bytes",
+                "time ms",
+                "busbw GB/s (median)",
+                "wait-free busbw GB/s (median)",
+                "CCL-Bench GiB/s");
         boolean hasCclBench = false;
         for (Map.Entry<String, long[]> e : byKind.entrySet()) {
             String ccl = "bandwidth_utilization_" + e.getKey().replace("_", "");
             hasCclBench |= value(w, ccl, null, null) != null;
-            t.row(e.getKey(), Fmt.num(e.getValue()[0]), Fmt.bytes(e.getValue()[1]), Fmt.ms(e.getValue()[2]),
+            t.row(
+                    e.getKey(),
+                    Fmt.num(e.getValue()[0]),
+                    Fmt.bytes(e.getValue()[1]),
+                    Fmt.ms(e.getValue()[2]),
                     Fmt.num(value(w, "busbw_gbps", null, e.getKey())),
-                    Fmt.num(value(w, "wait_free_busbw_gbps", "median", e.getKey())), Fmt.num(value(w, ccl, null, null)));
+                    Fmt.num(value(w, "wait_free_busbw_gbps", "median", e.getKey())),
+                    Fmt.num(value(w, ccl, null, null)));
         }
         sb.append(t.isEmpty() ? "  (no communication)\n" : t.render("  "));
         if (!t.isEmpty()) {
             WaitFreeBandwidth wf = WaitFreeBandwidth.of(m);
             sb.append("  ").append(WaitFreeBandwidth.WHY);
-            if (wf.waitMs() != null) sb.append(" Ranks waited ").append(Fmt.num(wf.waitMs())).append(" ms in all (collective_wait).");
+            if (wf.waitMs() != null)
+                sb.append(" Ranks waited ").append(Fmt.num(wf.waitMs())).append(" ms in all (collective_wait).");
             sb.append('\n');
-            if (hasCclBench) sb.append("  ").append(WaitFreeBandwidth.WHY_CCL_BENCH).append('\n');
+            if (hasCclBench)
+                sb.append("  ").append(WaitFreeBandwidth.WHY_CCL_BENCH).append('\n');
             for (WaitFreeBandwidth.Kind k : wf.kinds()) {
                 if (k.waitFree() != null) {
-                    sb.append("  ").append(k.kind()).append(": wait-free busbw p10 ").append(Fmt.num(k.p10()))
-                            .append(", p90 ").append(Fmt.num(k.p90())).append(" GB/s")
-                            .append(k.note() == null ? "" : " (" + k.note() + ")").append('\n');
+                    sb.append("  ")
+                            .append(k.kind())
+                            .append(": wait-free busbw p10 ")
+                            .append(Fmt.num(k.p10()))
+                            .append(", p90 ")
+                            .append(Fmt.num(k.p90()))
+                            .append(" GB/s")
+                            .append(k.note() == null ? "" : " (" + k.note() + ")")
+                            .append('\n');
                 } else if (k.note() != null) {
-                    sb.append("  ").append(k.kind()).append(": wait-free busbw ").append(k.note()).append('\n');
+                    sb.append("  ")
+                            .append(k.kind())
+                            .append(": wait-free busbw ")
+                            .append(k.note())
+                            .append('\n');
                 }
             }
         }
         Fmt.Table s = new Fmt.Table("kind", "size bucket", "calls", "bytes", "busbw samples", "busbw GB/s (median)");
         for (CommBucket b : m.commBuckets()) {
-            s.row(b.kind(), Fmt.bucket(b.bucket()), Fmt.num(b.calls()), Fmt.bytes(b.bytes()), Fmt.num(b.busbwSamples()),
+            s.row(
+                    b.kind(),
+                    Fmt.bucket(b.bucket()),
+                    Fmt.num(b.calls()),
+                    Fmt.bytes(b.bytes()),
+                    Fmt.num(b.busbwSamples()),
                     Fmt.num(b.busbwMedianGbps()));
         }
         if (!s.isEmpty()) sb.append('\n').append(s.render("  "));
@@ -223,7 +292,9 @@ public final class TextReport {
             Fmt.Table t = new Fmt.Table("parallelism", "bytes", "share");
             for (MetricRow r : rows) {
                 String dim = r.figure() == null ? "-" : r.figure().replace("_bytes", "");
-                t.row(dim, r.value() == null ? "-" : Fmt.bytes(r.value().longValue()),
+                t.row(
+                        dim,
+                        r.value() == null ? "-" : Fmt.bytes(r.value().longValue()),
                         r.value() == null || total == 0 ? "-" : Fmt.pct(r.value() / total));
             }
             sb.append(t.render("  "));
@@ -240,20 +311,29 @@ public final class TextReport {
         section(sb, "Stragglers");
         List<MetricRow> w = m.workloadMetrics();
         kv(sb, "collectives matched", Fmt.num(value(w, "straggler_lag", "num_collectives", null)));
-        kv(sb, "lag mean/p50/p95/max", Fmt.num(value(w, "straggler_lag", "mean_lag_us", null)) + " / "
-                + Fmt.num(value(w, "straggler_lag", "p50_lag_us", null)) + " / "
-                + Fmt.num(value(w, "straggler_lag", "p95_lag_us", null)) + " / "
-                + Fmt.num(value(w, "straggler_lag", "max_lag_us", null)) + " us");
+        kv(
+                sb,
+                "lag mean/p50/p95/max",
+                Fmt.num(value(w, "straggler_lag", "mean_lag_us", null)) + " / "
+                        + Fmt.num(value(w, "straggler_lag", "p50_lag_us", null)) + " / "
+                        + Fmt.num(value(w, "straggler_lag", "p95_lag_us", null)) + " / "
+                        + Fmt.num(value(w, "straggler_lag", "max_lag_us", null)) + " us");
         kv(sb, "straggler rank", Fmt.num(value(w, "straggler_lag", "straggler_rank", null)));
-        kv(sb, "straggler (CCL-Bench)", Fmt.num(value(w, "straggler", null, null)) + " ((max-min)/max ncclDevKernel_ time)");
-        kv(sb, "comm time imbalance", Fmt.num(value(w, "comm_time_imbalance", null, null)) + " ((max-min)/max comm time)");
+        kv(
+                sb,
+                "straggler (CCL-Bench)",
+                Fmt.num(value(w, "straggler", null, null)) + " ((max-min)/max ncclDevKernel_ time)");
+        kv(
+                sb,
+                "comm time imbalance",
+                Fmt.num(value(w, "comm_time_imbalance", null, null)) + " ((max-min)/max comm time)");
         kv(sb, "load_imbalance_ratio", Fmt.num(value(w, "load_imbalance_ratio", null, null)));
         Fmt.Table t = new Fmt.Table("rank", "last arrivals", "instances", "last_arrival_share", "");
         for (RankLastArrivals r : m.lastArrivals()) {
             Double share = rank(m, "straggler_lag", "last_arrival_share", r.rank());
             double s = share != null ? share : r.instances() == 0 ? 0 : (double) r.lastArrivals() / r.instances();
-            t.row(r.rank(), Fmt.num(r.lastArrivals()), Fmt.num(r.instances()), Fmt.num(share),
-                    "#".repeat((int) Math.round(s * 40)));
+            t.row(r.rank(), Fmt.num(r.lastArrivals()), Fmt.num(r.instances()), Fmt.num(share), "#".repeat((int)
+                            Math.round(s * 40)));
         }
         if (!t.isEmpty()) sb.append('\n').append(t.render("  "));
     }
@@ -270,7 +350,10 @@ public final class TextReport {
         }
         Fmt.Table t = new Fmt.Table("category", "count", "time ms", "share");
         for (Map.Entry<String, long[]> e : byCat.entrySet()) {
-            t.row(e.getKey(), Fmt.num(e.getValue()[0]), Fmt.ms(e.getValue()[1]),
+            t.row(
+                    e.getKey(),
+                    Fmt.num(e.getValue()[0]),
+                    Fmt.ms(e.getValue()[1]),
                     total == 0 ? "-" : Fmt.pct((double) e.getValue()[1] / total));
         }
         sb.append(t.isEmpty() ? "  (no GPU activity)\n" : t.render("  "));
@@ -283,9 +366,18 @@ public final class TextReport {
         section(sb, "Memory");
         Fmt.Table t = new Fmt.Table("metric", "value", "unit", "status");
         boolean any = false;
-        for (String name : new String[] {"peak_allocated_bytes", "peak_reserved_bytes", "memory_efficiency",
-                "fragmentation", "internal_waste_bytes", "alloc_count", "free_count", "alloc_rate_per_s", "oom_count",
-                "largest_alloc_bytes"}) {
+        for (String name : new String[] {
+            "peak_allocated_bytes",
+            "peak_reserved_bytes",
+            "memory_efficiency",
+            "fragmentation",
+            "internal_waste_bytes",
+            "alloc_count",
+            "free_count",
+            "alloc_rate_per_s",
+            "oom_count",
+            "largest_alloc_bytes"
+        }) {
             MetricRow r = anyKey(m.workloadMetrics(), name, null);
             if (r == null) continue;
             any |= r.value() != null;
@@ -295,7 +387,8 @@ public final class TextReport {
             sb.append(t.render("  "));
         } else {
             sb.append("  no memory snapshot for this workload (memory metrics are ")
-                    .append(statusOf(m, "peak_allocated_bytes")).append(")\n");
+                    .append(statusOf(m, "peak_allocated_bytes"))
+                    .append(")\n");
         }
         if (!m.memory().series().isEmpty()) {
             Fmt.Table d = new Fmt.Table("device", "points", "max level bytes");
@@ -303,7 +396,11 @@ public final class TextReport {
                 double max = s.points().stream().mapToDouble(p -> p[1]).max().orElse(0);
                 d.row(s.device(), s.points().size(), Fmt.num(max));
             }
-            sb.append('\n').append("  ").append(m.memory().reason()).append('\n').append(d.render("  "));
+            sb.append('\n')
+                    .append("  ")
+                    .append(m.memory().reason())
+                    .append('\n')
+                    .append(d.render("  "));
         }
     }
 
@@ -315,20 +412,32 @@ public final class TextReport {
         MetricRow groups = anyKey(m.workloadMetrics(), "hung_groups", null);
         if (h.rows().isEmpty()) {
             sb.append("  ").append(h.reason() == null ? "no stuck collective" : h.reason());
-            sb.append(roots == null || roots.value() != null ? "" : " (hang metrics are " + roots.status() + ")").append('\n');
+            sb.append(roots == null || roots.value() != null ? "" : " (hang metrics are " + roots.status() + ")")
+                    .append('\n');
         } else {
-            if (roots != null && roots.value() != null) kv(sb, "hang_root_ranks", Fmt.num(roots.value()) + "  " + roots.reason());
+            if (roots != null && roots.value() != null)
+                kv(sb, "hang_root_ranks", Fmt.num(roots.value()) + "  " + roots.reason());
             if (groups != null && groups.value() != null) kv(sb, "hung_groups", Fmt.num(groups.value()));
-            Fmt.Table t = new Fmt.Table("root", "group", "description", "seq", "op", "size", "dtype", "missing ranks", "held by");
+            Fmt.Table t = new Fmt.Table(
+                    "root", "group", "description", "seq", "op", "size", "dtype", "missing ranks", "held by");
             for (ReportModel.HangRow r : h.rows()) {
-                t.row(r.root() ? "ROOT" : "", r.pgName(), r.pgDesc(), Long.toString(r.seq()), r.op(), r.inputSize(), r.dtype(),
-                        ranks(r.missingRanks()), ranks(r.holdingRanks()));
+                t.row(
+                        r.root() ? "ROOT" : "",
+                        r.pgName(),
+                        r.pgDesc(),
+                        Long.toString(r.seq()),
+                        r.op(),
+                        r.inputSize(),
+                        r.dtype(),
+                        ranks(r.missingRanks()),
+                        ranks(r.holdingRanks()));
             }
             sb.append('\n').append(t.render("  "));
         }
         if (h.faultLog() != null) {
             sb.append('\n').append("  fault log (").append(h.faultLogFile()).append("):\n");
-            for (String line : h.faultLog().split("\n")) sb.append("    ").append(line).append('\n');
+            for (String line : h.faultLog().split("\n"))
+                sb.append("    ").append(line).append('\n');
         }
     }
 
@@ -356,7 +465,9 @@ public final class TextReport {
 
     private static Double rank(ReportModel m, String metric, String figure, Integer rank) {
         for (MetricRow r : m.rankMetrics()) {
-            if (r.metric().equals(metric) && Objects.equals(r.figure(), figure) && Objects.equals(r.rank(), rank)
+            if (r.metric().equals(metric)
+                    && Objects.equals(r.figure(), figure)
+                    && Objects.equals(r.rank(), rank)
                     && r.key() == null) {
                 return r.value();
             }
@@ -378,7 +489,9 @@ public final class TextReport {
 
     private static MetricRow stepRow(ReportModel m, String metric, String figure, Long step) {
         for (MetricRow r : m.stepMeans()) {
-            if (r.metric().equals(metric) && Objects.equals(r.figure(), figure) && Objects.equals(r.step(), step)
+            if (r.metric().equals(metric)
+                    && Objects.equals(r.figure(), figure)
+                    && Objects.equals(r.step(), step)
                     && r.key() == null) {
                 return r;
             }
@@ -395,11 +508,19 @@ public final class TextReport {
     static LinkedHashMap<String, MetricRow> headlines(ReportModel m) {
         LinkedHashMap<String, MetricRow> out = new LinkedHashMap<>();
         String[][] picks = {
-                {"throughput_tokens", "tokens_per_s"}, {"avg_step_time", null}, {"mfu", null},
-                {"iter_time", "avg_ms"}, {"gpu_utilization", null}, {"comm_comp_overlap", "overlap_ratio_of_comm"},
-                {"comm_comp_overlap", "exposed_comm_ms"}, {"communication_fraction", null},
-                {"straggler_lag", "p50_lag_us"}, {"straggler_lag", "straggler_rank"}, {"comm_bytes_total", null},
-                {"peak_allocated_bytes", null}};
+            {"throughput_tokens", "tokens_per_s"},
+            {"avg_step_time", null},
+            {"mfu", null},
+            {"iter_time", "avg_ms"},
+            {"gpu_utilization", null},
+            {"comm_comp_overlap", "overlap_ratio_of_comm"},
+            {"comm_comp_overlap", "exposed_comm_ms"},
+            {"communication_fraction", null},
+            {"straggler_lag", "p50_lag_us"},
+            {"straggler_lag", "straggler_rank"},
+            {"comm_bytes_total", null},
+            {"peak_allocated_bytes", null}
+        };
         for (String[] p : picks) {
             MetricRow r = anyKey(m.workloadMetrics(), p[0], p[1]);
             if (r != null) out.put(r.label(), r);

@@ -40,7 +40,9 @@ final class TimelineQuery {
         Dataset<Row> inStep = spark.table("_report_events")
                 .where("activity_class IS NOT NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL")
                 .where(col("step").equalTo(lit(chosen)));
-        Row extent = inStep.selectExpr("count(*)", "min(ts_ns)", "max(ts_ns + dur_ns)", "count(DISTINCT rank)", "max(rank)").first();
+        Row extent = inStep.selectExpr(
+                        "count(*)", "min(ts_ns)", "max(ts_ns + dur_ns)", "count(DISTINCT rank)", "max(rank)")
+                .first();
         long total = extent.getLong(0);
         if (total == 0) return new Timeline(chosen, List.of(), 0);
         long origin = extent.getLong(1);
@@ -63,20 +65,41 @@ final class TimelineQuery {
     private static Timeline perRank(Dataset<Row> inStep, long step, int cap, long origin, long total) {
         List<Span> spans = new ArrayList<>();
         for (Row r : inStep.select("rank", "activity_class", "kernel_category", "name", "ts_ns", "dur_ns")
-                .orderBy("ts_ns", "rank", "name").limit(cap).collectAsList()) {
-            spans.add(new Span(r.getInt(0), r.getString(1), r.getString(2), r.getString(3),
-                    (r.getLong(4) - origin) / 1000.0, r.getLong(5) / 1000.0));
+                .orderBy("ts_ns", "rank", "name")
+                .limit(cap)
+                .collectAsList()) {
+            spans.add(new Span(
+                    r.getInt(0),
+                    r.getString(1),
+                    r.getString(2),
+                    r.getString(3),
+                    (r.getLong(4) - origin) / 1000.0,
+                    r.getLong(5) / 1000.0));
         }
         return new Timeline(step, spans, total);
     }
 
-    private Timeline banded(Dataset<Row> inStep, long step, int cap, long origin, long spanNs, long total, int maxRank,
-                            Long countPerNode) {
+    private Timeline banded(
+            Dataset<Row> inStep,
+            long step,
+            int cap,
+            long origin,
+            long spanNs,
+            long total,
+            int maxRank,
+            Long countPerNode) {
         boolean byNode = countPerNode != null && countPerNode > 0 && maxRank / countPerNode + 1 <= MAX_BANDS;
         long bandSize = byNode ? countPerNode : (maxRank + MAX_BANDS) / MAX_BANDS; // ceil((maxRank + 1) / MAX_BANDS)
         long binNs = Math.max(1, (spanNs + HEAT_BINS - 1) / HEAT_BINS);
-        inStep.selectExpr("rank", "CAST(rank DIV " + bandSize + " AS INT) AS band", "activity_class", "kernel_category",
-                "name", "ts_ns - " + origin + " AS rel", "dur_ns").createOrReplaceTempView("_report_step");
+        inStep.selectExpr(
+                        "rank",
+                        "CAST(rank DIV " + bandSize + " AS INT) AS band",
+                        "activity_class",
+                        "kernel_category",
+                        "name",
+                        "ts_ns - " + origin + " AS rel",
+                        "dur_ns")
+                .createOrReplaceTempView("_report_step");
         spark.sql("""
                 SELECT band, rank, n FROM (
                   SELECT band, rank, count(*) OVER (PARTITION BY band) AS n,
@@ -87,11 +110,13 @@ final class TimelineQuery {
                 WHERE pick = 1""").createOrReplaceTempView("_report_slowest");
         List<Band> bands = new ArrayList<>();
         List<Integer> bandIds = new ArrayList<>();
-        for (Row r : spark.sql("SELECT band, rank, n FROM _report_slowest ORDER BY band").collectAsList()) {
+        for (Row r : spark.sql("SELECT band, rank, n FROM _report_slowest ORDER BY band")
+                .collectAsList()) {
             int band = r.getInt(0);
             int first = (int) (band * bandSize);
             int last = (int) Math.min(maxRank, first + bandSize - 1);
-            bands.add(new Band(byNode ? "node " + band : "ranks " + first + "-" + last, first, last, r.getLong(2), r.getInt(1)));
+            bands.add(new Band(
+                    byNode ? "node " + band : "ranks " + first + "-" + last, first, last, r.getLong(2), r.getInt(1)));
             bandIds.add(band);
         }
         long perBand = Math.max(1, cap / bands.size());
@@ -102,8 +127,13 @@ final class TimelineQuery {
                   SELECT s.*, row_number() OVER (PARTITION BY s.band ORDER BY s.dur_ns DESC, s.rel, s.name) AS k
                   FROM _report_step s JOIN _report_slowest w ON w.band = s.band AND w.rank = s.rank)
                 WHERE k <= %d ORDER BY band, rel""".formatted(perBand)).collectAsList()) {
-            spans.add(new Span(bandIds.indexOf(r.getInt(0)), r.getString(1), r.getString(2), r.getString(3),
-                    r.getLong(4) / 1000.0, r.getLong(5) / 1000.0));
+            spans.add(new Span(
+                    bandIds.indexOf(r.getInt(0)),
+                    r.getString(1),
+                    r.getString(2),
+                    r.getString(3),
+                    r.getLong(4) / 1000.0,
+                    r.getLong(5) / 1000.0));
         }
         // Per band and bin: the time its ranks' activities cover in the bin ÷ (bin width × ranks), capped at 1
         // (a rank running compute and communication on two streams at once counts both).
@@ -114,7 +144,9 @@ final class TimelineQuery {
                              explode(sequence(s.rel DIV %1$d, (s.rel + greatest(s.dur_ns, 1) - 1) DIV %1$d)) AS bin
                       FROM _report_step s JOIN _report_slowest w ON w.band = s.band)
                 GROUP BY band, bin ORDER BY band, bin""".formatted(binNs)).collectAsList()) {
-            heat.add(new double[] {bandIds.indexOf(r.getInt(0)), r.getLong(1) * binNs / 1000.0, binNs / 1000.0, r.getDouble(2)});
+            heat.add(new double[] {
+                bandIds.indexOf(r.getInt(0)), r.getLong(1) * binNs / 1000.0, binNs / 1000.0, r.getDouble(2)
+            });
         }
         return new Timeline(step, spans, total, bands, heat);
     }

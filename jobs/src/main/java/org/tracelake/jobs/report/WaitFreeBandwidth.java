@@ -47,10 +47,13 @@ record WaitFreeBandwidth(List<Kind> kinds, Double waitMs) {
                     note = r.reason();
                 }
             }
-            out.add(new Kind(k, TextReport.value(w, "busbw_gbps", null, k),
+            out.add(new Kind(
+                    k,
+                    TextReport.value(w, "busbw_gbps", null, k),
                     TextReport.value(w, "wait_free_busbw_gbps", "median", k),
                     TextReport.value(w, "wait_free_busbw_gbps", "p10", k),
-                    TextReport.value(w, "wait_free_busbw_gbps", "p90", k), note));
+                    TextReport.value(w, "wait_free_busbw_gbps", "p90", k),
+                    note));
         }
         return new WaitFreeBandwidth(out, TextReport.value(w, "collective_wait", "total_ms", null));
     }

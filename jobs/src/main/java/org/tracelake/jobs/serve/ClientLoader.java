@@ -34,7 +34,11 @@ public final class ClientLoader extends URLClassLoader {
         String dir = System.getProperty("tracelake.connectClient");
         if (dir != null) return Path.of(dir);
         try {
-            Path code = Path.of(ClientLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path code = Path.of(ClientLoader.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             return code.getParent().resolve("connect-client");
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
@@ -46,7 +50,8 @@ public final class ClientLoader extends URLClassLoader {
         List<URL> urls = new ArrayList<>();
         if (Files.isDirectory(dir)) {
             try (Stream<Path> jars = Files.list(dir)) {
-                for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) urls.add(url(jar));
+                for (Path jar :
+                        jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) urls.add(url(jar));
             }
         }
         if (urls.stream().noneMatch(u -> u.getPath().contains("spark-connect-client-jvm"))) {
@@ -69,12 +74,15 @@ public final class ClientLoader extends URLClassLoader {
             if (c == null) {
                 String resource = name.replace('.', '/') + ".class";
                 if (name.startsWith("org.tracelake.jobs.sql.")
-                        || (!name.startsWith("org.tracelake.") && !name.startsWith("java.") && findResource(resource) != null)) {
+                        || (!name.startsWith("org.tracelake.")
+                                && !name.startsWith("java.")
+                                && findResource(resource) != null)) {
                     c = findClass(name);
                 } else {
                     URL inParent = getParent().getResource(resource);
                     if (inParent != null && isClassicSparkSql(inParent)) {
-                        throw new ClassNotFoundException(name + " (classic Spark SQL, kept apart from the Connect client)");
+                        throw new ClassNotFoundException(
+                                name + " (classic Spark SQL, kept apart from the Connect client)");
                     }
                     c = getParent().loadClass(name);
                 }
@@ -90,13 +98,23 @@ public final class ClientLoader extends URLClassLoader {
         int bang = path.indexOf("!/");
         if (bang < 0) return false;
         String jar = path.substring(path.lastIndexOf('/', bang) + 1, bang);
-        return jar.startsWith("spark-sql_") || jar.startsWith("spark-catalyst_") || jar.startsWith("spark-sql-api_")
+        return jar.startsWith("spark-sql_")
+                || jar.startsWith("spark-catalyst_")
+                || jar.startsWith("spark-sql-api_")
                 || jar.startsWith("spark-connect_");
     }
 
     /** Runs {@code sql --remote} (org.tracelake.jobs.sql.RemoteSql) inside a new client loader; returns its exit code. */
-    public static int runSql(String url, List<String> statements, String format, int limit, BufferedReader in,
-                             boolean prompts, PrintStream out, PrintStream err) throws Exception {
+    public static int runSql(
+            String url,
+            List<String> statements,
+            String format,
+            int limit,
+            BufferedReader in,
+            boolean prompts,
+            PrintStream out,
+            PrintStream err)
+            throws Exception {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         ReleaseNoise.drop();
@@ -106,8 +124,16 @@ public final class ClientLoader extends URLClassLoader {
             thread.setContextClassLoader(loader);
             try {
                 return (Integer) loader.loadClass("org.tracelake.jobs.sql.RemoteSql")
-                        .getMethod("run", String.class, List.class, String.class, int.class, BufferedReader.class,
-                                boolean.class, PrintStream.class, PrintStream.class)
+                        .getMethod(
+                                "run",
+                                String.class,
+                                List.class,
+                                String.class,
+                                int.class,
+                                BufferedReader.class,
+                                boolean.class,
+                                PrintStream.class,
+                                PrintStream.class)
                         .invoke(null, url, statements, format, limit, in, prompts, out, err);
             } catch (InvocationTargetException e) {
                 throw e.getCause() instanceof Exception ex ? ex : e;

@@ -32,8 +32,13 @@ public final class ConnectServer implements AutoCloseable {
     private final List<String> tables;
     private final int functions;
 
-    private ConnectServer(SparkSession spark, ScheduledExecutorService watcher, String host, int port,
-                          List<String> tables, int functions) {
+    private ConnectServer(
+            SparkSession spark,
+            ScheduledExecutorService watcher,
+            String host,
+            int port,
+            List<String> tables,
+            int functions) {
         this.spark = spark;
         this.watcher = watcher;
         this.host = host;
@@ -53,7 +58,8 @@ public final class ConnectServer implements AutoCloseable {
         ScheduledExecutorService watcher = null;
         try {
             int functions = SharedFunctions.shareWithNewSessions(spark);
-            Warehouse warehouse = new Warehouse(warehouseRoot, spark.sparkContext().hadoopConfiguration());
+            Warehouse warehouse =
+                    new Warehouse(warehouseRoot, spark.sparkContext().hadoopConfiguration());
             WarehouseViews views = new WarehouseViews(spark, warehouse, WarehouseViews.Scope.SHARED);
             List<String> tables = views.refresh();
             watcher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -61,13 +67,17 @@ public final class ConnectServer implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
-            watcher.scheduleWithFixedDelay(() -> {
-                try {
-                    views.refresh();
-                } catch (RuntimeException e) {
-                    LOG.warn("could not look for new tables under " + warehouse.root() + ": " + e.getMessage());
-                }
-            }, WATCH_SECONDS, WATCH_SECONDS, TimeUnit.SECONDS);
+            watcher.scheduleWithFixedDelay(
+                    () -> {
+                        try {
+                            views.refresh();
+                        } catch (RuntimeException e) {
+                            LOG.warn("could not look for new tables under " + warehouse.root() + ": " + e.getMessage());
+                        }
+                    },
+                    WATCH_SECONDS,
+                    WATCH_SECONDS,
+                    TimeUnit.SECONDS);
             SparkConnectService$.MODULE$.start(spark.sparkContext());
             return new ConnectServer(spark, watcher, host, SparkConnectService$.MODULE$.localPort(), tables, functions);
         } catch (RuntimeException | IOException e) {

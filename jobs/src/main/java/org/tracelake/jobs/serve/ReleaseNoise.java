@@ -21,8 +21,9 @@ final class ReleaseNoise {
     static void drop() {
         if (!(LogManager.getContext(false) instanceof LoggerContext ctx)) return; // another logging backend: leave it
         try {
-            ctx.getConfiguration().addFilter(RegexFilter.createFilter(PATTERN, null, false, Filter.Result.DENY,
-                    Filter.Result.NEUTRAL));
+            ctx.getConfiguration()
+                    .addFilter(
+                            RegexFilter.createFilter(PATTERN, null, false, Filter.Result.DENY, Filter.Result.NEUTRAL));
         } catch (IllegalAccessException e) {
             throw new IllegalStateException(e);
         }

@@ -28,7 +28,8 @@ final class SharedFunctions {
         for (String name : UdfRegistry.names()) {
             FunctionIdentifier id = new FunctionIdentifier(name);
             ExpressionInfo info = registry.lookupFunction(id).get();
-            Function1<Seq<Expression>, Expression> builder = registry.lookupFunctionBuilder(id).get();
+            Function1<Seq<Expression>, Expression> builder =
+                    registry.lookupFunctionBuilder(id).get();
             spark.extensions().injectFunction(new Tuple3<>(id, info, builder));
             n++;
         }

@@ -31,8 +31,12 @@ public final class FileOpening {
     public static Outcome open(FileTask task, Configuration conf, String table) {
         FileReport report = new FileReport(task);
         if (task.format() == TraceFormat.WORKLOAD_CARD) { // listed as the card by SourceFiles, as the refresh lists it
-            return new Outcome(null, FileReport.skipped(task, "the workload card of " + task.workload()
-                    + ": it describes the workload and holds no events; refresh and ingest read it into workloads"));
+            return new Outcome(
+                    null,
+                    FileReport.skipped(
+                            task,
+                            "the workload card of " + task.workload()
+                                    + ": it describes the workload and holds no events; refresh and ingest read it into workloads"));
         }
         try {
             if (task.sizeBytes() == 0) {
@@ -54,15 +58,21 @@ public final class FileOpening {
             ReaderRegistry.Entry entry = ReaderRegistry.entry(format);
             if (entry == null) {
                 String what = Tables.EVENTS.equals(table) ? "no events reader" : "no reader";
-                return new Outcome(null, FileReport.skipped(withFormat(task, format), what + " for format " + format.id()));
+                return new Outcome(
+                        null, FileReport.skipped(withFormat(task, format), what + " for format " + format.id()));
             }
             if (table != null && !entry.table().equals(table)) {
                 if (named == null) { // a read of another table: this file is fine, it just has other rows
-                    return new Outcome(null, FileReport.skipped(withFormat(task, format), "a " + format.id()
-                            + " file: its rows belong to " + entry.table() + ", not " + table));
+                    return new Outcome(
+                            null,
+                            FileReport.skipped(
+                                    withFormat(task, format),
+                                    "a " + format.id() + " file: its rows belong to " + entry.table() + ", not "
+                                            + table));
                 }
                 report.fail("named like a " + (named == null ? "trace" : named.id()) + " file but its content is "
-                        + format.id() + " (first bytes: " + FileKinds.printable(head) + "); rename it to match its content");
+                        + format.id() + " (first bytes: " + FileKinds.printable(head)
+                        + "); rename it to match its content");
                 return new Outcome(null, report);
             }
             return new Outcome(entry.reader().open(withFormat(task, format), conf), null);
@@ -73,6 +83,7 @@ public final class FileOpening {
     }
 
     private static FileTask withFormat(FileTask t, TraceFormat f) {
-        return new FileTask(t.workload(), t.path(), t.sizeBytes(), t.modifiedAtMs(), f, t.fileOrderRank(), t.limits(), t.runId());
+        return new FileTask(
+                t.workload(), t.path(), t.sizeBytes(), t.modifiedAtMs(), f, t.fileOrderRank(), t.limits(), t.runId());
     }
 }

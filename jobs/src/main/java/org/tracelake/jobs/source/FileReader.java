@@ -26,6 +26,7 @@ final class FileReader implements PartitionReader<InternalRow> {
     private final EventStream stream;
     /** Ingest's per-rank pass over this file's events, or null ({@link ReadPlan#rankSummariesDir()}). */
     private final FileRankPass rankPass;
+
     private FileReport report;
     private InternalRow current;
     private boolean done;

@@ -22,8 +22,15 @@ import org.tracelake.schemas.TraceFileSchema;
  * @param reportsDir   where file reports go, or null
  * @param rankSummariesDir where ingest's per-rank pass leaves each file's rank summaries (events only), or null
  */
-record ReadPlan(String table, String readerTable, int output, int width, boolean envelopes, String reportsDir,
-                String rankSummariesDir) implements Serializable {
+record ReadPlan(
+        String table,
+        String readerTable,
+        int output,
+        int width,
+        boolean envelopes,
+        String reportsDir,
+        String rankSummariesDir)
+        implements Serializable {
 
     static ReadPlan of(CaseInsensitiveStringMap options) {
         String table = TraceSourceOptions.table(options);
@@ -42,7 +49,8 @@ record ReadPlan(String table, String readerTable, int output, int width, boolean
         }
         for (int i = 0; i < outputs.size(); i++) {
             if (outputs.get(i).table().equals(table)) {
-                return new ReadPlan(table, entry.table(), i, outputs.get(i).schema().size(), false, reportsDir, null);
+                return new ReadPlan(
+                        table, entry.table(), i, outputs.get(i).schema().size(), false, reportsDir, null);
             }
         }
         throw new IllegalStateException("registry entry of " + table + " does not list it");

@@ -35,14 +35,16 @@ public final class ReportSink {
         FileSystem fs = folder.getFileSystem(conf);
         String name = fileKey(report.task.path());
         Path tmp = new Path(folder, "." + name + "." + Long.toHexString(System.nanoTime()) + ".tmp");
-        try (OutputStream raw = fs.create(tmp, true); ObjectOutputStream out = new ObjectOutputStream(raw)) {
+        try (OutputStream raw = fs.create(tmp, true);
+                ObjectOutputStream out = new ObjectOutputStream(raw)) {
             out.writeObject(report);
         }
         Path target = new Path(folder, name + SUFFIX);
         fs.delete(target, false); // an earlier attempt's: same file, same content
         if (!fs.rename(tmp, target)) {
             fs.delete(tmp, false);
-            if (!fs.exists(target)) throw new IOException("could not publish the report of " + report.task.path() + " to " + target);
+            if (!fs.exists(target))
+                throw new IOException("could not publish the report of " + report.task.path() + " to " + target);
         }
     }
 
@@ -54,7 +56,8 @@ public final class ReportSink {
         if (!fs.exists(folder)) return reports;
         for (FileStatus f : fs.listStatus(folder)) {
             if (!f.getPath().getName().endsWith(SUFFIX)) continue;
-            try (InputStream raw = fs.open(f.getPath()); ObjectInputStream in = new ObjectInputStream(raw)) {
+            try (InputStream raw = fs.open(f.getPath());
+                    ObjectInputStream in = new ObjectInputStream(raw)) {
                 in.setObjectInputFilter(ONLY_REPORTS);
                 reports.add((FileReport) in.readObject());
             } catch (ClassNotFoundException | ClassCastException e) {

@@ -55,7 +55,8 @@ final class SourceFiles {
                 Path pattern = new Path(p);
                 FileSystem fs = pattern.getFileSystem(conf);
                 FileStatus[] matches = fs.globStatus(pattern);
-                if (matches == null || matches.length == 0) throw new IllegalArgumentException("path does not exist: " + p);
+                if (matches == null || matches.length == 0)
+                    throw new IllegalArgumentException("path does not exist: " + p);
                 Path root = fs.makeQualified(loadedFolder(fs, pattern, matches));
                 List<Listed> listed = new ArrayList<>();
                 for (FileStatus m : matches) {
@@ -63,19 +64,25 @@ final class SourceFiles {
                 }
                 // a card at the top makes the loaded folder one workload: its place is then below its parent
                 boolean oneWorkload = listed.stream()
-                        .anyMatch(l -> l.folders().isEmpty() && ArchiveLayout.isCardName(l.status().getPath().getName()));
+                        .anyMatch(l -> l.folders().isEmpty()
+                                && ArchiveLayout.isCardName(l.status().getPath().getName()));
                 for (Listed l : listed) {
                     List<String> folders = l.folders();
                     if (oneWorkload) {
                         folders = new ArrayList<>(folders);
                         folders.add(0, root.getName());
                     }
-                    ArchiveLayout.Place place = ArchiveLayout.place(folders, l.status().getPath().getName());
-                    String w = workload != null ? workload : place.workloadFolder() != null ? place.workloadFolder() : root.getName();
+                    ArchiveLayout.Place place =
+                            ArchiveLayout.place(folders, l.status().getPath().getName());
+                    String w = workload != null
+                            ? workload
+                            : place.workloadFolder() != null ? place.workloadFolder() : root.getName();
                     FileStatus f = l.status();
-                    WorkloadFolder.InputFile input = new WorkloadFolder.InputFile(f.getPath().toString(), f.getLen(),
-                            f.getModificationTime());
-                    (place.card() ? cards : byWorkload).computeIfAbsent(w, k -> new ArrayList<>()).add(input);
+                    WorkloadFolder.InputFile input =
+                            new WorkloadFolder.InputFile(f.getPath().toString(), f.getLen(), f.getModificationTime());
+                    (place.card() ? cards : byWorkload)
+                            .computeIfAbsent(w, k -> new ArrayList<>())
+                            .add(input);
                 }
             }
         } catch (IOException e) {
@@ -88,7 +95,8 @@ final class SourceFiles {
         });
         cards.forEach((w, files) -> {
             for (WorkloadFolder.InputFile c : files) {
-                tasks.add(new FileTask(w, c.path(), c.sizeBytes(), c.modifiedAtMs(), TraceFormat.WORKLOAD_CARD, 0, limits, RUN_ID));
+                tasks.add(new FileTask(
+                        w, c.path(), c.sizeBytes(), c.modifiedAtMs(), TraceFormat.WORKLOAD_CARD, 0, limits, RUN_ID));
             }
         });
         return tasks;
@@ -109,7 +117,9 @@ final class SourceFiles {
         }
         if (glob && (literal == null || literal.toString().isEmpty())) return fs.getWorkingDirectory(); // "*.json"
         if (glob) return literal;
-        return matches[0].isDirectory() ? matches[0].getPath() : matches[0].getPath().getParent();
+        return matches[0].isDirectory()
+                ? matches[0].getPath()
+                : matches[0].getPath().getParent();
     }
 
     private static boolean hasWildcard(String name) {

@@ -19,9 +19,16 @@ public final class TraceSource {
      * @param etNodes    the et_nodes table whose ET sizes fill Kineto kernels without one, or null
      * @param rankSummariesDir for the events table: where each file's per-rank summaries are left, or null
      */
-    public static Dataset<Row> read(SparkSession spark, List<FileTask> tasks, String table, boolean envelopes,
-                                    String reportsDir, String etNodes, String rankSummariesDir) {
-        DataFrameReader reader = spark.read().format(TraceDataSource.class.getName())
+    public static Dataset<Row> read(
+            SparkSession spark,
+            List<FileTask> tasks,
+            String table,
+            boolean envelopes,
+            String reportsDir,
+            String etNodes,
+            String rankSummariesDir) {
+        DataFrameReader reader = spark.read()
+                .format(TraceDataSource.class.getName())
                 .option(TraceSourceOptions.TABLE, table)
                 .option(TraceSourceOptions.TASKS, TraceSourceOptions.encodeTasks(tasks))
                 .option(TraceSourceOptions.ENVELOPES, envelopes)

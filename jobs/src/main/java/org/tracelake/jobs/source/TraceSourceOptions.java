@@ -31,6 +31,7 @@ public final class TraceSourceOptions {
      * folder below the loaded folder, or the loaded folder itself when it holds a card or the file sits at its top).
      */
     public static final String WORKLOAD = "workload";
+
     public static final String GZIP_MAX_EXPANSION_RATIO = "gzipMaxExpansionRatio";
     public static final String GZIP_MIN_EXPANDED_BYTES = "gzipMinExpandedBytes";
     /**
@@ -57,13 +58,15 @@ public final class TraceSourceOptions {
 
     static InputLimits limits(CaseInsensitiveStringMap options) {
         InputLimits d = InputLimits.defaults();
-        return new InputLimits(options.getDouble(GZIP_MAX_EXPANSION_RATIO, d.maxExpansionRatio()),
+        return new InputLimits(
+                options.getDouble(GZIP_MAX_EXPANSION_RATIO, d.maxExpansionRatio()),
                 options.getLong(GZIP_MIN_EXPANDED_BYTES, d.minExpandedBytes()));
     }
 
     /** Planned files as an option value (Java serialization, Base64). */
     public static String encodeTasks(List<FileTask> tasks) {
-        try (ByteArrayOutputStream bytes = new ByteArrayOutputStream(); ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+        try (ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(new ArrayList<>(tasks));
             out.flush();
             return Base64.getEncoder().encodeToString(bytes.toByteArray());
@@ -74,7 +77,8 @@ public final class TraceSourceOptions {
 
     @SuppressWarnings("unchecked")
     static List<FileTask> decodeTasks(String text) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(Base64.getDecoder().decode(text)))) {
+        try (ObjectInputStream in = new ObjectInputStream(
+                new ByteArrayInputStream(Base64.getDecoder().decode(text)))) {
             in.setObjectInputFilter(ObjectInputFilter.Config.createFilter(
                     "org.tracelake.jobs.readers.*;java.lang.*;java.util.*;maxdepth=10;!*"));
             return (List<FileTask>) in.readObject();

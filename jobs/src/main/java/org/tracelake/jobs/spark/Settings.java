@@ -19,35 +19,62 @@ public final class Settings {
     /** A lock older than 100 years is never stale by age (and a Duration of more hours would overflow). */
     static final long MAX_LOCK_STALE_AFTER_HOURS = 876_000;
 
-    public static final Key<Double> GZIP_MAX_EXPANSION_RATIO = new Key<>("spark.tracelake.gzip.maxExpansionRatio", "200",
-            "refuse gzip input that expands more than this × its size (gzip bombs) …", v -> positive(finite(Double.parseDouble(v))));
-    public static final Key<Long> GZIP_MIN_EXPANDED_BYTES = new Key<>("spark.tracelake.gzip.minExpandedBytes",
-            Long.toString(256L << 20), "… unless it stays under this many bytes", v -> positive(Long.parseLong(v)));
-    public static final Key<Double> REGRESSION_THRESHOLD = new Key<>("spark.tracelake.regressionThreshold", "0.05",
+    public static final Key<Double> GZIP_MAX_EXPANSION_RATIO = new Key<>(
+            "spark.tracelake.gzip.maxExpansionRatio",
+            "200",
+            "refuse gzip input that expands more than this × its size (gzip bombs) …",
+            v -> positive(finite(Double.parseDouble(v))));
+    public static final Key<Long> GZIP_MIN_EXPANDED_BYTES = new Key<>(
+            "spark.tracelake.gzip.minExpandedBytes",
+            Long.toString(256L << 20),
+            "… unless it stays under this many bytes",
+            v -> positive(Long.parseLong(v)));
+    public static final Key<Double> REGRESSION_THRESHOLD = new Key<>(
+            "spark.tracelake.regressionThreshold",
+            "0.05",
             "a workload-scope metric that moved more than this fraction since the workload's previous run is reported "
-                    + "in regressions", v -> positive(finite(Double.parseDouble(v))));
-    public static final Key<Long> LOCK_STALE_AFTER_HOURS = new Key<>("spark.tracelake.lockStaleAfterHours", "24",
-            "a warehouse lock this old (or whose process is gone, same host) is taken over", v -> atMost(positive(Long.parseLong(v)),
-                    MAX_LOCK_STALE_AFTER_HOURS, "hours (100 years)"));
-    public static final Key<String> DEVICE_PEAK_FLOPS = new Key<>("spark.tracelake.devicePeakFlops", "",
-            "peak FLOPS per device model, for mfu (default: the bundled conf/device_peak_flops.csv)", DevicePeakFile::check);
-    public static final Key<String> DEVICE_INTERCONNECT_BW = new Key<>("spark.tracelake.deviceInterconnectBw", "",
+                    + "in regressions",
+            v -> positive(finite(Double.parseDouble(v))));
+    public static final Key<Long> LOCK_STALE_AFTER_HOURS = new Key<>(
+            "spark.tracelake.lockStaleAfterHours",
+            "24",
+            "a warehouse lock this old (or whose process is gone, same host) is taken over",
+            v -> atMost(positive(Long.parseLong(v)), MAX_LOCK_STALE_AFTER_HOURS, "hours (100 years)"));
+    public static final Key<String> DEVICE_PEAK_FLOPS = new Key<>(
+            "spark.tracelake.devicePeakFlops",
+            "",
+            "peak FLOPS per device model, for mfu (default: the bundled conf/device_peak_flops.csv)",
+            DevicePeakFile::check);
+    public static final Key<String> DEVICE_INTERCONNECT_BW = new Key<>(
+            "spark.tracelake.deviceInterconnectBw",
+            "",
             "GPU-to-GPU link bandwidth per device model and direction, the bound of the Hockney fit (default: the "
-                    + "bundled conf/device_interconnect_bw.csv)", v -> DevicePeakFile.check(v, "bw_gbps_per_direction"));
+                    + "bundled conf/device_interconnect_bw.csv)",
+            v -> DevicePeakFile.check(v, "bw_gbps_per_direction"));
 
-    public static final Key<Boolean> METRICS_CODEGEN = new Key<>("spark.tracelake.metrics.codegen", "false",
+    public static final Key<Boolean> METRICS_CODEGEN = new Key<>(
+            "spark.tracelake.metrics.codegen",
+            "false",
             "let Spark generate and compile Java code for the metrics phase's plan; off, its hundred-odd small stages "
                     + "run interpreted, which is faster until archives reach millions of GPU activities (BENCHMARKS.md)",
             Settings::bool);
 
-    public static final Key<Boolean> RANK_PASS_AT_INGEST = new Key<>("spark.tracelake.metrics.rankPassAtIngest", "true",
+    public static final Key<Boolean> RANK_PASS_AT_INGEST = new Key<>(
+            "spark.tracelake.metrics.rankPassAtIngest",
+            "true",
             "run the per-rank metric pass over each file's events as ingest reads it; off, the metrics phase reads the "
                     + "events back and sorts them per rank (slower; the figures are the same)",
             Settings::bool);
 
     /** Every setting, for help and documentation. */
-    public static final List<Key<?>> ALL = List.of(GZIP_MAX_EXPANSION_RATIO, GZIP_MIN_EXPANDED_BYTES,
-            REGRESSION_THRESHOLD, LOCK_STALE_AFTER_HOURS, DEVICE_PEAK_FLOPS, DEVICE_INTERCONNECT_BW, METRICS_CODEGEN,
+    public static final List<Key<?>> ALL = List.of(
+            GZIP_MAX_EXPANSION_RATIO,
+            GZIP_MIN_EXPANDED_BYTES,
+            REGRESSION_THRESHOLD,
+            LOCK_STALE_AFTER_HOURS,
+            DEVICE_PEAK_FLOPS,
+            DEVICE_INTERCONNECT_BW,
+            METRICS_CODEGEN,
             RANK_PASS_AT_INGEST);
 
     /** A setting given a value it does not take: a usage error (exit 2), named by its key. */
@@ -87,9 +114,12 @@ public final class Settings {
         try {
             return key.parse().apply(text);
         } catch (RuntimeException e) {
-            throw new InvalidValueException("--conf " + key.name() + "=" + text + ": not a valid value ("
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); " + key.doc()
-                    + "; default " + key.defaultValue(), e);
+            throw new InvalidValueException(
+                    "--conf " + key.name() + "=" + text + ": not a valid value ("
+                            + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); "
+                            + key.doc()
+                            + "; default " + key.defaultValue(),
+                    e);
         }
     }
 
@@ -115,7 +145,8 @@ public final class Settings {
     }
 
     private static <N extends Number> N positive(N n) {
-        if (n.doubleValue() <= 0 || Double.isNaN(n.doubleValue())) throw new IllegalArgumentException("must be above 0");
+        if (n.doubleValue() <= 0 || Double.isNaN(n.doubleValue()))
+            throw new IllegalArgumentException("must be above 0");
         return n;
     }
 }

@@ -79,6 +79,7 @@ public final class SparkSessions {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + file + ": " + e.getMessage(), e);
         }
-        for (String key : props.stringPropertyNames()) conf.setIfMissing(key, props.getProperty(key).trim());
+        for (String key : props.stringPropertyNames())
+            conf.setIfMissing(key, props.getProperty(key).trim());
     }
 }

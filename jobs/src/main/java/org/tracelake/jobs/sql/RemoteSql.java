@@ -19,8 +19,16 @@ public final class RemoteSql {
      * Runs {@code statements}, or with null the prompt over {@code in}; returns the exit code (0 all ran, 1 one
      * failed or the server could not be reached).
      */
-    public static int run(String url, List<String> statements, String format, int limit, BufferedReader in,
-                          boolean prompts, PrintStream out, PrintStream err) throws Exception {
+    public static int run(
+            String url,
+            List<String> statements,
+            String format,
+            int limit,
+            BufferedReader in,
+            boolean prompts,
+            PrintStream out,
+            PrintStream err)
+            throws Exception {
         SparkSession spark;
         try {
             spark = SparkSession.builder().remote(url).connect().create();

@@ -13,7 +13,11 @@ import org.apache.spark.sql.Row;
  * (a double as the shortest decimal that reads back as the same double).
  */
 public final class ResultPrinter {
-    public enum Format { TABLE, JSON, CSV }
+    public enum Format {
+        TABLE,
+        JSON,
+        CSV
+    }
 
     private ResultPrinter() {}
 
@@ -46,7 +50,10 @@ public final class ResultPrinter {
         for (int i = 0; i < cols.length; i++) rule.append(i == 0 ? "" : "-+-").append("-".repeat(width[i]));
         out.println(rule);
         for (int k = 0; k < cells.size(); k++) out.println(line(cells.get(k), width, rows.subList(k, k + 1), false));
-        out.println("(" + rows.size() + (more ? "+ rows; showing the first " + limit + ", raise --limit for more)" : rows.size() == 1 ? " row)" : " rows)"));
+        out.println("(" + rows.size()
+                + (more
+                        ? "+ rows; showing the first " + limit + ", raise --limit for more)"
+                        : rows.size() == 1 ? " row)" : " rows)"));
     }
 
     private static String line(String[] values, int[] width, List<Row> row, boolean header) {
@@ -84,7 +91,10 @@ public final class ResultPrinter {
         double a = Math.abs(d);
         if (d == Math.rint(d) && a < 1e15) return String.format(Locale.ROOT, "%.1f", d);
         if (a < 1e-4 || a >= 1e15) return String.format(Locale.ROOT, "%.5e", d).replaceAll("\\.?0+e", "e");
-        String s = new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+        String s = new java.math.BigDecimal(d)
+                .round(new java.math.MathContext(6))
+                .stripTrailingZeros()
+                .toPlainString();
         return s.contains(".") ? s : s + ".0";
     }
 

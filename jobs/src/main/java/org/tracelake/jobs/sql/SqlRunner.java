@@ -23,28 +23,58 @@ import org.tracelake.udfs.UdfRegistry;
 public final class SqlRunner {
     /** Signature and meaning of every udf, for {@code \f}. */
     static final Map<String, String> UDF_HELP = Map.ofEntries(
-            Map.entry("activity_class", "activity_class(cat, name, hlo_category) -> comm|memcpy|memset|sync|compute, null for non-GPU events"),
-            Map.entry("kernel_category", "kernel_category(activity_class, name) -> comm|memory|gemm|attention|softmax|normalization|elementwise|reduction|other"),
-            Map.entry("collective_kind", "collective_kind(collective_name_arg, kernel_name, launching_op) -> all_reduce|all_gather|reduce_scatter|all_to_all|broadcast|reduce|send_recv|barrier|other"),
+            Map.entry(
+                    "activity_class",
+                    "activity_class(cat, name, hlo_category) -> comm|memcpy|memset|sync|compute, null for non-GPU events"),
+            Map.entry(
+                    "kernel_category",
+                    "kernel_category(activity_class, name) -> comm|memory|gemm|attention|softmax|normalization|elementwise|reduction|other"),
+            Map.entry(
+                    "collective_kind",
+                    "collective_kind(collective_name_arg, kernel_name, launching_op) -> all_reduce|all_gather|reduce_scatter|all_to_all|broadcast|reduce|send_recv|barrier|other"),
             Map.entry("dtype_size", "dtype_size(dtype) -> bytes per element (Float 4, BFloat16 2, ...)"),
-            Map.entry("dtype_from_kernel_name", "dtype_from_kernel_name(name) -> dtype spelled in a kernel name (_bf16, _f32, half, ...)"),
+            Map.entry(
+                    "dtype_from_kernel_name",
+                    "dtype_from_kernel_name(name) -> dtype spelled in a kernel name (_bf16, _f32, half, ...)"),
             Map.entry("message_bytes", "message_bytes(nelems, dtype) -> nelems x dtype_size(dtype)"),
-            Map.entry("bus_size_bytes", "bus_size_bytes(kind, in_bytes, out_bytes) -> S of the nccl-tests convention (out for all_gather, in otherwise)"),
-            Map.entry("busbw_factor", "busbw_factor(kind, n) -> 2(n-1)/n all_reduce, (n-1)/n all_gather/reduce_scatter/all_to_all, 1 otherwise"),
+            Map.entry(
+                    "bus_size_bytes",
+                    "bus_size_bytes(kind, in_bytes, out_bytes) -> S of the nccl-tests convention (out for all_gather, in otherwise)"),
+            Map.entry(
+                    "busbw_factor",
+                    "busbw_factor(kind, n) -> 2(n-1)/n all_reduce, (n-1)/n all_gather/reduce_scatter/all_to_all, 1 otherwise"),
             Map.entry("algbw_gbps", "algbw_gbps(size_bytes, dur_ns) -> size / dur in GB/s (1e9)"),
             Map.entry("busbw_gbps", "busbw_gbps(kind, in_bytes, out_bytes, n, dur_ns) -> algbw x busbw_factor"),
             Map.entry("profiler_step", "profiler_step(name) -> N of 'ProfilerStep#N', else null"),
-            Map.entry("rank_from_file_name", "rank_from_file_name(file_name) -> rank3, rank-3, worker3, kineto_trace_3, _3.json ..."),
+            Map.entry(
+                    "rank_from_file_name",
+                    "rank_from_file_name(file_name) -> rank3, rank-3, worker3, kineto_trace_3, _3.json ..."),
             Map.entry("is_gpu_activity", "is_gpu_activity(cat) -> kernel, gpu_memcpy, gpu_memset"),
-            Map.entry("step_name_priority", "step_name_priority(name) -> rank of a step annotation kind (1 ProfilerStep, 2 vLLM, 3 SGLang, 4 TPU vLLM), else -1"),
-            Map.entry("step_priority", "step_priority(cat, name) -> the step rule, lower wins: 0 for an XLA device Steps-line event (xla_step), step_name_priority(name) for CPU-side annotations (user_annotation; python_function for TPU vLLM), else -1"),
-            Map.entry("is_copy_kernel", "is_copy_kernel(name) -> memcpy|memset|copy_kernel|..., any case (memory_transfer_overhead)"),
+            Map.entry(
+                    "step_name_priority",
+                    "step_name_priority(name) -> rank of a step annotation kind (1 ProfilerStep, 2 vLLM, 3 SGLang, 4 TPU vLLM), else -1"),
+            Map.entry(
+                    "step_priority",
+                    "step_priority(cat, name) -> the step rule, lower wins: 0 for an XLA device Steps-line event (xla_step), step_name_priority(name) for CPU-side annotations (user_annotation; python_function for TPU vLLM), else -1"),
+            Map.entry(
+                    "is_copy_kernel",
+                    "is_copy_kernel(name) -> memcpy|memset|copy_kernel|..., any case (memory_transfer_overhead)"),
             Map.entry("is_moe_kernel", "is_moe_kernel(name) -> moe|expert|routing|gating|... (moe_fraction)"),
-            Map.entry("xla_async_half", "xla_async_half(name) -> start|done for an XLA async collective half (all-reduce-start.3, send.2, send-done.2), else ''"),
-            Map.entry("xla_instruction", "xla_instruction(name) -> the instruction both halves share (all-reduce-done.3 -> all-reduce.3), else the name"),
-            Map.entry("is_ccl_bench_comm_name", "is_ccl_bench_comm_name(name) -> CCL-Bench's nccl|allreduce|allgather|... kernel regex (memory_transfer_overhead, total_communication_time)"),
-            Map.entry("is_ccl_bench_event_cat", "is_ccl_bench_event_cat(cat) -> kernel, Op, gpu_op, device_op or absent: the events memory_transfer_overhead reads"),
-            Map.entry("is_nccl_dev_kernel", "is_nccl_dev_kernel(name) -> name starts with ncclDevKernel_, any case (straggler)"));
+            Map.entry(
+                    "xla_async_half",
+                    "xla_async_half(name) -> start|done for an XLA async collective half (all-reduce-start.3, send.2, send-done.2), else ''"),
+            Map.entry(
+                    "xla_instruction",
+                    "xla_instruction(name) -> the instruction both halves share (all-reduce-done.3 -> all-reduce.3), else the name"),
+            Map.entry(
+                    "is_ccl_bench_comm_name",
+                    "is_ccl_bench_comm_name(name) -> CCL-Bench's nccl|allreduce|allgather|... kernel regex (memory_transfer_overhead, total_communication_time)"),
+            Map.entry(
+                    "is_ccl_bench_event_cat",
+                    "is_ccl_bench_event_cat(cat) -> kernel, Op, gpu_op, device_op or absent: the events memory_transfer_overhead reads"),
+            Map.entry(
+                    "is_nccl_dev_kernel",
+                    "is_nccl_dev_kernel(name) -> name starts with ncclDevKernel_, any case (straggler)"));
 
     private final SparkSession spark;
     private final ResultPrinter.Format format;
@@ -110,7 +140,8 @@ public final class SqlRunner {
      */
     public boolean interactive(BufferedReader in, boolean prompts) throws IOException {
         if (prompts) {
-            out.println("tracelake sql: statements end with ';'.  \\d tables   \\d TABLE columns   \\f functions   \\m metrics   \\q quit");
+            out.println(
+                    "tracelake sql: statements end with ';'.  \\d tables   \\d TABLE columns   \\f functions   \\m metrics   \\q quit");
         }
         boolean ok = true;
         StringBuilder buffer = new StringBuilder();
@@ -139,7 +170,8 @@ public final class SqlRunner {
             buffer.setLength(0);
             buffer.append(scan.rest());
         }
-        if (!SqlText.isBlank(buffer.toString())) ok &= runAll(List.of(buffer.toString().strip()));
+        if (!SqlText.isBlank(buffer.toString()))
+            ok &= runAll(List.of(buffer.toString().strip()));
         return ok;
     }
 
@@ -156,11 +188,12 @@ public final class SqlRunner {
             }
             case "\\f" -> listFunctions();
             case "\\m" -> metricReference(parts.length > 1 ? parts[1] : null);
-            case "\\?", "\\h", "\\help" -> out.println(
-                    "\\d            the tables\n\\d TABLE      a table's columns\n\\f            tracelake's SQL functions (udfs)\n"
-                            + "\\m            the metrics: figure, unit, category (the metric_reference view)\n"
-                            + "\\m METRIC     one metric: what it means, its unit, what it needs\n"
-                            + "\\q            quit (or end of input)\nSQL           any Spark SQL statement, ended with ';'");
+            case "\\?", "\\h", "\\help" ->
+                out.println(
+                        "\\d            the tables\n\\d TABLE      a table's columns\n\\f            tracelake's SQL functions (udfs)\n"
+                                + "\\m            the metrics: figure, unit, category (the metric_reference view)\n"
+                                + "\\m METRIC     one metric: what it means, its unit, what it needs\n"
+                                + "\\q            quit (or end of input)\nSQL           any Spark SQL statement, ended with ';'");
             default -> err.println("unknown command " + parts[0] + " (\\? lists them)");
         }
         return true;
@@ -173,12 +206,17 @@ public final class SqlRunner {
     private void metricReference(String metric) {
         try {
             if (metric == null) {
-                ResultPrinter.print(spark.sql("SELECT metric, figure, unit, category, label FROM "
-                        + WarehouseViews.METRIC_REFERENCE), format, Integer.MAX_VALUE, out);
+                ResultPrinter.print(
+                        spark.sql(
+                                "SELECT metric, figure, unit, category, label FROM " + WarehouseViews.METRIC_REFERENCE),
+                        format,
+                        Integer.MAX_VALUE,
+                        out);
                 return;
             }
-            Dataset<Row> rows = spark.sql("SELECT metric, figure, unit, better, needs, description FROM "
-                    + WarehouseViews.METRIC_REFERENCE + " WHERE lower(metric) = lower(" + WarehouseViews.literal(metric) + ")");
+            Dataset<Row> rows = spark.sql(
+                    "SELECT metric, figure, unit, better, needs, description FROM " + WarehouseViews.METRIC_REFERENCE
+                            + " WHERE lower(metric) = lower(" + WarehouseViews.literal(metric) + ")");
             if (rows.isEmpty()) {
                 err.println("no metric " + metric + " (\\m lists them)");
                 return;
@@ -200,9 +238,11 @@ public final class SqlRunner {
         for (String t : names) {
             int cols = spark.table(t).schema().fields().length;
             out.println(pad(t, w) + "  " + String.format(Locale.ROOT, "%7d", cols) + "  "
-                    + (TableCatalog.of(t) != null ? TableCatalog.of(t).doc()
-                    : t.equals(WarehouseViews.METRIC_REFERENCE) ? "every metric and figure: meaning, unit, what it needs (\\m)"
-                    : "(a view of this session)"));
+                    + (TableCatalog.of(t) != null
+                            ? TableCatalog.of(t).doc()
+                            : t.equals(WarehouseViews.METRIC_REFERENCE)
+                                    ? "every metric and figure: meaning, unit, what it needs (\\m)"
+                                    : "(a view of this session)"));
         }
     }
 

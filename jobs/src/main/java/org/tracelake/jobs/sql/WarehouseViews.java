@@ -76,13 +76,26 @@ public final class WarehouseViews {
         for (MetricCatalog.Entry e : MetricCatalog.entries()) {
             if (!first) sb.append(", ");
             first = false;
-            sb.append('(').append(literal(e.metric())).append(", ").append(literal(e.figure())).append(", ")
-                    .append(literal(e.unit())).append(", ").append(literal(e.higherIsBetter() ? "higher" : "lower"))
-                    .append(", ").append(literal(e.category())).append(", ")
-                    .append(literal(MetricReference.NEEDS.getOrDefault(e.requires(), e.requires()))).append(", ")
-                    .append(literal(e.label())).append(", ").append(literal(e.description())).append(')');
+            sb.append('(')
+                    .append(literal(e.metric()))
+                    .append(", ")
+                    .append(literal(e.figure()))
+                    .append(", ")
+                    .append(literal(e.unit()))
+                    .append(", ")
+                    .append(literal(e.higherIsBetter() ? "higher" : "lower"))
+                    .append(", ")
+                    .append(literal(e.category()))
+                    .append(", ")
+                    .append(literal(MetricReference.NEEDS.getOrDefault(e.requires(), e.requires())))
+                    .append(", ")
+                    .append(literal(e.label()))
+                    .append(", ")
+                    .append(literal(e.description()))
+                    .append(')');
         }
-        return sb.append(" AS t(metric, figure, unit, better, category, needs, label, description)").toString();
+        return sb.append(" AS t(metric, figure, unit, better, category, needs, label, description)")
+                .toString();
     }
 
     /** A SQL string literal (or NULL), with quotes and backslashes escaped for Spark's parser. */

@@ -53,19 +53,27 @@ final class RowWriteSupport extends WriteSupport<Row> {
         Type.Repetition repetition = f.nullable() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
         DataType t = f.dataType();
         if (t.equals(DataTypes.StringType)) {
-            return Types.primitive(PrimitiveTypeName.BINARY, repetition).as(LogicalTypeAnnotation.stringType())
+            return Types.primitive(PrimitiveTypeName.BINARY, repetition)
+                    .as(LogicalTypeAnnotation.stringType())
                     .named(f.name());
         }
-        if (t.equals(DataTypes.IntegerType)) return Types.primitive(PrimitiveTypeName.INT32, repetition).named(f.name());
-        if (t.equals(DataTypes.LongType)) return Types.primitive(PrimitiveTypeName.INT64, repetition).named(f.name());
-        if (t.equals(DataTypes.DoubleType)) return Types.primitive(PrimitiveTypeName.DOUBLE, repetition).named(f.name());
-        if (t.equals(DataTypes.BooleanType)) return Types.primitive(PrimitiveTypeName.BOOLEAN, repetition).named(f.name());
-        if (t.equals(DataTypes.BinaryType)) return Types.primitive(PrimitiveTypeName.BINARY, repetition).named(f.name());
+        if (t.equals(DataTypes.IntegerType))
+            return Types.primitive(PrimitiveTypeName.INT32, repetition).named(f.name());
+        if (t.equals(DataTypes.LongType))
+            return Types.primitive(PrimitiveTypeName.INT64, repetition).named(f.name());
+        if (t.equals(DataTypes.DoubleType))
+            return Types.primitive(PrimitiveTypeName.DOUBLE, repetition).named(f.name());
+        if (t.equals(DataTypes.BooleanType))
+            return Types.primitive(PrimitiveTypeName.BOOLEAN, repetition).named(f.name());
+        if (t.equals(DataTypes.BinaryType))
+            return Types.primitive(PrimitiveTypeName.BINARY, repetition).named(f.name());
         if (t.equals(DataTypes.TimestampType)) {
             return Types.primitive(PrimitiveTypeName.INT64, repetition)
-                    .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS)).named(f.name());
+                    .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS))
+                    .named(f.name());
         }
-        throw new IllegalArgumentException("column " + f.name() + ": " + t.simpleString() + " is not a flat column type");
+        throw new IllegalArgumentException(
+                "column " + f.name() + ": " + t.simpleString() + " is not a flat column type");
     }
 
     @Override

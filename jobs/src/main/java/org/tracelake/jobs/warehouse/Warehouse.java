@@ -74,7 +74,8 @@ public final class Warehouse {
     }
 
     public static String partitionDir(String workload) {
-        return Tables.PARTITION_COLUMN + "=" + org.apache.spark.sql.catalyst.catalog.ExternalCatalogUtils.escapePathName(workload);
+        return Tables.PARTITION_COLUMN + "="
+                + org.apache.spark.sql.catalyst.catalog.ExternalCatalogUtils.escapePathName(workload);
     }
 
     /** A live table as a DataFrame, or an empty one with the schema when it does not exist yet. */
@@ -140,11 +141,13 @@ public final class Warehouse {
                 if (run.getPath().getName().equals(currentRunId)) continue;
                 for (FileStatus table : fs.listStatus(run.getPath())) {
                     for (FileStatus part : fs.listStatus(table.getPath())) {
-                        Path live = new Path(table(table.getPath().getName()) + "/" + part.getPath().getName());
+                        Path live = new Path(table(table.getPath().getName()) + "/"
+                                + part.getPath().getName());
                         if (!fs.exists(live)) {
                             fs.mkdirs(live.getParent());
                             rename(part.getPath(), live);
-                            restored.add(table.getPath().getName() + "/" + part.getPath().getName());
+                            restored.add(table.getPath().getName() + "/"
+                                    + part.getPath().getName());
                         }
                     }
                 }

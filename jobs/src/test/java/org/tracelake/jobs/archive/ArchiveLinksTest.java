@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * opened. Every scan here must end on its own (two links to '.' made the old scan walk ~2^40 paths).
  */
 class ArchiveLinksTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private Path archive() throws IOException {
         return Files.createDirectories(tmp.resolve("archive"));
@@ -39,7 +40,8 @@ class ArchiveLinksTest {
     }
 
     private static List<WorkloadFolder> scan(Path archive) {
-        return assertTimeoutPreemptively(Duration.ofSeconds(20), () -> ArchiveScanner.scan(archive.toString(), new Configuration()));
+        return assertTimeoutPreemptively(
+                Duration.ofSeconds(20), () -> ArchiveScanner.scan(archive.toString(), new Configuration()));
     }
 
     /** file name (relative to the workload) → reason, for every refused entry. */
@@ -50,9 +52,14 @@ class ArchiveLinksTest {
     }
 
     private static String relative(Path workloadDir, String hadoopPath) {
-        String r = workloadDir.toUri().relativize(Path.of(java.net.URI.create(new org.apache.hadoop.fs.Path(hadoopPath).toUri().toString())).toUri()).toString();
+        String r = workloadDir
+                .toUri()
+                .relativize(Path.of(java.net.URI.create(new org.apache.hadoop.fs.Path(hadoopPath)
+                                .toUri()
+                                .toString()))
+                        .toUri())
+                .toString();
         return r.endsWith("/") ? r.substring(0, r.length() - 1) : r; // a link to a folder: its URI ends in '/'
-
     }
 
     private static List<String> files(Path workloadDir, WorkloadFolder w) {
@@ -87,7 +94,10 @@ class ArchiveLinksTest {
         write(archive.resolve("shared/rank1_trace.json"), "{}");
         Files.createSymbolicLink(w.resolve("more"), archive.resolve("shared"));
 
-        WorkloadFolder scanned = scan(archive).stream().filter(x -> x.name().equals("w")).findFirst().orElseThrow();
+        WorkloadFolder scanned = scan(archive).stream()
+                .filter(x -> x.name().equals("w"))
+                .findFirst()
+                .orElseThrow();
 
         assertEquals(List.of("more/rank1_trace.json", "zz/rank0_trace.json"), files(w, scanned));
         assertEquals(List.of("aa"), List.copyOf(refused(w, scanned).keySet()));
@@ -116,7 +126,9 @@ class ArchiveLinksTest {
         Map<String, String> refused = refused(w, scanned);
         assertTrue(refused.get("rank0_trace.json").contains("a link to outside the archive"), refused::toString);
         assertTrue(refused.get("root").contains("a link to outside the archive"), refused::toString);
-        assertTrue(refused.get("rank2_trace.json").contains("dangling") && refused.get("rank2_trace.json").contains("gone.json"),
+        assertTrue(
+                refused.get("rank2_trace.json").contains("dangling")
+                        && refused.get("rank2_trace.json").contains("gone.json"),
                 refused::toString);
         assertTrue(refused.get("loop1").contains("a link loop"), refused::toString);
         assertTrue(refused.get("loop2").contains("a link loop"), refused::toString);
@@ -125,7 +137,10 @@ class ArchiveLinksTest {
         }
         assertEquals(8, refused.size(), refused::toString);
         for (WorkloadFolder.Refused r : scanned.refused()) {
-            assertEquals(!r.reason().contains("outside the archive"), r.error(), "a link out is skipped, the rest are errors");
+            assertEquals(
+                    !r.reason().contains("outside the archive"),
+                    r.error(),
+                    "a link out is skipped, the rest are errors");
             assertTrue(!r.reason().contains("S3CR3T") && !r.reason().contains(outside.toString()), r.reason());
         }
     }
@@ -139,7 +154,9 @@ class ArchiveLinksTest {
 
         List<WorkloadFolder> scanned = scan(archive);
 
-        assertEquals(List.of("nowhere", "x"), scanned.stream().map(WorkloadFolder::name).toList());
+        assertEquals(
+                List.of("nowhere", "x"),
+                scanned.stream().map(WorkloadFolder::name).toList());
         assertTrue(scanned.get(0).refused().get(0).reason().contains("dangling"));
         assertTrue(scanned.get(1).refused().get(0).reason().contains("a link to outside the archive"));
         assertEquals(List.of(), scanned.get(1).cards());
@@ -150,19 +167,31 @@ class ArchiveLinksTest {
     void pathsAreWhatHadoopsListingGives() throws IOException {
         Path archive = archive();
         Path w = archive.resolve("w it's 100%");
-        List<String> names = List.of("a b%20c.json", "it's.json", "-dash.json", "\u00fcber.json", "x:y.json", "a..b.json",
-                "#hash.json", "q?.json", "semi;colon.json");
+        List<String> names = List.of(
+                "a b%20c.json",
+                "it's.json",
+                "-dash.json",
+                "\u00fcber.json",
+                "x:y.json",
+                "a..b.json",
+                "#hash.json",
+                "q?.json",
+                "semi;colon.json");
         for (String n : names) write(w.resolve("sub dir").resolve(n), "{}");
         write(w.resolve("w.yaml"), "a: 1");
 
         WorkloadFolder scanned = scan(archive).get(0);
 
-        org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(w.resolve("sub dir").toUri());
+        org.apache.hadoop.fs.Path dir =
+                new org.apache.hadoop.fs.Path(w.resolve("sub dir").toUri());
         org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(new Configuration());
         List<String> hadoop = new java.util.ArrayList<>();
-        for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dir)) hadoop.add(f.getPath().toString());
+        for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dir))
+            hadoop.add(f.getPath().toString());
         hadoop.sort(null);
-        assertEquals(hadoop, scanned.files().stream().map(WorkloadFolder.InputFile::path).toList());
+        assertEquals(
+                hadoop,
+                scanned.files().stream().map(WorkloadFolder.InputFile::path).toList());
         org.apache.hadoop.fs.FileStatus[] top = fs.listStatus(new org.apache.hadoop.fs.Path(archive.toString()));
         assertEquals(fs.makeQualified(top[0].getPath()).toString(), scanned.path(), "as the Hadoop scan named it");
     }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ArchiveScannerTest {
-    @TempDir Path archive;
+    @TempDir
+    Path archive;
 
     private Path write(String relative, String text) throws IOException {
         Path p = archive.resolve(relative);
@@ -21,7 +22,11 @@ class ArchiveScannerTest {
     }
 
     private static List<String> names(Path workload, List<WorkloadFolder.InputFile> files) {
-        return files.stream().map(f -> workload.toUri().relativize(Path.of(java.net.URI.create(f.path())).toUri()).toString()).toList();
+        return files.stream()
+                .map(f -> workload.toUri()
+                        .relativize(Path.of(java.net.URI.create(f.path())).toUri())
+                        .toString())
+                .toList();
     }
 
     @Test
@@ -40,17 +45,28 @@ class ArchiveScannerTest {
 
         List<WorkloadFolder> scanned = ArchiveScanner.scan(archive.toString(), new Configuration());
 
-        assertEquals(List.of("w0", "w1"), scanned.stream().map(WorkloadFolder::name).toList(), "hidden folders are not workloads");
+        assertEquals(
+                List.of("w0", "w1"),
+                scanned.stream().map(WorkloadFolder::name).toList(),
+                "hidden folders are not workloads");
         WorkloadFolder w1 = scanned.get(1);
         Path dir = archive.resolve("w1");
         assertEquals(List.of("card.yaml"), names(dir, w1.cards()));
-        assertEquals(List.of("configs/train.yml", "profile_traces/iteration_2/rank0_trace.json",
-                "profile_traces/iteration_2/rank1_trace.json"), names(dir, w1.files()), "sorted by path");
+        assertEquals(
+                List.of(
+                        "configs/train.yml",
+                        "profile_traces/iteration_2/rank0_trace.json",
+                        "profile_traces/iteration_2/rank1_trace.json"),
+                names(dir, w1.files()),
+                "sorted by path");
         WorkloadFolder.InputFile trace = w1.files().get(1);
         assertEquals(2, trace.sizeBytes());
-        assertEquals(Files.getLastModifiedTime(dir.resolve("profile_traces/iteration_2/rank0_trace.json")).toMillis(),
+        assertEquals(
+                Files.getLastModifiedTime(dir.resolve("profile_traces/iteration_2/rank0_trace.json"))
+                        .toMillis(),
                 trace.modifiedAtMs());
-        assertEquals(List.of("w0.yml"), names(archive.resolve("w0"), scanned.get(0).cards()));
+        assertEquals(
+                List.of("w0.yml"), names(archive.resolve("w0"), scanned.get(0).cards()));
         assertEquals(List.of(), scanned.get(0).files());
     }
 }

@@ -65,7 +65,8 @@ public final class BenchHarness {
             case "jfr-top" -> jfrTop(Path.of(args[1]), Integer.parseInt(args[2]));
             case "eventlog" -> EventLogStats.run(Path.of(args[1]), args.length > 2 ? Double.parseDouble(args[2]) : 0);
             default -> {
-                System.err.println("usage: BenchHarness parse FILE | reader FILE | index FILE | cluster WORKERS DIR ARCHIVE WAREHOUSE | jfr-top FILE N | eventlog FILE-OR-DIR [PROCESS-WALL-S]");
+                System.err.println(
+                        "usage: BenchHarness parse FILE | reader FILE | index FILE | cluster WORKERS DIR ARCHIVE WAREHOUSE | jfr-top FILE N | eventlog FILE-OR-DIR [PROCESS-WALL-S]");
                 System.exit(2);
             }
         }
@@ -96,7 +97,7 @@ public final class BenchHarness {
         t = System.nanoTime();
         long tokens = 0;
         try (TraceInput.Opened in = TraceInput.open(path, conf, InputLimits.defaults(), false);
-             JsonParser p = factory.createParser(in)) {
+                JsonParser p = factory.createParser(in)) {
             while (p.nextToken() != null) tokens++;
         }
         timed("tokenize", System.nanoTime() - t, bytes, -1);
@@ -116,8 +117,15 @@ public final class BenchHarness {
         long best = Long.MAX_VALUE;
         long events = 0;
         KinetoReader reader = new KinetoReader();
-        FileTask task = new FileTask("bench", path, bytes, Files.getLastModifiedTime(file).toMillis(), TraceFormat.KINETO,
-                0, InputLimits.defaults(), "bench");
+        FileTask task = new FileTask(
+                "bench",
+                path,
+                bytes,
+                Files.getLastModifiedTime(file).toMillis(),
+                TraceFormat.KINETO,
+                0,
+                InputLimits.defaults(),
+                "bench");
         // The reading thread's CPU time beside the wall time: on a machine shared with other work the wall time says
         // as much about the neighbours as about the reader (the GC's and the JIT's threads are not in it).
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -157,14 +165,21 @@ public final class BenchHarness {
         if (sieved) {
             Method read = kinetoIndex.getDeclaredMethod("read", FileTask.class, Configuration.class, FileReport.class);
             read.setAccessible(true);
-            FileTask task = new FileTask("bench", path, Files.size(Path.of(path)), 0L, TraceFormat.KINETO, 0,
-                    InputLimits.defaults(), "bench");
+            FileTask task = new FileTask(
+                    "bench",
+                    path,
+                    Files.size(Path.of(path)),
+                    0L,
+                    TraceFormat.KINETO,
+                    0,
+                    InputLimits.defaults(),
+                    "bench");
             return read.invoke(null, task, conf, new FileReport(task));
         }
         Method build = kinetoIndex.getDeclaredMethod("build", JsonParser.class);
         build.setAccessible(true);
         try (TraceInput.Opened in = TraceInput.open(path, conf, InputLimits.defaults(), true);
-             JsonParser p = kinetoFactory().createParser(in)) {
+                JsonParser p = kinetoFactory().createParser(in)) {
             Object index = build.invoke(null, p);
             in.drainAndHash();
             return index;
@@ -184,8 +199,15 @@ public final class BenchHarness {
     private static void reader(Path file) throws Exception {
         long bytes = Files.size(file);
         String path = file.toAbsolutePath().toString();
-        FileTask task = new FileTask("bench", path, bytes, Files.getLastModifiedTime(file).toMillis(), TraceFormat.KINETO,
-                0, InputLimits.defaults(), "bench");
+        FileTask task = new FileTask(
+                "bench",
+                path,
+                bytes,
+                Files.getLastModifiedTime(file).toMillis(),
+                TraceFormat.KINETO,
+                0,
+                InputLimits.defaults(),
+                "bench");
         long t = System.nanoTime();
         long events;
         try (EventStream s = new KinetoReader().open(task, new Configuration())) {
@@ -217,7 +239,8 @@ public final class BenchHarness {
     }
 
     private static JsonFactory kinetoFactory() throws ReflectiveOperationException {
-        Field f = Class.forName("org.tracelake.jobs.readers.common.ChromeEventParser").getDeclaredField("FACTORY");
+        Field f = Class.forName("org.tracelake.jobs.readers.common.ChromeEventParser")
+                .getDeclaredField("FACTORY");
         f.setAccessible(true);
         return (JsonFactory) f.get(null);
     }
@@ -235,10 +258,15 @@ public final class BenchHarness {
             out("cluster_start_s", seconds(System.nanoTime() - t0));
             Path log = dir.resolve("logs/submit.log");
             long t = System.nanoTime();
-            Process driver = cluster.submit(System.getProperty("bench.driverHeap", "2g"),
-                    List.of("--properties-file", home.resolve("conf/spark-defaults.conf").toString()),
-                    List.of("refresh", "--full", "--archive", archive, "--warehouse", warehouse), log);
-            if (!driver.waitFor(60, TimeUnit.MINUTES)) throw new IllegalStateException("refresh on the cluster did not finish");
+            Process driver = cluster.submit(
+                    System.getProperty("bench.driverHeap", "2g"),
+                    List.of(
+                            "--properties-file",
+                            home.resolve("conf/spark-defaults.conf").toString()),
+                    List.of("refresh", "--full", "--archive", archive, "--warehouse", warehouse),
+                    log);
+            if (!driver.waitFor(60, TimeUnit.MINUTES))
+                throw new IllegalStateException("refresh on the cluster did not finish");
             took = System.nanoTime() - t;
             exit = driver.exitValue();
             if (exit != 0) System.err.println(cluster.logTails(40));
@@ -271,7 +299,8 @@ public final class BenchHarness {
                 boolean nativeSample = type.equals("jdk.NativeMethodSample");
                 if (!type.equals("jdk.ExecutionSample") && !nativeSample) continue;
                 var thread = e.getThread("sampledThread");
-                if (thread == null || thread.getJavaName() == null
+                if (thread == null
+                        || thread.getJavaName() == null
                         || !thread.getJavaName().startsWith("Executor task launch worker")) continue;
                 RecordedStackTrace st = e.getStackTrace();
                 if (st == null || st.getFrames().isEmpty()) continue;
@@ -313,14 +342,19 @@ public final class BenchHarness {
             String type = fr.getMethod().getType().getName();
             String method = fr.getMethod().getName();
             if (type.equals("org.tracelake.jobs.readers.kineto.KinetoReader") && method.equals("open")) pass1 = true;
-            // pass 2's walk lives in readers/common (ChromeEventStream, EventRow, RowStream), its fill in KinetoReader$Rows
+            // pass 2's walk lives in readers/common (ChromeEventStream, EventRow, RowStream), its fill in
+            // KinetoReader$Rows
             if (type.equals("org.tracelake.jobs.readers.kineto.KinetoReader$Rows")
                     || type.startsWith("org.tracelake.jobs.readers.common.")) pass2 = true;
-            if (inPass2 == null && type.equals("org.tracelake.jobs.readers.kineto.KinetoIndex")
+            if (inPass2 == null
+                    && type.equals("org.tracelake.jobs.readers.kineto.KinetoIndex")
                     && method.equals("enclosingCommOps")) inPass2 = "comm-op lookup (KinetoIndex.enclosingCommOps)";
-            if (inPass2 == null && (type.startsWith("org.tracelake.udfs")
-                    || type.equals("org.tracelake.jobs.readers.ActivityClassifier"))) inPass2 = "classification (udfs)";
-            if (inPass2 == null && type.equals("org.tracelake.jobs.readers.common.ChromeEventParser")) inPass2 = "JSON parsing";
+            if (inPass2 == null
+                    && (type.startsWith("org.tracelake.udfs")
+                            || type.equals("org.tracelake.jobs.readers.ActivityClassifier")))
+                inPass2 = "classification (udfs)";
+            if (inPass2 == null && type.equals("org.tracelake.jobs.readers.common.ChromeEventParser"))
+                inPass2 = "JSON parsing";
             if (type.startsWith("com.github.luben.zstd")) zstd = true;
             if (type.startsWith("org.apache.parquet")) parquet = true;
             if (type.startsWith("org.apache.spark.sql.catalyst")) catalyst = true;
@@ -337,7 +371,8 @@ public final class BenchHarness {
         List<Map.Entry<String, Integer>> sorted = new ArrayList<>(counts.entrySet());
         sorted.sort((a, b) -> b.getValue() - a.getValue());
         for (Map.Entry<String, Integer> e : sorted.subList(0, Math.min(n, sorted.size()))) {
-            System.out.printf(Locale.ROOT, "%s=%5.1f%% %s%n", kind, 100.0 * e.getValue() / Math.max(1, total), e.getKey());
+            System.out.printf(
+                    Locale.ROOT, "%s=%5.1f%% %s%n", kind, 100.0 * e.getValue() / Math.max(1, total), e.getKey());
         }
     }
 

@@ -47,40 +47,55 @@ final class EventLogStats {
         java.util.Map<Long, Long> jobStarts = new java.util.HashMap<>();
         long runSum = 0;
         int failed = 0;
-        for (Path file : files) try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            for (String line; (line = in.readLine()) != null; ) {
-                if (line.isBlank()) continue;
-                JsonNode e = json.readTree(line);
-                switch (e.path("Event").asText()) {
-                    case "SparkListenerApplicationStart" -> appStart = e.path("Timestamp").asLong();
-                    case "SparkListenerApplicationEnd" -> appEnd = e.path("Timestamp").asLong();
-                    case "SparkListenerJobStart" -> jobStarts.put(e.path("Job ID").asLong(), e.path("Submission Time").asLong());
-                    case "SparkListenerJobEnd" -> {
-                        Long start = jobStarts.remove(e.path("Job ID").asLong());
-                        if (start != null) jobs.add(new long[] {start, e.path("Completion Time").asLong()});
+        for (Path file : files)
+            try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    if (line.isBlank()) continue;
+                    JsonNode e = json.readTree(line);
+                    switch (e.path("Event").asText()) {
+                        case "SparkListenerApplicationStart" ->
+                            appStart = e.path("Timestamp").asLong();
+                        case "SparkListenerApplicationEnd" ->
+                            appEnd = e.path("Timestamp").asLong();
+                        case "SparkListenerJobStart" ->
+                            jobStarts.put(
+                                    e.path("Job ID").asLong(),
+                                    e.path("Submission Time").asLong());
+                        case "SparkListenerJobEnd" -> {
+                            Long start = jobStarts.remove(e.path("Job ID").asLong());
+                            if (start != null)
+                                jobs.add(new long[] {
+                                    start, e.path("Completion Time").asLong()
+                                });
+                        }
+                        case "SparkListenerTaskEnd" -> {
+                            JsonNode info = e.path("Task Info");
+                            long launch = info.path("Launch Time").asLong();
+                            long finish = info.path("Finish Time").asLong();
+                            if (finish > 0 && finish >= launch) tasks.add(new long[] {launch, finish});
+                            if (info.path("Failed").asBoolean()) failed++;
+                            runSum += e.path("Task Metrics")
+                                    .path("Executor Run Time")
+                                    .asLong();
+                        }
+                        default -> {}
                     }
-                    case "SparkListenerTaskEnd" -> {
-                        JsonNode info = e.path("Task Info");
-                        long launch = info.path("Launch Time").asLong();
-                        long finish = info.path("Finish Time").asLong();
-                        if (finish > 0 && finish >= launch) tasks.add(new long[] {launch, finish});
-                        if (info.path("Failed").asBoolean()) failed++;
-                        runSum += e.path("Task Metrics").path("Executor Run Time").asLong();
-                    }
-                    default -> { }
                 }
             }
-        }
-        if (appStart < 0 || appEnd < appStart) throw new IllegalStateException(files + ": no ApplicationStart/End pair");
+        if (appStart < 0 || appEnd < appStart)
+            throw new IllegalStateException(files + ": no ApplicationStart/End pair");
         long wall = appEnd - appStart;
-        long[] busy = sweep(tasks);            // [time with >= 1 task, time with >= 2 tasks]
+        long[] busy = sweep(tasks); // [time with >= 1 task, time with >= 2 tasks]
         long jobTime = sweep(jobs)[0];
         long taskSum = 0;
         for (long[] t : tasks) taskSum += t[1] - t[0];
         long driverOnly = Math.max(0, wall - busy[0]);
 
-        out("event_log", files.get(0).getParent().equals(fileOrDir) || !Files.isDirectory(fileOrDir)
-                ? String.valueOf(files.get(0)) : String.valueOf(files.get(0).getParent()));
+        out(
+                "event_log",
+                files.get(0).getParent().equals(fileOrDir) || !Files.isDirectory(fileOrDir)
+                        ? String.valueOf(files.get(0))
+                        : String.valueOf(files.get(0).getParent()));
         out("event_log_files", files.size());
         out("jobs", jobs.size());
         out("tasks", tasks.size());
@@ -115,12 +130,17 @@ final class EventLogStats {
         java.util.Set<Path> parents = new java.util.HashSet<>();
         for (Path f : all) parents.add(f.getParent());
         if (all.isEmpty() || parents.size() != 1) {
-            throw new IllegalArgumentException("expected one application's event log in " + fileOrDir + ", found " + all);
+            throw new IllegalArgumentException(
+                    "expected one application's event log in " + fileOrDir + ", found " + all);
         }
-        List<Path> rolled = all.stream().filter(f -> f.getFileName().toString().matches("events_\\d+_.*")).sorted(
-                java.util.Comparator.comparingInt(f -> Integer.parseInt(f.getFileName().toString().split("_")[1]))).toList();
+        List<Path> rolled = all.stream()
+                .filter(f -> f.getFileName().toString().matches("events_\\d+_.*"))
+                .sorted(java.util.Comparator.comparingInt(
+                        f -> Integer.parseInt(f.getFileName().toString().split("_")[1])))
+                .toList();
         if (!rolled.isEmpty()) return rolled;
-        if (all.size() != 1) throw new IllegalArgumentException("expected one event log in " + fileOrDir + ", found " + all);
+        if (all.size() != 1)
+            throw new IllegalArgumentException("expected one event log in " + fileOrDir + ", found " + all);
         return all;
     }
 

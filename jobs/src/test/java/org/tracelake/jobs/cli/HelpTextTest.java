@@ -50,8 +50,8 @@ class HelpTextTest {
             for (ArgSpec a : args) {
                 options++;
                 if (words(String.join(" ", a.description())).isEmpty()) {
-                    bare.add(spec.qualifiedName() + " " + (a.isOption() ? ((CommandLine.Model.OptionSpec) a).longestName()
-                            : a.paramLabel()));
+                    bare.add(spec.qualifiedName() + " "
+                            + (a.isOption() ? ((CommandLine.Model.OptionSpec) a).longestName() : a.paramLabel()));
                 }
             }
         }
@@ -71,18 +71,26 @@ class HelpTextTest {
             // every line of it, wrapped anew perhaps, but every word there (sql's was cut at "every")
             for (String line : description) assertTrue(flat.contains(words(line)), sub.getCommandName() + ": " + line);
         }
-        assertTrue(flat.contains("sql Spark SQL over the warehouse: every table is a view of its name, every udf a function."),
+        assertTrue(
+                flat.contains(
+                        "sql Spark SQL over the warehouse: every table is a view of its name, every udf a function."),
                 help);
         // report's option table stays a table: one option per line, aligned as written
-        assertTrue(help.contains("\n              --compare REF CAND [--out DIR]     shared workload-scope metrics"), help);
+        assertTrue(
+                help.contains("\n              --compare REF CAND [--out DIR]     shared workload-scope metrics"),
+                help);
         for (String line : help.split("\\R")) assertFalse(line.contains("%n"), line);
     }
 
     @Test
     void generateDescribesItsOptions() {
         String help = words(out("generate", "--help"));
-        for (String fragment : List.of("--ranks=N Ranks (GPUs) of the workload", "--steps=N Profiled training steps",
-                "--seed=N Seed of", "--[no-]gzip Write the traces gzipped", "--straggler-rank=RANK This rank starts",
+        for (String fragment : List.of(
+                "--ranks=N Ranks (GPUs) of the workload",
+                "--steps=N Profiled training steps",
+                "--seed=N Seed of",
+                "--[no-]gzip Write the traces gzipped",
+                "--straggler-rank=RANK This rank starts",
                 "--straggler-delay-us=US How late the straggler rank starts")) {
             assertTrue(help.contains(fragment), fragment + " in " + help);
         }

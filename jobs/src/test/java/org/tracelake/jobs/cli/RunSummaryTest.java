@@ -32,17 +32,30 @@ import org.tracelake.schemas.RunSchema;
  * each from 100 to 150, +50 %.
  */
 class RunSummaryTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void saysHowManyRegressionsItLeftOut() throws Exception {
         List<Row> shown = new ArrayList<>();
         for (int i = 0; i < History.REGRESSIONS_SHOWN; i++) {
-            shown.add(new GenericRowWithSchema(new Object[] {"run", String.format("w%02d", i), "avg_step_time", "mean_ms", null,
-                    "previous", 100.0, 150.0, 0.5, 0.1}, RunSchema.REGRESSIONS));
+            shown.add(new GenericRowWithSchema(
+                    new Object[] {
+                        "run",
+                        String.format("w%02d", i),
+                        "avg_step_time",
+                        "mean_ms",
+                        null,
+                        "previous",
+                        100.0,
+                        150.0,
+                        0.5,
+                        0.1
+                    },
+                    RunSchema.REGRESSIONS));
         }
-        Refresh.Result run = new Refresh.Result("run", List.of(), List.of(), List.of(),
-                new History.Regressions(60, shown), List.of());
+        Refresh.Result run = new Refresh.Result(
+                "run", List.of(), List.of(), List.of(), new History.Regressions(60, shown), List.of());
         Warehouse warehouse = new Warehouse(dir.toString(), new Configuration());
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -55,7 +68,10 @@ class RunSummaryTest {
         }
         String text = out.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("metrics that moved more than 0.1 since the previous run:"), text);
-        assertEquals(History.REGRESSIONS_SHOWN, text.lines().filter(l -> l.contains("avg_step_time.mean_ms")).count(), text);
+        assertEquals(
+                History.REGRESSIONS_SHOWN,
+                text.lines().filter(l -> l.contains("avg_step_time.mean_ms")).count(),
+                text);
         assertTrue(text.contains("(+50.0%)"), text);
         assertTrue(text.contains("  ... and 10 more: the regressions table, or report --history"), text);
     }
@@ -71,10 +87,14 @@ class RunSummaryTest {
         Warehouse warehouse = new Warehouse(dir.toString(), new Configuration());
         java.nio.file.Files.createDirectories(dir.resolve("events").resolve(Warehouse.partitionDir("old")));
         List<WorkloadIngest> failed = List.of(failedWorkload("new"), failedWorkload("old"));
-        String text = summary(warehouse, new Refresh.Result("run", failed, List.of(), List.of(), History.Regressions.NONE, List.of()));
+        String text = summary(
+                warehouse,
+                new Refresh.Result("run", failed, List.of(), List.of(), History.Regressions.NONE, List.of()));
         assertTrue(text.contains("run run: 0 workloads refreshed, 0 unchanged (not read), 2 failed, 0 removed"), text);
-        String oldLine = text.lines().filter(l -> l.startsWith("old ")).findFirst().orElseThrow();
-        String newLine = text.lines().filter(l -> l.startsWith("new ")).findFirst().orElseThrow();
+        String oldLine =
+                text.lines().filter(l -> l.startsWith("old ")).findFirst().orElseThrow();
+        String newLine =
+                text.lines().filter(l -> l.startsWith("new ")).findFirst().orElseThrow();
         assertTrue(oldLine.contains("FAILED (previous tables kept): "), oldLine);
         assertTrue(newLine.contains("FAILED (nothing committed: no previous tables): "), newLine);
         assertFalse(newLine.contains("previous tables kept"), newLine);
@@ -100,12 +120,18 @@ class RunSummaryTest {
         FileReport readme = FileReport.skipped(task(name, "README.md", null), "not a trace: a text file");
         FileReport trace = new FileReport(task(name, "rank0_trace.json", TraceFormat.KINETO));
         trace.fail("truncated JSON: the file ends inside traceEvents");
-        return new WorkloadIngest(name, new WorkloadCards.Outcome(null, name + ".yaml", "hash", null),
-                List.of(card, readme, trace), 100, 0, 1);
+        return new WorkloadIngest(
+                name,
+                new WorkloadCards.Outcome(null, name + ".yaml", "hash", null),
+                List.of(card, readme, trace),
+                100,
+                0,
+                1);
     }
 
     private static FileTask task(String workload, String file, TraceFormat format) {
-        return new FileTask(workload, "file:/archive/" + workload + "/" + file, 10, 0, format, 0, InputLimits.defaults(), "run");
+        return new FileTask(
+                workload, "file:/archive/" + workload + "/" + file, 10, 0, format, 0, InputLimits.defaults(), "run");
     }
 
     private static String summary(Warehouse warehouse, Refresh.Result run) {

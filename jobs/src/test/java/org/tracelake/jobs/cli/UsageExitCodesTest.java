@@ -21,7 +21,8 @@ import org.tracelake.jobs.Main;
  * read (no Spark starts for any of these: each returns in well under the bound).
  */
 class UsageExitCodesTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private record Outcome(int code, String err) {}
 
@@ -49,7 +50,13 @@ class UsageExitCodesTest {
     }
 
     private String[] refresh(String... more) {
-        String[] base = {"refresh", "-a", tmp.resolve("archive").toString(), "-w", tmp.resolve("wh").toString()};
+        String[] base = {
+            "refresh",
+            "-a",
+            tmp.resolve("archive").toString(),
+            "-w",
+            tmp.resolve("wh").toString()
+        };
         String[] all = new String[base.length + more.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(more, 0, all, base.length, more.length);
@@ -68,23 +75,41 @@ class UsageExitCodesTest {
 
     @Test
     void badSettingsExit2NamingTheKey() throws IOException {
-        assertUsage(refresh("--conf", "spark.tracelake.lockStaleAfterHours=9223372036854775807"),
-                "spark.tracelake.lockStaleAfterHours=9223372036854775807", "at most");
-        assertUsage(refresh("--conf", "spark.tracelake.lockStaleAfterHours=two"), "spark.tracelake.lockStaleAfterHours=two");
-        assertUsage(refresh("--conf", "spark.tracelake.regressionThreshold=Infinity"), "regressionThreshold=Infinity", "finite");
-        assertUsage(refresh("--conf", "spark.tracelake.regressionThreshold=1e400"), "regressionThreshold=1e400", "finite");
+        assertUsage(
+                refresh("--conf", "spark.tracelake.lockStaleAfterHours=9223372036854775807"),
+                "spark.tracelake.lockStaleAfterHours=9223372036854775807",
+                "at most");
+        assertUsage(
+                refresh("--conf", "spark.tracelake.lockStaleAfterHours=two"),
+                "spark.tracelake.lockStaleAfterHours=two");
+        assertUsage(
+                refresh("--conf", "spark.tracelake.regressionThreshold=Infinity"),
+                "regressionThreshold=Infinity",
+                "finite");
+        assertUsage(
+                refresh("--conf", "spark.tracelake.regressionThreshold=1e400"), "regressionThreshold=1e400", "finite");
         assertUsage(refresh("--conf", "spark.tracelake.gzip.maxExpansionRatio=NaN"), "maxExpansionRatio=NaN");
         assertUsage(refresh("--conf", "spark.tracelake.metrics.codegen=yes"), "takes true or false");
         Path noCommas = Files.writeString(tmp.resolve("peaks.csv"), "H100 989\n");
-        assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=" + noCommas), "devicePeakFlops", "line 1", "pattern,peak_tflops");
+        assertUsage(
+                refresh("--conf", "spark.tracelake.devicePeakFlops=" + noCommas),
+                "devicePeakFlops",
+                "line 1",
+                "pattern,peak_tflops");
         Path badNumber = Files.writeString(tmp.resolve("peaks2.csv"), "pattern,peak_tflops,note\nH100,lots,x\n");
-        assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=" + badNumber), "line 2", "'lots' is not a number");
+        assertUsage(
+                refresh("--conf", "spark.tracelake.devicePeakFlops=" + badNumber), "line 2", "'lots' is not a number");
         assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=/dev/zero"), "/dev/zero is not a regular file");
         assertUsage(refresh("--conf", "spark.tracelake.devicePeakFlops=" + tmp.resolve("missing.csv")), "no such file");
-        Path badBandwidth = Files.writeString(tmp.resolve("links.csv"), "pattern,bw_gbps_per_direction,note\nA100,-300,x\n");
-        assertUsage(refresh("--conf", "spark.tracelake.deviceInterconnectBw=" + badBandwidth), "deviceInterconnectBw",
-                "line 2", "bw_gbps_per_direction must be a positive finite number");
-        assertUsage(refresh("--conf", "spark.tracelake.deviceInterconnectBw=/dev/zero"), "/dev/zero is not a regular file");
+        Path badBandwidth =
+                Files.writeString(tmp.resolve("links.csv"), "pattern,bw_gbps_per_direction,note\nA100,-300,x\n");
+        assertUsage(
+                refresh("--conf", "spark.tracelake.deviceInterconnectBw=" + badBandwidth),
+                "deviceInterconnectBw",
+                "line 2",
+                "bw_gbps_per_direction must be a positive finite number");
+        assertUsage(
+                refresh("--conf", "spark.tracelake.deviceInterconnectBw=/dev/zero"), "/dev/zero is not a regular file");
         assertFalse(Files.exists(tmp.resolve("wh")), "nothing was written: the check comes before the lock");
     }
 
@@ -92,7 +117,11 @@ class UsageExitCodesTest {
     void aWarehousePathThatIsAFileExits2() throws IOException {
         Path file = Files.writeString(tmp.resolve("wh-file"), "x");
         for (String command : new String[] {"refresh", "ingest"}) {
-            assertUsage(new String[] {command, "-a", tmp.toString(), "-w", file.toString()}, "--warehouse", "is a file", "folder");
+            assertUsage(
+                    new String[] {command, "-a", tmp.toString(), "-w", file.toString()},
+                    "--warehouse",
+                    "is a file",
+                    "folder");
         }
     }
 
@@ -101,10 +130,13 @@ class UsageExitCodesTest {
     void reportTraceOptionsExit2() {
         assertUsage(new String[] {"report", "--window", "1:2"}, "--window goes with --trace");
         assertUsage(new String[] {"report", "--trace", "w", "--html"}, "--trace takes one workload");
-        assertUsage(new String[] {"report", "--trace", "w", "--step", "3", "--window", "1:2"}, "--step N or --window A:B");
+        assertUsage(
+                new String[] {"report", "--trace", "w", "--step", "3", "--window", "1:2"}, "--step N or --window A:B");
         assertUsage(new String[] {"report", "--trace", "w", "--window", "5:1"}, "--window takes A:B", "'5:1'");
         assertUsage(new String[] {"report", "--trace", "w", "--window", "soon"}, "--window takes A:B", "'soon'");
         assertUsage(new String[] {"report", "--trace", "w", "--max-events", "0"}, "--max-events must be at least 1");
-        assertUsage(new String[] {"report", "--compare", "a", "b", "--step", "3"}, "--step goes with --workload, --html or --trace");
+        assertUsage(
+                new String[] {"report", "--compare", "a", "b", "--step", "3"},
+                "--step goes with --workload, --html or --trace");
     }
 }

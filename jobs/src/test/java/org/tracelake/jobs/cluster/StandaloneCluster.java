@@ -43,14 +43,17 @@ public final class StandaloneCluster implements AutoCloseable {
             Path target = home.resolve("jobs/target");
             Path appJar = target.resolve("tracelake-jobs-0.1.0-SNAPSHOT-app.jar");
             Path thinJar = target.resolve("tracelake-jobs-0.1.0-SNAPSHOT.jar");
-            for (Path p : List.of(appJar, thinJar, target.resolve("classpath.txt"), target.resolve("jvm-options.txt"))) {
+            for (Path p :
+                    List.of(appJar, thinJar, target.resolve("classpath.txt"), target.resolve("jvm-options.txt"))) {
                 if (!Files.isRegularFile(p)) throw new IllegalStateException(p + " is missing: run mvn package first");
             }
             List<Path> classpath = new ArrayList<>();
-            for (String entry : Files.readString(target.resolve("classpath.txt")).trim().split(java.io.File.pathSeparator)) {
+            for (String entry :
+                    Files.readString(target.resolve("classpath.txt")).trim().split(java.io.File.pathSeparator)) {
                 if (!entry.isBlank()) classpath.add(Path.of(entry));
             }
-            List<String> opts = Arrays.asList(Files.readString(target.resolve("jvm-options.txt")).trim().split("\\s+"));
+            List<String> opts = Arrays.asList(
+                    Files.readString(target.resolve("jvm-options.txt")).trim().split("\\s+"));
             return new Build(home, appJar, thinJar, classpath, opts);
         }
 
@@ -62,7 +65,10 @@ public final class StandaloneCluster implements AutoCloseable {
         public List<Path> sparkJars() throws IOException {
             Set<String> inApp = new HashSet<>();
             try (ZipFile app = new ZipFile(appJar.toFile())) {
-                app.stream().map(ZipEntry::getName).filter(n -> n.endsWith(".class")).forEach(inApp::add);
+                app.stream()
+                        .map(ZipEntry::getName)
+                        .filter(n -> n.endsWith(".class"))
+                        .forEach(inApp::add);
             }
             List<Path> jars = new ArrayList<>();
             for (Path p : classpath) {
@@ -75,9 +81,13 @@ public final class StandaloneCluster implements AutoCloseable {
 
         private static boolean carriedByApp(Path jar, Set<String> inApp) throws IOException {
             try (ZipFile z = new ZipFile(jar.toFile())) {
-                return z.stream().map(ZipEntry::getName)
-                        .filter(n -> n.endsWith(".class") && !n.startsWith("META-INF/") && !n.endsWith("module-info.class"))
-                        .findFirst().map(inApp::contains).orElse(false);
+                return z.stream()
+                        .map(ZipEntry::getName)
+                        .filter(n ->
+                                n.endsWith(".class") && !n.startsWith("META-INF/") && !n.endsWith("module-info.class"))
+                        .findFirst()
+                        .map(inApp::contains)
+                        .orElse(false);
             }
         }
 
@@ -127,10 +137,18 @@ public final class StandaloneCluster implements AutoCloseable {
             c.makeSparkHome();
             int port = freePort();
             Path masterLog = c.dir.resolve("logs/master.log");
-            c.daemon(masterLog, "org.apache.spark.deploy.master.Master",
-                    "--host", "127.0.0.1", "--port", Integer.toString(port), "--webui-port", Integer.toString(freePort()));
+            c.daemon(
+                    masterLog,
+                    "org.apache.spark.deploy.master.Master",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    Integer.toString(port),
+                    "--webui-port",
+                    Integer.toString(freePort()));
             // The master may move to another port when the chosen one was taken meanwhile: its log says where it is.
-            c.masterUrl = c.awaitLog(masterLog, MASTER_URL, "the master to start").group(1);
+            c.masterUrl =
+                    c.awaitLog(masterLog, MASTER_URL, "the master to start").group(1);
             List<Path> logs = new ArrayList<>();
             for (int i = 0; i < workers; i++) {
                 Path work = c.dir.resolve("worker-" + i);
@@ -138,11 +156,23 @@ public final class StandaloneCluster implements AutoCloseable {
                 c.workerDirs.add(work);
                 Path log = c.dir.resolve("logs/worker-" + i + ".log");
                 logs.add(log);
-                c.workers.add(c.daemon(log, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
-                        "--cores", "1", "--memory", "1g", "--webui-port", Integer.toString(freePort()),
-                        "--work-dir", work.toString(), c.masterUrl));
+                c.workers.add(c.daemon(
+                        log,
+                        "org.apache.spark.deploy.worker.Worker",
+                        "--host",
+                        "127.0.0.1",
+                        "--cores",
+                        "1",
+                        "--memory",
+                        "1g",
+                        "--webui-port",
+                        Integer.toString(freePort()),
+                        "--work-dir",
+                        work.toString(),
+                        c.masterUrl));
             }
-            for (Path log : logs) c.awaitLog(log, Pattern.compile("Successfully registered with master"), "a worker to register");
+            for (Path log : logs)
+                c.awaitLog(log, Pattern.compile("Successfully registered with master"), "a worker to register");
             return c;
         } catch (IOException | InterruptedException | RuntimeException | Error e) {
             c.close();
@@ -168,18 +198,27 @@ public final class StandaloneCluster implements AutoCloseable {
      * runs it in client mode: Spark's submit entry point in a JVM of {@code driverHeap} with Spark's jars only, the
      * app jar added by SparkSubmit. Output goes to {@code log}; the caller waits for the process.
      */
-    public Process submit(String driverHeap, List<String> submitOptions, List<String> appArgs, Path log) throws IOException {
+    public Process submit(String driverHeap, List<String> submitOptions, List<String> appArgs, Path log)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(java());
         cmd.add("-Xmx" + driverHeap);
         cmd.addAll(build.jvmOptions());
         cmd.add("-D" + MARKER_PROPERTY + "=" + id);
         cmd.add("-Dlog4j2.configurationFile=" + build.home().resolve("conf/log4j2.properties"));
-        cmd.addAll(List.of("-cp", sparkHome.resolve("jars") + "/*", "org.apache.spark.deploy.SparkSubmit",
-                "--master", masterUrl,
-                "--conf", "spark.executor.extraJavaOptions=" + String.join(" ", build.jvmOptions()) + " -D" + MARKER_PROPERTY + "=" + id,
-                "--conf", "spark.driver.host=127.0.0.1",
-                "--conf", "spark.driver.bindAddress=127.0.0.1"));
+        cmd.addAll(List.of(
+                "-cp",
+                sparkHome.resolve("jars") + "/*",
+                "org.apache.spark.deploy.SparkSubmit",
+                "--master",
+                masterUrl,
+                "--conf",
+                "spark.executor.extraJavaOptions=" + String.join(" ", build.jvmOptions()) + " -D" + MARKER_PROPERTY
+                        + "=" + id,
+                "--conf",
+                "spark.driver.host=127.0.0.1",
+                "--conf",
+                "spark.driver.bindAddress=127.0.0.1"));
         cmd.addAll(submitOptions);
         cmd.addAll(List.of("--class", "org.tracelake.jobs.Main", build.appJar().toString()));
         cmd.addAll(appArgs);
@@ -229,7 +268,8 @@ public final class StandaloneCluster implements AutoCloseable {
             for (ProcessHandle h : seen) if (h.isAlive()) alive.put(h.pid(), describe(h));
         }
         String marker = "-D" + MARKER_PROPERTY + "=" + id;
-        ProcessHandle.allProcesses().filter(h -> h.isAlive() && describe(h).contains(marker))
+        ProcessHandle.allProcesses()
+                .filter(h -> h.isAlive() && describe(h).contains(marker))
                 .forEach(h -> alive.put(h.pid(), describe(h)));
         List<String> out = new ArrayList<>();
         alive.forEach((pid, cmd) -> out.add(pid + ": " + (cmd.length() > 300 ? cmd.substring(0, 300) + "…" : cmd)));
@@ -325,7 +365,8 @@ public final class StandaloneCluster implements AutoCloseable {
         Files.createDirectories(jars);
         for (Path jar : build.sparkJars()) {
             Path link = jars.resolve(jar.getFileName());
-            if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) Files.createSymbolicLink(link, jar.toAbsolutePath());
+            if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                Files.createSymbolicLink(link, jar.toAbsolutePath());
         }
     }
 
@@ -338,8 +379,9 @@ public final class StandaloneCluster implements AutoCloseable {
             }
             synchronized (started) {
                 for (Process p : started) {
-                    if (!p.isAlive()) throw new IllegalStateException("a cluster process exited (" + p.exitValue()
-                            + ") while waiting for " + what + "\n" + logTails(40));
+                    if (!p.isAlive())
+                        throw new IllegalStateException("a cluster process exited (" + p.exitValue()
+                                + ") while waiting for " + what + "\n" + logTails(40));
                 }
             }
             Thread.sleep(200);
@@ -349,7 +391,8 @@ public final class StandaloneCluster implements AutoCloseable {
 
     private static String describe(ProcessHandle h) {
         ProcessHandle.Info info = h.info();
-        return info.command().orElse("?") + " " + String.join(" ", info.arguments().orElse(new String[0]));
+        return info.command().orElse("?") + " "
+                + String.join(" ", info.arguments().orElse(new String[0]));
     }
 
     private static String java() {

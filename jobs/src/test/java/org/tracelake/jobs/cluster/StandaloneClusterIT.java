@@ -42,7 +42,8 @@ class StandaloneClusterIT {
     /** A metric row's identity: METRICS.md §5's (workload, metric, figure, scope, rank, step, key). */
     private static final List<String> KEY = List.of("workload", "metric", "figure", "scope", "rank", "step", "key");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     @Timeout(value = 30, unit = TimeUnit.MINUTES) // a few minutes on a quiet 2-core machine; generous for a shared one
@@ -53,7 +54,8 @@ class StandaloneClusterIT {
         TestFiles.copyTree(home.resolve("data"), archive);
         // Enough files (48 rank traces) that the ingest stage runs a while on two one-core executors, so the kill
         // lands while tasks are running.
-        SampleArchiveGenerator.write(archive, new WorkloadSpec("wide-48", TraceStyle.MODERN, 48, 1, 3, 4, false, 5, 50_000, 7));
+        SampleArchiveGenerator.write(
+                archive, new WorkloadSpec("wide-48", TraceStyle.MODERN, 48, 1, 3, 4, false, 5, 50_000, 7));
         Path clusterWarehouse = tmp.resolve("warehouse-cluster");
         Path localWarehouse = tmp.resolve("warehouse-local");
         Path runDir = home.resolve("jobs/target/cluster-it/" + System.currentTimeMillis());
@@ -62,8 +64,13 @@ class StandaloneClusterIT {
         try {
             Path log = runDir.resolve("logs/submit.log");
             // As the README submits it: the project's spark-defaults.conf travels with --properties-file.
-            Process driver = cluster.submit("1g", List.of("--properties-file", home.resolve("conf/spark-defaults.conf").toString()),
-                    List.of("refresh", "--archive", archive.toString(), "--warehouse", clusterWarehouse.toString()), log);
+            Process driver = cluster.submit(
+                    "1g",
+                    List.of(
+                            "--properties-file",
+                            home.resolve("conf/spark-defaults.conf").toString()),
+                    List.of("refresh", "--archive", archive.toString(), "--warehouse", clusterWarehouse.toString()),
+                    log);
             // The moment a task of the events ingest has started writing (its attempt folder exists), worker 0's
             // executor is killed.
             long killed = -1;
@@ -72,15 +79,21 @@ class StandaloneClusterIT {
                 else Thread.sleep(50);
             }
             assertTrue(killed > 0, "no executor was killed during the ingest stage\n" + cluster.logTails(40));
-            if (!driver.waitFor(15, TimeUnit.MINUTES)) fail("the submitted refresh did not finish in 15 minutes\n" + cluster.logTails(40));
-            assertEquals(0, driver.exitValue(), "spark-submit refresh failed after executor " + killed + " was killed\n"
-                    + cluster.logTails(60));
+            if (!driver.waitFor(15, TimeUnit.MINUTES))
+                fail("the submitted refresh did not finish in 15 minutes\n" + cluster.logTails(40));
+            assertEquals(
+                    0,
+                    driver.exitValue(),
+                    "spark-submit refresh failed after executor " + killed + " was killed\n" + cluster.logTails(60));
             // The kill landed mid-stage: the driver lost a running task with the executor, and ran it again.
             String driverLog = Files.readString(log);
-            assertTrue(driverLog.contains("ExecutorLostFailure"), "no task was lost with the executor\n" + cluster.logTails(60));
+            assertTrue(
+                    driverLog.contains("ExecutorLostFailure"),
+                    "no task was lost with the executor\n" + cluster.logTails(60));
             // Both workers ran an executor for the application: the work was spread over the cluster.
             for (Path work : cluster.workerDirs()) {
-                assertTrue(hasExecutorDir(work), "no executor ran on the worker of " + work + "\n" + cluster.logTails(40));
+                assertTrue(
+                        hasExecutorDir(work), "no executor ran on the worker of " + work + "\n" + cluster.logTails(40));
             }
         } finally {
             cluster.close();
@@ -88,9 +101,19 @@ class StandaloneClusterIT {
         assertEquals(List.of(), cluster.survivors(), "processes left behind by the cluster");
 
         Path localLog = runDir.resolve("logs/local.log");
-        Process local = new ProcessBuilder(build.localCommand("1g", List.of("refresh", "--archive", archive.toString(),
-                "--warehouse", localWarehouse.toString(), "--master", "local[*]")))
-                .redirectErrorStream(true).redirectOutput(localLog.toFile()).start();
+        Process local = new ProcessBuilder(build.localCommand(
+                        "1g",
+                        List.of(
+                                "refresh",
+                                "--archive",
+                                archive.toString(),
+                                "--warehouse",
+                                localWarehouse.toString(),
+                                "--master",
+                                "local[*]")))
+                .redirectErrorStream(true)
+                .redirectOutput(localLog.toFile())
+                .start();
         try {
             if (!local.waitFor(10, TimeUnit.MINUTES)) fail("the local refresh did not finish in 10 minutes");
         } finally {
@@ -104,15 +127,22 @@ class StandaloneClusterIT {
         Map<String, List<Row>> onCluster = metricRows(spark, clusterWarehouse);
         Map<String, List<Row>> onLocal = metricRows(spark, localWarehouse);
         assertFalse(onLocal.isEmpty(), "the local refresh wrote no metric rows");
-        long workloads = onLocal.keySet().stream().map(k -> k.split("\u0001", 2)[0]).distinct().count();
+        long workloads = onLocal.keySet().stream()
+                .map(k -> k.split("\u0001", 2)[0])
+                .distinct()
+                .count();
         assertEquals(3, workloads, "both sample workloads and the generated one have metrics");
-        assertEquals(onLocal.keySet(), onCluster.keySet(), "the same metric rows (by workload, metric, figure, scope, rank, step, key)");
+        assertEquals(
+                onLocal.keySet(),
+                onCluster.keySet(),
+                "the same metric rows (by workload, metric, figure, scope, rank, step, key)");
         List<String> differences = new ArrayList<>();
         for (Map.Entry<String, List<Row>> e : onLocal.entrySet()) {
             List<Row> expected = e.getValue();
             List<Row> actual = onCluster.get(e.getKey());
             if (expected.size() != actual.size()) {
-                differences.add(e.getKey() + ": " + expected.size() + " local rows vs " + actual.size() + " on the cluster");
+                differences.add(
+                        e.getKey() + ": " + expected.size() + " local rows vs " + actual.size() + " on the cluster");
                 continue;
             }
             for (int i = 0; i < expected.size(); i++) {
@@ -122,12 +152,22 @@ class StandaloneClusterIT {
         }
         assertEquals(List.of(), differences, "metric rows that differ between local[*] and the standalone cluster");
         assertEquals(count(spark, localWarehouse, "events"), count(spark, clusterWarehouse, "events"), "events rows");
-        assertEquals(eventsByRank(spark, localWarehouse), eventsByRank(spark, clusterWarehouse), "events per rank: count and content hash");
+        assertEquals(
+                eventsByRank(spark, localWarehouse),
+                eventsByRank(spark, clusterWarehouse),
+                "events per rank: count and content hash");
         List<Row> files = traceFiles(spark, clusterWarehouse);
         assertEquals(traceFiles(spark, localWarehouse), files, "trace_files: one identical row per input file");
-        assertEquals(files.size(), files.stream().map(r -> r.getString(0) + "/" + r.getString(1)).distinct().count(),
+        assertEquals(
+                files.size(),
+                files.stream()
+                        .map(r -> r.getString(0) + "/" + r.getString(1))
+                        .distinct()
+                        .count(),
                 "no trace file listed twice");
-        assertTrue(files.stream().noneMatch(r -> r.getString(7) != null && r.getString(7).contains("claim")),
+        assertTrue(
+                files.stream()
+                        .noneMatch(r -> r.getString(7) != null && r.getString(7).contains("claim")),
                 "no duplicate-rank error: " + files);
         TestFiles.deleteTree(runDir); // logs, SPARK_HOME links and the workers' copies of the jar: kept only on failure
     }
@@ -135,7 +175,10 @@ class StandaloneClusterIT {
     /** Metric rows by key; within a key sorted by their text, so duplicate keys compare as multisets. */
     private static Map<String, List<Row>> metricRows(SparkSession spark, Path warehouse) {
         Map<String, List<Row>> out = new TreeMap<>();
-        List<Row> rows = spark.read().parquet(warehouse.resolve("metrics").toString()).drop("computed_at").collectAsList();
+        List<Row> rows = spark.read()
+                .parquet(warehouse.resolve("metrics").toString())
+                .drop("computed_at")
+                .collectAsList();
         for (Row r : rows) {
             StringBuilder key = new StringBuilder();
             for (String k : KEY) key.append(key.length() == 0 ? "" : "\u0001").append(Objects.toString(r.getAs(k)));
@@ -164,25 +207,38 @@ class StandaloneClusterIT {
 
     /** Per (workload, rank): the events and a hash of their content, which a duplicated or lost row would change. */
     private static List<Row> eventsByRank(SparkSession spark, Path warehouse) {
-        return spark.read().parquet(warehouse.resolve("events").toString())
+        return spark.read()
+                .parquet(warehouse.resolve("events").toString())
                 .selectExpr("workload", "rank", "xxhash64(to_json(struct(*))) AS h")
-                .groupBy("workload", "rank").agg(functions.count("*"), functions.sum("h"))
-                .orderBy("workload", "rank").collectAsList();
+                .groupBy("workload", "rank")
+                .agg(functions.count("*"), functions.sum("h"))
+                .orderBy("workload", "rank")
+                .collectAsList();
     }
 
     /** What trace_files says of each file, without the run id and the path's folder (the two runs' archives are one). */
     private static List<Row> traceFiles(SparkSession spark, Path warehouse) {
-        return spark.read().parquet(warehouse.resolve("trace_files").toString())
-                .selectExpr("workload", "regexp_extract(path, '[^/]+$', 0) AS file", "format", "rank", "rank_source",
-                        "status", "events_read", "error")
-                .orderBy("workload", "file").collectAsList();
+        return spark.read()
+                .parquet(warehouse.resolve("trace_files").toString())
+                .selectExpr(
+                        "workload",
+                        "regexp_extract(path, '[^/]+$', 0) AS file",
+                        "format",
+                        "rank",
+                        "rank_source",
+                        "status",
+                        "events_read",
+                        "error")
+                .orderBy("workload", "file")
+                .collectAsList();
     }
 
     /** An ingest task is writing: the events staging holds a task attempt folder (FileOutputCommitter's layout). */
     private static boolean ingestTaskRunning(Path staging) {
         if (!Files.isDirectory(staging)) return false;
         try (Stream<Path> files = Files.walk(staging)) {
-            return files.anyMatch(p -> p.getFileName().toString().startsWith("attempt_") && p.toString().contains("/events/"));
+            return files.anyMatch(p -> p.getFileName().toString().startsWith("attempt_")
+                    && p.toString().contains("/events/"));
         } catch (IOException | java.io.UncheckedIOException e) {
             return false; // the folder moved while being walked: look again
         }
@@ -194,7 +250,8 @@ class StandaloneClusterIT {
 
     private static boolean hasExecutorDir(Path workerDir) throws IOException {
         try (Stream<Path> apps = Files.list(workerDir)) {
-            for (Path app : apps.filter(p -> p.getFileName().toString().startsWith("app-")).toList()) {
+            for (Path app : apps.filter(p -> p.getFileName().toString().startsWith("app-"))
+                    .toList()) {
                 try (Stream<Path> executors = Files.list(app)) {
                     if (executors.anyMatch(Files::isDirectory)) return true;
                 }

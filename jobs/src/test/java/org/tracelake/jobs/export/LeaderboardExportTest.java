@@ -25,15 +25,49 @@ import org.tracelake.jobs.testing.SharedSpark;
  */
 class LeaderboardExportTest {
     /** The metadata keys generate_data.py's extract_metadata writes, in its order. */
-    static final List<String> CCL_BENCH_METADATA = List.of("workload_name", "description", "hf_url", "trace_url",
-            "model_family", "phase", "precision", "moe", "granularity", "epochs", "iteration", "batch_size", "seq_len",
-            "dataset", "hardware_type", "hardware_model", "total_count", "count_per_node", "network_topology",
-            "bandwidth_scaleout", "bandwidth_scaleup", "driver_version", "framework", "compiler", "tp", "pp", "pp_mb",
-            "dp_replicate", "dp_shard", "ep", "cp", "comm_library", "comm_library_ver", "comm_env",
-            "protocol_selection", "trace_types", "metric_traces");
+    static final List<String> CCL_BENCH_METADATA = List.of(
+            "workload_name",
+            "description",
+            "hf_url",
+            "trace_url",
+            "model_family",
+            "phase",
+            "precision",
+            "moe",
+            "granularity",
+            "epochs",
+            "iteration",
+            "batch_size",
+            "seq_len",
+            "dataset",
+            "hardware_type",
+            "hardware_model",
+            "total_count",
+            "count_per_node",
+            "network_topology",
+            "bandwidth_scaleout",
+            "bandwidth_scaleup",
+            "driver_version",
+            "framework",
+            "compiler",
+            "tp",
+            "pp",
+            "pp_mb",
+            "dp_replicate",
+            "dp_shard",
+            "ep",
+            "cp",
+            "comm_library",
+            "comm_library_ver",
+            "comm_env",
+            "protocol_selection",
+            "trace_types",
+            "metric_traces");
 
     static SparkSession spark;
-    @TempDir Path tmp;
+
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void setUp() {
@@ -62,19 +96,34 @@ class LeaderboardExportTest {
             JsonNode info = doc.get("metric_info").get(name);
             assertTrue(info.get("unit").isTextual(), name);
             assertTrue(info.get("higher_is_better").isBoolean(), name);
-            assertTrue(info.get("description").isTextual() && !info.get("description").asText().isBlank(), name);
+            assertTrue(
+                    info.get("description").isTextual()
+                            && !info.get("description").asText().isBlank(),
+                    name);
             assertTrue(info.get("label").isTextual(), name);
             assertTrue(categories.contains(info.get("category").asText()), name);
         }
         // headline figures: one leaderboard number per metric; per-kind breakdowns get one name per key
-        for (String name : List.of("coll_call_num", "straggler_lag", "iter_time", "comm_comp_overlap", "mfu",
-                "avg_step_time", "communication_fraction", "busbw_gbps.all_reduce", "busbw_gbps.all_gather")) {
+        for (String name : List.of(
+                "coll_call_num",
+                "straggler_lag",
+                "iter_time",
+                "comm_comp_overlap",
+                "mfu",
+                "avg_step_time",
+                "communication_fraction",
+                "busbw_gbps.all_reduce",
+                "busbw_gbps.all_gather")) {
             assertTrue(all.contains(name), name + " in " + all);
         }
         assertTrue(!all.contains("busbw_gbps"), "busbw_gbps exists only per kind");
         assertTrue(doc.get("metric_info").get("mfu").get("higher_is_better").asBoolean());
-        assertTrue(!doc.get("metric_info").get("avg_step_time").get("higher_is_better").asBoolean());
-        assertEquals("us", doc.get("metric_info").get("straggler_lag").get("unit").asText());
+        assertTrue(!doc.get("metric_info")
+                .get("avg_step_time")
+                .get("higher_is_better")
+                .asBoolean());
+        assertEquals(
+                "us", doc.get("metric_info").get("straggler_lag").get("unit").asText());
 
         JsonNode rows = doc.get("rows");
         assertEquals(2, rows.size());
@@ -83,7 +132,8 @@ class LeaderboardExportTest {
         for (JsonNode row : rows) {
             assertEquals(List.of("trace", "metadata", "metrics"), fields(row));
             List<String> meta = fields(row.get("metadata"));
-            assertEquals(CCL_BENCH_METADATA, meta.subList(0, CCL_BENCH_METADATA.size()), "CCL-Bench's metadata keys first");
+            assertEquals(
+                    CCL_BENCH_METADATA, meta.subList(0, CCL_BENCH_METADATA.size()), "CCL-Bench's metadata keys first");
             assertEquals(all, fields(row.get("metrics")), "every row has every metric");
             row.get("metrics").forEach(v -> assertTrue(v.isNumber() || v.isNull(), "a number or null: " + v));
         }
@@ -102,10 +152,11 @@ class LeaderboardExportTest {
         assertEquals("torchtitan", meta.get("framework").asText());
 
         JsonNode m = llama.get("metrics");
-        assertEquals(52.0, m.get("coll_call_num").asDouble(), 1e-9);           // 208 comm kernels / 4 ranks
-        assertEquals(40.0, m.get("straggler_lag").asDouble(), 1e-9);           // mean_lag_us: rank 3 is 40 µs late
-        assertEquals(14.7474, m.get("iter_time").asDouble(), 1e-4);            // avg_ms of the 16 steps (Q6 of docs/SQL.md)
-        // mfu (METRICS.md, training): the card's 4 × 128 tokens per step over avg_step_time 14.7372 ms = 34,742 tokens/s,
+        assertEquals(52.0, m.get("coll_call_num").asDouble(), 1e-9); // 208 comm kernels / 4 ranks
+        assertEquals(40.0, m.get("straggler_lag").asDouble(), 1e-9); // mean_lag_us: rank 3 is 40 µs late
+        assertEquals(14.7474, m.get("iter_time").asDouble(), 1e-4); // avg_ms of the 16 steps (Q6 of docs/SQL.md)
+        // mfu (METRICS.md, training): the card's 4 × 128 tokens per step over avg_step_time 14.7372 ms = 34,742
+        // tokens/s,
         // × 6 (8,030,261,248 − 525,336,576) + 12 · 32 · 32 · 128 · 128 = 45,230,874,624 flops per token,
         // ÷ (4 H100 × 989e12 FLOPS) = 39.72 % — a plausible figure, as the sample card is sized to be.
         assertEquals(39.7222, m.get("mfu").asDouble(), 1e-3);

@@ -23,7 +23,9 @@ import org.tracelake.jobs.testing.TestArchive;
  */
 @RealTraces("kineto/dlrm-8rank-v100")
 class DlrmKinetoIngestTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static List<WorkloadIngest> results;
@@ -31,7 +33,8 @@ class DlrmKinetoIngestTest {
     @BeforeAll
     static void ingest() {
         spark = SharedSpark.get();
-        archive = new TestArchive(tmp).copyShared("dlrm", "kineto/dlrm-8rank-v100")
+        archive = new TestArchive(tmp)
+                .copyShared("dlrm", "kineto/dlrm-8rank-v100")
                 .card("dlrm", "training", "dlrm", "NVIDIA V100", 8);
         results = archive.ingest(spark);
         spark.read().parquet(archive.table("events")).createOrReplaceTempView("dlrm_events");
@@ -47,7 +50,8 @@ class DlrmKinetoIngestTest {
     @Test
     void rankComesFromDistributedInfo() {
         // worker<N>_step_12.<epoch>.pt.trace.json.gz holds distributedInfo.rank = N.
-        List<Row> rows = spark.sql("SELECT path, rank, rank_source FROM dlrm_files WHERE format = 'kineto' ORDER BY rank")
+        List<Row> rows = spark.sql(
+                        "SELECT path, rank, rank_source FROM dlrm_files WHERE format = 'kineto' ORDER BY rank")
                 .collectAsList();
         assertEquals(8, rows.size());
         for (int r = 0; r < 8; r++) {
@@ -70,7 +74,8 @@ class DlrmKinetoIngestTest {
                 6, Map.of("X", 2451L, "f", 515L, "s", 262L, "M", 42L, "i", 2L),
                 7, Map.of("X", 2440L, "f", 504L, "s", 262L, "M", 42L, "i", 2L));
         Map<Integer, Map<String, Long>> actual = new HashMap<>();
-        for (Row r : spark.sql("SELECT rank, ph, count(*) FROM dlrm_events GROUP BY rank, ph").collectAsList()) {
+        for (Row r : spark.sql("SELECT rank, ph, count(*) FROM dlrm_events GROUP BY rank, ph")
+                .collectAsList()) {
             actual.computeIfAbsent(r.getInt(0), k -> new HashMap<>()).put(r.getString(1), r.getLong(2));
         }
         assertEquals(expected, actual);
@@ -130,7 +135,8 @@ class DlrmKinetoIngestTest {
     @Test
     void everyEventIsKeptOrCountedAsDropped() {
         // python: len(traceEvents) per file.
-        Map<Integer, Long> total = Map.of(0, 3290L, 1, 3424L, 2, 3268L, 3, 3474L, 4, 3310L, 5, 3250L, 6, 3272L, 7, 3250L);
+        Map<Integer, Long> total =
+                Map.of(0, 3290L, 1, 3424L, 2, 3268L, 3, 3474L, 4, 3310L, 5, 3250L, 6, 3272L, 7, 3250L);
         for (Row r : spark.sql("""
                 SELECT f.rank, f.events_read, f.events_dropped, count(e.ordinal)
                 FROM dlrm_files f LEFT JOIN dlrm_events e ON e.source_file = f.path

@@ -21,13 +21,16 @@ import org.tracelake.jobs.testing.TestArchive;
  */
 @RealTraces("kineto/hta-nccl-args-rank0of2")
 class HtaNcclArgsIngestTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
 
     @BeforeAll
     static void ingest() {
         spark = SharedSpark.get();
-        TestArchive archive = new TestArchive(tmp).copyShared("hta", "kineto/hta-nccl-args-rank0of2")
+        TestArchive archive = new TestArchive(tmp)
+                .copyShared("hta", "kineto/hta-nccl-args-rank0of2")
                 .card("hta", "training", "unknown", "NVIDIA A100", 2);
         List<WorkloadIngest> results = archive.ingest(spark);
         assertTrue(results.get(0).ok(), () -> String.join("; ", results.get(0).problems()));
@@ -37,14 +40,19 @@ class HtaNcclArgsIngestTest {
 
     @Test
     void absoluteNanosecondsFromBaseTimeAfterTraceEvents() {
-        // ncclKernel_AllReduce with External id 12945: ts 4458677009853.422 µs -> 1716423323009853422 ns, dur 2636.669 µs.
-        Row k = spark.sql("SELECT ts_ns, dur_ns FROM hta_events WHERE cat = 'kernel' AND external_id = 12945").first();
+        // ncclKernel_AllReduce with External id 12945: ts 4458677009853.422 µs -> 1716423323009853422 ns, dur 2636.669
+        // µs.
+        Row k = spark.sql("SELECT ts_ns, dur_ns FROM hta_events WHERE cat = 'kernel' AND external_id = 12945")
+                .first();
         assertEquals(1716423323009853422L, k.getLong(0));
         assertEquals(2636669L, k.getLong(1));
         // ProfilerStep#5 at 4458676639291.351 µs.
-        Row s = spark.sql("SELECT ts_ns FROM hta_events WHERE name = 'ProfilerStep#5'").first();
+        Row s = spark.sql("SELECT ts_ns FROM hta_events WHERE name = 'ProfilerStep#5'")
+                .first();
         assertEquals(1716423322639291351L, s.getLong(0));
-        Row f = spark.sql("SELECT time_base, base_time_ns, rank, rank_source, world_size FROM hta_files WHERE format = 'kineto'").first();
+        Row f = spark.sql(
+                        "SELECT time_base, base_time_ns, rank, rank_source, world_size FROM hta_files WHERE format = 'kineto'")
+                .first();
         assertEquals("base_time_nanoseconds", f.getString(0));
         assertEquals(1711964646000000000L, f.getLong(1));
         assertEquals(0, f.getInt(2));
@@ -69,7 +77,8 @@ class HtaNcclArgsIngestTest {
             assertEquals("[0, 1]", r.getString(7));
             assertEquals(2, r.getInt(8));
         }
-        Row first = rows.stream().filter(r -> r.getLong(0) == 12945L).findFirst().orElseThrow();
+        Row first =
+                rows.stream().filter(r -> r.getLong(0) == 12945L).findFirst().orElseThrow();
         assertEquals(26550272L, first.getLong(2));
     }
 
@@ -86,7 +95,8 @@ class HtaNcclArgsIngestTest {
     @Test
     void everyEventIsAccountedFor() {
         // python: len(traceEvents) = 40573
-        Row r = spark.sql("SELECT events_read + events_dropped, events_read FROM hta_files WHERE format = 'kineto'").first();
+        Row r = spark.sql("SELECT events_read + events_dropped, events_read FROM hta_files WHERE format = 'kineto'")
+                .first();
         assertEquals(40573L, r.getLong(0));
         assertEquals(spark.sql("SELECT count(*) FROM hta_events").first().getLong(0), r.getLong(1));
     }

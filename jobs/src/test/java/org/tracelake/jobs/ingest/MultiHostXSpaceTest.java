@@ -21,24 +21,32 @@ import org.tracelake.jobs.testing.TestArchive;
  */
 @RealTraces("xplane/jax-conv-8xmi300")
 class MultiHostXSpaceTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void twoHostsWithLocalDeviceIndexesClaimTheSameRanks() throws Exception {
         SparkSession spark = SharedSpark.get();
         Path real = TestArchive.shared("xplane/jax-conv-8xmi300/tw003.xplane.pb");
         byte[] bytes = java.nio.file.Files.readAllBytes(real);
-        TestArchive archive = new TestArchive(tmp).write("jax2", "worker0.xplane.pb", bytes).write("jax2", "worker1.xplane.pb", bytes)
+        TestArchive archive = new TestArchive(tmp)
+                .write("jax2", "worker0.xplane.pb", bytes)
+                .write("jax2", "worker1.xplane.pb", bytes)
                 .card("jax2", "training", "jax-conv", "AMD Instinct MI300X", 16);
         var result = archive.refresh(spark);
         assertFalse(result.allOk());
-        List<Row> files = spark.read().parquet(archive.table("trace_files"))
-                .where("workload = 'jax2' AND format = 'xplane_pb'").orderBy("path").collectAsList();
+        List<Row> files = spark.read()
+                .parquet(archive.table("trace_files"))
+                .where("workload = 'jax2' AND format = 'xplane_pb'")
+                .orderBy("path")
+                .collectAsList();
         assertEquals(2, files.size());
         for (Row f : files) {
             assertEquals("error", f.getAs("status"));
-            assertEquals("two files claim ranks [0, 1, 2, 3, 4, 5, 6, 7] (device): worker0.xplane.pb, worker1.xplane.pb; keep"
-                    + " one file per rank in a workload (move repeated captures to their own workload)", f.getAs("error"));
+            assertEquals(
+                    "two files claim ranks [0, 1, 2, 3, 4, 5, 6, 7] (device): worker0.xplane.pb, worker1.xplane.pb; keep"
+                            + " one file per rank in a workload (move repeated captures to their own workload)",
+                    f.getAs("error"));
         }
     }
 }

@@ -41,7 +41,9 @@ import org.tracelake.jobs.warehouse.Warehouse;
 class AllToAllTest {
     static final String W = "dlrm_pair";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static MetricRows m;
@@ -76,8 +78,13 @@ class AllToAllTest {
             args.put("Out split size", "[100, 100]");
             KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2)
                     .step(1, t0, 1_000_000)
-                    .kernel("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", 20, t0 + 100_000 + rank * 10_000L,
-                            200_000, t0 + 50_000, args);
+                    .kernel(
+                            "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+                            20,
+                            t0 + 100_000 + rank * 10_000L,
+                            200_000,
+                            t0 + 50_000,
+                            args);
             archive.write(BUILT, "rank" + rank + "_trace.json", b.toJson());
         }
         archive.card(BUILT, "training", "moe", "NVIDIA H100", 2);
@@ -86,7 +93,8 @@ class AllToAllTest {
     @Test
     void unevenSplitsFromKinetoArgs() {
         List<Row> pairs = spark.sql("SELECT src_rank, dst_rank, bytes, source, match_key, k FROM a2a_pairs_t "
-                + "WHERE workload = '" + BUILT + "' ORDER BY src_rank, dst_rank").collectAsList();
+                        + "WHERE workload = '" + BUILT + "' ORDER BY src_rank, dst_rank")
+                .collectAsList();
         assertEquals(4, pairs.size());
         long[] bytes = {400, 1200, 200, 200}; // 100 and 300 floats from rank 0, 50 and 50 from rank 1
         for (int i = 0; i < 4; i++) {
@@ -96,15 +104,24 @@ class AllToAllTest {
             assertEquals("kineto", pairs.get(i).getString(3));
         }
         String key = pairs.get(0).getString(4) + " k=" + pairs.get(0).getLong(5);
-        assertEquals(1.6, m.one(BUILT, "all_to_all_imbalance", "instance", "key", null, null, key).getDouble(3), 1e-12);
-        assertEquals(1.6, m.one(BUILT, "all_to_all_imbalance", "mean", "workload", null, null, null).getDouble(3), 1e-12);
+        assertEquals(
+                1.6,
+                m.one(BUILT, "all_to_all_imbalance", "instance", "key", null, null, key)
+                        .getDouble(3),
+                1e-12);
+        assertEquals(
+                1.6,
+                m.one(BUILT, "all_to_all_imbalance", "mean", "workload", null, null, null)
+                        .getDouble(3),
+                1e-12);
     }
 
     @Test
     void rankPairMatrixOfSeq150IsTheSplitsTimesFourBytes() {
         long[] toRank = {384, 896, 1152, 6656, 2368, 384, 768, 960};
         List<Row> rows = spark.sql("SELECT src_rank, dst_rank, bytes, source, match_key FROM a2a_pairs_t "
-                + "WHERE workload = '" + W + "' AND k = 150 ORDER BY src_rank, dst_rank").collectAsList();
+                        + "WHERE workload = '" + W + "' AND k = 150 ORDER BY src_rank, dst_rank")
+                .collectAsList();
         assertEquals(64, rows.size());
         for (Row r : rows) {
             int src = r.getInt(0);
@@ -114,29 +131,48 @@ class AllToAllTest {
             assertEquals("kind=all_to_all", r.getString(4));
         }
         // What rank 3 receives is its output splits: 8 × 1664 ints.
-        assertEquals(8 * 1664 * 4L, spark.sql("SELECT sum(bytes) FROM a2a_pairs_t WHERE workload = '" + W
-                + "' AND k = 150 AND dst_rank = 3").first().getLong(0));
+        assertEquals(
+                8 * 1664 * 4L,
+                spark.sql("SELECT sum(bytes) FROM a2a_pairs_t WHERE workload = '" + W
+                                + "' AND k = 150 AND dst_rank = 3")
+                        .first()
+                        .getLong(0));
     }
 
     @Test
     void onlyTheFourAllToAllvCarrySplits() {
         List<Row> ks = spark.sql("SELECT k, count(*), sum(bytes) FROM a2a_pairs_t WHERE workload = '" + W
-                + "' GROUP BY k ORDER BY k").collectAsList();
-        assertEquals(List.of(147L, 149L, 150L, 152L), ks.stream().map(r -> r.getLong(0)).toList());
+                        + "' GROUP BY k ORDER BY k")
+                .collectAsList();
+        assertEquals(
+                List.of(147L, 149L, 150L, 152L),
+                ks.stream().map(r -> r.getLong(0)).toList());
         ks.forEach(r -> assertEquals(64L, r.getLong(1)));
         assertEquals(8 * 6144 * 4L, ks.get(0).getLong(2)); // seq 147: 6144 floats from each of 8 ranks
-        assertEquals(8 * 384 * 4L, ks.get(1).getLong(2));  // seq 149: 384 ints from each rank
+        assertEquals(8 * 384 * 4L, ks.get(1).getLong(2)); // seq 149: 384 ints from each rank
     }
 
     @Test
     void imbalanceIsOneEverywhereBecauseEveryRankSendsTheSameBytes() {
         for (long k : new long[] {147, 149, 150, 152}) {
-            assertEquals(1.0, m.one(W, "all_to_all_imbalance", "instance", "key", null, null, "kind=all_to_all k=" + k)
-                    .getDouble(3), 1e-12, "k=" + k);
+            assertEquals(
+                    1.0,
+                    m.one(W, "all_to_all_imbalance", "instance", "key", null, null, "kind=all_to_all k=" + k)
+                            .getDouble(3),
+                    1e-12,
+                    "k=" + k);
         }
         assertEquals(4, m.at(W, "all_to_all_imbalance", "instance", "key").size());
-        assertEquals(1.0, m.one(W, "all_to_all_imbalance", "mean", "workload", null, null, null).getDouble(3), 1e-12);
-        assertEquals(1.0, m.one(W, "all_to_all_imbalance", "max", "workload", null, null, null).getDouble(3), 1e-12);
+        assertEquals(
+                1.0,
+                m.one(W, "all_to_all_imbalance", "mean", "workload", null, null, null)
+                        .getDouble(3),
+                1e-12);
+        assertEquals(
+                1.0,
+                m.one(W, "all_to_all_imbalance", "max", "workload", null, null, null)
+                        .getDouble(3),
+                1e-12);
     }
 
     @Test
@@ -154,19 +190,29 @@ class AllToAllTest {
     }
 
     static Reports reports() throws Exception {
-        return new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        return new Reports(
+                spark,
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
     }
 
     @Test
     void textReportListsInstancesAndTheMatrix() throws Exception {
         String text = reports().text(W, null);
         String section = text.substring(text.indexOf("\nMoE all-to-all\n"));
-        String imbalance = section.lines().filter(l -> l.strip().startsWith("imbalance mean / max")).findFirst().orElseThrow();
-        assertEquals(List.of("imbalance mean / max", "1 / 1"), List.of(imbalance.strip().split("\\s{2,}")));
+        String imbalance = section.lines()
+                .filter(l -> l.strip().startsWith("imbalance mean / max"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                List.of("imbalance mean / max", "1 / 1"),
+                List.of(imbalance.strip().split("\\s{2,}")));
         assertTrue(section.contains("kind=all_to_all k=150"), section);
         // rank 0 -> rank 3, summed over the four instances: 768 floats (k=147 and k=152: 3072 bytes each), 48 ints
         // (k=149: 192 bytes), 1664 ints (k=150: 6656 bytes) = 12992 bytes; column 3 of the matrix line of src rank 0.
-        String row0 = section.lines().filter(l -> l.strip().startsWith("0 ")).findFirst().orElseThrow();
+        String row0 = section.lines()
+                .filter(l -> l.strip().startsWith("0 "))
+                .findFirst()
+                .orElseThrow();
         assertEquals("12.99 kB", List.of(row0.strip().split("\\s{2,}")).get(4), row0);
     }
 
@@ -177,7 +223,8 @@ class AllToAllTest {
         reports().html(List.of(W), dir.toString(), null, 4000);
         Path page = dir.resolve(W + ".html");
         String dom = Chromium.dumpDom(page, tmp.resolve("chrome-a2a"));
-        Matcher chart = Pattern.compile("<div class=\"chart\" id=\"chart-a2a\"[^>]*data-rendered=\"true\"").matcher(dom);
+        Matcher chart = Pattern.compile("<div class=\"chart\" id=\"chart-a2a\"[^>]*data-rendered=\"true\"")
+                .matcher(dom);
         assertTrue(chart.find(), "chart-a2a rendered");
         String rest = dom.substring(chart.end());
         int rects = 0;

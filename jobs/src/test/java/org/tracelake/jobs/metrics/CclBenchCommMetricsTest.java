@@ -57,7 +57,9 @@ class CclBenchCommMetricsTest {
     static final String RS = "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
     static final String SR = "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static MetricRows m;
@@ -126,7 +128,8 @@ class CclBenchCommMetricsTest {
                 .card("ccl_nosteps", "training", "llama", "NVIDIA H100", 2);
 
         KinetoTraceBuilder s0 = new KinetoTraceBuilder(0, 1)
-                .step(1, t(0), us(1000)).step(2, t(1000), us(1000))
+                .step(1, t(0), us(1000))
+                .step(2, t(1000), us(1000))
                 .kernel(GEMM, 7, t(100), us(300), t(10), Map.of())
                 .kernel(GEMM, 7, t(600), us(100), t(15), Map.of())
                 .kernel(AR, 20, t(500), us(1000), t(20), ar(1024))
@@ -227,15 +230,25 @@ class CclBenchCommMetricsTest {
         // busbw factor with n = 2: all_reduce 2·1/2 = 1, the others 1/2. Sample = In bytes / dur(s) · f / 2^30.
         // all_reduce: rank 0 4096 B over 300, 400, 600 µs; rank 1 8192 B over 300, 200, 400 µs → B/s
         //   13.65e6, 10.24e6, 6.83e6, 27.31e6, 40.96e6, 20.48e6; sorted, the middle two: 4096/300µs, 8192/400µs.
-        m.workload((4096 / (300_000 / 1e9) + 8192 / (400_000 / 1e9)) / 2 / GIB, w, "bandwidth_utilization_allreduce", null);
+        m.workload(
+                (4096 / (300_000 / 1e9) + 8192 / (400_000 / 1e9)) / 2 / GIB,
+                w,
+                "bandwidth_utilization_allreduce",
+                null);
         // all_gather: In 4096 B (Out is 8192) over 400 µs on both ranks, f = 1/2 → 5.12e6 B/s.
         m.workload(4096 / (400_000 / 1e9) * 0.5 / GIB, w, "bandwidth_utilization_allgather", null);
         // reduce_scatter: In 8192 B over 200 and 300 µs, f = 1/2 → mean of the two.
-        m.workload((8192 / (200_000 / 1e9) * 0.5 + 8192 / (300_000 / 1e9) * 0.5) / 2 / GIB, w,
-                "bandwidth_utilization_reducescatter", null);
+        m.workload(
+                (8192 / (200_000 / 1e9) * 0.5 + 8192 / (300_000 / 1e9) * 0.5) / 2 / GIB,
+                w,
+                "bandwidth_utilization_reducescatter",
+                null);
         // all_to_all: In 4096 B over 400 and 200 µs, f = 1/2.
-        m.workload((4096 / (400_000 / 1e9) * 0.5 + 4096 / (200_000 / 1e9) * 0.5) / 2 / GIB, w,
-                "bandwidth_utilization_alltoall", null);
+        m.workload(
+                (4096 / (400_000 / 1e9) * 0.5 + 4096 / (200_000 / 1e9) * 0.5) / 2 / GIB,
+                w,
+                "bandwidth_utilization_alltoall",
+                null);
         // The GB/s busbw of all_gather uses S = Out = 8192 B: 8192 / 400000 ns · 1/2 = 0.01024 GB/s, which is not
         // bandwidth_utilization_allgather · 2^30 / 1e9 (= 0.00512).
         m.ok(8192.0 / 400_000 * 0.5, w, "busbw_gbps", null, "workload", null, null, "all_gather");
@@ -263,8 +276,12 @@ class CclBenchCommMetricsTest {
         // ccl_nosteps: rank 0 300 + 300 + 50 = 650, rank 1 200 + 100 = 300 → 350 / 650.
         m.workload(350.0 / 650, "ccl_nosteps", "straggler", null);
         // One rank: null, with a status and a reason (CCL-Bench's tool returns 0.0 for "fewer than two ranks").
-        m.gap("missing_input", "needs ncclDevKernel_ kernels on at least two ranks (1 rank(s) have any)",
-                "ccl_twosteps", "straggler", null);
+        m.gap(
+                "missing_input",
+                "needs ncclDevKernel_ kernels on at least two ranks (1 rank(s) have any)",
+                "ccl_twosteps",
+                "straggler",
+                null);
         // The legacy ncclKernel_* case (CCL-Bench counts none) is DlrmMetricsTest's.
     }
 
@@ -273,8 +290,12 @@ class CclBenchCommMetricsTest {
         // Every comm kernel here is an ncclDevKernel_, so the same numbers as straggler: 500 / 2300, 350 / 650.
         m.workload(500.0 / 2300, "ccl_steps", "comm_time_imbalance", null);
         m.workload(350.0 / 650, "ccl_nosteps", "comm_time_imbalance", null);
-        m.gap("missing_input", "needs communication activity on at least two ranks (1 rank(s) have any)",
-                "ccl_twosteps", "comm_time_imbalance", null);
+        m.gap(
+                "missing_input",
+                "needs communication activity on at least two ranks (1 rank(s) have any)",
+                "ccl_twosteps",
+                "comm_time_imbalance",
+                null);
     }
 
     @Test
@@ -290,8 +311,9 @@ class CclBenchCommMetricsTest {
         // Per step, over the step's activities: step 5 holds C4 [4100,4900), AR2 [4200,4800) and M → pure 100 over
         // [4100, 5000) = 900 µs.
         m.ok(100.0 * 100 / 900, w, "memcpy_exposed_pct", null, "step", 0, 5L, null);
-        assertTrue(m.at(w, "memcpy_exposed_pct", null, "step").size() == 1, () -> "only rank 0's step 5 has a copy: "
-                + m.at(w, "memcpy_exposed_pct", null, "step"));
+        assertTrue(
+                m.at(w, "memcpy_exposed_pct", null, "step").size() == 1,
+                () -> "only rank 0's step 5 has a copy: " + m.at(w, "memcpy_exposed_pct", null, "step"));
     }
 
     @Test

@@ -41,10 +41,16 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * run legacy ncclKernel_* kernels; aorta is RCCL), so ours is null with a reason, and comm_time_imbalance, our
  * variant over every comm activity, has the value on the multi-rank ones.
  */
-@RealTraces({"kineto/dlrm-8rank-v100", "kineto/hta-sampled-2rank", "kineto/hta-nccl-args-rank0of2",
-        "kineto/aorta-rocm-mi350-tiny"})
+@RealTraces({
+    "kineto/dlrm-8rank-v100",
+    "kineto/hta-sampled-2rank",
+    "kineto/hta-nccl-args-rank0of2",
+    "kineto/aorta-rocm-mi350-tiny"
+})
 class CclBenchParityTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static MetricRows m;
     static TestArchive archive;
@@ -53,8 +59,10 @@ class CclBenchParityTest {
     static void refresh() {
         spark = SharedSpark.get();
         archive = new TestArchive(tmp)
-                .copyShared("dlrm", "kineto/dlrm-8rank-v100").card("dlrm", "training", "dlrm", "NVIDIA V100", 8)
-                .copyShared("hta2", "kineto/hta-sampled-2rank").card("hta2", "training", "unknown", "NVIDIA A100", 128)
+                .copyShared("dlrm", "kineto/dlrm-8rank-v100")
+                .card("dlrm", "training", "dlrm", "NVIDIA V100", 8)
+                .copyShared("hta2", "kineto/hta-sampled-2rank")
+                .card("hta2", "training", "unknown", "NVIDIA A100", 128)
                 .copyShared("ncclargs", "kineto/hta-nccl-args-rank0of2")
                 .card("ncclargs", "training", "unknown", "NVIDIA A100", 2)
                 .copyShared("aorta", "kineto/aorta-rocm-mi350-tiny")
@@ -88,8 +96,12 @@ class CclBenchParityTest {
     @Test
     void stragglerIsNullWithoutNcclDevKernelsOnTwoRanks() {
         for (String w : new String[] {"dlrm", "hta2", "ncclargs", "aorta"}) {
-            m.gap("missing_input", "needs ncclDevKernel_ kernels on at least two ranks (0 rank(s) have any)", w,
-                    "straggler", null);
+            m.gap(
+                    "missing_input",
+                    "needs ncclDevKernel_ kernels on at least two ranks (0 rank(s) have any)",
+                    w,
+                    "straggler",
+                    null);
         }
     }
 
@@ -101,8 +113,15 @@ class CclBenchParityTest {
 
     @Test
     void noImpossibleValue() {
-        m.assertNoImpossibleValues(java.util.Map.of("dlrm", "NVIDIA V100", "hta2", "NVIDIA A100", "ncclargs",
-                "NVIDIA A100", "aorta", "AMD Instinct MI350X"));
+        m.assertNoImpossibleValues(java.util.Map.of(
+                "dlrm",
+                "NVIDIA V100",
+                "hta2",
+                "NVIDIA A100",
+                "ncclargs",
+                "NVIDIA A100",
+                "aorta",
+                "AMD Instinct MI350X"));
     }
 
     /**
@@ -134,27 +153,47 @@ class CclBenchParityTest {
      */
     @Test
     void compareExplainsTwoRealRunsFromTheirTables() throws Exception {
-        Reports reports = new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        Reports reports = new Reports(
+                spark,
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
         Comparison c = reports.compare("hta2", "dlrm");
         double refParts = 0;
         double candParts = 0;
         for (ComparisonBreakdown.Split part : c.breakdown().timeSplit()) {
-            assertEquals(m.one("hta2", "time_breakdown", part.part(), "workload", null, null, null).getDouble(3), part.reference(), 1e-9);
-            assertEquals(m.one("dlrm", "time_breakdown", part.part(), "workload", null, null, null).getDouble(3), part.candidate(), 1e-9);
+            assertEquals(
+                    m.one("hta2", "time_breakdown", part.part(), "workload", null, null, null)
+                            .getDouble(3),
+                    part.reference(),
+                    1e-9);
+            assertEquals(
+                    m.one("dlrm", "time_breakdown", part.part(), "workload", null, null, null)
+                            .getDouble(3),
+                    part.candidate(),
+                    1e-9);
             if (!part.part().equals("span_ms")) {
                 refParts += part.reference();
                 candParts += part.candidate();
             }
         }
-        assertEquals(m.one("hta2", "time_breakdown", "span_ms", "workload", null, null, null).getDouble(3), refParts, 1e-6);
-        assertEquals(m.one("dlrm", "time_breakdown", "span_ms", "workload", null, null, null).getDouble(3), candParts, 1e-6);
+        assertEquals(
+                m.one("hta2", "time_breakdown", "span_ms", "workload", null, null, null)
+                        .getDouble(3),
+                refParts,
+                1e-6);
+        assertEquals(
+                m.one("dlrm", "time_breakdown", "span_ms", "workload", null, null, null)
+                        .getDouble(3),
+                candParts,
+                1e-6);
         java.util.Map<String, double[]> callsByKind = new java.util.TreeMap<>();
         for (ComparisonBreakdown.Collectives k : c.breakdown().collectives()) {
             double[] calls = callsByKind.computeIfAbsent(k.kind(), x -> new double[2]);
             calls[0] += k.referenceCalls();
             calls[1] += k.candidateCalls();
         }
-        assertTrue(callsByKind.containsKey("all_reduce") && callsByKind.containsKey("all_to_all"), callsByKind.keySet().toString());
+        assertTrue(
+                callsByKind.containsKey("all_reduce") && callsByKind.containsKey("all_to_all"),
+                callsByKind.keySet().toString());
         callsByKind.forEach((kind, calls) -> {
             assertEquals(value("hta2", kind), calls[0], 1e-9, "hta2 " + kind);
             assertEquals(value("dlrm", kind), calls[1], 1e-9, "dlrm " + kind);
@@ -163,7 +202,8 @@ class CclBenchParityTest {
         assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent");
         Path page = tmp.resolve("cmp/compare.html");
         String dom = Chromium.dumpDom(page, tmp.resolve("chrome-cmp"));
-        assertTrue(dom.contains("data-charts-ready=\"3\""), "the ratios, the time split and the kernel categories drew");
+        assertTrue(
+                dom.contains("data-charts-ready=\"3\""), "the ratios, the time split and the kernel categories drew");
         Path png = Path.of("target", "report-artifacts", "compare-real.png");
         Chromium.screenshot(page, png, tmp.resolve("shot-cmp"), 3000);
         assertTrue(java.nio.file.Files.size(png) > 50_000, "screenshot written");
@@ -173,6 +213,8 @@ class CclBenchParityTest {
     private static double value(String workload, String kind) {
         return m.all(workload, "coll_call_num").stream()
                 .filter(r -> "key".equals(r.getString(5)) && kind.equals(r.getString(8)))
-                .mapToDouble(r -> r.getDouble(3)).findFirst().orElse(0);
+                .mapToDouble(r -> r.getDouble(3))
+                .findFirst()
+                .orElse(0);
     }
 }

@@ -48,7 +48,9 @@ class CclBenchStepsKernelsTest {
     static final String ALL_REDUCE = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
     static final String COPY_KERNEL = "direct_copy_kernel_cuda";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static List<Row> rows;
 
@@ -60,8 +62,19 @@ class CclBenchStepsKernelsTest {
         writeInference(archive);
         writeKernels(archive);
         archive.refresh(spark);
-        rows = spark.read().parquet(archive.table("metrics"))
-                .selectExpr("workload", "metric", "figure", "value", "unit", "scope", "rank", "step", "key", "status",
+        rows = spark.read()
+                .parquet(archive.table("metrics"))
+                .selectExpr(
+                        "workload",
+                        "metric",
+                        "figure",
+                        "value",
+                        "unit",
+                        "scope",
+                        "rank",
+                        "step",
+                        "key",
+                        "status",
                         "reason")
                 .collectAsList();
     }
@@ -82,8 +95,12 @@ class CclBenchStepsKernelsTest {
         KinetoTraceBuilder b = new KinetoTraceBuilder(rank, world);
         long start = 0;
         for (int i = 0; i < durationsMs.length; i++) {
-            b.cpu("user_annotation", "execute_context_" + i + "(1)_generation_" + i + "(1)", T0 + ms(start),
-                    ms(durationsMs[i]), Map.of());
+            b.cpu(
+                    "user_annotation",
+                    "execute_context_" + i + "(1)_generation_" + i + "(1)",
+                    T0 + ms(start),
+                    ms(durationsMs[i]),
+                    Map.of());
             start += durationsMs[i];
         }
         return b;
@@ -95,13 +112,26 @@ class CclBenchStepsKernelsTest {
      * batch 8 × seq 2048, 3 × "NVIDIA H100 PCIe".
      */
     static void writeTrain(TestArchive archive) {
-        archive.write("cb_train", "rank0_trace.json", profilerSteps(0, 3, 1000, 100, 200, 300, 5000).toJson());
-        archive.write("cb_train", "rank1_trace.json", profilerSteps(1, 3, 400, 600).toJson());
+        archive.write(
+                "cb_train",
+                "rank0_trace.json",
+                profilerSteps(0, 3, 1000, 100, 200, 300, 5000).toJson());
+        archive.write(
+                "cb_train", "rank1_trace.json", profilerSteps(1, 3, 400, 600).toJson());
         archive.write("cb_train", "rank2_trace.json", profilerSteps(2, 3, 700).toJson());
-        archive.write("cb_train", "cb_train.yaml", new Card("training", "NVIDIA H100 PCIe", 3)
-                .arch("num_params", 10_000_000_000L).arch("num_params_active", 2_000_000_000L)
-                .arch("num_params_embedding", 200_000_000L).arch("num_layers", 4).arch("num_heads", 16)
-                .arch("head_dim", 128).data("batch_size", 8).data("seq_len", 2048).yaml());
+        archive.write(
+                "cb_train",
+                "cb_train.yaml",
+                new Card("training", "NVIDIA H100 PCIe", 3)
+                        .arch("num_params", 10_000_000_000L)
+                        .arch("num_params_active", 2_000_000_000L)
+                        .arch("num_params_embedding", 200_000_000L)
+                        .arch("num_layers", 4)
+                        .arch("num_heads", 16)
+                        .arch("head_dim", 128)
+                        .data("batch_size", 8)
+                        .data("seq_len", 2048)
+                        .yaml());
     }
 
     /**
@@ -110,15 +140,32 @@ class CclBenchStepsKernelsTest {
      * cb_infer1: one rank, 10 and 5 ms; output_len 1.
      */
     static void writeInference(TestArchive archive) {
-        archive.write("cb_infer", "rank0_trace.json", vllmSteps(0, 3, 30, 5, 6, 7, 100).toJson());
+        archive.write(
+                "cb_infer",
+                "rank0_trace.json",
+                vllmSteps(0, 3, 30, 5, 6, 7, 100).toJson());
         archive.write("cb_infer", "rank1_trace.json", vllmSteps(1, 3, 20, 4).toJson());
         archive.write("cb_infer", "rank2_trace.json", vllmSteps(2, 3, 10).toJson());
-        archive.write("cb_infer", "cb_infer.yaml", new Card("inference", "NVIDIA A100-SXM4-80GB", 3)
-                .arch("num_params", 7_000_000_000L).arch("num_layers", 32).arch("num_heads", 32).arch("head_dim", 128)
-                .data("batch_size", 1).data("seq_len", 128).yaml());
+        archive.write(
+                "cb_infer",
+                "cb_infer.yaml",
+                new Card("inference", "NVIDIA A100-SXM4-80GB", 3)
+                        .arch("num_params", 7_000_000_000L)
+                        .arch("num_layers", 32)
+                        .arch("num_heads", 32)
+                        .arch("head_dim", 128)
+                        .data("batch_size", 1)
+                        .data("seq_len", 128)
+                        .yaml());
         archive.write("cb_infer1", "rank0_trace.json", vllmSteps(0, 1, 10, 5).toJson());
-        archive.write("cb_infer1", "cb_infer1.yaml", new Card("inference", "NVIDIA A100", 1)
-                .data("batch_size", 1).data("seq_len", 128).data("output_len", 1).yaml());
+        archive.write(
+                "cb_infer1",
+                "cb_infer1.yaml",
+                new Card("inference", "NVIDIA A100", 1)
+                        .data("batch_size", 1)
+                        .data("seq_len", 128)
+                        .data("output_len", 1)
+                        .yaml());
     }
 
     /**
@@ -303,23 +350,33 @@ class CclBenchStepsKernelsTest {
         return rows.stream().anyMatch(r -> matches(r, workload, metric, figure, scope, rank, key));
     }
 
-    static boolean matches(Row r, String workload, String metric, String figure, String scope, Integer rank, String key) {
-        return workload.equals(r.getString(0)) && metric.equals(r.getString(1)) && Objects.equals(figure, r.getString(2))
-                && scope.equals(r.getString(5)) && Objects.equals(rank, r.isNullAt(6) ? null : r.getInt(6))
-                && r.isNullAt(7) && Objects.equals(key, r.getString(8));
+    static boolean matches(
+            Row r, String workload, String metric, String figure, String scope, Integer rank, String key) {
+        return workload.equals(r.getString(0))
+                && metric.equals(r.getString(1))
+                && Objects.equals(figure, r.getString(2))
+                && scope.equals(r.getString(5))
+                && Objects.equals(rank, r.isNullAt(6) ? null : r.getInt(6))
+                && r.isNullAt(7)
+                && Objects.equals(key, r.getString(8));
     }
 
     static Row one(String workload, String metric, String figure, String scope, Integer rank, String key) {
-        List<Row> hits = rows.stream().filter(r -> matches(r, workload, metric, figure, scope, rank, key)).toList();
+        List<Row> hits = rows.stream()
+                .filter(r -> matches(r, workload, metric, figure, scope, rank, key))
+                .toList();
         if (hits.size() != 1) {
             fail(hits.size() + " rows for " + workload + " " + metric + " " + figure + " " + scope + " rank=" + rank
-                    + " key=" + key + "; rows: " + rows.stream()
-                    .filter(r -> workload.equals(r.getString(0)) && metric.equals(r.getString(1))).toList());
+                    + " key=" + key + "; rows: "
+                    + rows.stream()
+                            .filter(r -> workload.equals(r.getString(0)) && metric.equals(r.getString(1)))
+                            .toList());
         }
         return hits.get(0);
     }
 
-    static void ok(double expected, String workload, String metric, String figure, String scope, Integer rank, String key) {
+    static void ok(
+            double expected, String workload, String metric, String figure, String scope, Integer rank, String key) {
         Row r = one(workload, metric, figure, scope, rank, key);
         String what = workload + " " + metric + " " + figure + " " + scope + " rank=" + rank + " key=" + key;
         assertEquals("ok", r.getString(9), () -> what + ": status (reason " + r.getString(10) + ")");

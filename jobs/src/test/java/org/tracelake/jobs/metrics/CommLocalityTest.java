@@ -44,7 +44,9 @@ class CommLocalityTest {
     static final int RANKS = 16;
     static final int PER_NODE = 8;
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static MetricRows m;
@@ -53,21 +55,27 @@ class CommLocalityTest {
     static void refresh() {
         spark = SharedSpark.get();
         archive = new TestArchive(tmp);
-        for (int rank = 0; rank < RANKS; rank++) archive.write(W, "rank" + rank + "_trace.json", rankTrace(rank, RANKS));
-        archive.write(W, W + ".yaml", String.join("\n",
-                "workload:",
-                "  model:",
-                "    phase: training",
-                "    model_family: llama",
-                "  hardware:",
-                "    xpu_spec:",
-                "      type: GPU",
-                "      model: NVIDIA H100",
-                "      total_count: " + RANKS,
-                "      count_per_node: " + PER_NODE,
-                ""));
+        for (int rank = 0; rank < RANKS; rank++)
+            archive.write(W, "rank" + rank + "_trace.json", rankTrace(rank, RANKS));
+        archive.write(
+                W,
+                W + ".yaml",
+                String.join(
+                        "\n",
+                        "workload:",
+                        "  model:",
+                        "    phase: training",
+                        "    model_family: llama",
+                        "  hardware:",
+                        "    xpu_spec:",
+                        "      type: GPU",
+                        "      model: NVIDIA H100",
+                        "      total_count: " + RANKS,
+                        "      count_per_node: " + PER_NODE,
+                        ""));
         // The same collectives on two ranks, but a card that does not say how many GPUs a node holds.
-        for (int rank = 0; rank < 2; rank++) archive.write(NO_LAYOUT, "rank" + rank + "_trace.json", rankTrace(rank, 2));
+        for (int rank = 0; rank < 2; rank++)
+            archive.write(NO_LAYOUT, "rank" + rank + "_trace.json", rankTrace(rank, 2));
         archive.card(NO_LAYOUT, "training", "llama", "NVIDIA H100", 2);
         var result = archive.refresh(spark);
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
@@ -82,10 +90,28 @@ class CommLocalityTest {
         Map<String, Object> worldGather = args("_allgather_base", 500, 8000, world, "0", null);
         return new KinetoTraceBuilder(rank, world)
                 .step(1, t0, 2_000_000)
-                .kernel(ALL_REDUCE, 20, t0 + 100_000, 100_000, t0 + 50_000, args("allreduce", 1000, 1000, tp.size(), "1", tp))
-                .kernel(ALL_REDUCE, 21, t0 + 300_000, 300_000, t0 + 60_000, args("allreduce", 2000, 2000, dp.size(), "2", dp))
+                .kernel(
+                        ALL_REDUCE,
+                        20,
+                        t0 + 100_000,
+                        100_000,
+                        t0 + 50_000,
+                        args("allreduce", 1000, 1000, tp.size(), "1", tp))
+                .kernel(
+                        ALL_REDUCE,
+                        21,
+                        t0 + 300_000,
+                        300_000,
+                        t0 + 60_000,
+                        args("allreduce", 2000, 2000, dp.size(), "2", dp))
                 .kernel(ALL_GATHER, 20, t0 + 700_000, 200_000, t0 + 70_000, worldGather)
-                .kernel(ALL_GATHER, 20, t0 + 1_000_000, 50_000, t0 + 80_000, args("_allgather_base", 250, 2000, tp.size(), "1", tp))
+                .kernel(
+                        ALL_GATHER,
+                        20,
+                        t0 + 1_000_000,
+                        50_000,
+                        t0 + 80_000,
+                        args("_allgather_base", 250, 2000, tp.size(), "1", tp))
                 .toJson();
     }
 
@@ -93,7 +119,8 @@ class CommLocalityTest {
     static final String ALL_GATHER = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
 
     /** Kineto's collective args; {@code members} null leaves out 'Process Group Ranks', as older PyTorch does. */
-    static Map<String, Object> args(String name, long inNelems, long outNelems, int groupSize, String pg, List<Integer> members) {
+    static Map<String, Object> args(
+            String name, long inNelems, long outNelems, int groupSize, String pg, List<Integer> members) {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("Collective name", name);
         a.put("In msg nelems", inNelems);
@@ -121,7 +148,10 @@ class CommLocalityTest {
         figure(64_000, "intra_node_bytes", "key", "all_reduce", "ok");
         figure(4.8, "inter_node_time_ms", "key", "all_reduce", "ok");
         figure(1.6, "intra_node_time_ms", "key", "all_reduce", "ok");
-        assertEquals("mode=pg_ranks", m.one(W, "comm_locality", "inter_node_bytes", "key", null, null, "all_reduce").getString(10));
+        assertEquals(
+                "mode=pg_ranks",
+                m.one(W, "comm_locality", "inter_node_bytes", "key", null, null, "all_reduce")
+                        .getString(10));
     }
 
     @Test
@@ -130,8 +160,10 @@ class CommLocalityTest {
         figure(128_000, "intra_node_bytes", "key", "all_gather", "ok");
         figure(3.2, "inter_node_time_ms", "key", "all_gather", "ok");
         figure(0.8, "intra_node_time_ms", "key", "all_gather", "ok");
-        assertEquals("mode=world (16 of 32 instances name no process-group ranks)",
-                m.one(W, "comm_locality", "intra_node_bytes", "key", null, null, "all_gather").getString(10));
+        assertEquals(
+                "mode=world (16 of 32 instances name no process-group ranks)",
+                m.one(W, "comm_locality", "intra_node_bytes", "key", null, null, "all_gather")
+                        .getString(10));
     }
 
     @Test
@@ -141,7 +173,10 @@ class CommLocalityTest {
         figure(8.0, "inter_node_time_ms", "workload", null, "ok");
         figure(2.4, "intra_node_time_ms", "workload", null, "ok");
         // intra + inter is all the communication: comm_bytes_total.
-        assertEquals(832_000, m.one(W, "comm_bytes_total", null, "workload", null, null, null).getDouble(3), 1e-9);
+        assertEquals(
+                832_000,
+                m.one(W, "comm_bytes_total", null, "workload", null, null, null).getDouble(3),
+                1e-9);
         assertEquals(2, m.at(W, "comm_locality", "inter_node_bytes", "key").size());
     }
 
@@ -157,7 +192,9 @@ class CommLocalityTest {
     }
 
     static Reports reports() throws Exception {
-        return new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        return new Reports(
+                spark,
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
     }
 
     @Test
@@ -165,19 +202,42 @@ class CommLocalityTest {
         String text = reports().text(W, null);
         String section = text.substring(text.indexOf("\nNode locality\n"), text.indexOf("\nStragglers\n"));
         // kind, intra-node bytes, inter-node bytes, inter share, intra ms, inter ms, mode
-        assertEquals(List.of("all_gather", "128.00 kB", "512.00 kB", "80.0%", "0.80000", "3.200",
-                "mode=world (16 of 32 instances name no process-group ranks)"), cells(section, "all_gather"));
-        assertEquals(List.of("all_reduce", "64.00 kB", "128.00 kB", "66.7%", "1.600", "4.800", "mode=pg_ranks"),
+        assertEquals(
+                List.of(
+                        "all_gather",
+                        "128.00 kB",
+                        "512.00 kB",
+                        "80.0%",
+                        "0.80000",
+                        "3.200",
+                        "mode=world (16 of 32 instances name no process-group ranks)"),
+                cells(section, "all_gather"));
+        assertEquals(
+                List.of("all_reduce", "64.00 kB", "128.00 kB", "66.7%", "1.600", "4.800", "mode=pg_ranks"),
                 cells(section, "all_reduce"));
-        assertEquals(List.of("all kinds", "192.00 kB", "640.00 kB", "76.9%", "2.400", "8",
-                "mode=world (16 of 64 instances name no process-group ranks)"), cells(section, "all kinds"));
+        assertEquals(
+                List.of(
+                        "all kinds",
+                        "192.00 kB",
+                        "640.00 kB",
+                        "76.9%",
+                        "2.400",
+                        "8",
+                        "mode=world (16 of 64 instances name no process-group ranks)"),
+                cells(section, "all kinds"));
         String other = reports().text(NO_LAYOUT, null);
-        assertTrue(other.contains("\nNode locality\n-------------\n  the card gives no hardware.xpu_spec.count_per_node\n"), other);
+        assertTrue(
+                other.contains(
+                        "\nNode locality\n-------------\n  the card gives no hardware.xpu_spec.count_per_node\n"),
+                other);
     }
 
     private static List<String> cells(String text, String first) {
-        return text.lines().map(l -> List.of(l.strip().split("\\s{2,}"))).filter(c -> c.get(0).equals(first))
-                .findFirst().orElseThrow(() -> new AssertionError("no line " + first + " in:\n" + text));
+        return text.lines()
+                .map(l -> List.of(l.strip().split("\\s{2,}")))
+                .filter(c -> c.get(0).equals(first))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no line " + first + " in:\n" + text));
     }
 
     @Test
@@ -187,8 +247,11 @@ class CommLocalityTest {
         reports().html(List.of(W), dir.toString(), null, 4000);
         Path page = dir.resolve(W + ".html");
         String dom = Chromium.dumpDom(page, tmp.resolve("chrome-locality"));
-        assertTrue(java.util.regex.Pattern.compile("<div class=\"chart\" id=\"chart-locality\"[^>]*data-rendered=\"true\"")
-                .matcher(dom).find(), "chart-locality rendered");
+        assertTrue(
+                java.util.regex.Pattern.compile("<div class=\"chart\" id=\"chart-locality\"[^>]*data-rendered=\"true\"")
+                        .matcher(dom)
+                        .find(),
+                "chart-locality rendered");
         assertTrue(dom.contains("<td>all kinds</td>"), "the table's workload line");
         assertTrue(dom.contains("mode=world (16 of 64 instances name no process-group ranks)"), "the mode is shown");
         Path png = Path.of("target", "report-artifacts", "node-locality-" + W + ".png");

@@ -40,14 +40,18 @@ class DlrmMetricsTest {
     static final String W = "dlrm";
 
     // METRICS.md §2, written out again on purpose (not the udfs classes).
-    static final Pattern COMM = Pattern.compile("^nccl|^rccl|nccl(Dev)?Kernel|^msccl|mscclpp|cross_device_reduce"
-            + "|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|sendrecv|collective-permute", Pattern.CASE_INSENSITIVE);
+    static final Pattern COMM = Pattern.compile(
+            "^nccl|^rccl|nccl(Dev)?Kernel|^msccl|mscclpp|cross_device_reduce"
+                    + "|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|sendrecv|collective-permute",
+            Pattern.CASE_INSENSITIVE);
     static final Pattern COPY_NAME = Pattern.compile("Memcpy|copy-start|copy-done|\\bdma\\b");
     static final Pattern SET_NAME = Pattern.compile("Memset");
     static final Pattern SYNC_NAME = Pattern.compile("cudaStreamWaitEvent|Sync");
     static final Pattern PROFILER_STEP = Pattern.compile("ProfilerStep#(\\d+)$");
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static MetricRows m;
@@ -115,7 +119,10 @@ class DlrmMetricsTest {
 
     /** µs text as in the file (integers here, fractions allowed) to ns, without a double in between. */
     static long ns(JsonNode micros) {
-        return micros.decimalValue().movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
+        return micros.decimalValue()
+                .movePointRight(3)
+                .setScale(0, RoundingMode.HALF_UP)
+                .longValueExact();
     }
 
     static PlainRank readRank(Path file) throws IOException {
@@ -124,7 +131,9 @@ class DlrmMetricsTest {
         try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
             root = json.readTree(in);
         }
-        long base = root.has("baseTimeNanoseconds") ? root.get("baseTimeNanoseconds").asLong() : 0L;
+        long base = root.has("baseTimeNanoseconds")
+                ? root.get("baseTimeNanoseconds").asLong()
+                : 0L;
         PlainRank r = new PlainRank(root.get("distributedInfo").get("rank").asInt());
         // Launches by correlation (ts, tid), and the nccl:* / c10d::* ops that may enclose them.
         Map<Long, long[]> launchTs = new HashMap<>();
@@ -136,7 +145,8 @@ class DlrmMetricsTest {
             String name = e.path("name").asText();
             if (cat.equals("cuda_runtime") && e.path("args").has("correlation")) {
                 launchTs.put(e.get("args").get("correlation").asLong(), new long[] {base + ns(e.get("ts"))});
-                launchTid.put(e.get("args").get("correlation").asLong(), e.get("tid").asText());
+                launchTid.put(
+                        e.get("args").get("correlation").asLong(), e.get("tid").asText());
             }
             if ((cat.equals("cpu_op") || cat.equals("user_annotation"))
                     && (name.startsWith("nccl:") || name.startsWith("c10d::"))) {
@@ -174,14 +184,18 @@ class DlrmMetricsTest {
                     for (JsonNode op : commOps) {
                         long s = base + ns(op.get("ts"));
                         long end = s + ns(op.get("dur"));
-                        if (op.get("tid").asText().equals(tid) && s <= launch && launch <= end
+                        if (op.get("tid").asText().equals(tid)
+                                && s <= launch
+                                && launch <= end
                                 && op.get("name").asText().contains("all_to_all")) a2a = true;
                     }
                     kind = a2a ? "all_to_all" : "send_recv";
                 } else kind = "other";
             }
             long start = base + ns(e.get("ts"));
-            long stream = e.get("args").has("stream") ? e.get("args").get("stream").asLong() : e.get("tid").asLong();
+            long stream = e.get("args").has("stream")
+                    ? e.get("args").get("stream").asLong()
+                    : e.get("tid").asLong();
             r.gpu.add(new Activity(start, start + ns(e.get("dur")), cls, kind, stream));
         }
         return r;
@@ -190,11 +204,13 @@ class DlrmMetricsTest {
     /** One matched instance: the members' (rank, start, end). */
     record Instance(String key, int k, List<long[]> members) {
         long lag() {
-            return members.stream().mapToLong(x -> x[1]).max().orElseThrow() - members.stream().mapToLong(x -> x[1]).min().orElseThrow();
+            return members.stream().mapToLong(x -> x[1]).max().orElseThrow()
+                    - members.stream().mapToLong(x -> x[1]).min().orElseThrow();
         }
 
         long endSkew() {
-            return members.stream().mapToLong(x -> x[2]).max().orElseThrow() - members.stream().mapToLong(x -> x[2]).min().orElseThrow();
+            return members.stream().mapToLong(x -> x[2]).max().orElseThrow()
+                    - members.stream().mapToLong(x -> x[2]).min().orElseThrow();
         }
 
         /** Later start is last; equal starts: the higher rank. */
@@ -214,7 +230,8 @@ class DlrmMetricsTest {
             for (Activity a : r.gpu) {
                 if (!a.cls.equals("comm")) continue;
                 byKey.computeIfAbsent("stream=" + a.stream + " kind=" + a.kind, k -> new TreeMap<>())
-                        .computeIfAbsent(r.rank, k -> new ArrayList<>()).add(a);
+                        .computeIfAbsent(r.rank, k -> new ArrayList<>())
+                        .add(a);
             }
         }
         List<Instance> out = new ArrayList<>();
@@ -239,11 +256,16 @@ class DlrmMetricsTest {
     @BeforeAll
     static void refresh() throws IOException {
         spark = SharedSpark.get();
-        archive = new TestArchive(tmp).copyShared(W, "kineto/dlrm-8rank-v100").card(W, "training", "dlrm", "NVIDIA V100", 8);
+        archive = new TestArchive(tmp)
+                .copyShared(W, "kineto/dlrm-8rank-v100")
+                .card(W, "training", "dlrm", "NVIDIA V100", 8);
         var result = archive.refresh(spark);
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
         m = MetricRows.load(spark, archive.table("metrics"));
-        collectives = spark.read().parquet(archive.table("collectives")).orderBy("match_key", "k").collectAsList();
+        collectives = spark.read()
+                .parquet(archive.table("collectives"))
+                .orderBy("match_key", "k")
+                .collectAsList();
         spark.read().parquet(archive.table("events")).createOrReplaceTempView("dlrm_events");
         try (var files = Files.list(TestArchive.shared("kineto/dlrm-8rank-v100"))) {
             for (Path f : files.filter(p -> p.toString().endsWith(".gz")).toList()) {
@@ -265,8 +287,10 @@ class DlrmMetricsTest {
             assertEquals(8, comm, "plain count on rank " + r.rank);
             m.ok(8, W, "coll_call_num", null, "rank", r.rank, null, null);
             // 5 all_to_all (SendRecv under nccl:all_to_all) + 3 all_reduce, all in ProfilerStep#10.
-            assertEquals(5, r.gpu.stream().filter(a -> "all_to_all".equals(a.kind)).count());
-            assertEquals(3, r.gpu.stream().filter(a -> "all_reduce".equals(a.kind)).count());
+            assertEquals(
+                    5, r.gpu.stream().filter(a -> "all_to_all".equals(a.kind)).count());
+            assertEquals(
+                    3, r.gpu.stream().filter(a -> "all_reduce".equals(a.kind)).count());
             m.ok(8, W, "coll_call_num", null, "step", r.rank, 10L, null);
         }
         m.workload(8, W, "coll_call_num", null);
@@ -291,8 +315,16 @@ class DlrmMetricsTest {
             assertEquals(e.endSkew(), (long) c.getAs("end_skew_ns"), e.key() + " k " + e.k());
             assertEquals(e.lastRank(), (int) c.getAs("last_rank"), e.key() + " k " + e.k());
         }
-        assertEquals(5, expected.stream().filter(i -> i.key().equals("stream=84 kind=all_to_all")).count());
-        assertEquals(3, expected.stream().filter(i -> i.key().equals("stream=84 kind=all_reduce")).count());
+        assertEquals(
+                5,
+                expected.stream()
+                        .filter(i -> i.key().equals("stream=84 kind=all_to_all"))
+                        .count());
+        assertEquals(
+                3,
+                expected.stream()
+                        .filter(i -> i.key().equals("stream=84 kind=all_reduce"))
+                        .count());
     }
 
     @Test
@@ -329,7 +361,8 @@ class DlrmMetricsTest {
             }
         }
         m.workload(straggler, W, "straggler_lag", "straggler_rank");
-        System.out.printf("DLRM straggler_lag: mean %.3f us, p50 %.3f, p95 %.3f, max %.3f, n %d, straggler rank %d (share %.4f)%n",
+        System.out.printf(
+                "DLRM straggler_lag: mean %.3f us, p50 %.3f, p95 %.3f, max %.3f, n %d, straggler rank %d (share %.4f)%n",
                 mean, p50 / 1e3, p95 / 1e3, max / 1e3, n, straggler, best);
     }
 
@@ -392,7 +425,8 @@ class DlrmMetricsTest {
         // pipeline_bubble total_time_ms (the step_windows view's duration) equals them.
         Map<Integer, Row> events = new HashMap<>();
         for (Row r : spark.sql("SELECT rank, ts_ns, dur_ns FROM dlrm_events WHERE cat = 'user_annotation' "
-                + "AND ph = 'X' AND name RLIKE 'ProfilerStep#[0-9]+$'").collectAsList()) {
+                        + "AND ph = 'X' AND name RLIKE 'ProfilerStep#[0-9]+$'")
+                .collectAsList()) {
             assertEquals(null, events.put(r.getInt(0), r), "one step window per rank");
         }
         for (PlainRank r : plain.values()) {
@@ -416,12 +450,19 @@ class DlrmMetricsTest {
         // Every NCCL kernel here is a legacy ncclKernel_*: CCL-Bench's straggler counts none (its tool prints 0.0,
         // see CclBenchParityTest), ours is null with the reason. comm_time_imbalance: per rank Σ dur of the comm
         // activities of the plain implementation, (max − min) / max.
-        m.gap("missing_input", "needs ncclDevKernel_ kernels on at least two ranks (0 rank(s) have any)", W,
-                "straggler", null);
+        m.gap(
+                "missing_input",
+                "needs ncclDevKernel_ kernels on at least two ranks (0 rank(s) have any)",
+                W,
+                "straggler",
+                null);
         long max = Long.MIN_VALUE;
         long min = Long.MAX_VALUE;
         for (PlainRank r : plain.values()) {
-            long t = r.gpu.stream().filter(a -> a.cls.equals("comm")).mapToLong(a -> a.end - a.start).sum();
+            long t = r.gpu.stream()
+                    .filter(a -> a.cls.equals("comm"))
+                    .mapToLong(a -> a.end - a.start)
+                    .sum();
             max = Math.max(max, t);
             min = Math.min(min, t);
         }
@@ -441,12 +482,20 @@ class DlrmMetricsTest {
      */
     @Test
     void reportsShowWaitFreeBusbwBesideBusbw() throws IOException {
-        var reports = new org.tracelake.jobs.report.Reports(spark,
-                new org.tracelake.jobs.warehouse.Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        var reports = new org.tracelake.jobs.report.Reports(
+                spark,
+                new org.tracelake.jobs.warehouse.Warehouse(
+                        archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
         String text = reports.text(W, null);
         assertTrue(text.contains("wait-free busbw GB/s (median)"), text);
-        String busbw = org.tracelake.jobs.report.Fmt.num(m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce").getDouble(3));
-        assertTrue(Pattern.compile("all_reduce .*" + Pattern.quote(busbw) + " +23\\.025 ").matcher(text).find(), text);
+        String busbw =
+                org.tracelake.jobs.report.Fmt.num(m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce")
+                        .getDouble(3));
+        assertTrue(
+                Pattern.compile("all_reduce .*" + Pattern.quote(busbw) + " +23\\.025 ")
+                        .matcher(text)
+                        .find(),
+                text);
         assertTrue(Pattern.compile("all_to_all .* 1\\.696 ").matcher(text).find(), text);
         String why = "wait-free busbw times each collective by its shortest rank";
         assertTrue(text.contains(why) && text.contains("Ranks waited 46.806 ms in all"), text);
@@ -472,9 +521,11 @@ class DlrmMetricsTest {
     void collectiveWaitMatchesThePlainJoin() {
         Map<Integer, long[]> byRank = new TreeMap<>(); // Σ wait, instances, first arrivals
         for (Instance i : plainInstances()) {
-            long shortest = i.members().stream().mapToLong(x -> x[2] - x[1]).min().orElseThrow();
+            long shortest =
+                    i.members().stream().mapToLong(x -> x[2] - x[1]).min().orElseThrow();
             long[] first = null;
-            for (long[] x : i.members()) if (first == null || x[1] < first[1] || (x[1] == first[1] && x[0] < first[0])) first = x;
+            for (long[] x : i.members())
+                if (first == null || x[1] < first[1] || (x[1] == first[1] && x[0] < first[0])) first = x;
             for (long[] x : i.members()) {
                 long[] r = byRank.computeIfAbsent((int) x[0], k -> new long[3]);
                 r[0] += x[2] - x[1] - shortest;
@@ -515,7 +566,8 @@ class DlrmMetricsTest {
         m.ok(0.0894, W, "wait_free_busbw_gbps", "p10", "workload", null, null, "all_to_all");
         m.ok(2.1504, W, "wait_free_busbw_gbps", "p90", "workload", null, null, "all_to_all");
         m.ok(1.9382857142857144, W, "wait_free_busbw_gbps", "algbw_median", "workload", null, null, "all_to_all");
-        double busbw = m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce").getDouble(3);
+        double busbw = m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce")
+                .getDouble(3);
         assertTrue(busbw < 23.024927536231885, "busbw_gbps keeps the waiting: " + busbw);
     }
 }

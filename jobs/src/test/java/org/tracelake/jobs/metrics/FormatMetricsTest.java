@@ -39,17 +39,30 @@ import org.tracelake.jobs.testing.TestArchive;
  */
 @RealTraces({"nsys/perlmutter-cloverleaf-cuda.sqlite", "rocprofv3/aorta-mi350", "xplane/jax-conv-8xmi300"})
 class FormatMetricsTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static MetricRows m;
 
     /** The seed-002 TPU family (METRICS.md §4 "TPU / XLA"). */
-    static final List<String> TPU_FAMILY = List.of("wall_time_s", "total_compute_time_s", "total_comm_time_s",
-            "avg_comm_kernel_time_s", "compute_utilization_proxy", "communication_fraction", "num_comm_kernels",
-            "num_comm_kernels_w_size_and_time", "avg_comm_bandwidth_GBps", "allreduce_comm_time_s",
-            "achieved_flops_from_trace_json", "total_model_flops_from_args", "flops_per_token_used",
-            "estimated_total_tokens", "estimated_throughput_tokens_per_s");
+    static final List<String> TPU_FAMILY = List.of(
+            "wall_time_s",
+            "total_compute_time_s",
+            "total_comm_time_s",
+            "avg_comm_kernel_time_s",
+            "compute_utilization_proxy",
+            "communication_fraction",
+            "num_comm_kernels",
+            "num_comm_kernels_w_size_and_time",
+            "avg_comm_bandwidth_GBps",
+            "allreduce_comm_time_s",
+            "achieved_flops_from_trace_json",
+            "total_model_flops_from_args",
+            "flops_per_token_used",
+            "estimated_total_tokens",
+            "estimated_throughput_tokens_per_s");
 
     @BeforeAll
     static void refreshOnce() throws IOException, URISyntaxException {
@@ -71,17 +84,20 @@ class FormatMetricsTest {
     }
 
     static byte[] resource(String name) throws IOException, URISyntaxException {
-        return Files.readAllBytes(Path.of(FormatMetricsTest.class.getResource(name).toURI()));
+        return Files.readAllBytes(
+                Path.of(FormatMetricsTest.class.getResource(name).toURI()));
     }
 
     /** |actual − expected| within rel × |expected|. */
     static void close(double expected, double actual, String what, double rel) {
-        assertTrue(Math.abs(actual - expected) <= rel * Math.abs(expected),
+        assertTrue(
+                Math.abs(actual - expected) <= rel * Math.abs(expected),
                 () -> what + ": expected " + expected + " but was " + actual);
     }
 
     static String tpuCard(String phase, long params, int chips) {
-        return String.join("\n",
+        return String.join(
+                "\n",
                 "workload:",
                 "  model:",
                 "    phase: " + phase,
@@ -163,11 +179,16 @@ class FormatMetricsTest {
      */
     @Test
     void rocprofDispatchesAndCollectives() {
-        Row counts = spark.read().parquet(archive.table("events"))
+        Row counts = spark.read()
+                .parquet(archive.table("events"))
                 .where("workload = 'aorta'")
-                .selectExpr("count_if(cat = 'kernel')", "count_if(activity_class = 'comm')",
-                        "count_if(activity_class = 'compute')", "count(DISTINCT rank)",
-                        "count_if(activity_class = 'memcpy')", "count_if(activity_class = 'memset')")
+                .selectExpr(
+                        "count_if(cat = 'kernel')",
+                        "count_if(activity_class = 'comm')",
+                        "count_if(activity_class = 'compute')",
+                        "count(DISTINCT rank)",
+                        "count_if(activity_class = 'memcpy')",
+                        "count_if(activity_class = 'memset')")
                 .first();
         assertEquals(43_915L, counts.getLong(0));
         assertEquals(1_310L, counts.getLong(1));
@@ -334,8 +355,8 @@ class FormatMetricsTest {
         // n_chips − 1 = 1; mean of S/T over the 14 sized instances:
         // (4 × (8 MiB/253 µs + 8 MiB/67 µs + 8 MiB/50 µs) + 2 MiB/2 µs + 1 MiB/10 µs) / 14 / 1e9
         double mib8 = 8 * 1_048_576.0;
-        double sumBytesPerS = 4 * (mib8 / 253e-6 + mib8 / 67e-6 + mib8 / 50e-6) + 2 * 1_048_576.0 / 2e-6
-                + 1_048_576.0 / 10e-6;
+        double sumBytesPerS =
+                4 * (mib8 / 253e-6 + mib8 / 67e-6 + mib8 / 50e-6) + 2 * 1_048_576.0 / 2e-6 + 1_048_576.0 / 10e-6;
         m.workload(sumBytesPerS / 14 / 1e9, w, "avg_comm_bandwidth_GBps", null); // 175.5686336677988
     }
 
@@ -384,8 +405,11 @@ class FormatMetricsTest {
         // the chips' Steps lines make communication_fraction the CCL-Bench one (per chip-step, Σ dur of comm ops over
         // Σ dur of all ops overlapping the step, each async half by its own dur; python over the JSON):
         // chip 0: 170/470 and 172/472, chip 1: 170/470 and 180/480 (µs); mean of the chips' means
-        m.workload((100.0 * 170 / 470 + 100.0 * 172 / 472) / 2 / 2 + (100.0 * 170 / 470 + 100.0 * 180 / 480) / 2 / 2, w,
-                "communication_fraction", null);
+        m.workload(
+                (100.0 * 170 / 470 + 100.0 * 172 / 472) / 2 / 2 + (100.0 * 170 / 470 + 100.0 * 180 / 480) / 2 / 2,
+                w,
+                "communication_fraction",
+                null);
         // flops: 4 × (2e12 + 6e12) over 4 × 300 µs
         m.workload(8e12 / 300e-6, w, "achieved_flops_from_trace_json", null);
         m.workload(3.2e13, w, "total_model_flops_from_args", null);
@@ -414,8 +438,16 @@ class FormatMetricsTest {
      */
     @Test
     void xplaneGpuUtilizationPerDevice() {
-        double[] expected = {2.8857810285995824, 2.9845341341175473, 3.2939499192425994, 3.5726675340717353,
-                3.813880463006714, 3.72814698769142, 3.2651657776832312, 3.8671010439256475};
+        double[] expected = {
+            2.8857810285995824,
+            2.9845341341175473,
+            3.2939499192425994,
+            3.5726675340717353,
+            3.813880463006714,
+            3.72814698769142,
+            3.2651657776832312,
+            3.8671010439256475
+        };
         double sum = 0;
         for (int rank = 0; rank < 8; rank++) {
             m.ok(expected[rank], "xplane", "gpu_utilization", null, "rank", rank, null, null);
@@ -454,6 +486,7 @@ class FormatMetricsTest {
     /** Issue 32: no metric row of this warehouse holds an impossible value (MetricRows.assertNoImpossibleValues). */
     @Test
     void noImpossibleValue() {
-        m.assertNoImpossibleValues(java.util.Map.of("clover", "NVIDIA A100", "aorta", "AMD Instinct MI350X", "xplane", "AMD Instinct MI300X"));
+        m.assertNoImpossibleValues(java.util.Map.of(
+                "clover", "NVIDIA A100", "aorta", "AMD Instinct MI350X", "xplane", "AMD Instinct MI300X"));
     }
 }

@@ -46,9 +46,12 @@ class HandBuiltTraceMetricsTest {
     static final String ALL_REDUCE = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
     static final String ALL_GATHER = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
     static final String BROADCAST = "ncclDevKernel_Broadcast_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
-    static final String REDUCE_SCATTER = "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    static final String REDUCE_SCATTER =
+            "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static MetricRows m;
@@ -87,8 +90,10 @@ class HandBuiltTraceMetricsTest {
         var result = archive.refresh(spark);
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
         m = MetricRows.load(spark, archive.table("metrics"));
-        collectives = spark.read().parquet(archive.table("collectives"))
-                .orderBy("workload", "match_key", "k").collectAsList();
+        collectives = spark.read()
+                .parquet(archive.table("collectives"))
+                .orderBy("workload", "match_key", "k")
+                .collectAsList();
         spark.read().parquet(archive.table("events")).createOrReplaceTempView("hb_events");
     }
 
@@ -120,7 +125,8 @@ class HandBuiltTraceMetricsTest {
      */
     static void overlapWorkload() {
         KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2)
-                .step(1, t(0), us(1000)).step(2, t(1000), us(1000))
+                .step(1, t(0), us(1000))
+                .step(2, t(1000), us(1000))
                 .kernel(GEMM, 7, t(100), us(300), t(50), Map.of())
                 .kernel(ELEMENTWISE, 8, t(350), us(150), t(60), Map.of())
                 .kernel(ALL_REDUCE, 20, t(300), us(300), t(70), allReduce(1024, 2))
@@ -132,7 +138,8 @@ class HandBuiltTraceMetricsTest {
                 .kernel(ELEMENTWISE, 8, t(1400), us(50), t(1020), Map.of())
                 .memcpy(7, t(1600), us(100), 4096);
         KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2)
-                .step(1, t(0), us(1000)).step(2, t(1000), us(1000))
+                .step(1, t(0), us(1000))
+                .step(2, t(1000), us(1000))
                 .kernel(GEMM, 7, t(300), us(400), t(5), Map.of())
                 .kernel(ALL_REDUCE, 20, t(200), us(300), t(10), allReduce(1024, 2))
                 .kernel(ALL_REDUCE, 21, t(400), us(200), t(20), allReduce(1024, 2))
@@ -274,13 +281,13 @@ class HandBuiltTraceMetricsTest {
 
     /** Late start (µs) of each rank in each of the six all_reduces; every instance k ends at 1000·k + 600. */
     static final long[][] LATE = {
-            //  r0 r1  r2   r3
-            {0, 0, 250, 0},   // k1: lag 250, last rank 2
-            {0, 0, 250, 0},   // k2: 250, rank 2
-            {0, 0, 250, 0},   // k3: 250, rank 2
-            {0, 0, 310, 0},   // k4: 310, rank 2
-            {0, 0, 490, 0},   // k5: 490, rank 2
-            {0, 0, 0, 120},   // k6: 120, rank 3
+        //  r0 r1  r2   r3
+        {0, 0, 250, 0}, // k1: lag 250, last rank 2
+        {0, 0, 250, 0}, // k2: 250, rank 2
+        {0, 0, 250, 0}, // k3: 250, rank 2
+        {0, 0, 310, 0}, // k4: 310, rank 2
+        {0, 0, 490, 0}, // k5: 490, rank 2
+        {0, 0, 0, 120}, // k6: 120, rank 3
     };
 
     static void stragglerWorkload() {
@@ -416,7 +423,8 @@ class HandBuiltTraceMetricsTest {
                 .getString(10);
         assertTrue(negAlpha.contains("alpha = -9.9999") && negAlpha.contains("beta = 1.2"), negAlpha);
         // And 1/β is exactly the reciprocal of the reported β when the fit is meaningful (hb_single).
-        double beta = m.one("hb_single", "hockney_beta_s_per_byte", null, "workload", null, null, null).getDouble(3);
+        double beta = m.one("hb_single", "hockney_beta_s_per_byte", null, "workload", null, null, null)
+                .getDouble(3);
         double inverse = m.one("hb_single", "hockney_inverse_beta_Bps", null, "workload", null, null, null)
                 .getDouble(3);
         assertEquals(1.0 / beta, inverse);
@@ -425,15 +433,23 @@ class HandBuiltTraceMetricsTest {
     @Test
     void singleRankHasNoCrossRankJoin() {
         String w = "hb_single";
-        for (String figure : List.of("mean_lag_us", "p50_lag_us", "p95_lag_us", "max_lag_us", "num_collectives",
-                "straggler_rank")) {
+        for (String figure :
+                List.of("mean_lag_us", "p50_lag_us", "p95_lag_us", "max_lag_us", "num_collectives", "straggler_rank")) {
             m.gap("missing_input", "single rank: no cross-rank join", w, "straggler_lag", figure);
         }
         // straggler and comm_time_imbalance say it their own way (METRICS.md §4's reason).
-        m.gap("missing_input", "needs ncclDevKernel_ kernels on at least two ranks (1 rank(s) have any)", w,
-                "straggler", null);
-        m.gap("missing_input", "needs communication activity on at least two ranks (1 rank(s) have any)", w,
-                "comm_time_imbalance", null);
+        m.gap(
+                "missing_input",
+                "needs ncclDevKernel_ kernels on at least two ranks (1 rank(s) have any)",
+                w,
+                "straggler",
+                null);
+        m.gap(
+                "missing_input",
+                "needs communication activity on at least two ranks (1 rank(s) have any)",
+                w,
+                "comm_time_imbalance",
+                null);
         m.gap("missing_input", "single rank: no cross-rank join", w, "load_imbalance_ratio", null);
         assertTrue(m.at(w, "straggler_lag", "last_arrival_share", "rank").isEmpty());
         assertTrue(collectivesOf(w).isEmpty());
@@ -477,7 +493,12 @@ class HandBuiltTraceMetricsTest {
                     .kernel(ALL_GATHER, 20, t(300), us(du[2]), t(295), allGather(1024, 2))
                     .kernel(ALL_GATHER, 20, t(400), us(du[3]), t(395), allGather(1024, 2))
                     .kernel(BROADCAST, 20, t(500), us(10), t(495), Map.of())
-                    .kernel(REDUCE_SCATTER, 20, t(600), us(5), t(595),
+                    .kernel(
+                            REDUCE_SCATTER,
+                            20,
+                            t(600),
+                            us(5),
+                            t(595),
                             collectiveArgs("_reduce_scatter_base", 0, 0, "Float", 2, "0"));
             archive.write("hb_busbw", "rank" + rank + "_trace.json", b.toJson());
         }
@@ -503,8 +524,10 @@ class HandBuiltTraceMetricsTest {
         // messages, so there is no bandwidth_utilization_reducescatter.
         m.ok(0.0, w, "busbw_gbps", null, "workload", null, null, "reduce_scatter");
         m.ok(0.0, w, "busbw_gbps", null, "key", null, null, "reduce_scatter bytes>=0");
-        assertEquals("missing_input",
-                m.one(w, "bandwidth_utilization_reducescatter", null, "workload", null, null, null).getString(9));
+        assertEquals(
+                "missing_input",
+                m.one(w, "bandwidth_utilization_reducescatter", null, "workload", null, null, null)
+                        .getString(9));
         // Four all_reduce samples are too few for the Hockney fit.
         m.gap("missing_input", "needs >= 5 all_reduce instances", w, "hockney_alpha_s", null);
     }
@@ -541,7 +564,8 @@ class HandBuiltTraceMetricsTest {
     /** Rank 0: all_reduces at 100, 200, 300 (10 µs); rank 1: at 105 and 200 only. */
     static void mismatchWorkload() {
         KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2);
-        for (long at : new long[] {100, 200, 300}) r0.kernel(ALL_REDUCE, 20, t(at), us(10), t(at - 5), allReduce(1024, 2));
+        for (long at : new long[] {100, 200, 300})
+            r0.kernel(ALL_REDUCE, 20, t(at), us(10), t(at - 5), allReduce(1024, 2));
         KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2);
         for (long at : new long[] {105, 200}) r1.kernel(ALL_REDUCE, 20, t(at), us(10), t(at - 5), allReduce(1024, 2));
         archive.write("hb_mismatch", "rank0_trace.json", r0.toJson())
@@ -554,8 +578,19 @@ class HandBuiltTraceMetricsTest {
         String w = "hb_mismatch";
         // k1: 100 vs 105 → lag 5, last rank 1; k2: both 200 → lag 0, equal starts: the higher rank (1) is last.
         // Rank 0's third all_reduce has no partner. Lags sorted 0, 5: mean 2.5, p50 = 1st = 0, p95 = 2nd = 5.
-        Map<String, Double> expected = Map.of("mean_lag_us", 2.5, "p50_lag_us", 0.0, "p95_lag_us", 5.0,
-                "max_lag_us", 5.0, "num_collectives", 2.0, "straggler_rank", 1.0);
+        Map<String, Double> expected = Map.of(
+                "mean_lag_us",
+                2.5,
+                "p50_lag_us",
+                0.0,
+                "p95_lag_us",
+                5.0,
+                "max_lag_us",
+                5.0,
+                "num_collectives",
+                2.0,
+                "straggler_rank",
+                1.0);
         expected.forEach((figure, value) -> {
             Row r = m.one(w, "straggler_lag", figure, "workload", null, null, null);
             MetricRows.close(value, r.getDouble(3), figure);
@@ -630,9 +665,11 @@ class HandBuiltTraceMetricsTest {
      */
     static void missingStepWorkload() {
         KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2)
-                .step(1, t(0), us(1000)).step(2, t(1000), us(1000)).step(3, t(2000), us(1000));
-        KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2)
-                .step(1, t(0), us(1020)).step(3, t(2000), us(1050));
+                .step(1, t(0), us(1000))
+                .step(2, t(1000), us(1000))
+                .step(3, t(2000), us(1000));
+        KinetoTraceBuilder r1 =
+                new KinetoTraceBuilder(1, 2).step(1, t(0), us(1020)).step(3, t(2000), us(1050));
         for (KinetoTraceBuilder b : List.of(r0, r1)) {
             for (long s = 0; s <= 2000; s += 1000) {
                 b.kernel(GEMM, 7, t(s + 50), us(350), t(s + 30), Map.of());
@@ -649,7 +686,8 @@ class HandBuiltTraceMetricsTest {
         String w = "hb_nostep";
         // Rank 1's kernels launched at 1030 and 1035 fall in no window: no step.
         List<Row> unstepped = spark.sql("SELECT rank, count(*) FROM hb_events WHERE workload = 'hb_nostep' "
-                + "AND activity_class IS NOT NULL AND step IS NULL GROUP BY rank").collectAsList();
+                        + "AND activity_class IS NOT NULL AND step IS NULL GROUP BY rank")
+                .collectAsList();
         assertEquals(1, unstepped.size());
         assertEquals(1, unstepped.get(0).getInt(0));
         assertEquals(2L, unstepped.get(0).getLong(1));
@@ -694,9 +732,12 @@ class HandBuiltTraceMetricsTest {
      * #1 [0,1000), #2 [1000,2000), with the same compute kernels and no communication at all.
      */
     static void duplicateStepWorkload() {
-        KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2).step(1, t(0), us(1000)).step(1, t(1000), us(1000))
+        KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2)
+                .step(1, t(0), us(1000))
+                .step(1, t(1000), us(1000))
                 .kernel(ALL_REDUCE, 20, t(300), us(100), t(20), allReduce(1024, 2));
-        KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2).step(1, t(0), us(1000)).step(2, t(1000), us(1000));
+        KinetoTraceBuilder r1 =
+                new KinetoTraceBuilder(1, 2).step(1, t(0), us(1000)).step(2, t(1000), us(1000));
         for (KinetoTraceBuilder b : List.of(r0, r1)) {
             for (long s = 0; s <= 1000; s += 1000) b.kernel(GEMM, 7, t(s + 100), us(500), t(s + 10), Map.of());
         }
@@ -761,7 +802,9 @@ class HandBuiltTraceMetricsTest {
     }
 
     static List<Row> collectivesOf(String workload) {
-        return collectives.stream().filter(r -> workload.equals(r.getAs("workload"))).toList();
+        return collectives.stream()
+                .filter(r -> workload.equals(r.getAs("workload")))
+                .toList();
     }
 
     @Test

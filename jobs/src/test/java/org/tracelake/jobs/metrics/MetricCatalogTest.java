@@ -24,7 +24,8 @@ class MetricCatalogTest {
         List<MetricCatalog.Entry> entries = MetricCatalog.entries();
         assertTrue(entries.size() > 100, "entries: " + entries.size());
         for (MetricCatalog.Entry e : entries) {
-            assertFalse(e.unit().isBlank() || e.label().isBlank() || e.description().isBlank(), e.toString());
+            assertFalse(
+                    e.unit().isBlank() || e.label().isBlank() || e.description().isBlank(), e.toString());
             assertTrue(MetricCatalog.CATEGORIES.contains(e.category()), e.toString());
         }
         MetricCatalog.Entry busbw = MetricCatalog.of("busbw_gbps");
@@ -40,8 +41,12 @@ class MetricCatalogTest {
         SparkSession spark = SharedSpark.get();
         Map<String, String> units = new TreeMap<>();
         for (MetricCatalog.Entry e : MetricCatalog.entries()) units.put(e.metric() + "." + e.figure(), e.unit());
-        List<Row> rows = spark.read().parquet(SampleWarehouse.get().table("metrics"))
-                .where("scope = 'workload'").selectExpr("metric", "figure", "unit").distinct().collectAsList();
+        List<Row> rows = spark.read()
+                .parquet(SampleWarehouse.get().table("metrics"))
+                .where("scope = 'workload'")
+                .selectExpr("metric", "figure", "unit")
+                .distinct()
+                .collectAsList();
         assertTrue(rows.size() > 100, "workload-scope (metric, figure, unit): " + rows.size());
         for (Row r : rows) {
             String key = r.getString(0) + "." + r.getString(1);
@@ -53,6 +58,7 @@ class MetricCatalogTest {
     @Test
     void noNullValueIsOkInTheSampleWarehouse() {
         // The generated sample archive: every null value, at every scope, says why (METRICS.md §5).
-        MetricRows.load(SharedSpark.get(), SampleWarehouse.get().table("metrics")).assertNoNullIsOk();
+        MetricRows.load(SharedSpark.get(), SampleWarehouse.get().table("metrics"))
+                .assertNoNullIsOk();
     }
 }

@@ -20,7 +20,9 @@ class MetricReferenceTest {
         Path doc = SampleWarehouse.projectHome().resolve("docs/METRICS-REFERENCE.md");
         String expected = MetricReference.markdown();
         if (Boolean.getBoolean("tracelake.regenerate")) Files.writeString(doc, expected, StandardCharsets.UTF_8);
-        assertEquals(expected, Files.readString(doc, StandardCharsets.UTF_8),
+        assertEquals(
+                expected,
+                Files.readString(doc, StandardCharsets.UTF_8),
                 "docs/METRICS-REFERENCE.md is not the catalog's: rerun with -Dtracelake.regenerate=true");
     }
 

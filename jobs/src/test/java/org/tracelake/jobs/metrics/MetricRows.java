@@ -26,8 +26,19 @@ final class MetricRows {
     }
 
     static MetricRows load(SparkSession spark, String metricsTable) {
-        return new MetricRows(spark.read().parquet(metricsTable)
-                .selectExpr("workload", "metric", "figure", "value", "unit", "scope", "rank", "step", "key", "status",
+        return new MetricRows(spark.read()
+                .parquet(metricsTable)
+                .selectExpr(
+                        "workload",
+                        "metric",
+                        "figure",
+                        "value",
+                        "unit",
+                        "scope",
+                        "rank",
+                        "step",
+                        "key",
+                        "status",
                         "reason")
                 .collectAsList());
     }
@@ -39,7 +50,8 @@ final class MetricRows {
 
     /** Every row of a metric in a workload. */
     List<Row> all(String workload, String metric) {
-        return rows.stream().filter(r -> workload.equals(r.getString(0)) && metric.equals(r.getString(1)))
+        return rows.stream()
+                .filter(r -> workload.equals(r.getString(0)) && metric.equals(r.getString(1)))
                 .collect(Collectors.toList());
     }
 
@@ -53,7 +65,8 @@ final class MetricRows {
     /** Exactly one row for the full key. */
     Row one(String workload, String metric, String figure, String scope, Integer rank, Long step, String key) {
         List<Row> hits = all(workload, metric).stream()
-                .filter(r -> Objects.equals(figure, r.getString(2)) && scope.equals(r.getString(5))
+                .filter(r -> Objects.equals(figure, r.getString(2))
+                        && scope.equals(r.getString(5))
                         && Objects.equals(rank, r.isNullAt(6) ? null : r.getInt(6))
                         && Objects.equals(step, r.isNullAt(7) ? null : r.getLong(7))
                         && Objects.equals(key, r.getString(8)))
@@ -66,15 +79,23 @@ final class MetricRows {
     }
 
     boolean has(String workload, String metric, String figure, String scope, Integer rank, Long step, String key) {
-        return all(workload, metric).stream().anyMatch(r -> Objects.equals(figure, r.getString(2))
-                && scope.equals(r.getString(5))
-                && Objects.equals(rank, r.isNullAt(6) ? null : r.getInt(6))
-                && Objects.equals(step, r.isNullAt(7) ? null : r.getLong(7))
-                && Objects.equals(key, r.getString(8)));
+        return all(workload, metric).stream()
+                .anyMatch(r -> Objects.equals(figure, r.getString(2))
+                        && scope.equals(r.getString(5))
+                        && Objects.equals(rank, r.isNullAt(6) ? null : r.getInt(6))
+                        && Objects.equals(step, r.isNullAt(7) ? null : r.getLong(7))
+                        && Objects.equals(key, r.getString(8)));
     }
 
     /** The value of an {@code ok} row, checked against the expected number. */
-    void ok(double expected, String workload, String metric, String figure, String scope, Integer rank, Long step,
+    void ok(
+            double expected,
+            String workload,
+            String metric,
+            String figure,
+            String scope,
+            Integer rank,
+            Long step,
             String key) {
         Row r = one(workload, metric, figure, scope, rank, step, key);
         String what = describe(workload, metric, figure, scope, rank, step, key);
@@ -112,28 +133,45 @@ final class MetricRows {
     void assertNoNullIsOk() {
         List<String> bad = rows.stream()
                 .filter(r -> r.isNullAt(3)
-                        && ("ok".equals(r.getString(9)) || r.getString(10) == null || r.getString(10).isBlank()))
-                .map(r -> describe(r.getString(0), r.getString(1), r.getString(2), r.getString(5),
-                        r.isNullAt(6) ? null : r.getInt(6), r.isNullAt(7) ? null : r.getLong(7), r.getString(8))
+                        && ("ok".equals(r.getString(9))
+                                || r.getString(10) == null
+                                || r.getString(10).isBlank()))
+                .map(r -> describe(
+                                r.getString(0),
+                                r.getString(1),
+                                r.getString(2),
+                                r.getString(5),
+                                r.isNullAt(6) ? null : r.getInt(6),
+                                r.isNullAt(7) ? null : r.getLong(7),
+                                r.getString(8))
                         + " status " + r.getString(9) + " reason " + r.getString(10))
-                .distinct().sorted().collect(Collectors.toList());
-        assertTrue(bad.isEmpty(), () -> bad.size() + " null rows without a non-ok status and a reason:\n"
-                + String.join("\n", bad));
+                .distinct()
+                .sorted()
+                .collect(Collectors.toList());
+        assertTrue(
+                bad.isEmpty(),
+                () -> bad.size() + " null rows without a non-ok status and a reason:\n" + String.join("\n", bad));
         assertTrue(rows.size() > 0, "no metric rows at all");
     }
 
     /** Ratios that are not shares of a whole: max ÷ min or max ÷ mean, 1 or more. */
-    private static final java.util.Set<String> RATIOS_ABOVE_ONE = java.util.Set.of("load_imbalance_ratio",
-            "all_to_all_imbalance");
+    private static final java.util.Set<String> RATIOS_ABOVE_ONE =
+            java.util.Set.of("load_imbalance_ratio", "all_to_all_imbalance");
     /** Percentages that may pass 100: Σ over overlapping CPU threads, and a card-driven estimate. */
     private static final java.util.Set<String> PERCENT_ABOVE_HUNDRED = java.util.Set.of("cpu_overhead", "mfu");
     /** Units of amounts that cannot be negative: durations, sizes, counts, bandwidths. */
-    private static final java.util.Set<String> NON_NEGATIVE_UNITS = java.util.Set.of("s", "ms", "us", "ns", "s/step",
-            "bytes", "GB", "count", "GB/s", "GiB/s", "bytes/s", "tokens/s");
+    private static final java.util.Set<String> NON_NEGATIVE_UNITS = java.util.Set.of(
+            "s", "ms", "us", "ns", "s/step", "bytes", "GB", "count", "GB/s", "GiB/s", "bytes/s", "tokens/s");
     /** Bandwidths over the interconnect (not average_memory_bandwidth, which is device memory). */
-    private static final java.util.Set<String> LINK_BANDWIDTHS = java.util.Set.of("busbw_gbps", "wait_free_busbw_gbps",
-            "bandwidth_utilization_allgather", "bandwidth_utilization_allreduce", "bandwidth_utilization_reducescatter",
-            "bandwidth_utilization_alltoall", "hockney_inverse_beta_Bps", "avg_comm_bandwidth_GBps");
+    private static final java.util.Set<String> LINK_BANDWIDTHS = java.util.Set.of(
+            "busbw_gbps",
+            "wait_free_busbw_gbps",
+            "bandwidth_utilization_allgather",
+            "bandwidth_utilization_allreduce",
+            "bandwidth_utilization_reducescatter",
+            "bandwidth_utilization_alltoall",
+            "hockney_inverse_beta_Bps",
+            "avg_comm_bandwidth_GBps");
 
     /**
      * Issue 32's scan: no row anywhere holds an impossible value. A value is NaN or infinite; a share (unit ratio, but
@@ -152,10 +190,13 @@ final class MetricRows {
         java.util.Map<String, Double> boundBps = new java.util.HashMap<>();
         try (java.io.InputStream in = MetricRows.class.getResourceAsStream("/conf/device_interconnect_bw.csv")) {
             assertNotNull(in, "conf/device_interconnect_bw.csv on the class path");
-            List<Row> table = DevicePeaks.parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), 1e9);
+            List<Row> table =
+                    DevicePeaks.parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), 1e9);
             deviceByWorkload.forEach((w, model) -> {
                 for (Row t : table) {
-                    if (java.util.regex.Pattern.compile("(?i)" + t.getString(1)).matcher(model).find()) {
+                    if (java.util.regex.Pattern.compile("(?i)" + t.getString(1))
+                            .matcher(model)
+                            .find()) {
                         boundBps.put(w, t.getDouble(2));
                         break;
                     }
@@ -169,8 +210,14 @@ final class MetricRows {
             String metric = r.getString(1);
             String unit = r.getString(4);
             String status = r.getString(9);
-            String what = describe(r.getString(0), metric, r.getString(2), r.getString(5),
-                    r.isNullAt(6) ? null : r.getInt(6), r.isNullAt(7) ? null : r.getLong(7), r.getString(8))
+            String what = describe(
+                            r.getString(0),
+                            metric,
+                            r.getString(2),
+                            r.getString(5),
+                            r.isNullAt(6) ? null : r.getInt(6),
+                            r.isNullAt(7) ? null : r.getLong(7),
+                            r.getString(8))
                     + " status " + status;
             if (r.isNullAt(3)) {
                 if ("ok".equals(status)) bad.add(what + ": null with status ok");
@@ -187,11 +234,12 @@ final class MetricRows {
             }
             Double bound = boundBps.get(r.getString(0));
             if (bound != null && "ok".equals(status) && LINK_BANDWIDTHS.contains(metric)) {
-                double bps = switch (unit) {
-                    case "GB/s" -> v * 1e9;
-                    case "GiB/s" -> v * 1073741824.0;
-                    default -> v;
-                };
+                double bps =
+                        switch (unit) {
+                            case "GB/s" -> v * 1e9;
+                            case "GiB/s" -> v * 1073741824.0;
+                            default -> v;
+                        };
                 if (bps > bound) bad.add(what + ": " + v + " " + unit + " above the device's " + bound / 1e9 + " GB/s");
             }
         }
@@ -199,8 +247,8 @@ final class MetricRows {
         assertTrue(rows.size() > 0, "no metric rows at all");
     }
 
-    private static String describe(String workload, String metric, String figure, String scope, Integer rank,
-                                   Long step, String key) {
+    private static String describe(
+            String workload, String metric, String figure, String scope, Integer rank, Long step, String key) {
         return workload + "/" + metric + (figure == null ? "" : "." + figure) + " [" + scope
                 + (rank == null ? "" : " rank " + rank) + (step == null ? "" : " step " + step)
                 + (key == null ? "" : " key " + key) + "]";

@@ -23,7 +23,10 @@ import org.tracelake.jobs.testing.TestArchive;
  */
 class OlderNcclKindTest {
     static final String SENDRECV = "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)";
-    @TempDir static Path tmp;
+
+    @TempDir
+    static Path tmp;
+
     static MetricRows m;
 
     @BeforeAll
@@ -34,11 +37,20 @@ class OlderNcclKindTest {
             KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2).step(1, t(0), us(10_000));
             for (long at : new long[] {100, 2_100, 4_100}) {
                 b.cpu("cpu_op", "c10d::allreduce_", t(at), us(50), Map.of())
-                        .cpu("user_annotation", "nccl:all_reduce", t(at + 10), us(30),
+                        .cpu(
+                                "user_annotation",
+                                "nccl:all_reduce",
+                                t(at + 10),
+                                us(30),
                                 Map.of("Input Dims", List.of(List.of(262_144)), "Input type", List.of("float")))
                         .kernel(SENDRECV, 20, t(at + 900 + rank), us(200), t(at + 20), Map.of());
             }
-            b.cpu("cpu_op", "nccl:send", t(6_100), us(30), Map.of("Input Dims", List.of(List.of(1024)), "Input type", List.of("float")))
+            b.cpu(
+                            "cpu_op",
+                            "nccl:send",
+                            t(6_100),
+                            us(30),
+                            Map.of("Input Dims", List.of(List.of(1024)), "Input type", List.of("float")))
                     .kernel(SENDRECV, 20, t(7_000), us(50), t(6_110), Map.of())
                     .kernel(SENDRECV, 20, t(8_500), us(50), t(8_000), Map.of());
             archive.write("older_nccl", "rank" + rank + "_trace.json", b.toJson());

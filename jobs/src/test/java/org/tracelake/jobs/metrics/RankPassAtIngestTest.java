@@ -36,35 +36,53 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * row. One archive of every events format (the bundled Kineto workloads, a generated 3-rank run with a straggler, an
  * older-NCCL real trace, an Nsight export, rocprof, XLA traces and an XSpace) is refreshed both ways.
  */
-@RealTraces({"nsys/perlmutter-cloverleaf-cuda.sqlite", "rocprofv3/aorta-mi350", "xplane/jax-conv-8xmi300",
-        "kineto/hta-sampled-2rank"})
+@RealTraces({
+    "nsys/perlmutter-cloverleaf-cuda.sqlite",
+    "rocprofv3/aorta-mi350",
+    "xplane/jax-conv-8xmi300",
+    "kineto/hta-sampled-2rank"
+})
 class RankPassAtIngestTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static Refresh.Result atIngest;
     static Path fromEvents;
 
-    static final List<String> WORKLOADS = List.of("dlrm-ddp-v100x4-legacy", "llama3-8b-fsdp-h100x4", "gen3",
-            "hta2", "clover", "aorta", "xplane", "tpu", "tpu_async");
+    static final List<String> WORKLOADS = List.of(
+            "dlrm-ddp-v100x4-legacy",
+            "llama3-8b-fsdp-h100x4",
+            "gen3",
+            "hta2",
+            "clover",
+            "aorta",
+            "xplane",
+            "tpu",
+            "tpu_async");
 
     @BeforeAll
     static void refreshBothWays() throws IOException, URISyntaxException {
         spark = SharedSpark.get();
         archive = new TestArchive(tmp.resolve("a"));
         for (String bundled : List.of("dlrm-ddp-v100x4-legacy", "llama3-8b-fsdp-h100x4")) {
-            TestFiles.copyTree(SampleWarehouse.projectHome().resolve("data").resolve(bundled), archive.workload(bundled));
+            TestFiles.copyTree(
+                    SampleWarehouse.projectHome().resolve("data").resolve(bundled), archive.workload(bundled));
         }
         archive.generated("gen3", 3, 4, 2, 300);
         archive.copyShared("hta2", "kineto/hta-sampled-2rank").card("hta2", "training", "unknown", "NVIDIA A100", 128);
         archive.copyShared("clover", "nsys/perlmutter-cloverleaf-cuda.sqlite")
                 .card("clover", "simulation", "cloverleaf", "NVIDIA A100", 4);
-        archive.copyShared("aorta", "rocprofv3/aorta-mi350").card("aorta", "training", "aorta", "AMD Instinct MI350X", 8);
+        archive.copyShared("aorta", "rocprofv3/aorta-mi350")
+                .card("aorta", "training", "aorta", "AMD Instinct MI350X", 8);
         archive.copyShared("xplane", "xplane/jax-conv-8xmi300")
                 .card("xplane", "training", "jax-conv", "AMD Instinct MI300X", 8);
         archive.write("tpu", "tpu-v6e-4chip.trace.json", FormatMetricsTest.resource("/xla/tpu-v6e-4chip.trace.json"))
                 .write("tpu", "tpu.yaml", FormatMetricsTest.tpuCard("training", 124_000_000L, 4));
-        archive.write("tpu_async", "tpu-async-2chip.trace.json",
+        archive.write(
+                        "tpu_async",
+                        "tpu-async-2chip.trace.json",
                         FormatMetricsTest.resource("/metrics/tpu-async-2chip.trace.json"))
                 .write("tpu_async", "tpu_async.yaml", FormatMetricsTest.tpuCard("inference", 2_000_000_000L, 2));
 
@@ -73,7 +91,8 @@ class RankPassAtIngestTest {
         fromEvents = tmp.resolve("from-events");
         spark.conf().set(Settings.RANK_PASS_AT_INGEST.name(), "false");
         try {
-            Warehouse wh = new Warehouse(fromEvents.toString(), spark.sparkContext().hadoopConfiguration());
+            Warehouse wh =
+                    new Warehouse(fromEvents.toString(), spark.sparkContext().hadoopConfiguration());
             Refresh.Result r = new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults())
                     .run(archive.archive.toString(), Set.of(), false);
             assertTrue(r.allOk(), () -> "refresh from events: " + r.workloads());
@@ -87,14 +106,17 @@ class RankPassAtIngestTest {
         assertEquals(WORKLOADS.size(), atIngest.workloads().size());
         for (WorkloadIngest w : atIngest.workloads()) {
             assertTrue(RankSummaryFiles.cover(w.files()), w.workload() + ": " + w.files());
-            assertTrue(w.files().stream().anyMatch(f -> Boolean.TRUE.equals(f.ranksSummarised)
-                    && !f.summarisedRanks.isEmpty()), w.workload() + " has no summarised file");
+            assertTrue(
+                    w.files().stream()
+                            .anyMatch(f -> Boolean.TRUE.equals(f.ranksSummarised) && !f.summarisedRanks.isEmpty()),
+                    w.workload() + " has no summarised file");
         }
     }
 
     @Test
     void bothWaysGiveTheSameTables() {
-        for (String table : List.of("metrics", "collectives", "collective_members", "all_to_all_pairs", "kernel_totals")) {
+        for (String table :
+                List.of("metrics", "collectives", "collective_members", "all_to_all_pairs", "kernel_totals")) {
             boolean inA = Files.isDirectory(archive.warehouse.resolve(table));
             assertEquals(inA, Files.isDirectory(fromEvents.resolve(table)), table + " written one way only");
             if (!inA) continue; // no workload has rows of it (all_to_all_pairs here)
@@ -112,7 +134,8 @@ class RankPassAtIngestTest {
 
     @Test
     void aFileOverTheEventCapIsNotSummarisedAndItsWorkloadReadsItsEvents() {
-        FileReport notSummarised = new FileReport(atIngest.workloads().get(0).files().get(0).task);
+        FileReport notSummarised =
+                new FileReport(atIngest.workloads().get(0).files().get(0).task);
         notSummarised.ranksSummarised = false;
         assertTrue(!RankSummaryFiles.cover(List.of(notSummarised)));
         FileReport a = new FileReport(notSummarised.task);

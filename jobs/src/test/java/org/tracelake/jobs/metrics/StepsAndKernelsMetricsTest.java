@@ -53,7 +53,9 @@ class StepsAndKernelsMetricsTest {
     static final String SEND_RECV = "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)";
     static final String MEMCPY = "Memcpy HtoD (Pinned -> Device)";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static List<Row> rows;
     static TestArchive archive;
@@ -70,8 +72,19 @@ class StepsAndKernelsMetricsTest {
         writeTp2(archive);
         Refresh.Result result = archive.refresh(spark);
         assertNotNull(result);
-        rows = spark.read().parquet(archive.table("metrics"))
-                .selectExpr("workload", "metric", "figure", "value", "unit", "scope", "rank", "step", "key", "status",
+        rows = spark.read()
+                .parquet(archive.table("metrics"))
+                .selectExpr(
+                        "workload",
+                        "metric",
+                        "figure",
+                        "value",
+                        "unit",
+                        "scope",
+                        "rank",
+                        "step",
+                        "key",
+                        "status",
                         "reason")
                 .collectAsList();
         assertFalse(rows.isEmpty(), "the refresh wrote no metrics");
@@ -85,16 +98,29 @@ class StepsAndKernelsMetricsTest {
      */
     static void writeTrain(TestArchive archive) {
         KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 2)
-                .step(1, T0, ms(10)).step(2, T0 + ms(10), ms(12)).step(3, T0 + ms(22), ms(14)).step(4, T0 + ms(36), ms(20));
+                .step(1, T0, ms(10))
+                .step(2, T0 + ms(10), ms(12))
+                .step(3, T0 + ms(22), ms(14))
+                .step(4, T0 + ms(36), ms(20));
         r0.kernel(GEMM, 7, T0 + ms(1), ms(1), T0 + ms(1) - us(10), Map.of());
         KinetoTraceBuilder r1 = new KinetoTraceBuilder(1, 2)
-                .step(1, T0, ms(11)).step(2, T0 + ms(11), ms(15)).step(4, T0 + ms(26), ms(17));
+                .step(1, T0, ms(11))
+                .step(2, T0 + ms(11), ms(15))
+                .step(4, T0 + ms(26), ms(17));
         r1.kernel(GEMM, 7, T0 + ms(1), ms(1), T0 + ms(1) - us(10), Map.of());
         archive.write("sk_train", "rank0_trace.json", r0.toJson()).write("sk_train", "rank1_trace.json", r1.toJson());
-        archive.write("sk_train", "sk_train.yaml", new Card("training", "NVIDIA H100", 2)
-                .arch("num_params", 1_000_000_000L).arch("num_params_embedding", 100_000_000L)
-                .arch("num_layers", 10).arch("num_heads", 8).arch("head_dim", 64)
-                .data("batch_size", 4).data("seq_len", 1000).yaml());
+        archive.write(
+                "sk_train",
+                "sk_train.yaml",
+                new Card("training", "NVIDIA H100", 2)
+                        .arch("num_params", 1_000_000_000L)
+                        .arch("num_params_embedding", 100_000_000L)
+                        .arch("num_layers", 10)
+                        .arch("num_heads", 8)
+                        .arch("head_dim", 64)
+                        .data("batch_size", 4)
+                        .data("seq_len", 1000)
+                        .yaml());
     }
 
     /** sk_two: one rank, ProfilerStep#7 [0, 8) and #8 [8, 20) ms; the card lacks batch_size, seq_len, num_layers. */
@@ -102,8 +128,14 @@ class StepsAndKernelsMetricsTest {
         KinetoTraceBuilder r0 = new KinetoTraceBuilder(0, 1).step(7, T0, ms(8)).step(8, T0 + ms(8), ms(12));
         r0.kernel(GEMM, 7, T0 + ms(1), ms(1), T0 + ms(1) - us(10), Map.of());
         archive.write("sk_two", "rank0_trace.json", r0.toJson());
-        archive.write("sk_two", "sk_two.yaml", new Card("training", "NVIDIA H100", 1)
-                .arch("num_params", 1_000_000_000L).arch("num_heads", 8).arch("head_dim", 64).yaml());
+        archive.write(
+                "sk_two",
+                "sk_two.yaml",
+                new Card("training", "NVIDIA H100", 1)
+                        .arch("num_params", 1_000_000_000L)
+                        .arch("num_heads", 8)
+                        .arch("head_dim", 64)
+                        .yaml());
     }
 
     /** sk_vllm: rank 0 execute_context steps of 50, 10, 12, 14 ms back to back; rank 1 of 40, 8 ms. */
@@ -113,16 +145,28 @@ class StepsAndKernelsMetricsTest {
             KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2);
             long start = 0;
             for (int i = 0; i < durations[rank].length; i++) {
-                b.cpu("user_annotation", "execute_context_" + i + "(4)_generation_" + i + "(4)", T0 + ms(start),
-                        ms(durations[rank][i]), Map.of());
+                b.cpu(
+                        "user_annotation",
+                        "execute_context_" + i + "(4)_generation_" + i + "(4)",
+                        T0 + ms(start),
+                        ms(durations[rank][i]),
+                        Map.of());
                 b.kernel(GEMM, 7, T0 + ms(start) + us(100), us(500), T0 + ms(start) + us(10), Map.of());
                 start += durations[rank][i];
             }
             archive.write("sk_vllm", "rank" + rank + "_trace.json", b.toJson());
         }
-        archive.write("sk_vllm", "sk_vllm.yaml", new Card("inference", "NVIDIA A100", 2)
-                .arch("num_params", 1_000_000_000L).arch("num_layers", 2).arch("num_heads", 4).arch("head_dim", 64)
-                .data("batch_size", 2).data("seq_len", 100).yaml());
+        archive.write(
+                "sk_vllm",
+                "sk_vllm.yaml",
+                new Card("inference", "NVIDIA A100", 2)
+                        .arch("num_params", 1_000_000_000L)
+                        .arch("num_layers", 2)
+                        .arch("num_heads", 4)
+                        .arch("head_dim", 64)
+                        .data("batch_size", 2)
+                        .data("seq_len", 100)
+                        .yaml());
     }
 
     /**
@@ -209,7 +253,8 @@ class StepsAndKernelsMetricsTest {
         r1.cpu("cuda_runtime", "cudaStreamSynchronize", t(900), us(50), Map.of());
         r1.cpu("user_annotation", "FSDP::all_gather (layers.0)", t(30), us(30), Map.of());
         r1.cpu("user_annotation", "FSDP::pre_forward", t(20), us(50), Map.of());
-        archive.write("sk_kernels", "rank0_trace.json", r0.toJson()).write("sk_kernels", "rank1_trace.json", r1.toJson());
+        archive.write("sk_kernels", "rank0_trace.json", r0.toJson())
+                .write("sk_kernels", "rank1_trace.json", r1.toJson());
         archive.write("sk_kernels", "sk_kernels.yaml", new Card("training", "NVIDIA H100", 2).yaml());
     }
 
@@ -226,11 +271,23 @@ class StepsAndKernelsMetricsTest {
             b.kernel(ALL_REDUCE, 20, t(100), us(10), t(90), group("allreduce", 1000, 1000, "tp", tpBase, tpBase + 1));
             b.kernel(ALL_REDUCE, 21, t(200), us(10), t(91), group("allreduce", 500, 500, "dp", r % 2, r % 2 + 2));
             b.kernel(ALL_GATHER, 20, t(300), us(10), t(92), group("_allgather_base", 100, 400, "world", 0, 1, 2, 3));
-            b.kernel(SEND_RECV, 22, t(400), us(10), t(93), group("send", 250, 250, "pp", Math.min(r, r ^ 2), Math.max(r, r ^ 2)));
+            b.kernel(
+                    SEND_RECV,
+                    22,
+                    t(400),
+                    us(10),
+                    t(93),
+                    group("send", 250, 250, "pp", Math.min(r, r ^ 2), Math.max(r, r ^ 2)));
             b.kernel(SEND_RECV, 23, t(500), us(10), t(94), group("all_to_all", 300, 300, "world", 0, 1, 2, 3));
             archive.write("sk_tp2", "rank" + r + "_trace.json", b.toJson());
         }
-        archive.write("sk_tp2", "sk_tp2.yaml", new Card("training", "NVIDIA H100", 4).plan("tp", 2).plan("pp", 1).yaml());
+        archive.write(
+                "sk_tp2",
+                "sk_tp2.yaml",
+                new Card("training", "NVIDIA H100", 4)
+                        .plan("tp", 2)
+                        .plan("pp", 1)
+                        .yaml());
     }
 
     static Map<String, Object> group(String collective, long in, long out, String pg, int... members) {
@@ -259,7 +316,15 @@ class StepsAndKernelsMetricsTest {
         ok(10, "sk_train", "iter_time", "min_ms", "workload", null, null, null);
         ok(20, "sk_train", "iter_time", "max_ms", "workload", null, null, null);
         // population std: sqrt(Σx²/n − mean²)
-        ok(Math.sqrt(1475.0 / 7 - (99.0 / 7) * (99.0 / 7)), "sk_train", "iter_time", "std_ms", "workload", null, null, null);
+        ok(
+                Math.sqrt(1475.0 / 7 - (99.0 / 7) * (99.0 / 7)),
+                "sk_train",
+                "iter_time",
+                "std_ms",
+                "workload",
+                null,
+                null,
+                null);
         // per rank: rank 1 mean (11 + 15 + 17) / 3 = 43/3
         ok(43.0 / 3, "sk_train", "iter_time", "avg_ms", "rank", 1, null, null);
     }
@@ -283,7 +348,10 @@ class StepsAndKernelsMetricsTest {
         // batch 4 × seq 1000 = 4000 tokens per step ÷ 0.014 s; ÷ 2 devices.
         ok(4000 / 0.014, "sk_train", "throughput_tokens", "tokens_per_s", "workload", null, null, null);
         ok(4000 / 0.014 / 2, "sk_train", "throughput_tokens", "tokens_per_s_per_gpu", "workload", null, null, null);
-        assertEquals("tokens/s", one("sk_train", "throughput_tokens", "tokens_per_s", "workload", null, null, null).getString(4));
+        assertEquals(
+                "tokens/s",
+                one("sk_train", "throughput_tokens", "tokens_per_s", "workload", null, null, null)
+                        .getString(4));
     }
 
     @Test
@@ -331,8 +399,11 @@ class StepsAndKernelsMetricsTest {
         assertFalse(has("sk_vllm_gpu_copy", "tpot", null, "rank", 0, null, null), "one step: no decode step");
         missing("sk_vllm_gpu_copy", "tpot", null, "missing_input", "single inference step");
         // both kernels, launched at 0.5 and 3 ms, belong to step 0
-        List<Row> kernelSteps = spark.read().parquet(archive.table("events"))
-                .where("workload = 'sk_vllm_gpu_copy' AND cat = 'kernel'").select("step").collectAsList();
+        List<Row> kernelSteps = spark.read()
+                .parquet(archive.table("events"))
+                .where("workload = 'sk_vllm_gpu_copy' AND cat = 'kernel'")
+                .select("step")
+                .collectAsList();
         assertEquals(2, kernelSteps.size());
         kernelSteps.forEach(r -> assertEquals(0L, r.getLong(0)));
     }
@@ -362,7 +433,8 @@ class StepsAndKernelsMetricsTest {
         ok(100.0 * 1 / 1261, "sk_kernels", "kernel_breakdown", null, "key", null, null, "name:tiny_kernel_02");
         assertFalse(has("sk_kernels", "kernel_breakdown", null, "key", null, null, "name:tiny_kernel_03"));
         long names = at("sk_kernels", "kernel_breakdown", null, "key").stream()
-                .filter(r -> r.getString(8).startsWith("name:")).count();
+                .filter(r -> r.getString(8).startsWith("name:"))
+                .count();
         assertEquals(10, names);
     }
 
@@ -385,7 +457,8 @@ class StepsAndKernelsMetricsTest {
         ok(0.120, "sk_kernels", "phase_time_ms", null, "step", 0, 1L, "optimizer");
         ok(0.190, "sk_kernels", "phase_time_ms", null, "workload", null, null, "forward");
         ok(0.120, "sk_kernels", "phase_time_ms", null, "workload", null, null, "optimizer");
-        assertTrue(all("sk_kernels", "phase_time_ms").stream().noneMatch(r -> !r.isNullAt(6) && r.getInt(6) == 1),
+        assertTrue(
+                all("sk_kernels", "phase_time_ms").stream().noneMatch(r -> !r.isNullAt(6) && r.getInt(6) == 1),
                 "rank 1 has no phase annotations");
         missing("sk_train", "phase_time_ms", null, "missing_input", "no forward/backward/optimizer annotations");
     }
@@ -398,11 +471,11 @@ class StepsAndKernelsMetricsTest {
         ok(0.040, "sk_kernels", "fsdp_all_gather", null, "workload", null, null, null);
         // reduce_scatter: FSDP2's post_backward_reduce 20 / 0 → 10 µs
         ok(0.010, "sk_kernels", "fsdp_reduce_scatter", null, "workload", null, null, null);
-        ok(0.004, "sk_kernels", "fsdp_copy_in", null, "workload", null, null, null);       // (8 + 0) / 2
-        ok(0.0025, "sk_kernels", "fsdp_copy_out", null, "workload", null, null, null);     // (5 + 0) / 2
-        ok(0.045, "sk_kernels", "fsdp_pre_forward", null, "workload", null, null, null);   // (40 + 50) / 2
+        ok(0.004, "sk_kernels", "fsdp_copy_in", null, "workload", null, null, null); // (8 + 0) / 2
+        ok(0.0025, "sk_kernels", "fsdp_copy_out", null, "workload", null, null, null); // (5 + 0) / 2
+        ok(0.045, "sk_kernels", "fsdp_pre_forward", null, "workload", null, null, null); // (40 + 50) / 2
         ok(0.0025, "sk_kernels", "fsdp_post_forward", null, "workload", null, null, null); // (5 + 0) / 2
-        ok(0.005, "sk_kernels", "fsdp_pre_backward", null, "workload", null, null, null);  // (10 + 0) / 2
+        ok(0.005, "sk_kernels", "fsdp_pre_backward", null, "workload", null, null, null); // (10 + 0) / 2
         // post_backward: the outer 40 µs only (its _reduce/_reshard children are other suffixes) → 20 µs
         ok(0.020, "sk_kernels", "fsdp_post_backward", null, "workload", null, null, null);
         ok(0.0, "sk_kernels", "fsdp_copy_in", null, "rank", 1, null, null);
@@ -480,13 +553,31 @@ class StepsAndKernelsMetricsTest {
 
     @Test
     void everyMetricOfThisFamilyHasAWorkloadRowWithoutNaN() {
-        List<String> metrics = List.of("iter_time", "avg_step_time", "throughput_tokens", "mfu", "ttft", "tpot",
-                "kernel_time_s", "kernel_breakdown", "cpu_overhead", "phase_time_ms", "fsdp_all_gather",
-                "fsdp_prefetch_overlap", "traffic_distribution", "dominant_kernel_concentration", "moe_fraction",
-                "mean_sm_coverage", "memory_transfer_overhead", "average_memory_bandwidth", "scale_up_bw_utility");
+        List<String> metrics = List.of(
+                "iter_time",
+                "avg_step_time",
+                "throughput_tokens",
+                "mfu",
+                "ttft",
+                "tpot",
+                "kernel_time_s",
+                "kernel_breakdown",
+                "cpu_overhead",
+                "phase_time_ms",
+                "fsdp_all_gather",
+                "fsdp_prefetch_overlap",
+                "traffic_distribution",
+                "dominant_kernel_concentration",
+                "moe_fraction",
+                "mean_sm_coverage",
+                "memory_transfer_overhead",
+                "average_memory_bandwidth",
+                "scale_up_bw_utility");
         for (String w : List.of("sk_train", "sk_two", "sk_vllm", "sk_kernels", "sk_tp2")) {
             for (String metric : metrics) {
-                List<Row> wl = all(w, metric).stream().filter(r -> "workload".equals(r.getString(5))).toList();
+                List<Row> wl = all(w, metric).stream()
+                        .filter(r -> "workload".equals(r.getString(5)))
+                        .toList();
                 assertFalse(wl.isEmpty(), w + " " + metric + " has no workload row");
                 for (Row r : wl) {
                     if (r.isNullAt(3)) {
@@ -503,7 +594,8 @@ class StepsAndKernelsMetricsTest {
     // ------------------------------------------------------------------------------------------------ helpers
 
     static List<Row> all(String workload, String metric) {
-        return rows.stream().filter(r -> workload.equals(r.getString(0)) && metric.equals(r.getString(1)))
+        return rows.stream()
+                .filter(r -> workload.equals(r.getString(0)) && metric.equals(r.getString(1)))
                 .collect(Collectors.toList());
     }
 
@@ -514,29 +606,42 @@ class StepsAndKernelsMetricsTest {
     }
 
     static boolean matches(Row r, String figure, String scope, Integer rank, Long step, String key) {
-        return Objects.equals(figure, r.getString(2)) && scope.equals(r.getString(5))
+        return Objects.equals(figure, r.getString(2))
+                && scope.equals(r.getString(5))
                 && Objects.equals(rank, r.isNullAt(6) ? null : r.getInt(6))
                 && Objects.equals(step, r.isNullAt(7) ? null : r.getLong(7))
                 && Objects.equals(key, r.getString(8));
     }
 
-    static boolean has(String workload, String metric, String figure, String scope, Integer rank, Long step, String key) {
+    static boolean has(
+            String workload, String metric, String figure, String scope, Integer rank, Long step, String key) {
         return all(workload, metric).stream().anyMatch(r -> matches(r, figure, scope, rank, step, key));
     }
 
     static Row one(String workload, String metric, String figure, String scope, Integer rank, Long step, String key) {
-        List<Row> hits = all(workload, metric).stream().filter(r -> matches(r, figure, scope, rank, step, key)).toList();
+        List<Row> hits = all(workload, metric).stream()
+                .filter(r -> matches(r, figure, scope, rank, step, key))
+                .toList();
         if (hits.size() != 1) {
             fail(hits.size() + " rows for " + workload + " " + metric + " figure=" + figure + " scope=" + scope
-                    + " rank=" + rank + " step=" + step + " key=" + key + "; rows of the metric: " + all(workload, metric));
+                    + " rank=" + rank + " step=" + step + " key=" + key + "; rows of the metric: "
+                    + all(workload, metric));
         }
         return hits.get(0);
     }
 
-    static void ok(double expected, String workload, String metric, String figure, String scope, Integer rank, Long step,
-                   String key) {
+    static void ok(
+            double expected,
+            String workload,
+            String metric,
+            String figure,
+            String scope,
+            Integer rank,
+            Long step,
+            String key) {
         Row r = one(workload, metric, figure, scope, rank, step, key);
-        String what = workload + " " + metric + " " + figure + " " + scope + " rank=" + rank + " step=" + step + " key=" + key;
+        String what = workload + " " + metric + " " + figure + " " + scope + " rank=" + rank + " step=" + step + " key="
+                + key;
         assertEquals("ok", r.getString(9), () -> what + ": status (reason " + r.getString(10) + ")");
         assertFalse(r.isNullAt(3), what + ": value is null");
         assertEquals(expected, r.getDouble(3), Math.max(Math.abs(expected) * REL, 1e-12), what);
@@ -583,21 +688,28 @@ class StepsAndKernelsMetricsTest {
         }
 
         String yaml() {
-            StringBuilder y = new StringBuilder("workload:\n  model:\n    phase: ").append(phase)
+            StringBuilder y = new StringBuilder("workload:\n  model:\n    phase: ")
+                    .append(phase)
                     .append("\n    model_family: test\n");
             if (!arch.isEmpty()) {
                 y.append("    model_arch:\n");
-                arch.forEach((k, v) -> y.append("      ").append(k).append(": ").append(v).append('\n'));
+                arch.forEach((k, v) ->
+                        y.append("      ").append(k).append(": ").append(v).append('\n'));
             }
             if (!data.isEmpty()) {
                 y.append("  data:\n");
-                data.forEach((k, v) -> y.append("    ").append(k).append(": ").append(v).append('\n'));
+                data.forEach((k, v) ->
+                        y.append("    ").append(k).append(": ").append(v).append('\n'));
             }
-            y.append("  hardware:\n    xpu_spec:\n      type: GPU\n      model: ").append(xpu)
-                    .append("\n      total_count: ").append(devices).append('\n');
+            y.append("  hardware:\n    xpu_spec:\n      type: GPU\n      model: ")
+                    .append(xpu)
+                    .append("\n      total_count: ")
+                    .append(devices)
+                    .append('\n');
             if (!plan.isEmpty()) {
                 y.append("Model-executor:\n  model_plan_parallelization:\n");
-                plan.forEach((k, v) -> y.append("    ").append(k).append(": ").append(v).append('\n'));
+                plan.forEach((k, v) ->
+                        y.append("    ").append(k).append(": ").append(v).append('\n'));
             }
             return y.toString();
         }

@@ -27,7 +27,9 @@ import org.tracelake.jobs.testing.TestArchive;
  * </ul>
  */
 class TrueReasonsTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static MetricRows m;
 
     @BeforeAll
@@ -38,12 +40,18 @@ class TrueReasonsTest {
                 .cpu("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", t(0), us(400), Map.of())
                 .kernel("volta_sgemm_128x64_nt", 7, t(50), us(300), t(10), Map.of())
                 .cpu("cpu_op", "Optimizer.step#SGD.step", t(500), us(200), Map.of());
-        archive.write("no_steps", "rank0_trace.json", noSteps.toJson()).card("no_steps", "training", "dlrm", "NVIDIA V100", 1);
+        archive.write("no_steps", "rank0_trace.json", noSteps.toJson())
+                .card("no_steps", "training", "dlrm", "NVIDIA V100", 1);
         for (int rank = 0; rank < 2; rank++) {
             KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2)
                     .cpu("user_annotation", "execute_context_0(8)_generation_0(8)", t(0), us(1000), Map.of())
                     .kernel("sm90_xmma_gemm_bf16bf16_bf16f32", 7, t(100), us(400), t(20), Map.of())
-                    .kernel("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 20, t(300), us(300), t(30),
+                    .kernel(
+                            "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                            20,
+                            t(300),
+                            us(300),
+                            t(30),
                             collectiveArgs("_allgather_base", 4096, 8192, "BFloat16", 2, "0"));
             archive.write("vllm_tp", "rank" + rank + "_trace.json", b.toJson());
         }
@@ -62,7 +70,12 @@ class TrueReasonsTest {
 
     @Test
     void phasesWithoutStepsSayTheStepsAreMissing() {
-        m.gap("missing_input", "2 forward/backward/optimizer annotations, but no step windows", "no_steps", "phase_time_ms", null);
+        m.gap(
+                "missing_input",
+                "2 forward/backward/optimizer annotations, but no step windows",
+                "no_steps",
+                "phase_time_ms",
+                null);
     }
 
     /**
@@ -74,10 +87,16 @@ class TrueReasonsTest {
     void devicePlanesWithoutEventsAreNotRanks() {
         String w = "xspace_2_of_8";
         var perRank = m.at(w, "gpu_utilization", null, "rank");
-        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(4, 6), perRank.stream().map(r -> r.getInt(6)).sorted().toList());
+        org.junit.jupiter.api.Assertions.assertEquals(
+                java.util.List.of(4, 6),
+                perRank.stream().map(r -> r.getInt(6)).sorted().toList());
         m.ok(300.0 / 7, w, "gpu_utilization", null, "rank", 4, null, null);
-        m.gap("missing_input", "no trace with collectives in this workload (ranks 4, 6 hold events", w,
-                "collective_vol_allreduce_gb", null);
+        m.gap(
+                "missing_input",
+                "no trace with collectives in this workload (ranks 4, 6 hold events",
+                w,
+                "collective_vol_allreduce_gb",
+                null);
         m.assertNoImpossibleValues(java.util.Map.of(w, "AMD Instinct MI300X", "vllm_tp", "NVIDIA H100"));
     }
 
@@ -90,7 +109,12 @@ class TrueReasonsTest {
         String near = "the nearest annotation seen is 'step[extend bs=8]' (rank 0), which does not match the"
                 + " step[<MODE> …] form";
         m.gap("missing_input", near, "sglang_lower", "ttft", null);
-        m.gap("missing_input", "looked for ProfilerStep#<N>; vLLM execute_context_", "sglang_lower", "iter_time", "avg_ms");
+        m.gap(
+                "missing_input",
+                "looked for ProfilerStep#<N>; vLLM execute_context_",
+                "sglang_lower",
+                "iter_time",
+                "avg_ms");
         m.gap("missing_input", near, "sglang_lower", "iter_time", "avg_ms");
     }
 

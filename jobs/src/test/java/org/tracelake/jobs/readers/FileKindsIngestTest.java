@@ -29,8 +29,8 @@ class FileKindsIngestTest {
     @Test
     void contentDecidesAndSkipsSayWhatTheFileIs(@TempDir Path tmp) throws Exception {
         byte[] et;
-        try (GZIPInputStream in = new GZIPInputStream(Files.newInputStream(
-                TestArchive.shared("execution-trace/dlrm-8rank-v100/dlrm_eg_0.json.gz")))) {
+        try (GZIPInputStream in = new GZIPInputStream(
+                Files.newInputStream(TestArchive.shared("execution-trace/dlrm-8rank-v100/dlrm_eg_0.json.gz")))) {
             et = in.readAllBytes();
         }
         ByteArrayOutputStream zip = new ByteArrayOutputStream();
@@ -44,7 +44,8 @@ class FileKindsIngestTest {
         System.arraycopy("ustar".getBytes(StandardCharsets.US_ASCII), 0, tar, 257, 5);
         byte[] chakra = {0x5e, 0x12, 0x10, 0x0a, 0x06, 's', 'c', 'h', 'e', 'm', 'a'};
 
-        TestArchive a = new TestArchive(tmp).card("w", "training", "dlrm", "V100", 8)
+        TestArchive a = new TestArchive(tmp)
+                .card("w", "training", "dlrm", "V100", 8)
                 .write("w", "1.0.2-chakra.0.0.4.json", et)
                 .write("w", "traces.zip", zip.toByteArray())
                 .write("w", "traces.tar", tar)
@@ -60,11 +61,18 @@ class FileKindsIngestTest {
         assertEquals(List.of("ok", "pytorch_et"), List.of(status(read), read.getString(read.fieldIndex("format"))));
         assertEquals("a zip archive: unpack it into the workload folder", error(files.get("traces.zip")));
         assertEquals("a tar archive: unpack it into the workload folder", error(files.get("traces.tar")));
-        assertEquals("a Chakra protobuf execution trace (not supported; export the JSON execution trace instead)",
+        assertEquals(
+                "a Chakra protobuf execution trace (not supported; export the JSON execution trace instead)",
                 error(files.get("rank0.et")));
-        for (String skipped : List.of("traces.zip", "traces.tar", "rank0.et")) assertEquals("skipped", status(files.get(skipped)));
+        for (String skipped : List.of("traces.zip", "traces.tar", "rank0.et"))
+            assertEquals("skipped", status(files.get(skipped)));
         long nodes = spark.read().parquet(a.table("et_nodes")).count();
-        assertEquals(Long.parseLong(read.getMap(read.fieldIndex("metadata")).get("et.nodes").get().toString()), nodes);
+        assertEquals(
+                Long.parseLong(read.getMap(read.fieldIndex("metadata"))
+                        .get("et.nodes")
+                        .get()
+                        .toString()),
+                nodes);
     }
 
     private static String status(Row r) {

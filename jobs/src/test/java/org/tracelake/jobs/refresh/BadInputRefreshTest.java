@@ -29,7 +29,9 @@ import org.tracelake.jobs.testing.TestArchive;
  * Unusable files fail their workload; files with a few bad events keep their good events.
  */
 class BadInputRefreshTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static Refresh.Result result;
@@ -49,7 +51,8 @@ class BadInputRefreshTest {
         for (int i = 30; i < gz.length - 8; i += 7) gz[i] ^= 0x5a; // keep the gzip header, break the deflate stream
         fatal("corrupt-gzip", gz, "rank0_trace.json.gz");
         fatal("empty", new byte[0]);
-        byte[] latin1 = rank0.replace("\"ProfilerStep#1\"", "\"ProfilerStep#1 Gr\u00fc\u00dfe\"").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] latin1 = rank0.replace("\"ProfilerStep#1\"", "\"ProfilerStep#1 Gr\u00fc\u00dfe\"")
+                .getBytes(StandardCharsets.ISO_8859_1);
         fatal("non-utf8", latin1);
         fatal("not-a-trace", "hello, this is not a trace\n".getBytes(StandardCharsets.UTF_8));
         archive.write("not-a-trace", "notes.txt", "a note beside the traces");
@@ -58,28 +61,49 @@ class BadInputRefreshTest {
         fatal("gzip-bomb", gzip(bomb.toString().getBytes(StandardCharsets.UTF_8)), "rank0_trace.json.gz");
 
         // A few bad events among good ones: the events go, the file is reported, the workload is refreshed.
-        withBadEvent("ts-abc", rank0, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"bad\",\"pid\":1,\"tid\":1,\"ts\":\"abc\",\"dur\":1}");
-        withBadEvent("no-ts-dur", rank0, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"no ts\",\"pid\":1,\"tid\":1,\"dur\":1},"
-                + "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"no dur\",\"pid\":1,\"tid\":1,\"ts\":5}");
-        withBadEvent("negative-dur", rank0, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"neg\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":-3}");
-        withBadEvent("nan", rank0, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nan\",\"pid\":1,\"tid\":1,\"ts\":NaN,\"dur\":1},"
-                + "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"inf\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":Infinity}");
+        withBadEvent(
+                "ts-abc",
+                rank0,
+                "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"bad\",\"pid\":1,\"tid\":1,\"ts\":\"abc\",\"dur\":1}");
+        withBadEvent(
+                "no-ts-dur",
+                rank0,
+                "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"no ts\",\"pid\":1,\"tid\":1,\"dur\":1},"
+                        + "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"no dur\",\"pid\":1,\"tid\":1,\"ts\":5}");
+        withBadEvent(
+                "negative-dur",
+                rank0,
+                "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"neg\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":-3}");
+        withBadEvent(
+                "nan",
+                rank0,
+                "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nan\",\"pid\":1,\"tid\":1,\"ts\":NaN,\"dur\":1},"
+                        + "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"inf\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":Infinity}");
 
         archive.write("duplicate-rank", "duplicate-rank.yaml", CARD)
                 .write("duplicate-rank", "a/rank0_trace.json", rank0)
                 .write("duplicate-rank", "b/rank0_trace.json", rank0.replace("ProfilerStep#1", "ProfilerStep#7"));
         archive.write("no-card", "rank0_trace.json", rank0);
-        archive.write("two-cards", "one.yaml", CARD).write("two-cards", "two.yaml", CARD).write("two-cards", "rank0_trace.json", rank0);
-        archive.write("bad-yaml", "bad-yaml.yaml", "workload:\n  model:\n    phase: [training\n").write("bad-yaml", "rank0_trace.json", rank0);
-        archive.write("type-tag", "type-tag.yaml", "workload: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL [\"http://127.0.0.1/x\"]]]]\n")
+        archive.write("two-cards", "one.yaml", CARD)
+                .write("two-cards", "two.yaml", CARD)
+                .write("two-cards", "rank0_trace.json", rank0);
+        archive.write("bad-yaml", "bad-yaml.yaml", "workload:\n  model:\n    phase: [training\n")
+                .write("bad-yaml", "rank0_trace.json", rank0);
+        archive.write(
+                        "type-tag",
+                        "type-tag.yaml",
+                        "workload: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL [\"http://127.0.0.1/x\"]]]]\n")
                 .write("type-tag", "rank0_trace.json", rank0);
-        StringBuilder laughs = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        StringBuilder laughs =
+                new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
         for (char c = 'b'; c <= 'j'; c++) {
             laughs.append(c).append(": &").append(c).append(" [");
-            for (int i = 0; i < 9; i++) laughs.append(i == 0 ? "" : ",").append('*').append((char) (c - 1));
+            for (int i = 0; i < 9; i++)
+                laughs.append(i == 0 ? "" : ",").append('*').append((char) (c - 1));
             laughs.append("]\n");
         }
-        archive.write("alias-bomb", "alias-bomb.yaml", laughs.toString()).write("alias-bomb", "rank0_trace.json", rank0);
+        archive.write("alias-bomb", "alias-bomb.yaml", laughs.toString())
+                .write("alias-bomb", "rank0_trace.json", rank0);
         assertTrue(rank1.length() > 0);
 
         // gzip limit low enough that the 8 MB bomb (≈ 8 KB compressed, ratio ≈ 1000) is refused quickly
@@ -97,7 +121,9 @@ class BadInputRefreshTest {
     }
 
     private static void withBadEvent(String workload, String trace, String badEvents) {
-        String edited = trace.replaceFirst("\"traceEvents\":\\[", "\"traceEvents\":[" + badEvents.replace("\\", "\\\\").replace("$", "\\$") + ",");
+        String edited = trace.replaceFirst(
+                "\"traceEvents\":\\[",
+                "\"traceEvents\":[" + badEvents.replace("\\", "\\\\").replace("$", "\\$") + ",");
         archive.write(workload, workload + ".yaml", CARD).write(workload, "rank0_trace.json", edited);
     }
 
@@ -110,35 +136,50 @@ class BadInputRefreshTest {
     }
 
     private static WorkloadIngest workload(String name) {
-        return result.workloads().stream().filter(w -> w.workload().equals(name)).findFirst().orElseThrow();
+        return result.workloads().stream()
+                .filter(w -> w.workload().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The error of the (one) errored file of a workload. */
     private static String error(String workload) {
-        List<Row> rows = spark.sql("SELECT error FROM bad_files WHERE status = 'error' AND workload = '" + workload + "'").collectAsList();
+        List<Row> rows = spark.sql(
+                        "SELECT error FROM bad_files WHERE status = 'error' AND workload = '" + workload + "'")
+                .collectAsList();
         assertEquals(1, rows.size(), () -> workload + " should have one errored file, has " + rows);
         return rows.get(0).getString(0);
     }
 
     private static void assertFailedWith(String workload, String... fragments) {
         assertFalse(workload(workload).ok(), workload + " must fail");
-        String message = workload.equals("duplicate-rank") ? workload(workload).problems().toString() : error(workload);
-        for (String f : fragments) assertTrue(message.contains(f), () -> workload + ": '" + message + "' lacks '" + f + "'");
+        String message = workload.equals("duplicate-rank")
+                ? workload(workload).problems().toString()
+                : error(workload);
+        for (String f : fragments)
+            assertTrue(message.contains(f), () -> workload + ": '" + message + "' lacks '" + f + "'");
     }
 
     private static void assertKeptWithDrops(String workload, String... fragments) {
         WorkloadIngest w = workload(workload);
         assertTrue(w.ok(), () -> workload + " must be refreshed: " + w.problems());
         String message = error(workload);
-        for (String f : fragments) assertTrue(message.contains(f), () -> workload + ": '" + message + "' lacks '" + f + "'");
-        long events = spark.read().parquet(archive.table("events")).where("workload = '" + workload + "'").count();
+        for (String f : fragments)
+            assertTrue(message.contains(f), () -> workload + ": '" + message + "' lacks '" + f + "'");
+        long events = spark.read()
+                .parquet(archive.table("events"))
+                .where("workload = '" + workload + "'")
+                .count();
         assertTrue(events > 100, workload + " keeps its good events");
     }
 
     @Test
     void theGoodWorkloadIsRefreshedWithMetrics() {
         assertTrue(workload("good").clean());
-        long rows = spark.read().parquet(archive.table("metrics")).where("workload = 'good' AND scope = 'workload'").count();
+        long rows = spark.read()
+                .parquet(archive.table("metrics"))
+                .where("workload = 'good' AND scope = 'workload'")
+                .count();
         assertTrue(rows > 50);
     }
 
@@ -155,7 +196,8 @@ class BadInputRefreshTest {
 
     @Test
     void aFileThatIsNoTraceIsListedAsSkipped() {
-        Row r = spark.sql("SELECT status, error FROM bad_files WHERE path LIKE '%notes.txt'").first();
+        Row r = spark.sql("SELECT status, error FROM bad_files WHERE path LIKE '%notes.txt'")
+                .first();
         assertEquals("skipped", r.getString(0));
         assertTrue(r.getString(1).contains("not a recognised trace format"));
     }
@@ -175,16 +217,23 @@ class BadInputRefreshTest {
         assertKeptWithDrops("no-ts-dur", "event without ts", "without dur");
         assertKeptWithDrops("negative-dur", "1 × negative dur");
         assertKeptWithDrops("nan", "non-finite ts (NaN)", "non-finite dur (Infinity)");
-        Row r = spark.sql("SELECT events_dropped, drop_reasons['negative dur'] FROM bad_files WHERE workload = 'negative-dur' AND status = 'error'").first();
+        Row r = spark.sql(
+                        "SELECT events_dropped, drop_reasons['negative dur'] FROM bad_files WHERE workload = 'negative-dur' AND status = 'error'")
+                .first();
         assertEquals(1L, r.getLong(0));
         assertEquals(1L, r.getLong(1));
     }
 
     @Test
     void failedWorkloadsHaveNoTablesButTheirLedger() {
-        long events = spark.read().parquet(archive.table("events")).where("workload = 'truncated'").count();
+        long events = spark.read()
+                .parquet(archive.table("events"))
+                .where("workload = 'truncated'")
+                .count();
         assertEquals(0, events);
-        long ledger = spark.sql("SELECT count(*) FROM bad_files WHERE workload = 'truncated'").first().getLong(0);
+        long ledger = spark.sql("SELECT count(*) FROM bad_files WHERE workload = 'truncated'")
+                .first()
+                .getLong(0);
         assertEquals(2, ledger); // the card and the broken trace
     }
 }

@@ -29,12 +29,14 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * The refresh under test runs as a real subprocess (the application's main class), so the kill is real.
  */
 class CrashAndLockTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void sigkillMidWriteKeepsPreviousTablesAndTheNextRefreshCompletes() throws Exception {
         SparkSession spark = SharedSpark.get();
-        TestArchive archive = new TestArchive(tmp).generated("alpha", 2, 3, -1, 0).generated("beta", 2, 3, -1, 0);
+        TestArchive archive =
+                new TestArchive(tmp).generated("alpha", 2, 3, -1, 0).generated("beta", 2, 3, -1, 0);
         archive.refresh(spark);
         long alphaEvents = events(spark, archive, "alpha");
         double lagBefore = meanLag(spark, archive, "alpha");
@@ -46,7 +48,9 @@ class CrashAndLockTest {
 
         Process refresh = startRefresh(archive, "local[1]");
         Path staging = archive.warehouse.resolve("_staging");
-        assertTrue(MainProcess.waitFor(() -> hasStagedPartition(staging), Duration.ofSeconds(120)), "the refresh never started writing");
+        assertTrue(
+                MainProcess.waitFor(() -> hasStagedPartition(staging), Duration.ofSeconds(120)),
+                "the refresh never started writing");
         refresh.destroyForcibly(); // SIGKILL
         assertTrue(refresh.waitFor(30, TimeUnit.SECONDS));
         assertNotEquals(0, refresh.exitValue());
@@ -92,9 +96,14 @@ class CrashAndLockTest {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
         Files.createDirectories(archive.warehouse);
-        Files.writeString(archive.warehouse.resolve("_lock"), String.join("\n",
-                "run_id=crashed-run", "host=" + java.net.InetAddress.getLocalHost().getHostName(),
-                "pid=" + gone.pid(), "started_at=" + java.time.Instant.now()));
+        Files.writeString(
+                archive.warehouse.resolve("_lock"),
+                String.join(
+                        "\n",
+                        "run_id=crashed-run",
+                        "host=" + java.net.InetAddress.getLocalHost().getHostName(),
+                        "pid=" + gone.pid(),
+                        "started_at=" + java.time.Instant.now()));
         Refresh.Result result = archive.refresh(SharedSpark.get());
         assertTrue(result.allOk());
     }
@@ -117,8 +126,16 @@ class CrashAndLockTest {
 
     /** A real refresh process (its environment is the test's: surefire sets SPARK_LOCAL_IP). */
     private static Process startRefresh(TestArchive archive, String master) throws IOException {
-        return MainProcess.start("refresh", "--archive", archive.archive.toString(), "--warehouse",
-                archive.warehouse.toString(), "--master", master, "--conf", "spark.ui.enabled=false");
+        return MainProcess.start(
+                "refresh",
+                "--archive",
+                archive.archive.toString(),
+                "--warehouse",
+                archive.warehouse.toString(),
+                "--master",
+                master,
+                "--conf",
+                "spark.ui.enabled=false");
     }
 
     private static boolean hasStagedPartition(Path staging) {
@@ -131,12 +148,18 @@ class CrashAndLockTest {
     }
 
     private static long events(SparkSession spark, TestArchive archive, String workload) {
-        return spark.read().parquet(archive.table("events")).where("workload = '" + workload + "'").count();
+        return spark.read()
+                .parquet(archive.table("events"))
+                .where("workload = '" + workload + "'")
+                .count();
     }
 
     private static double meanLag(SparkSession spark, TestArchive archive, String workload) {
-        return spark.read().parquet(archive.table("metrics"))
-                .where("workload = '" + workload + "' AND metric = 'straggler_lag' AND figure = 'mean_lag_us' AND scope = 'workload'")
-                .first().<Double>getAs("value");
+        return spark.read()
+                .parquet(archive.table("metrics"))
+                .where("workload = '" + workload
+                        + "' AND metric = 'straggler_lag' AND figure = 'mean_lag_us' AND scope = 'workload'")
+                .first()
+                .<Double>getAs("value");
     }
 }

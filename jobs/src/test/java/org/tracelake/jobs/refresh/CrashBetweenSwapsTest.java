@@ -29,14 +29,24 @@ import org.tracelake.jobs.testing.TestArchive;
  * is written twice, both exports exist, and no journal is left.
  */
 class CrashBetweenSwapsTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @ParameterizedTest
     @ValueSource(strings = {"swap", "swaps", "exports", "history", "changes", "run"})
     void killedAtEachStepThenRerunEndsAsIfItHadFinished(String step) throws Exception {
-        TestArchive archive = new TestArchive(tmp).generated("alpha", 2, 2, -1, 0).generated("beta", 2, 2, 1, 50);
-        List<String> cmd = MainProcess.command("refresh", "--archive", archive.archive.toString(), "--warehouse",
-                archive.warehouse.toString(), "--master", "local[1]", "--conf", "spark.ui.enabled=false");
+        TestArchive archive =
+                new TestArchive(tmp).generated("alpha", 2, 2, -1, 0).generated("beta", 2, 2, 1, 50);
+        List<String> cmd = MainProcess.command(
+                "refresh",
+                "--archive",
+                archive.archive.toString(),
+                "--warehouse",
+                archive.warehouse.toString(),
+                "--master",
+                "local[1]",
+                "--conf",
+                "spark.ui.enabled=false");
         cmd.add(1, "-D" + CrashPoints.PROPERTY + "=" + step);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
@@ -62,9 +72,13 @@ class CrashBetweenSwapsTest {
             Dataset<Row> mine = history.where(col("workload").equalTo(w));
             assertEquals(1, mine.select("run_id").distinct().count(), () -> w + ": one run's history at " + step);
             assertEquals(live.where(col("workload").equalTo(w)).count(), mine.count(), () -> w + ": its history, once");
-            assertEquals(1, runs.where(col("run_id").equalTo(mine.first().<String>getAs("run_id"))).count(),
+            assertEquals(
+                    1,
+                    runs.where(col("run_id").equalTo(mine.first().<String>getAs("run_id")))
+                            .count(),
                     () -> w + ": the run of its history is recorded");
-            assertTrue(Files.isRegularFile(archive.warehouse.resolve("exports/metrics/" + w + ".json")), w + "'s export");
+            assertTrue(
+                    Files.isRegularFile(archive.warehouse.resolve("exports/metrics/" + w + ".json")), w + "'s export");
         }
         Dataset<Row> changes = spark.read().parquet(archive.table("workload_changes"));
         assertEquals(changes.distinct().count(), changes.count(), "no change recorded twice");

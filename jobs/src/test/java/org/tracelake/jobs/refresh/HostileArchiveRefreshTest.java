@@ -37,7 +37,9 @@ class HostileArchiveRefreshTest {
     static final String LONG_NAME = "w".repeat(250);
     static final String FORGED = "evil\n[1|1] forged - read, 2 files, 0.0 MB, 1 events, 0.0 s";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static TestArchive archive;
     static int exit;
     static String log;
@@ -67,10 +69,12 @@ class HostileArchiveRefreshTest {
         archive.write(LONG_NAME, LONG_NAME + ".yaml", CARD).write(LONG_NAME, "rank0_trace.json", rank0);
         // 7: a link to a file outside the archive
         archive.write("outside", "outside.yaml", CARD).write("outside", "rank1_trace.json", rank1);
-        Files.createSymbolicLink(archive.workload("outside").resolve("rank0_trace.json"), outside.resolve("secret.json"));
+        Files.createSymbolicLink(
+                archive.workload("outside").resolve("rank0_trace.json"), outside.resolve("secret.json"));
         // 8: a dangling link and a link loop
         archive.write("dangling", "dangling.yaml", CARD).write("dangling", "rank0_trace.json", rank0);
-        Files.createSymbolicLink(archive.workload("dangling").resolve("rank1_trace.json"), Path.of("rank1_trace.json.moved"));
+        Files.createSymbolicLink(
+                archive.workload("dangling").resolve("rank1_trace.json"), Path.of("rank1_trace.json.moved"));
         Files.createSymbolicLink(archive.workload("dangling").resolve("loop1"), Path.of("loop2"));
         Files.createSymbolicLink(archive.workload("dangling").resolve("loop2"), Path.of("loop1"));
         // 9: a workload whose only trace file is an error: one telemetry line over the 16 MB a line may have
@@ -78,7 +82,8 @@ class HostileArchiveRefreshTest {
         java.util.Arrays.fill(line, (byte) 'x');
         byte[] start = "{\"step\": 1, \"profile\": \"".getBytes(StandardCharsets.UTF_8);
         System.arraycopy(start, 0, line, 0, start.length);
-        archive.write("telemetry-only", "telemetry-only.yaml", CARD).write("telemetry-only", "rank0_metrics.jsonl", line);
+        archive.write("telemetry-only", "telemetry-only.yaml", CARD)
+                .write("telemetry-only", "rank0_metrics.jsonl", line);
         // 10: ranks no job can have, and a newline in a workload name
         archive.write("bigrank-name", "bigrank-name.yaml", CARD)
                 .write("bigrank-name", "rank99999999999_trace.json", rank0.replace("\"rank\":0,", "\"host_rank\":0,"));
@@ -88,8 +93,17 @@ class HostileArchiveRefreshTest {
         archive.write(FORGED, "card.yaml", CARD).write(FORGED, "rank0_trace.json", rank0);
 
         Path stdout = tmp.resolve("stdout.txt");
-        Process p = MainProcess.startTo(stdout, "refresh", "--archive", archive.archive.toString(), "--warehouse",
-                archive.warehouse.toString(), "--master", "local[2]", "--conf", "spark.ui.enabled=false");
+        Process p = MainProcess.startTo(
+                stdout,
+                "refresh",
+                "--archive",
+                archive.archive.toString(),
+                "--warehouse",
+                archive.warehouse.toString(),
+                "--master",
+                "local[2]",
+                "--conf",
+                "spark.ui.enabled=false");
         String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(600, TimeUnit.SECONDS), "the refresh ends on its own");
         exit = p.exitValue();
@@ -99,14 +113,19 @@ class HostileArchiveRefreshTest {
     }
 
     private static void mkfifo(Path p) throws IOException, InterruptedException {
-        assertEquals(0, new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor(), "mkfifo " + p);
+        assertEquals(
+                0,
+                new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor(),
+                "mkfifo " + p);
     }
 
     /** The error or skip reason of one file of a workload (by its name in the folder). */
     private static Row file(String workload, String name) {
-        List<Row> rows = files.where(files.col("workload").equalTo(workload)
+        List<Row> rows = files.where(files.col("workload")
+                        .equalTo(workload)
                         .and(files.col("path").endsWith("/" + name)))
-                .select("status", "error").collectAsList();
+                .select("status", "error")
+                .collectAsList();
         assertEquals(1, rows.size(), () -> workload + "/" + name + ": one row, got " + rows);
         return rows.get(0);
     }
@@ -114,7 +133,10 @@ class HostileArchiveRefreshTest {
     private static void assertRow(String workload, String name, String status, String... fragments) {
         Row r = file(workload, name);
         assertEquals(status, r.getString(0), () -> workload + "/" + name + ": " + r);
-        for (String f : fragments) assertTrue(r.getString(1).contains(f), () -> workload + "/" + name + ": '" + r.getString(1) + "' lacks '" + f + "'");
+        for (String f : fragments)
+            assertTrue(
+                    r.getString(1).contains(f),
+                    () -> workload + "/" + name + ": '" + r.getString(1) + "' lacks '" + f + "'");
     }
 
     private static boolean committed(String workload) {
@@ -160,11 +182,14 @@ class HostileArchiveRefreshTest {
         // and a trace_files row of its own: the folder's path, status error, the reason; its workload value a stand-in
         // that fits a folder (workload=<name> of 250 'w' is 259 bytes): the first 229 'w', '~', 16 hex digits
         List<Row> rows = files.where(files.col("path").endsWith("/" + LONG_NAME))
-                .select("workload", "status", "error", "events_read").collectAsList();
+                .select("workload", "status", "error", "events_read")
+                .collectAsList();
         assertEquals(1, rows.size(), rows::toString);
         Row row = rows.get(0);
         assertEquals("error", row.getString(1));
-        assertTrue(row.getString(2).contains("too long for a table folder") && row.getString(2).contains("259 bytes"),
+        assertTrue(
+                row.getString(2).contains("too long for a table folder")
+                        && row.getString(2).contains("259 bytes"),
                 row.getString(2));
         assertEquals(0L, row.getLong(3));
         String standIn = row.getString(0);
@@ -176,10 +201,16 @@ class HostileArchiveRefreshTest {
     @Test
     void theNextRunRetriesTheLongNameAndRemovesNothing() throws IOException {
         // the stand-in partition is the long-named folder's ledger, not a workload whose folder is gone
-        org.tracelake.jobs.warehouse.Warehouse wh = new org.tracelake.jobs.warehouse.Warehouse(archive.warehouse.toString(),
-                spark.sparkContext().hadoopConfiguration());
-        ChangePlan plan = ChangePlan.of(spark, wh, org.tracelake.jobs.archive.ArchiveScanner.scan(archive.archive.toString(),
-                spark.sparkContext().hadoopConfiguration()), false, false, true);
+        org.tracelake.jobs.warehouse.Warehouse wh = new org.tracelake.jobs.warehouse.Warehouse(
+                archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration());
+        ChangePlan plan = ChangePlan.of(
+                spark,
+                wh,
+                org.tracelake.jobs.archive.ArchiveScanner.scan(
+                        archive.archive.toString(), spark.sparkContext().hadoopConfiguration()),
+                false,
+                false,
+                true);
         assertEquals(List.of(), plan.vanished);
         assertTrue(plan.redo.stream().anyMatch(r -> r.folder().name().equals(LONG_NAME)), "still reported every night");
     }
@@ -214,13 +245,19 @@ class HostileArchiveRefreshTest {
                 if (t.getFileName().toString().equals("exports")) {
                     try (Stream<Path> f = Files.walk(t)) {
                         for (Path e : f.filter(Files::isRegularFile).toList()) {
-                            assertFalse(Files.readString(e, StandardCharsets.ISO_8859_1).contains(SECRET), e.toString());
+                            assertFalse(
+                                    Files.readString(e, StandardCharsets.ISO_8859_1)
+                                            .contains(SECRET),
+                                    e.toString());
                         }
                     }
                     continue;
                 }
-                long hits = spark.read().parquet(t.toString()).toJSON()
-                        .filter((org.apache.spark.api.java.function.FilterFunction<String>) s -> s.contains(SECRET) || s.contains("elsewhere-9f3"))
+                long hits = spark.read()
+                        .parquet(t.toString())
+                        .toJSON()
+                        .filter((org.apache.spark.api.java.function.FilterFunction<String>)
+                                s -> s.contains(SECRET) || s.contains("elsewhere-9f3"))
                         .count();
                 assertEquals(0, hits, t + File.separator + " holds something of the file outside the archive");
             }

@@ -45,13 +45,21 @@ import org.tracelake.udfs.UdfRegistry;
  */
 class HostileNamesTest {
     static final String PLAIN = "plain";
-    static final List<String> HOSTILE = List.of("it's \"quoted\" ' OR '1'='1", "with  two spaces", "100% done %2F %",
-            "ünïcødé 模型 🚀", "-leading-dash", "a..b");
+    static final List<String> HOSTILE = List.of(
+            "it's \"quoted\" ' OR '1'='1",
+            "with  two spaces",
+            "100% done %2F %",
+            "ünïcødé 模型 🚀",
+            "-leading-dash",
+            "a..b");
     /** What each workload's trace subfolder and files are renamed to ({@code rank<r>_} keeps the rank readable). */
     static final String DIR = "-dir \"q\" 100% ..";
+
     static final String FILE_TAIL = "_trace it's \"q\" 100%%2F ü..json";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static TestArchive archive;
     static SparkSession spark;
     static Refresh.Result result;
@@ -94,15 +102,25 @@ class HostileNamesTest {
             assertEquals(files.get(PLAIN), files.get(name), name); // the card and two traces
         }
         // trace_files names each hostile file as it is on disk, with its rank
-        List<Row> rows = spark.read().parquet(archive.table("trace_files")).where("workload = 'a..b' AND rank IS NOT NULL")
-                .select("path", "rank", "status").orderBy("rank").collectAsList();
+        List<Row> rows = spark.read()
+                .parquet(archive.table("trace_files"))
+                .where("workload = 'a..b' AND rank IS NOT NULL")
+                .select("path", "rank", "status")
+                .orderBy("rank")
+                .collectAsList();
         for (int r = 0; r < 2; r++) {
             assertEquals(r, rows.get(r).getInt(1));
             assertEquals("ok", rows.get(r).getString(2));
-            Path onDisk = archive.archive.resolve("a..b").resolve(DIR).resolve("iteration_2").resolve("rank" + r + FILE_TAIL);
+            Path onDisk = archive.archive
+                    .resolve("a..b")
+                    .resolve(DIR)
+                    .resolve("iteration_2")
+                    .resolve("rank" + r + FILE_TAIL);
             assertTrue(Files.isRegularFile(onDisk));
-            assertTrue(rows.get(r).getString(0).endsWith(onDisk.getFileName().toString())
-                    || rows.get(r).getString(0).equals(onDisk.toUri().toString()), rows.get(r).getString(0));
+            assertTrue(
+                    rows.get(r).getString(0).endsWith(onDisk.getFileName().toString())
+                            || rows.get(r).getString(0).equals(onDisk.toUri().toString()),
+                    rows.get(r).getString(0));
         }
     }
 
@@ -110,7 +128,8 @@ class HostileNamesTest {
     void aSecondRefreshFindsEveryHostilePathUnchanged() {
         // the ledger's paths compare equal to the archive listing's: no name is re-read for its spelling
         Refresh.Result again = archive.refresh(spark);
-        assertEquals(List.of(), again.workloads().stream().map(w -> w.workload()).toList());
+        assertEquals(
+                List.of(), again.workloads().stream().map(w -> w.workload()).toList());
         assertEquals(all().size(), again.unchanged().size());
     }
 
@@ -124,8 +143,11 @@ class HostileNamesTest {
             assertEquals(name, json.readTree(export.toFile()).get("workload").asText());
         }
         try (Stream<Path> top = Files.list(tmp)) {
-            assertEquals(Set.of("archive", "warehouse"), top.map(p -> p.getFileName().toString())
-                    .filter(n -> !n.startsWith("out")).collect(java.util.stream.Collectors.toSet()));
+            assertEquals(
+                    Set.of("archive", "warehouse"),
+                    top.map(p -> p.getFileName().toString())
+                            .filter(n -> !n.startsWith("out"))
+                            .collect(java.util.stream.Collectors.toSet()));
         }
     }
 
@@ -134,29 +156,40 @@ class HostileNamesTest {
         SparkSession own = spark.newSession(); // its own views, so other test classes keep theirs
         UdfRegistry.registerAll(own);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        SqlRunner runner = new SqlRunner(own, ResultPrinter.Format.JSON, 1000, new PrintStream(out, true, StandardCharsets.UTF_8),
+        SqlRunner runner = new SqlRunner(
+                own,
+                ResultPrinter.Format.JSON,
+                1000,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        runner.register(new Warehouse(archive.warehouse.toString(), own.sparkContext().hadoopConfiguration()));
+        runner.register(
+                new Warehouse(archive.warehouse.toString(), own.sparkContext().hadoopConfiguration()));
         assertTrue(runner.runAll(List.of(
                 "SELECT workload, count(*) AS n FROM events GROUP BY workload ORDER BY workload",
                 "SELECT count(*) AS n FROM events WHERE workload = 'it''s \"quoted\" '' OR ''1''=''1'")));
         List<JsonNode> lines = new ArrayList<>();
-        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) lines.add(new ObjectMapper().readTree(line));
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n"))
+            lines.add(new ObjectMapper().readTree(line));
         Set<String> seen = new TreeSet<>();
-        for (JsonNode l : lines.subList(0, lines.size() - 1)) seen.add(l.get("workload").asText());
+        for (JsonNode l : lines.subList(0, lines.size() - 1))
+            seen.add(l.get("workload").asText());
         assertEquals(all(), seen);
-        assertEquals(counts("events").get(HOSTILE.get(0)).longValue(), lines.get(lines.size() - 1).get("n").asLong());
+        assertEquals(
+                counts("events").get(HOSTILE.get(0)).longValue(),
+                lines.get(lines.size() - 1).get("n").asLong());
     }
 
     @Test
     void reportsAndTheLeaderboardNameEveryWorkload() throws IOException {
-        Warehouse warehouse = new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration());
+        Warehouse warehouse =
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration());
         Reports reports = new Reports(spark, warehouse);
         assertEquals(all(), new TreeSet<>(reports.workloads()));
         for (String name : HOSTILE) assertTrue(reports.text(name, null).contains(name), name);
         Path pages = tmp.resolve("out-pages");
         List<String> written = reports.html(new ArrayList<>(all()), pages.toString(), null, 200);
-        assertEquals(all().size(), new TreeSet<>(written).size(), "one page per workload, none overwritten: " + written);
+        assertEquals(
+                all().size(), new TreeSet<>(written).size(), "one page per workload, none overwritten: " + written);
         // names that differ only in characters a file name cannot keep still get pages of their own
         assertNotEquals(Outputs.fileName("a b", ".html"), Outputs.fileName("a_b", ".html"));
         assertNotEquals(Outputs.fileName("it's", ".html"), Outputs.fileName("it\"s", ".html"));
@@ -168,15 +201,27 @@ class HostileNamesTest {
         Path board = tmp.resolve("out-leaderboard.json");
         new LeaderboardExport(spark, warehouse).write(board.toString(), Set.of());
         Set<String> traces = new TreeSet<>();
-        new ObjectMapper().readTree(board.toFile()).get("rows").forEach(r -> traces.add(r.get("trace").asText()));
+        new ObjectMapper()
+                .readTree(board.toFile())
+                .get("rows")
+                .forEach(r -> traces.add(r.get("trace").asText()));
         assertEquals(all(), traces);
     }
 
     @Test
     void theCommandLineTakesALeadingDashNameAsAWorkload() throws Exception {
         Path text = tmp.resolve("out-dash.txt");
-        Process report = MainProcess.startTo(text, "report", "--workload", "-leading-dash", "--warehouse",
-                archive.warehouse.toString(), "--master", "local[1]", "--conf", "spark.ui.enabled=false");
+        Process report = MainProcess.startTo(
+                text,
+                "report",
+                "--workload",
+                "-leading-dash",
+                "--warehouse",
+                archive.warehouse.toString(),
+                "--master",
+                "local[1]",
+                "--conf",
+                "spark.ui.enabled=false");
         assertTrue(report.waitFor(300, TimeUnit.SECONDS));
         String stderr = new String(report.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(ExitCodes.OK, report.exitValue(), stderr);
@@ -185,7 +230,11 @@ class HostileNamesTest {
 
     private static Map<String, Long> counts(String table) {
         Map<String, Long> out = new TreeMap<>();
-        for (Row r : spark.read().parquet(archive.table(table)).groupBy("workload").count().collectAsList()) {
+        for (Row r : spark.read()
+                .parquet(archive.table(table))
+                .groupBy("workload")
+                .count()
+                .collectAsList()) {
             out.put(r.getString(0), r.getLong(1));
         }
         return out;

@@ -38,14 +38,26 @@ class IngestThenRefreshTest {
         assertEquals(1, r.workloads().size(), "refreshed although no file changed since the ingest");
         assertEquals(List.of(0, 1, 2), ranks(spark, a, "events"));
         assertEquals(List.of(0, 1, 2), ranks(spark, a, "metrics"));
-        List<Row> members = spark.read().parquet(a.table("collectives")).selectExpr("max(ranks) AS n").collectAsList();
+        List<Row> members = spark.read()
+                .parquet(a.table("collectives"))
+                .selectExpr("max(ranks) AS n")
+                .collectAsList();
         assertEquals(3, members.get(0).getInt(0), "collectives span the three ranks left");
         assertEquals(List.of(0, 1, 2), ranks(spark, a, "collective_members"));
     }
 
     private static List<Integer> ranks(SparkSession spark, TestArchive a, String table) {
-        return spark.read().parquet(a.table(table)).where("rank IS NOT NULL").select("rank").distinct().orderBy("rank")
-                .collectAsList().stream().map(r -> r.getInt(0)).toList();
+        return spark
+                .read()
+                .parquet(a.table(table))
+                .where("rank IS NOT NULL")
+                .select("rank")
+                .distinct()
+                .orderBy("rank")
+                .collectAsList()
+                .stream()
+                .map(r -> r.getInt(0))
+                .toList();
     }
 
     private static long rows(SparkSession spark, TestArchive a, String table) throws java.io.IOException {

@@ -27,20 +27,28 @@ class MetricsPhaseJobsTest {
     /** How much larger a task's result may be with three workloads than with one (accumulator values, not rows). */
     static final double RESULT_GROWTH = 1.10;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void jobsDoNotGrowWithWorkloadsAndNoRowComesBack() throws Exception {
         SparkSession spark = SharedSpark.get();
         PhaseListener one = refreshWith(spark, new TestArchive(tmp.resolve("one")).generated("w1", 4, 12, -1, 0));
-        PhaseListener three = refreshWith(spark, new TestArchive(tmp.resolve("three"))
-                .generated("w1", 4, 12, -1, 0).generated("w2", 4, 12, 1, 200).generated("w3", 4, 12, -1, 0));
+        PhaseListener three = refreshWith(
+                spark,
+                new TestArchive(tmp.resolve("three"))
+                        .generated("w1", 4, 12, -1, 0)
+                        .generated("w2", 4, 12, 1, 200)
+                        .generated("w3", 4, 12, -1, 0));
 
         assertTrue(one.jobs() > 0, "no job of the metrics phase was seen");
-        assertEquals(one.jobs(), three.jobs(),
+        assertEquals(
+                one.jobs(),
+                three.jobs(),
                 "jobs of the metrics phase, 1 workload " + one.jobDescriptions + " vs 3 " + three.jobDescriptions);
         // Three workloads have three times the metric rows of one: collected, they would show here.
-        assertTrue(three.largestResult <= one.largestResult * RESULT_GROWTH + 4096,
+        assertTrue(
+                three.largestResult <= one.largestResult * RESULT_GROWTH + 4096,
                 "the largest result a task of the metrics phase sent the driver grew from " + one.largestResult
                         + " bytes with 1 workload to " + three.largestResult + " with 3");
     }
@@ -72,10 +80,12 @@ class MetricsPhaseJobsTest {
 
         @Override
         public synchronized void onJobStart(SparkListenerJobStart job) {
-            String description = job.properties() == null ? null : job.properties().getProperty("spark.job.description");
+            String description =
+                    job.properties() == null ? null : job.properties().getProperty("spark.job.description");
             if (description == null || !description.startsWith("metrics")) return;
             jobDescriptions.add(description);
-            scala.jdk.javaapi.CollectionConverters.asJava(job.stageIds()).forEach(id -> metricsStage.put((Integer) id, true));
+            scala.jdk.javaapi.CollectionConverters.asJava(job.stageIds())
+                    .forEach(id -> metricsStage.put((Integer) id, true));
         }
 
         @Override

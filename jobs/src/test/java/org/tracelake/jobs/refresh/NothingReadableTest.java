@@ -45,7 +45,8 @@ class NothingReadableTest {
         // tonight: was_good's traces were replaced by a zip of them; a new workload has only a tarball and a .et
         Path traces = archive.archive.resolve("was_good/profile_traces");
         ByteArrayOutputStream zip = new ByteArrayOutputStream();
-        try (ZipOutputStream z = new ZipOutputStream(zip); Stream<Path> files = Files.walk(traces)) {
+        try (ZipOutputStream z = new ZipOutputStream(zip);
+                Stream<Path> files = Files.walk(traces)) {
             for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
                 z.putNextEntry(new ZipEntry(f.getFileName().toString()));
                 z.write(Files.readAllBytes(f));
@@ -60,34 +61,64 @@ class NothingReadableTest {
         System.arraycopy("ustar".getBytes(StandardCharsets.US_ASCII), 0, tar, 257, 5);
         archive.card("unreadable", "training", "llama3-8b", "NVIDIA H100", 8)
                 .write("unreadable", "traces.tar", tar)
-                .write("unreadable", "rank0.et", new byte[] {0x5e, 0x12, 0x10, 0x0a, 0x06, 's', 'c', 'h', 'e', 'm', 'a'});
+                .write("unreadable", "rank0.et", new byte[] {0x5e, 0x12, 0x10, 0x0a, 0x06, 's', 'c', 'h', 'e', 'm', 'a'
+                });
 
         Refresh.Result night = archive.refresh(spark);
         assertFalse(night.allOk(), "the refresh is partial: exit " + ExitCodes.PARTIAL);
-        WorkloadIngest unreadable = night.workloads().stream().filter(w -> w.workload().equals("unreadable")).findFirst().orElseThrow();
+        WorkloadIngest unreadable = night.workloads().stream()
+                .filter(w -> w.workload().equals("unreadable"))
+                .findFirst()
+                .orElseThrow();
         assertFalse(unreadable.ok());
-        assertEquals(List.of("no usable trace; rank0.et: a Chakra protobuf execution trace (not supported; export the JSON "
-                + "execution trace instead); traces.tar: a tar archive: unpack it into the workload folder"),
-                unreadable.problems().stream().map(NothingReadableTest::sortedParts).toList());
-        WorkloadIngest wasGood = night.workloads().stream().filter(w -> w.workload().equals("was_good")).findFirst().orElseThrow();
+        assertEquals(
+                List.of("no usable trace; rank0.et: a Chakra protobuf execution trace (not supported; export the JSON "
+                        + "execution trace instead); traces.tar: a tar archive: unpack it into the workload folder"),
+                unreadable.problems().stream()
+                        .map(NothingReadableTest::sortedParts)
+                        .toList());
+        WorkloadIngest wasGood = night.workloads().stream()
+                .filter(w -> w.workload().equals("was_good"))
+                .findFirst()
+                .orElseThrow();
         assertFalse(wasGood.ok());
-        assertTrue(wasGood.problems().get(0).startsWith("no usable trace; profile_traces.zip: a zip archive"),
+        assertTrue(
+                wasGood.problems().get(0).startsWith("no usable trace; profile_traces.zip: a zip archive"),
                 wasGood.problems().toString());
         // last night's tables stay: the events, and the metrics that come from them
         assertEquals(wasGoodEvents, events(spark, archive, "was_good"));
-        assertTrue(spark.read().parquet(archive.table("metrics")).where("workload = 'was_good'").count() > 100);
-        assertEquals(0L, spark.read().parquet(archive.table("metrics")).where("workload = 'unreadable'").count());
+        assertTrue(spark.read()
+                        .parquet(archive.table("metrics"))
+                        .where("workload = 'was_good'")
+                        .count()
+                > 100);
+        assertEquals(
+                0L,
+                spark.read()
+                        .parquet(archive.table("metrics"))
+                        .where("workload = 'unreadable'")
+                        .count());
 
         Path board = tmp.resolve("leaderboard.json");
-        new LeaderboardExport(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()))
+        new LeaderboardExport(
+                        spark,
+                        new Warehouse(
+                                archive.warehouse.toString(),
+                                spark.sparkContext().hadoopConfiguration()))
                 .write(board.toString(), Set.of());
         Set<String> listed = new TreeSet<>();
-        new ObjectMapper().readTree(board.toFile()).get("rows").forEach(r -> listed.add(r.get("trace").asText()));
+        new ObjectMapper()
+                .readTree(board.toFile())
+                .get("rows")
+                .forEach(r -> listed.add(r.get("trace").asText()));
         assertEquals(Set.of("good", "was_good"), listed, "the unreadable workload is not on the leaderboard");
     }
 
     private static long events(SparkSession spark, TestArchive archive, String workload) {
-        return spark.read().parquet(archive.table("events")).where("workload = '" + workload + "'").count();
+        return spark.read()
+                .parquet(archive.table("events"))
+                .where("workload = '" + workload + "'")
+                .count();
     }
 
     /** The problem line with its per-file parts in name order (the file order of the listing is not the point). */

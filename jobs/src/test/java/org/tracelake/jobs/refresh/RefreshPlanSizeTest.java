@@ -27,7 +27,8 @@ class RefreshPlanSizeTest {
     static final int MAX_STAGES = 30;
     static final int MAX_SQL = 40;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void aColdRefreshIsASmallPlanWhateverTheNumberOfWorkloads() throws Exception {
@@ -35,13 +36,15 @@ class RefreshPlanSizeTest {
         TestArchive sample = new TestArchive(tmp.resolve("sample"));
         TestFiles.copyTree(SampleWarehouse.projectHome().resolve("data"), sample.archive);
         Counts data = refreshCounting(spark, sample);
-        assertTrue(data.jobs <= MAX_JOBS - 1 && data.stages <= MAX_STAGES && data.sql <= MAX_SQL,
+        assertTrue(
+                data.jobs <= MAX_JOBS - 1 && data.stages <= MAX_STAGES && data.sql <= MAX_SQL,
                 "a cold refresh of data/ (without the command line's summary job): " + data);
 
         TestArchive wide = new TestArchive(tmp.resolve("wide"));
         for (int i = 0; i < 48; i++) wide.generated(String.format("w%02d", i), 2, 2, -1, 0);
         Counts many = refreshCounting(spark, wide);
-        assertTrue(many.jobs <= data.jobs && many.stages <= data.stages && many.sql <= data.sql,
+        assertTrue(
+                many.jobs <= data.jobs && many.stages <= data.stages && many.sql <= data.sql,
                 "48 workloads " + many + " against data/'s 2 " + data);
     }
 

@@ -29,12 +29,14 @@ import org.tracelake.jobs.testing.TestFiles;
  * run (with room again) must complete.
  */
 class UnwritableWarehouseTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void aDiskThatFillsUpEndsTheRunWithExit1AndTheNextRunRecovers() throws Exception {
         SparkSession spark = SharedSpark.get();
-        TestArchive archive = new TestArchive(tmp).generated("alpha", 2, 3, -1, 0).generated("beta", 2, 3, -1, 0);
+        TestArchive archive =
+                new TestArchive(tmp).generated("alpha", 2, 3, -1, 0).generated("beta", 2, 3, -1, 0);
         assertTrue(archive.refresh(spark).allOk());
         List<Row> eventsBefore = eventsPerWorkload(spark, archive);
         long metricsBefore = spark.read().parquet(archive.table("metrics")).count();
@@ -45,22 +47,29 @@ class UnwritableWarehouseTest {
         archive.generated("alpha", 2, 3, 1, 300);
         Result full = refreshWithQuota(archive, 20_000);
         assertEquals(ExitCodes.FAILED, full.exit(), full.stderr());
-        assertTrue(full.stderr().contains("tracelake refresh failed: IOException: No space left on device"), full.stderr());
+        assertTrue(
+                full.stderr().contains("tracelake refresh failed: IOException: No space left on device"),
+                full.stderr());
         // The file it could not write, under the warehouse (a staged table of this run).
-        assertTrue(full.stderr().contains("writing " + QuotaFileSystem.SCHEME + ":" + archive.warehouse.resolve("_staging")),
+        assertTrue(
+                full.stderr()
+                        .contains("writing " + QuotaFileSystem.SCHEME + ":" + archive.warehouse.resolve("_staging")),
                 full.stderr());
         assertFalse(Files.exists(archive.warehouse.resolve("_lock")), "the failed run let go of its lock");
 
         // The previous tables are readable and what they were.
         assertEquals(eventsBefore, eventsPerWorkload(spark, archive));
-        assertEquals(metricsBefore, spark.read().parquet(archive.table("metrics")).count());
+        assertEquals(
+                metricsBefore, spark.read().parquet(archive.table("metrics")).count());
         assertEquals(0.0, meanLag(spark, archive, "alpha"), 1e-9);
         assertEquals(1, spark.read().parquet(archive.table("runs")).count(), "the failed run recorded nothing");
 
         // Night 3, with room again: alpha is redone, the failed run's staging is dropped.
         Refresh.Result next = archive.refresh(spark);
         assertTrue(next.allOk());
-        assertEquals(List.of("alpha"), next.workloads().stream().map(w -> w.workload()).toList());
+        assertEquals(
+                List.of("alpha"),
+                next.workloads().stream().map(w -> w.workload()).toList());
         assertEquals(300.0, meanLag(spark, archive, "alpha"), 1e-9);
         assertEquals(2, spark.read().parquet(archive.table("runs")).count());
         try (var left = Files.list(archive.warehouse.resolve("_staging"))) {
@@ -74,31 +83,50 @@ class UnwritableWarehouseTest {
         Result none = refreshWithQuota(archive, 0);
         assertEquals(ExitCodes.FAILED, none.exit(), none.stderr());
         assertTrue(none.stderr().contains("No space left on device"), none.stderr());
-        assertTrue(none.stderr().contains("writing " + QuotaFileSystem.SCHEME + ":" + archive.warehouse.resolve("_lock")),
+        assertTrue(
+                none.stderr().contains("writing " + QuotaFileSystem.SCHEME + ":" + archive.warehouse.resolve("_lock")),
                 none.stderr());
         assertFalse(Files.exists(archive.warehouse.resolve("events")), "nothing was written");
     }
 
     private record Result(int exit, String stderr) {}
 
-    private static Result refreshWithQuota(TestArchive archive, long quotaBytes) throws IOException, InterruptedException {
-        Process p = MainProcess.start("refresh", "--archive", archive.archive.toString(),
-                "--warehouse", QuotaFileSystem.SCHEME + "://" + archive.warehouse, "--master", "local[2]",
-                "--conf", "spark.ui.enabled=false",
-                "--conf", "spark.hadoop.fs." + QuotaFileSystem.SCHEME + ".impl=" + QuotaFileSystem.class.getName(),
-                "--conf", "spark.hadoop." + QuotaFileSystem.QUOTA + "=" + quotaBytes);
+    private static Result refreshWithQuota(TestArchive archive, long quotaBytes)
+            throws IOException, InterruptedException {
+        Process p = MainProcess.start(
+                "refresh",
+                "--archive",
+                archive.archive.toString(),
+                "--warehouse",
+                QuotaFileSystem.SCHEME + "://" + archive.warehouse,
+                "--master",
+                "local[2]",
+                "--conf",
+                "spark.ui.enabled=false",
+                "--conf",
+                "spark.hadoop.fs." + QuotaFileSystem.SCHEME + ".impl=" + QuotaFileSystem.class.getName(),
+                "--conf",
+                "spark.hadoop." + QuotaFileSystem.QUOTA + "=" + quotaBytes);
         String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
         return new Result(p.exitValue(), stderr);
     }
 
     private static List<Row> eventsPerWorkload(SparkSession spark, TestArchive archive) {
-        return spark.read().parquet(archive.table("events")).groupBy("workload").count().orderBy("workload").collectAsList();
+        return spark.read()
+                .parquet(archive.table("events"))
+                .groupBy("workload")
+                .count()
+                .orderBy("workload")
+                .collectAsList();
     }
 
     private static double meanLag(SparkSession spark, TestArchive archive, String workload) {
-        return spark.read().parquet(archive.table("metrics"))
-                .where("workload = '" + workload + "' AND metric = 'straggler_lag' AND figure = 'mean_lag_us' AND scope = 'workload'")
-                .first().<Double>getAs("value");
+        return spark.read()
+                .parquet(archive.table("metrics"))
+                .where("workload = '" + workload
+                        + "' AND metric = 'straggler_lag' AND figure = 'mean_lag_us' AND scope = 'workload'")
+                .first()
+                .<Double>getAs("value");
     }
 }

@@ -28,15 +28,23 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * kept fresh by its heartbeat, so age alone never takes it.
  */
 class WarehouseLockRaceTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** A lock left by a process that is gone (same host): stale for anyone who finds it. */
     private static void staleLock(Path warehouse, String run) throws IOException, InterruptedException {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
         Files.createDirectories(warehouse);
-        Files.writeString(warehouse.resolve("_lock"), String.join("\n", "command=refresh", "run_id=" + run,
-                "host=" + InetAddress.getLocalHost().getHostName(), "pid=" + gone.pid(), "started_at=" + Instant.now()));
+        Files.writeString(
+                warehouse.resolve("_lock"),
+                String.join(
+                        "\n",
+                        "command=refresh",
+                        "run_id=" + run,
+                        "host=" + InetAddress.getLocalHost().getHostName(),
+                        "pid=" + gone.pid(),
+                        "started_at=" + Instant.now()));
     }
 
     @Test
@@ -54,7 +62,8 @@ class WarehouseLockRaceTest {
                     racers.add(pool.submit(() -> {
                         start.await();
                         try {
-                            return WarehouseLock.acquire(warehouse, who + "-" + start.hashCode(), Duration.ofHours(24), "refresh");
+                            return WarehouseLock.acquire(
+                                    warehouse, who + "-" + start.hashCode(), Duration.ofHours(24), "refresh");
                         } catch (WarehouseLock.HeldException e) {
                             return null;
                         }
@@ -90,7 +99,8 @@ class WarehouseLockRaceTest {
         assertEquals(0, b.exitValue(), () -> new String(readQuietly(b)));
         for (int i = 0; i < trials; i++) {
             Path trial = dir.resolve("trial-" + i);
-            List<String> outcomes = List.of(Files.readString(trial.resolve("result-a")), Files.readString(trial.resolve("result-b")));
+            List<String> outcomes =
+                    List.of(Files.readString(trial.resolve("result-a")), Files.readString(trial.resolve("result-b")));
             final int n = i;
             assertEquals(1, outcomes.stream().filter("won"::equals).count(), () -> "trial " + n + ": " + outcomes);
         }
@@ -105,10 +115,19 @@ class WarehouseLockRaceTest {
     }
 
     private static Process racer(Path dir, String me, String other, int trials) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), LockRacer.class.getName(),
-                dir.toString(), me, other, Integer.toString(trials)));
-        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                LockRacer.class.getName(),
+                dir.toString(),
+                me,
+                other,
+                Integer.toString(trials)));
+        return new ProcessBuilder(cmd)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 
     @Test
@@ -118,17 +137,25 @@ class WarehouseLockRaceTest {
         Duration staleAfter = Duration.ofSeconds(1);
         try (WarehouseLock live = WarehouseLock.acquire(warehouse, "long-run", staleAfter, "refresh")) {
             Thread.sleep(3_000); // three times the stale age
-            WarehouseLock.HeldException e = assertThrows(WarehouseLock.HeldException.class,
+            WarehouseLock.HeldException e = assertThrows(
+                    WarehouseLock.HeldException.class,
                     () -> WarehouseLock.acquire(warehouse, "second", staleAfter, "refresh"));
             assertTrue(e.getMessage().contains("run long-run"), e.getMessage());
             assertTrue(live.held());
             live.checkHeld();
         }
         // The same lock without a heartbeat (its owner hung): age alone makes it stale, and it is taken over.
-        Files.writeString(wh.resolve("_lock"), String.join("\n", "command=refresh", "run_id=hung",
-                "host=" + InetAddress.getLocalHost().getHostName(), "pid=" + ProcessHandle.current().pid(),
-                "started_at=" + Instant.now().minusSeconds(10)));
-        Files.setLastModifiedTime(wh.resolve("_lock"), FileTime.from(Instant.now().minusSeconds(10)));
+        Files.writeString(
+                wh.resolve("_lock"),
+                String.join(
+                        "\n",
+                        "command=refresh",
+                        "run_id=hung",
+                        "host=" + InetAddress.getLocalHost().getHostName(),
+                        "pid=" + ProcessHandle.current().pid(),
+                        "started_at=" + Instant.now().minusSeconds(10)));
+        Files.setLastModifiedTime(
+                wh.resolve("_lock"), FileTime.from(Instant.now().minusSeconds(10)));
         try (WarehouseLock taken = WarehouseLock.acquire(warehouse, "third", staleAfter, "refresh")) {
             assertTrue(taken.held());
         }

@@ -31,7 +31,8 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * process and tries every writer against it while it works.
  */
 class WarehouseWritersLockTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** Each writer's command line, on one archive and warehouse. */
     private static Map<String, String[]> writers(TestArchive a) {
@@ -50,14 +51,22 @@ class WarehouseWritersLockTest {
         Warehouse warehouse = new Warehouse(archive.warehouse.toString(), new Configuration());
         Map<String, String[]> writers = writers(archive);
         for (String holder : writers.keySet()) {
-            try (WarehouseLock held = WarehouseLock.acquire(warehouse, "held-by-" + holder, Duration.ofHours(24), holder)) {
+            try (WarehouseLock held =
+                    WarehouseLock.acquire(warehouse, "held-by-" + holder, Duration.ofHours(24), holder)) {
                 for (Map.Entry<String, String[]> second : writers.entrySet()) {
                     String pair = holder + " holds, " + second.getKey() + " tries";
                     Run run = inProcess(second.getValue());
                     assertEquals(ExitCodes.LOCKED, run.exit(), pair + ": " + run.stderr());
-                    assertTrue(run.stderr().startsWith("tracelake " + second.getKey() + ": another writer holds"), pair + ": " + run.stderr());
-                    assertTrue(run.stderr().contains("tracelake " + holder + ", run held-by-" + holder + " on "), pair + ": " + run.stderr());
-                    assertTrue(run.stderr().contains("(pid " + ProcessHandle.current().pid() + ")"), pair + ": " + run.stderr());
+                    assertTrue(
+                            run.stderr().startsWith("tracelake " + second.getKey() + ": another writer holds"),
+                            pair + ": " + run.stderr());
+                    assertTrue(
+                            run.stderr().contains("tracelake " + holder + ", run held-by-" + holder + " on "),
+                            pair + ": " + run.stderr());
+                    assertTrue(
+                            run.stderr()
+                                    .contains("(pid " + ProcessHandle.current().pid() + ")"),
+                            pair + ": " + run.stderr());
                 }
             }
             assertFalse(Files.exists(archive.warehouse.resolve("_lock")), holder + "'s lock is gone with it");
@@ -69,21 +78,28 @@ class WarehouseWritersLockTest {
 
     @Test
     void aRunningRefreshRefusesEveryOtherWriterAndReadersStillRun() throws Exception {
-        TestArchive archive = new TestArchive(tmp).generated("alpha", 2, 3, -1, 0).generated("beta", 2, 3, -1, 0);
+        TestArchive archive =
+                new TestArchive(tmp).generated("alpha", 2, 3, -1, 0).generated("beta", 2, 3, -1, 0);
         Map<String, String[]> writers = writers(archive);
         Process refresh = MainProcess.start(writers.get("refresh"));
         try {
             Path lockFile = archive.warehouse.resolve("_lock");
-            assertTrue(MainProcess.waitFor(() -> Files.exists(lockFile) && owner(lockFile).containsKey("started_at"),
-                    Duration.ofSeconds(120)), "the refresh never took the lock");
+            assertTrue(
+                    MainProcess.waitFor(
+                            () -> Files.exists(lockFile) && owner(lockFile).containsKey("started_at"),
+                            Duration.ofSeconds(120)),
+                    "the refresh never took the lock");
             Properties owner = owner(lockFile);
             assertEquals("refresh", owner.getProperty("command"));
             assertEquals(Long.toString(refresh.pid()), owner.getProperty("pid"));
             for (Map.Entry<String, String[]> second : writers.entrySet()) {
                 Run run = inProcess(second.getValue());
                 assertEquals(ExitCodes.LOCKED, run.exit(), second.getKey() + ": " + run.stderr());
-                assertTrue(run.stderr().contains("tracelake refresh, run " + owner.getProperty("run_id")
-                        + " on " + owner.getProperty("host") + " (pid " + refresh.pid() + ")"), run.stderr());
+                assertTrue(
+                        run.stderr()
+                                .contains("tracelake refresh, run " + owner.getProperty("run_id") + " on "
+                                        + owner.getProperty("host") + " (pid " + refresh.pid() + ")"),
+                        run.stderr());
             }
             assertTrue(refresh.waitFor(300, TimeUnit.SECONDS), "the refresh did not finish");
             assertEquals(ExitCodes.OK, refresh.exitValue(), stderr(refresh));
@@ -94,8 +110,16 @@ class WarehouseWritersLockTest {
         Warehouse warehouse = new Warehouse(archive.warehouse.toString(), new Configuration());
         try (WarehouseLock held = WarehouseLock.acquire(warehouse, "held", Duration.ofHours(24), "refresh")) {
             Path outside = tmp.resolve("leaderboard.json");
-            Process export = MainProcess.start("export", "--leaderboard", outside.toString(),
-                    "--warehouse", archive.warehouse.toString(), "--master", "local[1]", "--conf", "spark.ui.enabled=false");
+            Process export = MainProcess.start(
+                    "export",
+                    "--leaderboard",
+                    outside.toString(),
+                    "--warehouse",
+                    archive.warehouse.toString(),
+                    "--master",
+                    "local[1]",
+                    "--conf",
+                    "spark.ui.enabled=false");
             assertTrue(export.waitFor(300, TimeUnit.SECONDS));
             assertEquals(ExitCodes.OK, export.exitValue(), stderr(export));
             assertTrue(Files.readString(outside).contains("\"alpha\""));

@@ -24,7 +24,9 @@ import org.tracelake.jobs.testing.TestArchive;
 class WideIngestTest {
     @Test
     void oneJobReadsEveryWorkloadsFiles(@TempDir Path tmp) throws Exception {
-        TestArchive a = new TestArchive(tmp).generated("w2", 2, 2, -1, 0).generated("w3", 3, 2, -1, 0)
+        TestArchive a = new TestArchive(tmp)
+                .generated("w2", 2, 2, -1, 0)
+                .generated("w3", 3, 2, -1, 0)
                 .generated("w4", 4, 2, -1, 0);
         SparkSession spark = SharedSpark.get();
         JobsSeen jobs = new JobsSeen();
@@ -62,11 +64,13 @@ class WideIngestTest {
         @Override
         public void onStageSubmitted(SparkListenerStageSubmitted stage) {
             Integer job = jobOfStage.get(stage.stageInfo().stageId());
-            if (job != null) tasksOfFirstStage.putIfAbsent(job, stage.stageInfo().numTasks());
+            if (job != null)
+                tasksOfFirstStage.putIfAbsent(job, stage.stageInfo().numTasks());
         }
 
         int jobOf(String description) {
-            for (Map.Entry<Integer, String> e : descriptions.entrySet()) if (e.getValue().equals(description)) return e.getKey();
+            for (Map.Entry<Integer, String> e : descriptions.entrySet())
+                if (e.getValue().equals(description)) return e.getKey();
             throw new AssertionError("no job " + description + " in " + descriptions);
         }
     }

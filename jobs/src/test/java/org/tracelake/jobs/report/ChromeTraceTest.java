@@ -43,7 +43,9 @@ import org.tracelake.jobs.warehouse.Warehouse;
 class ChromeTraceTest {
     static final String W = "dlrm";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static Reports reports;
@@ -53,15 +55,21 @@ class ChromeTraceTest {
     @BeforeAll
     static void refreshAndWrite() throws Exception {
         spark = SharedSpark.get();
-        archive = new TestArchive(tmp).copyShared(W, "kineto/dlrm-8rank-v100").card(W, "training", "dlrm", "NVIDIA V100", 8);
+        archive = new TestArchive(tmp)
+                .copyShared(W, "kineto/dlrm-8rank-v100")
+                .card(W, "training", "dlrm", "NVIDIA V100", 8);
         var result = archive.refresh(spark);
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
-        reports = new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        reports = new Reports(
+                spark,
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
         StepList steps = reports.steps(W);
         assertEquals(10L, steps.firstFull(), "ProfilerStep#10 on all eight ranks");
         Path file = tmp.resolve("out/dlrm-step10.pt.trace.json");
-        written = reports.trace(W, ChromeTrace.Bounds.ofStep(steps.firstFull()), ChromeTrace.DEFAULT_MAX_EVENTS, file.toString());
-        rows = ReaderTestSupport.readAll(new KinetoReader(), ReaderTestSupport.task(file, TraceFormat.KINETO)).rows();
+        written = reports.trace(
+                W, ChromeTrace.Bounds.ofStep(steps.firstFull()), ChromeTrace.DEFAULT_MAX_EVENTS, file.toString());
+        rows = ReaderTestSupport.readAll(new KinetoReader(), ReaderTestSupport.task(file, TraceFormat.KINETO))
+                .rows();
     }
 
     private static String pid(Row r) {
@@ -86,10 +94,14 @@ class ChromeTraceTest {
         assertEquals(8, written.ranks());
         assertEquals(written.activities(), written.inBounds(), "one step is well under the default bound");
         // every activity of step 10 in the events table was drawn (the collectives' own slices come on top)
-        long inStep = spark.read().parquet(archive.table("events"))
-                .where("step = 10 AND coalesce(ph, 'X') = 'X' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL").count();
+        long inStep = spark.read()
+                .parquet(archive.table("events"))
+                .where("step = 10 AND coalesce(ph, 'X') = 'X' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL")
+                .count();
         assertEquals(inStep, written.activities());
-        long drawn = rows.stream().filter(r -> "X".equals(ph(r)) && !ChromeTrace.FLOW_CAT.equals(ReaderTestSupport.col(r, "cat"))).count();
+        long drawn = rows.stream()
+                .filter(r -> "X".equals(ph(r)) && !ChromeTrace.FLOW_CAT.equals(ReaderTestSupport.col(r, "cat")))
+                .count();
         assertEquals(inStep, drawn, "the file holds each of them once");
     }
 
@@ -98,8 +110,12 @@ class ChromeTraceTest {
         Map<String, List<Row>> starts = new HashMap<>();
         Map<String, List<Row>> finishes = new HashMap<>();
         for (Row r : rows) {
-            if ("s".equals(ph(r))) starts.computeIfAbsent(ReaderTestSupport.arg(r, "flow_id"), k -> new ArrayList<>()).add(r);
-            if ("f".equals(ph(r))) finishes.computeIfAbsent(ReaderTestSupport.arg(r, "flow_id"), k -> new ArrayList<>()).add(r);
+            if ("s".equals(ph(r)))
+                starts.computeIfAbsent(ReaderTestSupport.arg(r, "flow_id"), k -> new ArrayList<>())
+                        .add(r);
+            if ("f".equals(ph(r)))
+                finishes.computeIfAbsent(ReaderTestSupport.arg(r, "flow_id"), k -> new ArrayList<>())
+                        .add(r);
         }
         assertFalse(starts.isEmpty(), "arrows drawn");
         assertEquals(starts.keySet(), finishes.keySet(), "every id has a start and a finish");
@@ -121,16 +137,23 @@ class ChromeTraceTest {
             assertEquals(pid(s), ReaderTestSupport.arg(f, "from_rank"));
             String instance = ReaderTestSupport.arg(s, "match_key") + " k=" + ReaderTestSupport.arg(s, "k");
             assertEquals(instance, ReaderTestSupport.arg(f, "match_key") + " k=" + ReaderTestSupport.arg(f, "k"));
-            assertTrue((Long) ReaderTestSupport.col(s, "ts_ns") <= (Long) ReaderTestSupport.col(f, "ts_ns"), "from the first to arrive");
+            assertTrue(
+                    (Long) ReaderTestSupport.col(s, "ts_ns") <= (Long) ReaderTestSupport.col(f, "ts_ns"),
+                    "from the first to arrive");
             for (Row end : List.of(s, f)) {
-                assertTrue(slices.contains(pid(end) + "/" + ReaderTestSupport.col(end, "tid") + "/" + ReaderTestSupport.col(end, "ts_ns")),
+                assertTrue(
+                        slices.contains(pid(end) + "/" + ReaderTestSupport.col(end, "tid") + "/"
+                                + ReaderTestSupport.col(end, "ts_ns")),
                         "id " + id + " binds to its instance's slice on rank " + pid(end));
             }
             arrowsPerInstance.merge(instance, 1, Integer::sum);
         }
         // the engine's instances: one arrow per rank after the first; the step holds the whole one-step trace
         Map<String, Integer> expected = new HashMap<>();
-        for (Row c : spark.read().parquet(archive.table("collectives")).select("match_key", "k", "ranks").collectAsList()) {
+        for (Row c : spark.read()
+                .parquet(archive.table("collectives"))
+                .select("match_key", "k", "ranks")
+                .collectAsList()) {
             if (c.getInt(2) >= 2) expected.put(c.getString(0) + " k=" + c.getLong(1), c.getInt(2) - 1);
         }
         assertEquals(expected, arrowsPerInstance);
@@ -143,7 +166,9 @@ class ChromeTraceTest {
     void theTopLevelIdIsTheArrowsId() throws Exception {
         Path file = Path.of(written.file());
         try (var beside = Files.list(file.getParent())) {
-            assertEquals(List.of(file.getFileName().toString()), beside.map(p -> p.getFileName().toString()).toList(),
+            assertEquals(
+                    List.of(file.getFileName().toString()),
+                    beside.map(p -> p.getFileName().toString()).toList(),
                     "the one file, no checksum or parts left beside it");
         }
         JsonNode trace = new ObjectMapper().readTree(file.toFile());
@@ -162,11 +187,14 @@ class ChromeTraceTest {
 
     @Test
     void theStragglerIsNamed() {
-        Row straggler = spark.read().parquet(archive.table("metrics"))
-                .where("metric = 'straggler_lag' AND figure = 'straggler_rank' AND scope = 'workload'").first();
+        Row straggler = spark.read()
+                .parquet(archive.table("metrics"))
+                .where("metric = 'straggler_lag' AND figure = 'straggler_rank' AND scope = 'workload'")
+                .first();
         List<String> labelled = new ArrayList<>();
         for (Row r : rows) {
-            if ("M".equals(ph(r)) && "process_name".equals(ReaderTestSupport.col(r, "name"))
+            if ("M".equals(ph(r))
+                    && "process_name".equals(ReaderTestSupport.col(r, "name"))
                     && ReaderTestSupport.arg(r, "name").contains("straggler")) {
                 labelled.add(pid(r));
             }
@@ -185,17 +213,31 @@ class ChromeTraceTest {
     @Test
     void aWindowDrawsWhatOverlapsIt() throws Exception {
         Path file = tmp.resolve("window/dlrm-window.pt.trace.json");
-        ChromeTrace.Written w = reports.trace(W, ChromeTrace.Bounds.ofWindow(0, 1e6), ChromeTrace.DEFAULT_MAX_EVENTS, file.toString());
-        long timed = spark.read().parquet(archive.table("events"))
-                .where("coalesce(ph, 'X') = 'X' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL").count();
+        ChromeTrace.Written w =
+                reports.trace(W, ChromeTrace.Bounds.ofWindow(0, 1e6), ChromeTrace.DEFAULT_MAX_EVENTS, file.toString());
+        long timed = spark.read()
+                .parquet(archive.table("events"))
+                .where("coalesce(ph, 'X') = 'X' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL")
+                .count();
         assertEquals(timed, w.activities());
-        long arrows = spark.read().parquet(archive.table("collectives")).where("ranks >= 2")
-                .selectExpr("sum(ranks - 1)").first().getLong(0);
+        long arrows = spark.read()
+                .parquet(archive.table("collectives"))
+                .where("ranks >= 2")
+                .selectExpr("sum(ranks - 1)")
+                .first()
+                .getLong(0);
         assertEquals(arrows, w.flows());
-        // and a bound of 100 activities keeps the earliest (about 100: the cut is an approximate quantile of start times)
-        ChromeTrace.Written capped = reports.trace(W, ChromeTrace.Bounds.ofWindow(0, 1e6), 100, tmp.resolve("capped.json").toString());
+        // and a bound of 100 activities keeps the earliest (about 100: the cut is an approximate quantile of start
+        // times)
+        ChromeTrace.Written capped = reports.trace(
+                W,
+                ChromeTrace.Bounds.ofWindow(0, 1e6),
+                100,
+                tmp.resolve("capped.json").toString());
         assertEquals(timed, capped.inBounds());
-        assertTrue(capped.activities() >= 95 && capped.activities() <= 200, "kept " + capped.activities() + " of " + timed);
+        assertTrue(
+                capped.activities() >= 95 && capped.activities() <= 200,
+                "kept " + capped.activities() + " of " + timed);
     }
 
     @Test
@@ -213,8 +255,14 @@ class ChromeTraceTest {
         String missing = reports.missingStep(List.of(W), 11);
         assertNotNull(missing);
         assertEquals("no step 11 in workload dlrm: its steps are 10", missing);
-        assertThrows(IllegalArgumentException.class, () -> reports.trace(W, ChromeTrace.Bounds.ofWindow(1e9, 1e9 + 1),
-                10, tmp.resolve("empty.json").toString()), "a window with nothing in it is said so");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> reports.trace(
+                        W,
+                        ChromeTrace.Bounds.ofWindow(1e9, 1e9 + 1),
+                        10,
+                        tmp.resolve("empty.json").toString()),
+                "a window with nothing in it is said so");
         assertFalse(Files.exists(tmp.resolve("empty.json")));
     }
 }

@@ -19,9 +19,19 @@ public final class Chromium {
     }
 
     private static List<String> command(Path profile) {
-        return new ArrayList<>(List.of(BINARY.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--virtual-time-budget=15000"));
+        return new ArrayList<>(List.of(
+                BINARY.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--user-data-dir=" + profile,
+                "--virtual-time-budget=15000"));
     }
 
     /** The serialized DOM of a local page once it has loaded and its timers ran (virtual time). */
@@ -37,7 +47,8 @@ public final class Chromium {
     }
 
     /** A screenshot of the page's first {@code height} pixels (tall enough to reach a section near the end). */
-    public static void screenshot(Path page, Path png, Path profile, int height) throws IOException, InterruptedException {
+    public static void screenshot(Path page, Path png, Path profile, int height)
+            throws IOException, InterruptedException {
         Files.createDirectories(png.getParent());
         List<String> cmd = command(profile);
         cmd.add("--hide-scrollbars");
@@ -49,7 +60,10 @@ public final class Chromium {
 
     private static String run(List<String> cmd, Path stdout) throws IOException, InterruptedException {
         Path stderr = stdout.resolveSibling(stdout.getFileName() + ".err");
-        Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(stdout.toFile())
+                .redirectError(stderr.toFile())
+                .start();
         if (!p.waitFor(180, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException("chromium did not finish in 180 s: " + cmd);

@@ -43,7 +43,9 @@ class CompareBreakdownTest {
     static final String SLOW = "slow";
     static final String NCCL = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static Reports reports;
     static Comparison comparison;
 
@@ -57,18 +59,36 @@ class CompareBreakdownTest {
             for (int rank = 0; rank < 2; rank++) {
                 KinetoTraceBuilder b = new KinetoTraceBuilder(rank, 2)
                         .step(1, t(0), us(1000))
-                        .kernel("sm80_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x32", 7, t(0), us(300), t(0), Map.of())
-                        .kernel(NCCL, 20, t(200), us(commEnd - 200), t(150),
+                        .kernel(
+                                "sm80_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x32",
+                                7,
+                                t(0),
+                                us(300),
+                                t(0),
+                                Map.of())
+                        .kernel(
+                                NCCL,
+                                20,
+                                t(200),
+                                us(commEnd - 200),
+                                t(150),
                                 collectiveArgs("allreduce", 1_048_576, 1_048_576, "BFloat16", 2, "0"))
                         .memcpy(7, t(450), us(100), 4096)
-                        .kernel("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>()", 7,
-                                t(elementwise), us(100), t(elementwise) - 5_000, Map.of());
+                        .kernel(
+                                "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>()",
+                                7,
+                                t(elementwise),
+                                us(100),
+                                t(elementwise) - 5_000,
+                                Map.of());
                 archive.write(w, "rank" + rank + "_trace.json", b.toJson());
             }
             archive.card(w, "training", "llama3-8b", "NVIDIA H100", 2);
         }
         archive.refresh(spark);
-        reports = new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        reports = new Reports(
+                spark,
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
         comparison = reports.compare(BASE, SLOW);
     }
 
@@ -78,7 +98,9 @@ class CompareBreakdownTest {
         for (ComparisonBreakdown.Split s : comparison.breakdown().timeSplit()) {
             split.put(s.part(), new double[] {s.reference(), s.candidate()});
         }
-        assertEquals(List.of("compute_ms", "exposed_comm_ms", "exposed_copy_ms", "idle_ms", "span_ms"), List.copyOf(split.keySet()));
+        assertEquals(
+                List.of("compute_ms", "exposed_comm_ms", "exposed_copy_ms", "idle_ms", "span_ms"),
+                List.copyOf(split.keySet()));
         assertPair(0.4, 0.4, split.get("compute_ms"));
         assertPair(0.2, 0.5, split.get("exposed_comm_ms"));
         assertPair(0.05, 0.0, split.get("exposed_copy_ms"));
@@ -97,12 +119,14 @@ class CompareBreakdownTest {
         assertEquals(0.6, byCategory.get("comm").candidateMs(), 1e-12);
         assertEquals(0.1, byCategory.get("memory").candidateMs(), 1e-12);
         // the all-reduce moved (+0.3 ms per rank); every other kernel did not
-        ComparisonBreakdown.GpuTime first = comparison.breakdown().movedKernels().get(0);
+        ComparisonBreakdown.GpuTime first =
+                comparison.breakdown().movedKernels().get(0);
         assertEquals(NCCL, first.name());
         assertEquals("comm", first.category());
         assertEquals(0.3, first.deltaMs(), 1e-12);
         assertEquals(4, comparison.breakdown().movedKernels().size());
-        for (ComparisonBreakdown.GpuTime g : comparison.breakdown().movedKernels().subList(1, 4)) {
+        for (ComparisonBreakdown.GpuTime g :
+                comparison.breakdown().movedKernels().subList(1, 4)) {
             assertEquals(0.0, g.deltaMs(), 1e-12, g.name());
         }
     }
@@ -123,16 +147,28 @@ class CompareBreakdownTest {
     /** Text, summary.json and the HTML page (drawn by headless Chromium, a screenshot kept in target/report-artifacts). */
     @Test
     void everyOutputCarriesTheBreakdown() throws Exception {
-        List<String> written = reports.writeComparison(comparison, tmp.resolve("cmp").toString());
+        List<String> written =
+                reports.writeComparison(comparison, tmp.resolve("cmp").toString());
         assertEquals(3, written.size());
         String text = Files.readString(tmp.resolve("cmp/compare.txt"));
         assertTrue(text.contains("\nWhere the GPU time span went"), text);
-        assertTrue(text.lines().anyMatch(l -> l.matches("\\s+exposed_comm_ms\\s+0\\.20000\\s+0\\.50000\\s+0\\.30000")), text);
-        assertTrue(text.lines().anyMatch(l -> l.matches("\\s+all_reduce\\s+2 MiB\\s+1\\s+1\\s+2,097,152\\s+2,097,152\\s+6\\.991\\s+3\\.495")), text);
-        JsonNode b = new ObjectMapper().readTree(tmp.resolve("cmp/summary.json").toFile()).get("breakdown");
+        assertTrue(
+                text.lines().anyMatch(l -> l.matches("\\s+exposed_comm_ms\\s+0\\.20000\\s+0\\.50000\\s+0\\.30000")),
+                text);
+        assertTrue(
+                text.lines()
+                        .anyMatch(l -> l.matches(
+                                "\\s+all_reduce\\s+2 MiB\\s+1\\s+1\\s+2,097,152\\s+2,097,152\\s+6\\.991\\s+3\\.495")),
+                text);
+        JsonNode b = new ObjectMapper()
+                .readTree(tmp.resolve("cmp/summary.json").toFile())
+                .get("breakdown");
         assertEquals(0.5, b.get("time_split").get(1).get("candidate_ms").asDouble(), 1e-12);
         assertEquals(NCCL, b.get("kernels_moved_most").get(0).get("name").asText());
-        assertEquals(3.4952533333333335, b.get("collectives").get(0).get("candidate_busbw_gbps").asDouble(), 1e-12);
+        assertEquals(
+                3.4952533333333335,
+                b.get("collectives").get(0).get("candidate_busbw_gbps").asDouble(),
+                1e-12);
         if (Chromium.available()) {
             Path page = tmp.resolve("cmp/compare.html");
             String dom = Chromium.dumpDom(page, tmp.resolve("chrome-cmp"));

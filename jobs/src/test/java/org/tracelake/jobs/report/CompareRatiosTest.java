@@ -23,25 +23,36 @@ import org.tracelake.jobs.report.ReportModel.MetricRow;
  * (2,500 → 1 GB/s), far outside the 0.01-100 the axis used to stop at. No Spark: the comparison of two lists of rows.
  */
 class CompareRatiosTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static MetricRow row(String metric, String figure, String unit, double value) {
         return new MetricRow(metric, figure, null, null, null, value, unit, "ok", null);
     }
 
     private static Comparison comparison() {
-        List<MetricRow> ref = List.of(row("avg_step_time", null, "s", 0.001), row("busbw_gbps", null, "GB/s", 2500),
-                row("straggler_lag", "num_collectives", "count", 52), row("straggler_lag", "straggler_rank", "rank", 1),
-                row("collective_wait", "most_waiting_rank", "rank", 2), row("coll_call_num", null, "count", 12));
-        List<MetricRow> cand = List.of(row("avg_step_time", null, "s", 1), row("busbw_gbps", null, "GB/s", 1),
-                row("straggler_lag", "num_collectives", "count", 104), row("straggler_lag", "straggler_rank", "rank", 3),
-                row("collective_wait", "most_waiting_rank", "rank", 6), row("coll_call_num", null, "count", 48));
+        List<MetricRow> ref = List.of(
+                row("avg_step_time", null, "s", 0.001),
+                row("busbw_gbps", null, "GB/s", 2500),
+                row("straggler_lag", "num_collectives", "count", 52),
+                row("straggler_lag", "straggler_rank", "rank", 1),
+                row("collective_wait", "most_waiting_rank", "rank", 2),
+                row("coll_call_num", null, "count", 12));
+        List<MetricRow> cand = List.of(
+                row("avg_step_time", null, "s", 1),
+                row("busbw_gbps", null, "GB/s", 1),
+                row("straggler_lag", "num_collectives", "count", 104),
+                row("straggler_lag", "straggler_rank", "rank", 3),
+                row("collective_wait", "most_waiting_rank", "rank", 6),
+                row("coll_call_num", null, "count", 48));
         return Comparison.of("ref", ref, "cand", cand);
     }
 
     private static Comparison.Row find(Comparison c, String metric, String figure) {
-        return c.rows().stream().filter(r -> r.metric().equals(metric) && java.util.Objects.equals(r.figure(), figure))
-                .findFirst().orElseThrow();
+        return c.rows().stream()
+                .filter(r -> r.metric().equals(metric) && java.util.Objects.equals(r.figure(), figure))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -50,10 +61,14 @@ class CompareRatiosTest {
         assertNull(find(c, "straggler_lag", "straggler_rank").ratio(), "rank 1 -> 3 is no 3x");
         assertNull(find(c, "collective_wait", "most_waiting_rank").ratio());
         assertNull(find(c, "straggler_lag", "num_collectives").ratio(), "52 -> 104 instances: read side by side");
-        assertEquals(4.0, find(c, "coll_call_num", null).ratio(), 1e-12, "calls per rank are an amount of work: 48 / 12");
+        assertEquals(
+                4.0, find(c, "coll_call_num", null).ratio(), 1e-12, "calls per rank are an amount of work: 48 / 12");
         assertEquals(1000.0, find(c, "avg_step_time", null).ratio(), 1e-9);
         String text = c.text();
-        String rank = text.lines().filter(l -> l.contains("straggler_rank")).findFirst().orElseThrow();
+        String rank = text.lines()
+                .filter(l -> l.contains("straggler_rank"))
+                .findFirst()
+                .orElseThrow();
         assertFalse(rank.contains("3x") || rank.contains("3.000x"), rank);
         assertTrue(rank.strip().matches("straggler_lag\\s+straggler_rank\\s+-\\s+rank\\s+1\\s+3\\s+-"), rank);
     }
@@ -64,7 +79,8 @@ class CompareRatiosTest {
         Path page = tmp.resolve("compare.html");
         Files.writeString(page, comparison().html());
         String dom = Chromium.dumpDom(page, tmp.resolve("chrome"));
-        Matcher m = Pattern.compile("id=\"chart-ratios\"[^>]*data-log-axis=\"([^\"]*)\"").matcher(dom);
+        Matcher m = Pattern.compile("id=\"chart-ratios\"[^>]*data-log-axis=\"([^\"]*)\"")
+                .matcher(dom);
         assertTrue(m.find(), "the ratio chart drew and said its axis");
         JsonNode axis = new ObjectMapper().readTree(m.group(1).replace("&quot;", "\""));
         double min = axis.get(0).asDouble();

@@ -37,7 +37,9 @@ class HistoryReportTest {
     static final String GEN = "nightly";
     static final String REAL = "hta_sampled";
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static Reports reports;
@@ -47,8 +49,10 @@ class HistoryReportTest {
     @BeforeAll
     static void threeNights() throws Exception {
         spark = SharedSpark.get();
-        archive = new TestArchive(tmp).generated(GEN, 2, 3, -1, 0)
-                .copyShared(REAL, "kineto/hta-sampled-2rank").card(REAL, "training", "llama", "NVIDIA A100", 2);
+        archive = new TestArchive(tmp)
+                .generated(GEN, 2, 3, -1, 0)
+                .copyShared(REAL, "kineto/hta-sampled-2rank")
+                .card(REAL, "training", "llama", "NVIDIA A100", 2);
         Refresh.Result night1 = archive.refresh(spark);
         assertTrue(night1.allOk(), () -> "night 1: " + night1.workloads());
 
@@ -56,10 +60,14 @@ class HistoryReportTest {
         // (rank 0 waits for rank 1 inside its kernels), the card is not touched. The real traces: one file touched.
         TestArchive slower = new TestArchive(tmp.resolve("slower")).generated(GEN, 2, 3, 1, 300);
         for (int rank = 0; rank < 2; rank++) {
-            Files.copy(slower.generatedTrace(GEN, rank, 3), archive.generatedTrace(GEN, rank, 3), StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(
+                    slower.generatedTrace(GEN, rank, 3),
+                    archive.generatedTrace(GEN, rank, 3),
+                    StandardCopyOption.REPLACE_EXISTING);
         }
         Path touched = archive.archive.resolve(REAL).resolve("sampled_rank-1.json.gz");
-        Files.setLastModifiedTime(touched, FileTime.fromMillis(Files.getLastModifiedTime(touched).toMillis() + 60_000));
+        Files.setLastModifiedTime(
+                touched, FileTime.fromMillis(Files.getLastModifiedTime(touched).toMillis() + 60_000));
         Refresh.Result night2 = archive.refresh(spark);
         assertTrue(night2.allOk(), () -> "night 2: " + night2.workloads());
 
@@ -70,14 +78,19 @@ class HistoryReportTest {
         Refresh.Result night3 = archive.refresh(spark);
         assertFalse(night3.allOk());
 
-        reports = new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        reports = new Reports(
+                spark,
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
         genRuns = List.of(night1.runId(), night2.runId(), night3.runId());
         realRuns = List.of(night1.runId(), night2.runId());
     }
 
     static RunHistory.Series series(RunHistory h, String name) {
-        return h.series().stream().filter(s -> s.name().equals(name)).findFirst()
-                .orElseThrow(() -> new AssertionError("no series " + name + " in " + h.series().stream().map(RunHistory.Series::name).toList()));
+        return h.series().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no series " + name + " in "
+                        + h.series().stream().map(RunHistory.Series::name).toList()));
     }
 
     @Test
@@ -85,21 +98,33 @@ class HistoryReportTest {
         RunHistory h = reports.history(GEN);
         assertEquals(genRuns, h.runs().stream().map(RunHistory.Run::runId).toList());
         assertEquals(List.of("new workload"), h.runs().get(0).changes());
-        assertEquals(List.of("changed file rank0_trace.json", "changed file rank1_trace.json"), h.runs().get(1).changes());
+        assertEquals(
+                List.of("changed file rank0_trace.json", "changed file rank1_trace.json"),
+                h.runs().get(1).changes());
         assertEquals(List.of("changed file rank0_trace.json"), h.runs().get(2).changes());
-        assertEquals(List.of(true, true, false), h.runs().stream().map(RunHistory.Run::hasMetrics).toList());
-        // straggler_lag's headline: 0 µs, then 300 µs (every collective, rank 1 late by 300 µs), none on the failed night
+        assertEquals(
+                List.of(true, true, false),
+                h.runs().stream().map(RunHistory.Run::hasMetrics).toList());
+        // straggler_lag's headline: 0 µs, then 300 µs (every collective, rank 1 late by 300 µs), none on the failed
+        // night
         RunHistory.Series lag = series(h, "straggler_lag.mean_lag_us");
         assertEquals(Arrays.asList(0.0, 300.0, null), lag.values());
         assertEquals(List.of(false, true, false), lag.flagged());
         // The series are the catalog's headlines: never a second figure of a metric.
         assertTrue(h.series().stream().noneMatch(s -> s.name().equals("straggler_lag.max_lag_us")));
-        // Every flag on night 2 is a regressions row of that run at workload scope, and the other way round for headlines.
-        long flaggedHeadlines = h.series().stream().filter(s -> s.flagged().get(1)).count();
-        long headlineRegressions = spark.read().parquet(archive.table("regressions"))
-                .where("workload = '" + GEN + "' AND run_id = '" + genRuns.get(1) + "' AND key IS NULL").collectAsList().stream()
-                .filter(r -> h.series().stream().anyMatch(s -> s.metric().equals(r.getAs("metric"))
-                        && java.util.Objects.equals(s.figure(), r.getAs("figure"))))
+        // Every flag on night 2 is a regressions row of that run at workload scope, and the other way round for
+        // headlines.
+        long flaggedHeadlines =
+                h.series().stream().filter(s -> s.flagged().get(1)).count();
+        long headlineRegressions = spark
+                .read()
+                .parquet(archive.table("regressions"))
+                .where("workload = '" + GEN + "' AND run_id = '" + genRuns.get(1) + "' AND key IS NULL")
+                .collectAsList()
+                .stream()
+                .filter(r -> h.series().stream()
+                        .anyMatch(s -> s.metric().equals(r.getAs("metric"))
+                                && java.util.Objects.equals(s.figure(), r.getAs("figure"))))
                 .count();
         assertEquals(headlineRegressions, flaggedHeadlines);
         assertTrue(flaggedHeadlines >= 1);
@@ -114,14 +139,17 @@ class HistoryReportTest {
         assertEquals(genRuns.get(2), night3.get(1));
         assertEquals("changed file rank0_trace.json (failed: no metrics)", night3.get(night3.size() - 1));
         // metric, unit, #1, #2, #3, first -> last: 0 to 300 has no relative change
-        assertEquals(List.of("straggler_lag.mean_lag_us", "us", "0", "300*", "-", "-"), cells(text, "straggler_lag.mean_lag_us"));
+        assertEquals(
+                List.of("straggler_lag.mean_lag_us", "us", "0", "300*", "-", "-"),
+                cells(text, "straggler_lag.mean_lag_us"));
     }
 
     @Test
     void realTracesReadAgainForATouchedFileGiveTheSameNumbers() {
         RunHistory h = reports.history(REAL);
         assertEquals(realRuns, h.runs().stream().map(RunHistory.Run::runId).toList());
-        assertEquals(List.of("changed file sampled_rank-1.json.gz"), h.runs().get(1).changes());
+        assertEquals(
+                List.of("changed file sampled_rank-1.json.gz"), h.runs().get(1).changes());
         assertFalse(h.series().isEmpty());
         for (RunHistory.Series s : h.series()) {
             assertEquals(s.values().get(0), s.values().get(1), s.name() + ": the same files give the same value");
@@ -129,7 +157,10 @@ class HistoryReportTest {
         }
         String text = h.text();
         assertTrue(text.contains("\n2 runs read this workload\n"), text);
-        String coll = text.lines().filter(l -> l.strip().startsWith("coll_call_num ")).findFirst().orElseThrow();
+        String coll = text.lines()
+                .filter(l -> l.strip().startsWith("coll_call_num "))
+                .findFirst()
+                .orElseThrow();
         assertTrue(coll.strip().endsWith("0.0%"), coll);
     }
 
@@ -168,7 +199,10 @@ class HistoryReportTest {
     }
 
     private static List<String> cells(String text, String first) {
-        return text.lines().map(l -> List.of(l.strip().split("\\s{2,}"))).filter(c -> c.get(0).equals(first))
-                .findFirst().orElseThrow(() -> new AssertionError("no line " + first + " in:\n" + text));
+        return text.lines()
+                .map(l -> List.of(l.strip().split("\\s{2,}")))
+                .filter(c -> c.get(0).equals(first))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no line " + first + " in:\n" + text));
     }
 }

@@ -40,7 +40,8 @@ class ReportTest {
     static SparkSession spark;
     static Reports reports;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void setUp() {
@@ -50,14 +51,19 @@ class ReportTest {
     }
 
     private static String line(String text, String startsWith) {
-        return text.lines().filter(l -> l.strip().startsWith(startsWith)).findFirst()
+        return text.lines()
+                .filter(l -> l.strip().startsWith(startsWith))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no line starting with '" + startsWith + "' in:\n" + text));
     }
 
     /** The cells of the first table line whose first two cells are these. */
     private static List<String> row(String text, String first, String second) {
-        return text.lines().map(ReportTest::cells).filter(c -> c.size() > 1 && c.get(0).equals(first) && c.get(1).equals(second))
-                .findFirst().orElseThrow(() -> new AssertionError("no row " + first + " " + second + " in:\n" + text));
+        return text.lines()
+                .map(ReportTest::cells)
+                .filter(c -> c.size() > 1 && c.get(0).equals(first) && c.get(1).equals(second))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row " + first + " " + second + " in:\n" + text));
     }
 
     private static List<String> cells(String line) {
@@ -76,10 +82,15 @@ class ReportTest {
         assertEquals(List.of("trace files", "4 (4 ok, 0 skipped, 0 error)"), cells(line(text, "trace files")));
         assertEquals(List.of("events", "6,188"), cells(line(text, "events")));
         // bandwidth: 128 all-gather kernels (32 per rank), 13,958,643,712 bytes in the 64 MiB bucket
-        assertEquals(List.of("all_gather", "64 MiB", "128", "13.96 GB", "128"), row(text, "all_gather", "64 MiB").subList(0, 5));
-        assertEquals(List.of("reduce_scatter", "64 MiB", "64", "6.98 GB", "64"), row(text, "reduce_scatter", "64 MiB").subList(0, 5));
+        assertEquals(
+                List.of("all_gather", "64 MiB", "128", "13.96 GB", "128"),
+                row(text, "all_gather", "64 MiB").subList(0, 5));
+        assertEquals(
+                List.of("reduce_scatter", "64 MiB", "64", "6.98 GB", "64"),
+                row(text, "reduce_scatter", "64 MiB").subList(0, 5));
         // stragglers: rank 3 is 40 µs late to every one of the 52 collectives
-        assertEquals(List.of("lag mean/p50/p95/max", "40 / 40 / 40 / 40 us"), cells(line(text, "lag mean/p50/p95/max")));
+        assertEquals(
+                List.of("lag mean/p50/p95/max", "40 / 40 / 40 / 40 us"), cells(line(text, "lag mean/p50/p95/max")));
         assertEquals(List.of("straggler rank", "3"), cells(line(text, "straggler rank")));
         String section = text.substring(text.indexOf("\nStragglers\n"), text.indexOf("\nKernels\n"));
         assertEquals(List.of("3", "52", "52", "1", "#".repeat(40)), cells(line(section, "3 ")));
@@ -120,8 +131,8 @@ class ReportTest {
     void comparisonHasRatiosForSharedMetrics() throws Exception {
         Comparison c = reports.compare(DLRM, LLAMA);
         Comparison.Row calls = row(c, "coll_call_num", null, null);
-        assertEquals(12.0, calls.reference(), 1e-9);  // 48 comm kernels over 4 ranks
-        assertEquals(52.0, calls.candidate(), 1e-9);  // 208 over 4
+        assertEquals(12.0, calls.reference(), 1e-9); // 48 comm kernels over 4 ranks
+        assertEquals(52.0, calls.candidate(), 1e-9); // 208 over 4
         assertEquals(52.0 / 12.0, calls.ratio(), 1e-12);
         assertNull(row(c, "collective_vol_allgather_gb", null, null).ratio(), "reference 0: no ratio");
         assertNull(row(c, "peak_allocated_bytes", null, null).ratio(), "both null: no ratio");
@@ -129,11 +140,17 @@ class ReportTest {
         assertTrue(overlap.hasDelta());
         assertEquals(overlap.candidate() - overlap.reference(), overlap.ratioDelta(), 1e-12);
         // busbw_gbps rows are per kind: only all_reduce is in both workloads
-        assertEquals(List.of("all_reduce"), c.rows().stream().filter(r -> r.metric().equals("busbw_gbps")).map(Comparison.Row::key).toList());
+        assertEquals(
+                List.of("all_reduce"),
+                c.rows().stream()
+                        .filter(r -> r.metric().equals("busbw_gbps"))
+                        .map(Comparison.Row::key)
+                        .toList());
 
         List<String> written = reports.writeComparison(c, tmp.resolve("cmp").toString());
         assertEquals(3, written.size());
-        JsonNode summary = new ObjectMapper().readTree(tmp.resolve("cmp/summary.json").toFile());
+        JsonNode summary =
+                new ObjectMapper().readTree(tmp.resolve("cmp/summary.json").toFile());
         assertEquals(DLRM, summary.get("reference").asText());
         assertEquals(LLAMA, summary.get("candidate").asText());
         assertEquals(c.rows().size(), summary.get("metrics").size());
@@ -141,7 +158,9 @@ class ReportTest {
         for (JsonNode m : summary.get("metrics")) {
             Set<String> keys = new TreeSet<>();
             m.fieldNames().forEachRemaining(keys::add);
-            boolean delta = Comparison.RATIO_DELTA_ROWS.test(m.get("metric").asText(), m.get("figure").isNull() ? null : m.get("figure").asText());
+            boolean delta = Comparison.RATIO_DELTA_ROWS.test(
+                    m.get("metric").asText(),
+                    m.get("figure").isNull() ? null : m.get("figure").asText());
             Set<String> expected = new TreeSet<>(base);
             if (delta) expected.add("ratio_delta");
             assertEquals(expected, keys, m.toString());
@@ -154,7 +173,10 @@ class ReportTest {
 
         if (Chromium.available()) {
             String dom = Chromium.dumpDom(tmp.resolve("cmp/compare.html"), tmp.resolve("chrome-cmp"));
-            assertEquals("3", bodyAttribute(dom, "data-charts-ready"), "the ratio chart, the time split and the kernel categories drew");
+            assertEquals(
+                    "3",
+                    bodyAttribute(dom, "data-charts-ready"),
+                    "the ratio chart, the time split and the kernel categories drew");
         }
     }
 
@@ -164,8 +186,12 @@ class ReportTest {
     }
 
     private static Comparison.Row row(Comparison c, String metric, String figure, String key) {
-        return c.rows().stream().filter(r -> r.metric().equals(metric) && java.util.Objects.equals(r.figure(), figure)
-                && java.util.Objects.equals(r.key(), key)).findFirst().orElseThrow(() -> new AssertionError("no row " + metric));
+        return c.rows().stream()
+                .filter(r -> r.metric().equals(metric)
+                        && java.util.Objects.equals(r.figure(), figure)
+                        && java.util.Objects.equals(r.key(), key))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row " + metric));
     }
 
     /** The attribute of the page's own body element (ECharts' source also holds the text "<body"). */
@@ -178,7 +204,9 @@ class ReportTest {
 
     @Test
     void htmlPagesDrawEveryChartInChromium() throws Exception {
-        assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent (apt-get install -y chromium; .ci/run installs it)");
+        assumeTrue(
+                Chromium.available(),
+                "skipped: /usr/bin/chromium is absent (apt-get install -y chromium; .ci/run installs it)");
         Path dir = tmp.resolve("html");
         List<String> files = reports.html(List.of(DLRM, LLAMA), dir.toString(), null, 4000);
         assertEquals(2, files.size());
@@ -186,21 +214,39 @@ class ReportTest {
             Path page = dir.resolve(w + ".html");
             String html = Files.readString(page, StandardCharsets.UTF_8);
             assertFalse(html.contains("http://") && html.contains("<script src"), "no external script");
-            assertFalse(Pattern.compile("<(script|link)[^>]+(src|href)=").matcher(html).find(), "nothing loaded from elsewhere");
+            assertFalse(
+                    Pattern.compile("<(script|link)[^>]+(src|href)=")
+                            .matcher(html)
+                            .find(),
+                    "nothing loaded from elsewhere");
             String data = html.substring(html.indexOf("<script type=\"application/json\" id=\"report-data\">"));
             data = data.substring(data.indexOf('>') + 1, data.indexOf("</script>"));
-            assertFalse(data.contains("<") || data.contains(">") || data.contains("&"), "trace names are escaped in the JSON");
+            assertFalse(
+                    data.contains("<") || data.contains(">") || data.contains("&"),
+                    "trace names are escaped in the JSON");
             JsonNode json = new ObjectMapper().readTree(data);
             assertEquals(w, json.get("workload").asText());
 
             String dom = Chromium.dumpDom(page, tmp.resolve("chrome-" + w));
-            assertEquals("8", bodyAttribute(dom, "data-charts-ready"),
+            assertEquals(
+                    "8",
+                    bodyAttribute(dom, "data-charts-ready"),
                     "timeline, overlap, bytes, busbw, lag, stragglers, kernels, node locality");
-            assertTrue(Pattern.compile("<div class=\"chart\" id=\"chart-locality\"[^>]*data-rendered=\"true\"").matcher(dom).find(),
+            assertTrue(
+                    Pattern.compile("<div class=\"chart\" id=\"chart-locality\"[^>]*data-rendered=\"true\"")
+                            .matcher(dom)
+                            .find(),
                     "the card's count_per_node (4) gives a locality split: all intra-node");
-            for (String id : List.of("chart-timeline", "chart-overlap", "chart-bytes", "chart-busbw", "chart-lag",
-                    "chart-stragglers", "chart-kernels")) {
-                Matcher chart = Pattern.compile("<div class=\"chart\" id=\"" + id + "\"[^>]*data-rendered=\"true\"").matcher(dom);
+            for (String id : List.of(
+                    "chart-timeline",
+                    "chart-overlap",
+                    "chart-bytes",
+                    "chart-busbw",
+                    "chart-lag",
+                    "chart-stragglers",
+                    "chart-kernels")) {
+                Matcher chart = Pattern.compile("<div class=\"chart\" id=\"" + id + "\"[^>]*data-rendered=\"true\"")
+                        .matcher(dom);
                 assertTrue(chart.find(), id + " rendered");
                 String rest = dom.substring(chart.end());
                 int svg = rest.indexOf("<svg");
@@ -217,7 +263,9 @@ class ReportTest {
         }
         String llama = Chromium.dumpDom(dir.resolve(LLAMA + ".html"), tmp.resolve("chrome-names"));
         // a kernel name with <, >, & is on the page as text
-        assertTrue(llama.contains("pytorch_flash::flash_fwd_kernel&lt;Flash_fwd_kernel_traits&lt;128, 128, 64, 4"), "names shown as text");
+        assertTrue(
+                llama.contains("pytorch_flash::flash_fwd_kernel&lt;Flash_fwd_kernel_traits&lt;128, 128, 64, 4"),
+                "names shown as text");
     }
 
     /** Issue 30: where busbw and CCL-Bench's bandwidth stand side by side, the report says why they differ. */
@@ -225,7 +273,9 @@ class ReportTest {
     void textReportSaysWhyBusbwAndCclBenchBandwidthDiffer() {
         String text = reports.text(LLAMA, null);
         String section = text.substring(text.indexOf("\nBandwidth by collective kind"));
-        assertTrue(row(section, "all_gather", "128").size() == 7 && !row(section, "all_gather", "128").get(6).equals("-"),
+        assertTrue(
+                row(section, "all_gather", "128").size() == 7
+                        && !row(section, "all_gather", "128").get(6).equals("-"),
                 "the all_gather row shows CCL-Bench's figure beside busbw: " + row(section, "all_gather", "128"));
         assertTrue(section.contains(WaitFreeBandwidth.WHY_CCL_BENCH), section);
     }
@@ -241,36 +291,51 @@ class ReportTest {
         Path dir = tmp.resolve("colours");
         reports.html(List.of(LLAMA), dir.toString(), null, 4000);
         String dom = Chromium.dumpDom(dir.resolve(LLAMA + ".html"), tmp.resolve("chrome-colours"));
-        Matcher chart = Pattern.compile("<div class=\"chart\" id=\"([^\"]+)\"([^>]*)>").matcher(dom);
+        Matcher chart =
+                Pattern.compile("<div class=\"chart\" id=\"([^\"]+)\"([^>]*)>").matcher(dom);
         java.util.Map<String, String> colourOf = new java.util.TreeMap<>();
         int charts = 0;
         while (chart.find()) {
             charts++;
             String attributes = chart.group(2);
-            Matcher overlaps = Pattern.compile("data-layout-overlaps=\"(\\d+)\"").matcher(attributes);
+            Matcher overlaps =
+                    Pattern.compile("data-layout-overlaps=\"(\\d+)\"").matcher(attributes);
             assertTrue(overlaps.find(), chart.group(1) + " says how its parts were laid out");
             assertEquals("0", overlaps.group(1), chart.group(1) + ": legend, title and plot apart");
             Matcher colours = Pattern.compile("data-series-colors=\"([^\"]*)\"").matcher(attributes);
             assertTrue(colours.find(), chart.group(1));
-            JsonNode byName = new ObjectMapper().readTree(colours.group(1).replace("&quot;", "\"").replace("&amp;", "&"));
+            JsonNode byName = new ObjectMapper()
+                    .readTree(colours.group(1).replace("&quot;", "\"").replace("&amp;", "&"));
             for (var e : (Iterable<java.util.Map.Entry<String, JsonNode>>) byName::fields) {
                 String before = colourOf.putIfAbsent(e.getKey(), e.getValue().asText());
-                assertTrue(before == null || before.equals(e.getValue().asText()),
-                        e.getKey() + " is " + before + " on one chart and " + e.getValue().asText() + " on " + chart.group(1));
+                assertTrue(
+                        before == null || before.equals(e.getValue().asText()),
+                        e.getKey() + " is " + before + " on one chart and "
+                                + e.getValue().asText() + " on " + chart.group(1));
             }
         }
         assertEquals(8, charts, "every chart of the page checked");
-        assertTrue(colourOf.keySet().containsAll(List.of("compute", "comm", "all_gather", "reduce_scatter", "gemm")), colourOf.toString());
-        assertEquals(colourOf.size(), new java.util.HashSet<>(colourOf.values()).size(), "no two categories share a colour: " + colourOf);
+        assertTrue(
+                colourOf.keySet().containsAll(List.of("compute", "comm", "all_gather", "reduce_scatter", "gemm")),
+                colourOf.toString());
+        assertEquals(
+                colourOf.size(),
+                new java.util.HashSet<>(colourOf.values()).size(),
+                "no two categories share a colour: " + colourOf);
     }
 
     @Test
     void hostileNamesStayText() throws Exception {
         String evil = "</script><img src=x onerror=\"document.title='pwned'\"><b>&amp;";
-        ReportModel m = new ReportModel("evil<w>&\"'", "run-1", new LinkedHashMap<>(java.util.Map.of("description", evil)),
+        ReportModel m = new ReportModel(
+                "evil<w>&\"'",
+                "run-1",
+                new LinkedHashMap<>(java.util.Map.of("description", evil)),
                 new ReportModel.Files(1, 1, 0, 0, 1, 2, 0, List.of(evil + ": " + evil)),
                 List.of(new MetricRow("iter_time", "avg_ms", null, null, null, 1.5, "ms", "ok", evil)),
-                List.of(), List.of(), List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
                 List.of(new ReportModel.CommBucket(evil, 1024L, 2, 2048L, 10, 2, 1.0)),
                 List.of(new ReportModel.RankLastArrivals(0, 1, 1)),
                 new ReportModel.LagMap(List.of(evil), List.of(0), List.of(new double[] {0, 0, 1.0}), 1),
@@ -278,11 +343,20 @@ class ReportTest {
                 List.of(new ReportModel.KernelTime(0, evil, null, 1, 5)),
                 List.of(new ReportModel.KernelTime(null, evil, evil, 1, 5)),
                 new ReportModel.Memory(evil, List.of()),
-                new ReportModel.Hang(evil, List.of(new ReportModel.HangRow(evil, evil, 1, evil, evil, evil, 1L, List.of(0),
-                        List.of(1), true)), List.of(evil), List.of(0), List.of(new ReportModel.HangCell(0, evil, 2, 1L)),
-                        evil, evil),
-                new ReportModel.AllToAll(List.of(new ReportModel.Imbalance(evil, 1.5)), List.of(0, 1),
-                        List.of(new long[] {0, 1, 10}, new long[] {1, 0, 20}), 2));
+                new ReportModel.Hang(
+                        evil,
+                        List.of(new ReportModel.HangRow(
+                                evil, evil, 1, evil, evil, evil, 1L, List.of(0), List.of(1), true)),
+                        List.of(evil),
+                        List.of(0),
+                        List.of(new ReportModel.HangCell(0, evil, 2, 1L)),
+                        evil,
+                        evil),
+                new ReportModel.AllToAll(
+                        List.of(new ReportModel.Imbalance(evil, 1.5)),
+                        List.of(0, 1),
+                        List.of(new long[] {0, 1, 10}, new long[] {1, 0, 20}),
+                        2));
         String html = HtmlReport.render(m);
         String data = html.substring(html.indexOf("id=\"report-data\">"), html.indexOf("<script>\n/* Apache ECharts"));
         assertFalse(data.contains("<img") || data.contains("<b>"), "no markup from a name reaches the HTML");
@@ -298,7 +372,8 @@ class ReportTest {
         String body = dom.substring(dom.indexOf("<main"), dom.indexOf("</main>"));
         assertFalse(Pattern.compile("<(img|b)\\b").matcher(body).find(), "no element from a name");
         assertTrue(dom.contains("&lt;/script&gt;&lt;img src=x"), "the name is shown as text");
-        assertEquals("7", bodyAttribute(dom, "data-charts-ready"), "every chart with data drew (no overlap steps here)");
+        assertEquals(
+                "7", bodyAttribute(dom, "data-charts-ready"), "every chart with data drew (no overlap steps here)");
     }
 
     private static int countOf(String s, String what) {

@@ -26,7 +26,9 @@ class TimelineAtScaleTest {
     static final String W = "wide256";
     static final int RANKS = 256;
 
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static Reports reports;
     static ReportModel model;
@@ -37,7 +39,9 @@ class TimelineAtScaleTest {
         TestArchive archive = new TestArchive(tmp).generated(W, RANKS, 2, 37, 300);
         var result = archive.refresh(spark);
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
-        reports = new Reports(spark, new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+        reports = new Reports(
+                spark,
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
         model = reports.model(W, null, ReportQueries.DEFAULT_TIMELINE_CAP);
     }
 
@@ -85,7 +89,8 @@ class TimelineAtScaleTest {
         assertTrue(bytes < 3_000_000, "a few MB at most: " + bytes);
         assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent");
         String dom = Chromium.dumpDom(page, tmp.resolve("chrome-wide"));
-        Matcher chart = Pattern.compile("<div class=\"chart\" id=\"chart-timeline\"[^>]*data-rendered=\"true\"").matcher(dom);
+        Matcher chart = Pattern.compile("<div class=\"chart\" id=\"chart-timeline\"[^>]*data-rendered=\"true\"")
+                .matcher(dom);
         assertTrue(chart.find(), "timeline rendered");
         String svg = dom.substring(chart.end(), dom.indexOf("</svg>", chart.end()));
         assertTrue(svg.contains("node 4 · slowest rank 37"), "the lane of the straggler's node");

@@ -43,6 +43,7 @@ class ServeTest {
 
     @TempDir
     Path tmp;
+
     private Process serve;
 
     @AfterEach
@@ -61,22 +62,41 @@ class ServeTest {
 
         Path stdout = tmp.resolve("serve.out");
         Path stderr = tmp.resolve("serve.err");
-        serve = start(stdout, stderr, "serve", "--warehouse", archive.warehouse.toString(), "--port", "0",
-                "--master", "local[1]", "--conf", "spark.ui.enabled=false", "--conf", "spark.sql.shuffle.partitions=2");
-        assertTrue(MainProcess.waitFor(() -> address(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),
+        serve = start(
+                stdout,
+                stderr,
+                "serve",
+                "--warehouse",
+                archive.warehouse.toString(),
+                "--port",
+                "0",
+                "--master",
+                "local[1]",
+                "--conf",
+                "spark.ui.enabled=false",
+                "--conf",
+                "spark.sql.shuffle.partitions=2");
+        assertTrue(
+                MainProcess.waitFor(() -> address(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),
                 "serve never said where it listens");
         assertTrue(serve.isAlive(), "serve ended: " + Files.readString(stderr));
         String url = address(stdout);
 
         String perWorkload = "SELECT workload, count(*) AS n FROM events GROUP BY workload ORDER BY workload";
-        List<JsonNode> first = remote(url, perWorkload,
+        List<JsonNode> first = remote(
+                url,
+                perWorkload,
                 "SELECT busbw_factor('all_reduce', 4) AS f, collective_kind(NULL, 'ncclDevKernel_AllGather_RING_LL', NULL) AS k",
                 "SELECT unit, category FROM metric_reference WHERE metric = 'coll_call_num'");
         assertEquals(eventsPerWorkload(spark, archive), counts(first.subList(0, 1)), "the events table through serve");
         assertEquals(1.5, first.get(1).get("f").asDouble(), "busbw_factor(all_reduce, 4) = 2(n-1)/n = 2*3/4");
         assertEquals("all_gather", first.get(1).get("k").asText());
-        assertEquals(MetricCatalog.of("coll_call_num").unit(), first.get(2).get("unit").asText());
-        assertEquals(MetricCatalog.of("coll_call_num").category(), first.get(2).get("category").asText());
+        assertEquals(
+                MetricCatalog.of("coll_call_num").unit(),
+                first.get(2).get("unit").asText());
+        assertEquals(
+                MetricCatalog.of("coll_call_num").category(),
+                first.get(2).get("category").asText());
 
         // a refresh beside the server: a read again with a third rank (its partitions are swapped), b new
         archive.generated("a", 3, 2, 1, 0).generated("b", 2, 2, 1, 0);
@@ -87,11 +107,22 @@ class ServeTest {
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = ClientLoader.runSql(url, null, "JSON", 1000, new BufferedReader(new StringReader("\\m coll_call_num\n")),
-                false, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = ClientLoader.runSql(
+                url,
+                null,
+                "JSON",
+                1000,
+                new BufferedReader(new StringReader("\\m coll_call_num\n")),
+                false,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
-        JsonNode m = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8).strip());
-        assertEquals(MetricCatalog.of("coll_call_num").description(), m.get("description").asText(), "\\m through serve");
+        JsonNode m =
+                new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8).strip());
+        assertEquals(
+                MetricCatalog.of("coll_call_num").description(),
+                m.get("description").asText(),
+                "\\m through serve");
 
         long pid = serve.pid();
         serve.destroy(); // SIGTERM
@@ -120,11 +151,19 @@ class ServeTest {
     private static List<JsonNode> remote(String url, String... statements) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = ClientLoader.runSql(url, List.of(statements), "JSON", 1000, null, false,
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = ClientLoader.runSql(
+                url,
+                List.of(statements),
+                "JSON",
+                1000,
+                null,
+                false,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
         List<JsonNode> rows = new ArrayList<>();
-        for (String line : out.toString(StandardCharsets.UTF_8).strip().split("\n")) rows.add(new ObjectMapper().readTree(line));
+        for (String line : out.toString(StandardCharsets.UTF_8).strip().split("\n"))
+            rows.add(new ObjectMapper().readTree(line));
         return rows;
     }
 
@@ -137,7 +176,11 @@ class ServeTest {
     /** Events per workload as a fresh read of the table's files in this JVM says. */
     private static Map<String, Long> eventsPerWorkload(SparkSession spark, TestArchive archive) {
         Map<String, Long> m = new TreeMap<>();
-        for (Row r : spark.read().parquet(archive.table("events")).groupBy("workload").count().collectAsList()) {
+        for (Row r : spark.read()
+                .parquet(archive.table("events"))
+                .groupBy("workload")
+                .count()
+                .collectAsList()) {
             m.put(r.getString(0), r.getLong(1));
         }
         return m;
@@ -156,7 +199,8 @@ class ServeTest {
     /** {@code Main args…} as a real process (MainProcess's command line), both outputs to files. */
     private static Process start(Path stdout, Path stderr, String... args) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(MainProcess.command(args))
-                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+                .redirectOutput(stdout.toFile())
+                .redirectError(stderr.toFile());
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
         return pb.start();
     }

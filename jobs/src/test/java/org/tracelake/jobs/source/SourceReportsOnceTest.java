@@ -34,16 +34,23 @@ class SourceReportsOnceTest {
         String glob = DLRM.resolve("worker*.json.gz").toString();
         long expected = spark.read().format("tracelake").load(glob).count();
 
-        Dataset<Row> events = spark.read().format("tracelake").option("reportsDir", reports.toUri().toString()).load(glob);
-        List<Long> perTask = events.mapPartitions((MapPartitionsFunction<Row, Long>) rows -> {
-            long n = 0;
-            while (rows.hasNext()) {
-                rows.next();
-                n++;
-            }
-            if (TaskContext.get().attemptNumber() == 0) throw new IllegalStateException("injected: first attempt fails");
-            return List.of(n).iterator();
-        }, Encoders.LONG()).collectAsList();
+        Dataset<Row> events = spark.read()
+                .format("tracelake")
+                .option("reportsDir", reports.toUri().toString())
+                .load(glob);
+        List<Long> perTask = events.mapPartitions(
+                        (MapPartitionsFunction<Row, Long>) rows -> {
+                            long n = 0;
+                            while (rows.hasNext()) {
+                                rows.next();
+                                n++;
+                            }
+                            if (TaskContext.get().attemptNumber() == 0)
+                                throw new IllegalStateException("injected: first attempt fails");
+                            return List.of(n).iterator();
+                        },
+                        Encoders.LONG())
+                .collectAsList();
         assertEquals(expected, perTask.stream().mapToLong(Long::longValue).sum(), "second attempts returned every row");
 
         List<FileReport> published = ReportSink.readAll(reports.toUri().toString(), new Configuration());

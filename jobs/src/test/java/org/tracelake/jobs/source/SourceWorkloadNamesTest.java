@@ -44,10 +44,15 @@ class SourceWorkloadNamesTest {
     /** workload -> "files:ranks:events" of the events read from {@code path}. */
     private Map<String, String> perWorkload(String path) {
         Map<String, String> out = new TreeMap<>();
-        for (Row r : spark.read().format("tracelake").load(path).groupBy("workload")
-                .agg(org.apache.spark.sql.functions.countDistinct("source_file"),
+        for (Row r : spark.read()
+                .format("tracelake")
+                .load(path)
+                .groupBy("workload")
+                .agg(
+                        org.apache.spark.sql.functions.countDistinct("source_file"),
                         org.apache.spark.sql.functions.countDistinct("rank"),
-                        org.apache.spark.sql.functions.count("*")).collectAsList()) {
+                        org.apache.spark.sql.functions.count("*"))
+                .collectAsList()) {
             out.put(r.getString(0), r.getLong(1) + ":" + r.getLong(2) + ":" + r.getLong(3));
         }
         return out;
@@ -56,33 +61,54 @@ class SourceWorkloadNamesTest {
     @Test
     void anArchiveReadsAsTheRefreshListsIt(@TempDir Path dir) throws IOException {
         TestArchive a = twoTorchtitanWorkloads(dir);
-        long rank0 = spark.read().format("tracelake").load(TestArchive.shared("kineto/hta-sampled-2rank/sampled_rank-0.json.gz").toString()).count();
-        long rank1 = spark.read().format("tracelake").load(TestArchive.shared("kineto/hta-sampled-2rank/sampled_rank-1.json.gz").toString()).count();
+        long rank0 = spark.read()
+                .format("tracelake")
+                .load(TestArchive.shared("kineto/hta-sampled-2rank/sampled_rank-0.json.gz")
+                        .toString())
+                .count();
+        long rank1 = spark.read()
+                .format("tracelake")
+                .load(TestArchive.shared("kineto/hta-sampled-2rank/sampled_rank-1.json.gz")
+                        .toString())
+                .count();
         String each = "2:2:" + (rank0 + rank1); // two files, two ranks, the events of the two real files
         Map<String, String> expected = Map.of("llama-a", each, "llama-b", each);
 
         assertEquals(expected, perWorkload(a.archive.toString()), "the archive: one workload per folder below it");
         // the names the refresh's own listing gives the same folders
-        List<String> scanned = ArchiveScanner.scan(a.archive.toString(), spark.sparkContext().hadoopConfiguration())
-                .stream().map(WorkloadFolder::name).toList();
+        List<String> scanned =
+                ArchiveScanner.scan(a.archive.toString(), spark.sparkContext().hadoopConfiguration()).stream()
+                        .map(WorkloadFolder::name)
+                        .toList();
         assertEquals(List.copyOf(expected.keySet()).stream().sorted().toList(), scanned);
 
         // a glob is read below its folder before the first wildcard: the same names
         assertEquals(expected, perWorkload(a.archive + "/*/profile_traces/*/rank*_trace.json.gz"));
         // a workload folder loaded on its own (its card at the top says it is one) keeps its name ...
-        assertEquals(Map.of("llama-a", each), perWorkload(a.archive.resolve("llama-a").toString()));
+        assertEquals(
+                Map.of("llama-a", each),
+                perWorkload(a.archive.resolve("llama-a").toString()));
         // ... and a folder of loose traces is named after itself, as before
-        assertEquals(Map.of("iteration_13", each),
-                perWorkload(a.archive.resolve("llama-b/profile_traces/iteration_13").toString()));
+        assertEquals(
+                Map.of("iteration_13", each),
+                perWorkload(
+                        a.archive.resolve("llama-b/profile_traces/iteration_13").toString()));
     }
 
     @Test
     void theCardIsListedAsTheCard(@TempDir Path dir) throws IOException {
         TestArchive a = twoTorchtitanWorkloads(dir);
-        List<Row> files = spark.read().format("tracelake").option("table", "trace_files").load(a.archive.toString())
-                .orderBy("path").collectAsList();
+        List<Row> files = spark.read()
+                .format("tracelake")
+                .option("table", "trace_files")
+                .load(a.archive.toString())
+                .orderBy("path")
+                .collectAsList();
         assertEquals(5, files.size(), "four traces and one card: " + files);
-        Row card = files.stream().filter(r -> r.getString(r.fieldIndex("path")).endsWith("llama-a.yaml")).findFirst().orElseThrow();
+        Row card = files.stream()
+                .filter(r -> r.getString(r.fieldIndex("path")).endsWith("llama-a.yaml"))
+                .findFirst()
+                .orElseThrow();
         assertEquals("llama-a", card.getString(card.fieldIndex("workload")));
         assertEquals("workload_card", card.getString(card.fieldIndex("format")));
         assertEquals("skipped", card.getString(card.fieldIndex("status")));

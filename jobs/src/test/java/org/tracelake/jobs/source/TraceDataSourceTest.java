@@ -39,7 +39,8 @@ class TraceDataSourceTest {
         assertEquals(EventSchema.SCHEMA, events.schema());
         events.createOrReplaceTempView("ds_events");
         List<Row> perRank = spark.sql("SELECT workload, rank, format, count(*) AS n, "
-                + "count_if(activity_class = 'comm') AS comm FROM ds_events GROUP BY ALL ORDER BY rank").collectAsList();
+                        + "count_if(activity_class = 'comm') AS comm FROM ds_events GROUP BY ALL ORDER BY rank")
+                .collectAsList();
         assertEquals(4, perRank.size(), "one rank per worker file");
         for (int r = 0; r < 4; r++) {
             Row row = perRank.get(r);
@@ -50,10 +51,12 @@ class TraceDataSourceTest {
         }
 
         // The same files as trace_files: one row per file, the card skipped with its reason, events counted alike.
-        Dataset<Row> files = spark.read().format("tracelake").option("table", "trace_files").load(DLRM.toString());
+        Dataset<Row> files =
+                spark.read().format("tracelake").option("table", "trace_files").load(DLRM.toString());
         assertEquals(TraceFileSchema.SCHEMA, files.schema());
         Map<String, Row> byName = new HashMap<>();
-        for (Row f : files.collectAsList()) byName.put(Path.of(f.getString(f.fieldIndex("path"))).getFileName().toString(), f);
+        for (Row f : files.collectAsList())
+            byName.put(Path.of(f.getString(f.fieldIndex("path"))).getFileName().toString(), f);
         assertEquals(5, byName.size());
         Row card = byName.get("dlrm-ddp-v100x4-legacy.yaml");
         assertEquals("skipped", card.getString(card.fieldIndex("status")));
@@ -70,13 +73,15 @@ class TraceDataSourceTest {
     @Test
     void theDocumentedSparkSqlWorks() throws IOException {
         String doc = Files.readString(SampleWarehouse.projectHome().resolve("docs/SQL.md"));
-        Matcher block = Pattern.compile("```sql source\\n(.*?)```", Pattern.DOTALL).matcher(doc);
+        Matcher block =
+                Pattern.compile("```sql source\\n(.*?)```", Pattern.DOTALL).matcher(doc);
         assertTrue(block.find(), "docs/SQL.md has a sql source block");
         String archive = SampleWarehouse.projectHome().resolve("data").toString();
         Dataset<Row> last = null;
         for (String statement : SqlText.split(block.group(1).replace("/archive", archive))) last = spark.sql(statement);
         List<Row> rows = last.collectAsList();
-        assertEquals(4, rows.stream().map(r -> r.getInt(0)).distinct().count(), "comm kernels on all four ranks: " + rows);
+        assertEquals(
+                4, rows.stream().map(r -> r.getInt(0)).distinct().count(), "comm kernels on all four ranks: " + rows);
         assertEquals(5, spark.sql("SELECT count(*) FROM raw_files").first().getLong(0));
     }
 
@@ -85,18 +90,25 @@ class TraceDataSourceTest {
         // each partition is one file of one workload: the source says its rows are sorted by workload, so neither a
         // sort by workload nor the write partitioned by it (ingest's) adds a sort of every row
         Dataset<Row> events = spark.read().format("tracelake").load(DLRM.toString());
-        String plan = events.sortWithinPartitions("workload").queryExecution().executedPlan().toString();
+        String plan = events.sortWithinPartitions("workload")
+                .queryExecution()
+                .executedPlan()
+                .toString();
         assertFalse(plan.contains("Sort ["), plan);
-        java.util.concurrent.atomic.AtomicReference<String> written = new java.util.concurrent.atomic.AtomicReference<>();
-        org.apache.spark.sql.util.QueryExecutionListener listener = new org.apache.spark.sql.util.QueryExecutionListener() {
-            @Override
-            public void onSuccess(String funcName, org.apache.spark.sql.execution.QueryExecution qe, long durationNs) {
-                written.set(qe.executedPlan().toString());
-            }
+        java.util.concurrent.atomic.AtomicReference<String> written =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        org.apache.spark.sql.util.QueryExecutionListener listener =
+                new org.apache.spark.sql.util.QueryExecutionListener() {
+                    @Override
+                    public void onSuccess(
+                            String funcName, org.apache.spark.sql.execution.QueryExecution qe, long durationNs) {
+                        written.set(qe.executedPlan().toString());
+                    }
 
-            @Override
-            public void onFailure(String funcName, org.apache.spark.sql.execution.QueryExecution qe, Exception e) {}
-        };
+                    @Override
+                    public void onFailure(
+                            String funcName, org.apache.spark.sql.execution.QueryExecution qe, Exception e) {}
+                };
         spark.listenerManager().register(listener);
         try {
             events.write().partitionBy("workload").parquet(out.resolve("events").toString());
@@ -104,16 +116,23 @@ class TraceDataSourceTest {
         } finally {
             spark.listenerManager().unregister(listener);
         }
-        assertTrue(written.get() != null && written.get().contains("InsertIntoHadoopFsRelation"), String.valueOf(written.get()));
+        assertTrue(
+                written.get() != null && written.get().contains("InsertIntoHadoopFsRelation"),
+                String.valueOf(written.get()));
         assertFalse(written.get().contains("Sort ["), written.get());
-        assertEquals(events.count(), spark.read().parquet(out.resolve("events").toString()).count());
+        assertEquals(
+                events.count(),
+                spark.read().parquet(out.resolve("events").toString()).count());
     }
 
     @Test
     void globsAndTheWorkloadOption() {
-        Dataset<Row> two = spark.read().format("tracelake").option("workload", "mine")
+        Dataset<Row> two = spark.read()
+                .format("tracelake")
+                .option("workload", "mine")
                 .load(DLRM.resolve("worker[01]_*.json.gz").toString());
-        List<Row> ranks = two.groupBy("workload", "rank").count().orderBy("rank").collectAsList();
+        List<Row> ranks =
+                two.groupBy("workload", "rank").count().orderBy("rank").collectAsList();
         assertEquals(2, ranks.size());
         assertEquals("mine", ranks.get(0).getString(0));
         assertEquals(List.of(0, 1), List.of(ranks.get(0).getInt(1), ranks.get(1).getInt(1)));
@@ -122,14 +141,21 @@ class TraceDataSourceTest {
     @Test
     void aBrokenFileLosesOnlyItself(@TempDir Path dir) throws IOException {
         Path good = dir.resolve("rank0_trace.json");
-        Files.writeString(good, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", "
-                + "\"pid\": 0, \"tid\": 7, \"ts\": 1000, \"dur\": 5}], \"baseTimeNanoseconds\": 1700000000000000000}");
+        Files.writeString(
+                good,
+                "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", "
+                        + "\"pid\": 0, \"tid\": 7, \"ts\": 1000, \"dur\": 5}], \"baseTimeNanoseconds\": 1700000000000000000}");
         Path cut = dir.resolve("rank1_trace.json");
         Files.writeString(cut, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ge");
         assertEquals(1, spark.read().format("tracelake").load(dir.toString()).count());
-        Row broken = spark.read().format("tracelake").option("table", "trace_files").load(cut.toString()).first();
+        Row broken = spark.read()
+                .format("tracelake")
+                .option("table", "trace_files")
+                .load(cut.toString())
+                .first();
         assertEquals("error", broken.getString(broken.fieldIndex("status")));
-        assertTrue(broken.getString(broken.fieldIndex("error")).startsWith("truncated JSON"),
+        assertTrue(
+                broken.getString(broken.fieldIndex("error")).startsWith("truncated JSON"),
                 broken.getString(broken.fieldIndex("error")));
     }
 }

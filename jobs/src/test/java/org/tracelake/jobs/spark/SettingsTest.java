@@ -31,9 +31,12 @@ class SettingsTest {
         for (String bad : new String[] {"two", "0", "-3"}) {
             spark.conf().set(Settings.LOCK_STALE_AFTER_HOURS.name(), bad);
             try {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                        () -> Settings.of(spark).get(Settings.LOCK_STALE_AFTER_HOURS));
-                assertTrue(e.getMessage().startsWith("--conf spark.tracelake.lockStaleAfterHours=" + bad + ": not a valid value"),
+                IllegalArgumentException e = assertThrows(
+                        IllegalArgumentException.class, () -> Settings.of(spark).get(Settings.LOCK_STALE_AFTER_HOURS));
+                assertTrue(
+                        e.getMessage()
+                                .startsWith(
+                                        "--conf spark.tracelake.lockStaleAfterHours=" + bad + ": not a valid value"),
                         e.getMessage());
             } finally {
                 spark.conf().unset(Settings.LOCK_STALE_AFTER_HOURS.name());
@@ -50,10 +53,12 @@ class SettingsTest {
                 if (given[1] != null) {
                     assertEquals(Boolean.valueOf(given[1]), Settings.of(spark).get(Settings.METRICS_CODEGEN));
                 } else {
-                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                            () -> Settings.of(spark).get(Settings.METRICS_CODEGEN));
-                    assertTrue(e.getMessage().contains("spark.tracelake.metrics.codegen=" + given[0].strip())
-                            && e.getMessage().contains("takes true or false"), e.getMessage());
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Settings.of(spark)
+                            .get(Settings.METRICS_CODEGEN));
+                    assertTrue(
+                            e.getMessage().contains("spark.tracelake.metrics.codegen=" + given[0].strip())
+                                    && e.getMessage().contains("takes true or false"),
+                            e.getMessage());
                 }
             } finally {
                 spark.conf().unset(Settings.METRICS_CODEGEN.name());

@@ -21,24 +21,29 @@ import picocli.CommandLine;
  * decimal that reads back as the same double); only the aligned table rounds, and {@code --help} says so.
  */
 class ExactNumbersTest {
-    private static final String QUERY = "SELECT 87.412863D AS a, 0.1D + 0.2D AS b, 2.0937965632E10D AS c, 1.6E-8D AS d, "
-            + "1.0E300D AS e, -0.5D AS f, CAST(0.1 AS FLOAT) AS g, 258.84412345D AS h";
+    private static final String QUERY =
+            "SELECT 87.412863D AS a, 0.1D + 0.2D AS b, 2.0937965632E10D AS c, 1.6E-8D AS d, "
+                    + "1.0E300D AS e, -0.5D AS f, CAST(0.1 AS FLOAT) AS g, 258.84412345D AS h";
 
     @Test
     void csvAndJsonPrintEveryDoubleAsStoredAndTheTableRounds() throws Exception {
         SparkSession spark = SharedSpark.get();
-        assertEquals(List.of("a,b,c,d,e,f,g,h",
+        assertEquals(
+                List.of(
+                        "a,b,c,d,e,f,g,h",
                         // 0.1 + 0.2 is the double 0.30000000000000004 (the nearest double above 0.3), shown whole
                         "87.412863,0.30000000000000004,20937965632.0,1.6E-8,1.0E300,-0.5,0.1,258.84412345"),
                 print(spark, ResultPrinter.Format.CSV).lines().toList());
 
-        JsonNode json = new ObjectMapper().readTree(print(spark, ResultPrinter.Format.JSON).strip());
+        JsonNode json = new ObjectMapper()
+                .readTree(print(spark, ResultPrinter.Format.JSON).strip());
         assertEquals("87.412863", json.get("a").asText());
         assertEquals(0.1 + 0.2, json.get("b").asDouble());
         assertEquals(258.84412345, json.get("h").asDouble());
 
         String table = print(spark, ResultPrinter.Format.TABLE);
-        assertTrue(table.contains("87.4129") && !table.contains("87.412863"), "the table rounds to 6 digits:\n" + table);
+        assertTrue(
+                table.contains("87.4129") && !table.contains("87.412863"), "the table rounds to 6 digits:\n" + table);
     }
 
     @Test
@@ -49,7 +54,9 @@ class ExactNumbersTest {
         assertEquals("1.0E-7", ResultPrinter.exact(1e-7));
         assertEquals("100000000000000000000.0", ResultPrinter.exact(1e20));
         assertEquals("-0.0", ResultPrinter.exact(-0.0));
-        assertEquals("5.0E-324", ResultPrinter.exact(Double.MIN_VALUE)); // Python: repr(5e-324) == "5e-324"; Java prints 4.9E-324
+        assertEquals(
+                "5.0E-324",
+                ResultPrinter.exact(Double.MIN_VALUE)); // Python: repr(5e-324) == "5e-324"; Java prints 4.9E-324
         assertEquals("1.7976931348623157E308", ResultPrinter.exact(Double.MAX_VALUE));
         assertEquals("NaN", ResultPrinter.exact(Double.NaN));
         SplittableRandom random = new SplittableRandom(30);

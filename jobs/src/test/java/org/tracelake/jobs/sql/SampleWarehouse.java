@@ -52,7 +52,8 @@ public final class SampleWarehouse {
 
     public static Warehouse warehouse(SparkSession spark) {
         try {
-            return new Warehouse(get().warehouse.toString(), spark.sparkContext().hadoopConfiguration());
+            return new Warehouse(
+                    get().warehouse.toString(), spark.sparkContext().hadoopConfiguration());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

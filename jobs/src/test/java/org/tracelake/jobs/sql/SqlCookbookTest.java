@@ -42,7 +42,11 @@ public class SqlCookbookTest {
     }
 
     private static SqlRunner runner(ByteArrayOutputStream out, ByteArrayOutputStream err) {
-        SqlRunner r = new SqlRunner(spark, ResultPrinter.Format.TABLE, 1000, new PrintStream(out, true, StandardCharsets.UTF_8),
+        SqlRunner r = new SqlRunner(
+                spark,
+                ResultPrinter.Format.TABLE,
+                1000,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         r.register(SampleWarehouse.warehouse(spark));
         return r;
@@ -67,7 +71,8 @@ public class SqlCookbookTest {
                 continue;
             }
             String why = differs(m.group(2), actual);
-            if (why != null) failures.add("query " + n + ": " + why + "\nexpected:\n" + m.group(2) + "actual:\n" + actual);
+            if (why != null)
+                failures.add("query " + n + ": " + why + "\nexpected:\n" + m.group(2) + "actual:\n" + actual);
         }
         assertEquals(sqlBlocks, n, "every ```sql block of docs/SQL.md is followed by a ```text answer");
         assertTrue(n >= 10, "at least ten cookbook questions, found " + n);
@@ -114,14 +119,28 @@ public class SqlCookbookTest {
         }
         assertEquals(2, blocks);
         try {
-            assertEquals(1136 + 336, spark.sql("SELECT count(*) FROM ddl_events WHERE activity_class IS NOT NULL").first().getLong(0));
-            assertEquals(2, spark.sql("SELECT count(DISTINCT workload) FROM tracelake_events").first().getLong(0));
-            assertEquals(spark.sql("SELECT count(*) FROM events").first().getLong(0),
+            assertEquals(
+                    1136 + 336,
+                    spark.sql("SELECT count(*) FROM ddl_events WHERE activity_class IS NOT NULL")
+                            .first()
+                            .getLong(0));
+            assertEquals(
+                    2,
+                    spark.sql("SELECT count(DISTINCT workload) FROM tracelake_events")
+                            .first()
+                            .getLong(0));
+            assertEquals(
+                    spark.sql("SELECT count(*) FROM events").first().getLong(0),
                     spark.sql("SELECT count(*) FROM tracelake_events").first().getLong(0));
-            assertTrue(spark.sql("SELECT count(*) FROM tracelake_metrics WHERE workload = 'llama3-8b-fsdp-h100x4'").first().getLong(0) > 100);
-            assertEquals(1, spark.sql("SELECT count(*) FROM tracelake_runs").first().getLong(0));
+            assertTrue(spark.sql("SELECT count(*) FROM tracelake_metrics WHERE workload = 'llama3-8b-fsdp-h100x4'")
+                            .first()
+                            .getLong(0)
+                    > 100);
+            assertEquals(
+                    1, spark.sql("SELECT count(*) FROM tracelake_runs").first().getLong(0));
         } finally {
-            for (String t : List.of("tracelake_events", "tracelake_metrics", "tracelake_runs")) spark.sql("DROP TABLE IF EXISTS " + t);
+            for (String t : List.of("tracelake_events", "tracelake_metrics", "tracelake_runs"))
+                spark.sql("DROP TABLE IF EXISTS " + t);
         }
     }
 
@@ -129,13 +148,16 @@ public class SqlCookbookTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         boolean ok = runner(out, err).interactive(new BufferedReader(new StringReader(input)), false);
-        return new String[] {out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), Boolean.toString(ok)};
+        return new String[] {
+            out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), Boolean.toString(ok)
+        };
     }
 
     @Test
     void promptRunsStatementsEndedBySemicolonsAcrossLines() throws IOException {
-        String[] r = prompt("SELECT workload, count(*) AS files\n  FROM trace_files\n GROUP BY workload ORDER BY workload;"
-                + " SELECT 'a;b' AS s; -- a comment; not a statement\nSELECT 40 + 2 AS answer\n");
+        String[] r =
+                prompt("SELECT workload, count(*) AS files\n  FROM trace_files\n GROUP BY workload ORDER BY workload;"
+                        + " SELECT 'a;b' AS s; -- a comment; not a statement\nSELECT 40 + 2 AS answer\n");
         String out = r[0];
         assertTrue(out.contains("dlrm-ddp-v100x4-legacy |     5"), out);
         assertTrue(out.contains("llama3-8b-fsdp-h100x4  |     5"), out);
@@ -151,7 +173,8 @@ public class SqlCookbookTest {
         for (String table : List.of("workloads", "trace_files", "events", "collectives", "metrics", "runs")) {
             assertTrue(out.lines().anyMatch(l -> l.startsWith(table + " ")), "\\d lists " + table + ":\n" + out);
         }
-        assertTrue(out.lines().anyMatch(l -> l.matches("last_rank\\s+int")), "\\d collectives shows its columns:\n" + out);
+        assertTrue(
+                out.lines().anyMatch(l -> l.matches("last_rank\\s+int")), "\\d collectives shows its columns:\n" + out);
         assertTrue(out.lines().anyMatch(l -> l.matches("lag_ns\\s+bigint.*")), out);
         for (String udf : org.tracelake.udfs.UdfRegistry.names()) {
             assertTrue(out.lines().anyMatch(l -> l.startsWith(udf + " ")), "\\f lists " + udf + ":\n" + out);

@@ -49,9 +49,14 @@ class SqlPromptAcrossRefreshTest {
         UdfRegistry.registerAll(own);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        SqlRunner runner = new SqlRunner(own, ResultPrinter.Format.JSON, 1000, new PrintStream(out, true, StandardCharsets.UTF_8),
+        SqlRunner runner = new SqlRunner(
+                own,
+                ResultPrinter.Format.JSON,
+                1000,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        runner.register(new Warehouse(archive.warehouse.toString(), own.sparkContext().hadoopConfiguration()));
+        runner.register(
+                new Warehouse(archive.warehouse.toString(), own.sparkContext().hadoopConfiguration()));
 
         PipedWriter typed = new PipedWriter();
         BufferedReader stdin = new BufferedReader(new PipedReader(typed));
@@ -97,7 +102,11 @@ class SqlPromptAcrossRefreshTest {
     /** Events per workload as a fresh read of the table's files says (no view involved). */
     private static Map<String, Long> eventsPerWorkload(SparkSession spark, TestArchive archive) {
         Map<String, Long> m = new TreeMap<>();
-        for (Row r : spark.read().parquet(archive.table("events")).groupBy("workload").count().collectAsList()) {
+        for (Row r : spark.read()
+                .parquet(archive.table("events"))
+                .groupBy("workload")
+                .count()
+                .collectAsList()) {
             m.put(r.getString(0), r.getLong(1));
         }
         return m;
@@ -105,8 +114,11 @@ class SqlPromptAcrossRefreshTest {
 
     private static Map<String, Long> ranks(SparkSession spark, TestArchive archive) {
         Map<String, Long> m = new TreeMap<>();
-        for (Row r : spark.read().parquet(archive.table("events")).groupBy("workload")
-                .agg(org.apache.spark.sql.functions.countDistinct("rank")).collectAsList()) {
+        for (Row r : spark.read()
+                .parquet(archive.table("events"))
+                .groupBy("workload")
+                .agg(org.apache.spark.sql.functions.countDistinct("rank"))
+                .collectAsList()) {
             m.put(r.getString(0), r.getLong(1));
         }
         return m;

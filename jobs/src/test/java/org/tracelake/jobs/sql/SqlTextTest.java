@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class SqlTextTest {
     @Test
     void splitsAtSemicolonsOutsideQuotesAndComments() {
-        assertEquals(List.of("SELECT 1", "SELECT ';' AS s, \"a;b\" AS t, `c;d`", "-- x; y\nSELECT 2", "SELECT /* ; */ 3"),
+        assertEquals(
+                List.of("SELECT 1", "SELECT ';' AS s, \"a;b\" AS t, `c;d`", "-- x; y\nSELECT 2", "SELECT /* ; */ 3"),
                 SqlText.split("SELECT 1; SELECT ';' AS s, \"a;b\" AS t, `c;d`;\n-- x; y\nSELECT 2;\nSELECT /* ; */ 3"));
         assertEquals(List.of("SELECT 'it\\'s;'"), SqlText.split("SELECT 'it\\'s;';"));
         assertEquals(List.of(), SqlText.split("  ;\n-- only a comment;\n /* and this */ ; "));

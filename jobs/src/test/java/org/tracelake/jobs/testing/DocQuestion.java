@@ -26,11 +26,17 @@ public final class DocQuestion {
 
     public static Answer run(SparkSession spark, String warehouse, String tag) throws IOException {
         String doc = Files.readString(SampleWarehouse.projectHome().resolve("docs/SQL.md"), StandardCharsets.UTF_8);
-        Matcher m = Pattern.compile("```sql " + Pattern.quote(tag) + "\\n(.*?)```\\s*\\n```text\\n(.*?)```", Pattern.DOTALL).matcher(doc);
+        Matcher m = Pattern.compile(
+                        "```sql " + Pattern.quote(tag) + "\\n(.*?)```\\s*\\n```text\\n(.*?)```", Pattern.DOTALL)
+                .matcher(doc);
         if (!m.find()) throw new AssertionError("docs/SQL.md has no ```sql " + tag + " question");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        SqlRunner runner = new SqlRunner(spark, ResultPrinter.Format.TABLE, 1000, new PrintStream(out, true, StandardCharsets.UTF_8),
+        SqlRunner runner = new SqlRunner(
+                spark,
+                ResultPrinter.Format.TABLE,
+                1000,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         runner.register(new Warehouse(warehouse, spark.sparkContext().hadoopConfiguration()));
         boolean ok = runner.runAll(SqlText.split(m.group(1)));

@@ -43,9 +43,17 @@ public final class KinetoTraceBuilder {
     }
 
     /** A cudaLaunchKernel at launchNs and the kernel it launches (same correlation id) on the given stream. */
-    public KinetoTraceBuilder kernel(String name, int stream, long startNs, long durNs, long launchNs, Map<String, ?> extraArgs) {
+    public KinetoTraceBuilder kernel(
+            String name, int stream, long startNs, long durNs, long launchNs, Map<String, ?> extraArgs) {
         long correlation = nextCorrelation++;
-        complete("cuda_runtime", "cudaLaunchKernel", CPU_PID, CPU_TID, launchNs, 1_000, Map.of("correlation", correlation));
+        complete(
+                "cuda_runtime",
+                "cudaLaunchKernel",
+                CPU_PID,
+                CPU_TID,
+                launchNs,
+                1_000,
+                Map.of("correlation", correlation));
         java.util.Map<String, Object> args = new java.util.LinkedHashMap<>();
         args.put("device", device);
         args.put("stream", stream);
@@ -56,7 +64,8 @@ public final class KinetoTraceBuilder {
     }
 
     /** A kernel whose launch record is missing (its own start decides its step). */
-    public KinetoTraceBuilder kernelWithoutLaunch(String name, int stream, long startNs, long durNs, Map<String, ?> extraArgs) {
+    public KinetoTraceBuilder kernelWithoutLaunch(
+            String name, int stream, long startNs, long durNs, Map<String, ?> extraArgs) {
         java.util.Map<String, Object> args = new java.util.LinkedHashMap<>(extraArgs);
         args.put("device", device);
         args.put("stream", stream);
@@ -75,14 +84,20 @@ public final class KinetoTraceBuilder {
 
     /** A memcpy on the stream, with its byte count. */
     public KinetoTraceBuilder memcpy(int stream, long startNs, long durNs, long bytes) {
-        complete("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", device, stream, startNs, durNs,
+        complete(
+                "gpu_memcpy",
+                "Memcpy HtoD (Pinned -> Device)",
+                device,
+                stream,
+                startNs,
+                durNs,
                 Map.of("device", device, "stream", stream, "bytes", bytes));
         return this;
     }
 
     /** Modern collective args for a kernel: Collective name, In/Out msg nelems, dtype, Group size, process group. */
-    public static Map<String, Object> collectiveArgs(String collectiveName, long inNelems, long outNelems, String dtype,
-                                                     int groupSize, String pgName) {
+    public static Map<String, Object> collectiveArgs(
+            String collectiveName, long inNelems, long outNelems, String dtype, int groupSize, String pgName) {
         java.util.Map<String, Object> a = new java.util.LinkedHashMap<>();
         a.put("Collective name", collectiveName);
         a.put("In msg nelems", inNelems);
@@ -96,7 +111,8 @@ public final class KinetoTraceBuilder {
         return a;
     }
 
-    private void complete(String cat, String name, Object pid, Object tid, long startNs, long durNs, Map<String, ?> args) {
+    private void complete(
+            String cat, String name, Object pid, Object tid, long startNs, long durNs, Map<String, ?> args) {
         ObjectNode e = events.addObject();
         e.put("ph", "X");
         e.put("cat", cat);

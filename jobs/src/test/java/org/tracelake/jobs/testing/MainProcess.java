@@ -38,7 +38,9 @@ public final class MainProcess {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx1g");
-        cmd.addAll(Arrays.asList(Files.readString(home.resolve("jobs/target/jvm-options.txt")).trim().split("\\s+")));
+        cmd.addAll(Arrays.asList(Files.readString(home.resolve("jobs/target/jvm-options.txt"))
+                .trim()
+                .split("\\s+")));
         cmd.add("-Dlog4j2.configurationFile=" + home.resolve("conf/log4j2-test.properties"));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.tracelake.jobs.Main"));
         cmd.addAll(Arrays.asList(args));

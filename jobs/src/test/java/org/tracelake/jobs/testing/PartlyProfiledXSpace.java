@@ -22,13 +22,30 @@ public final class PartlyProfiledXSpace {
         XSpace.Builder space = XSpace.newBuilder().addHostnames("host0");
         for (int d = 0; d < 8; d++) {
             XPlane.Builder gpu = XPlane.newBuilder().setId(d + 1).setName("/device:GPU:" + d);
-            gpu.putEventMetadata(1, XEventMetadata.newBuilder().setId(1).setName("loop_fusion_1").build());
+            gpu.putEventMetadata(
+                    1,
+                    XEventMetadata.newBuilder()
+                            .setId(1)
+                            .setName("loop_fusion_1")
+                            .build());
             if (d == 4 || d == 6) {
-                gpu.addLines(XLine.newBuilder().setId(1).setName("Stream #17(Kernel)").setTimestampNs(1_000)
-                        .addEvents(XEvent.newBuilder().setMetadataId(1).setOffsetPs(0).setDurationPs(1_000_000))
-                        .addEvents(XEvent.newBuilder().setMetadataId(1).setOffsetPs(5_000_000).setDurationPs(2_000_000)));
+                gpu.addLines(XLine.newBuilder()
+                        .setId(1)
+                        .setName("Stream #17(Kernel)")
+                        .setTimestampNs(1_000)
+                        .addEvents(XEvent.newBuilder()
+                                .setMetadataId(1)
+                                .setOffsetPs(0)
+                                .setDurationPs(1_000_000))
+                        .addEvents(XEvent.newBuilder()
+                                .setMetadataId(1)
+                                .setOffsetPs(5_000_000)
+                                .setDurationPs(2_000_000)));
             } else if (d == 1) {
-                gpu.addLines(XLine.newBuilder().setId(1).setName("Stream #17(Kernel)").setTimestampNs(1_000));
+                gpu.addLines(XLine.newBuilder()
+                        .setId(1)
+                        .setName("Stream #17(Kernel)")
+                        .setTimestampNs(1_000));
             }
             space.addPlanes(gpu);
         }

@@ -43,43 +43,61 @@ public final class QuotaFileSystem extends RawLocalFileSystem {
     }
 
     @Override
-    public FSDataOutputStream create(Path f, boolean overwrite, int bufferSize, short replication, long blockSize,
-                                     Progressable progress) throws IOException {
+    public FSDataOutputStream create(
+            Path f, boolean overwrite, int bufferSize, short replication, long blockSize, Progressable progress)
+            throws IOException {
         return counted(f, super.create(f, overwrite, bufferSize, replication, blockSize, progress));
     }
 
     @Override
-    public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize, short replication,
-                                     long blockSize, Progressable progress) throws IOException {
+    public FSDataOutputStream create(
+            Path f,
+            FsPermission permission,
+            boolean overwrite,
+            int bufferSize,
+            short replication,
+            long blockSize,
+            Progressable progress)
+            throws IOException {
         return counted(f, super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress));
     }
 
     @Override
-    public FSDataOutputStream createNonRecursive(Path f, FsPermission permission, EnumSet<CreateFlag> flags, int bufferSize,
-                                                 short replication, long blockSize, Progressable progress) throws IOException {
+    public FSDataOutputStream createNonRecursive(
+            Path f,
+            FsPermission permission,
+            EnumSet<CreateFlag> flags,
+            int bufferSize,
+            short replication,
+            long blockSize,
+            Progressable progress)
+            throws IOException {
         return counted(f, super.createNonRecursive(f, permission, flags, bufferSize, replication, blockSize, progress));
     }
 
     private FSDataOutputStream counted(Path f, FSDataOutputStream out) throws IOException {
         if (quota == Long.MAX_VALUE) return out;
-        return new FSDataOutputStream(new java.io.FilterOutputStream(out) {
-            @Override
-            public void write(int b) throws IOException {
-                use(1);
-                out.write(b);
-            }
+        return new FSDataOutputStream(
+                new java.io.FilterOutputStream(out) {
+                    @Override
+                    public void write(int b) throws IOException {
+                        use(1);
+                        out.write(b);
+                    }
 
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                use(len);
-                out.write(b, off, len);
-            }
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        use(len);
+                        out.write(b, off, len);
+                    }
 
-            private void use(long n) throws IOException {
-                if (WRITTEN.addAndGet(n) > quota) {
-                    throw new IOException("No space left on device (the " + quota + "-byte test disk is full) writing " + f);
-                }
-            }
-        }, null);
+                    private void use(long n) throws IOException {
+                        if (WRITTEN.addAndGet(n) > quota) {
+                            throw new IOException(
+                                    "No space left on device (the " + quota + "-byte test disk is full) writing " + f);
+                        }
+                    }
+                },
+                null);
     }
 }

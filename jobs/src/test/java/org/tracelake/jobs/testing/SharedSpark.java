@@ -12,12 +12,16 @@ public final class SharedSpark {
 
     public static synchronized SparkSession get() {
         if (spark == null) {
-            // local[2,2]: two cores, and a failed task is tried once more, as on a cluster (SourceReportsOnceTest relies on it)
-            spark = SparkSessions.create("tracelake tests", "local[2,2]", Map.of(
-                    "spark.ui.enabled", "false",
-                    "spark.sql.shuffle.partitions", "4",
-                    "spark.sql.session.timeZone", "UTC",
-                    "spark.sql.sources.partitionColumnTypeInference.enabled", "false"));
+            // local[2,2]: two cores, and a failed task is tried once more, as on a cluster (SourceReportsOnceTest
+            // relies on it)
+            spark = SparkSessions.create(
+                    "tracelake tests",
+                    "local[2,2]",
+                    Map.of(
+                            "spark.ui.enabled", "false",
+                            "spark.sql.shuffle.partitions", "4",
+                            "spark.sql.session.timeZone", "UTC",
+                            "spark.sql.sources.partitionColumnTypeInference.enabled", "false"));
         }
         return spark;
     }

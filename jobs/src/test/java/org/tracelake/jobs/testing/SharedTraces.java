@@ -23,7 +23,9 @@ public final class SharedTraces {
 
     /** The traces folder, whether or not it exists. */
     public static Path root() {
-        return Path.of(System.getProperty("tracelake.shared", "../shared"), "traces").toAbsolutePath().normalize();
+        return Path.of(System.getProperty("tracelake.shared", "../shared"), "traces")
+                .toAbsolutePath()
+                .normalize();
     }
 
     /** A file or folder under the traces folder; skips the calling test (fails it under CI's switch) when absent. */
@@ -35,8 +37,9 @@ public final class SharedTraces {
 
     /** The test method that asked (the outermost frame of one of our *Test classes), for the skip line. */
     private static String callingTest() {
-        return StackWalker.getInstance().walk(frames -> frames
-                .filter(f -> f.getClassName().startsWith("org.tracelake.") && f.getClassName().endsWith("Test"))
+        return StackWalker.getInstance().walk(frames -> frames.filter(
+                        f -> f.getClassName().startsWith("org.tracelake.")
+                                && f.getClassName().endsWith("Test"))
                 .reduce((inner, outer) -> outer)
                 .map(f -> f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "." + f.getMethodName())
                 .orElse("a test"));
@@ -67,8 +70,8 @@ public final class SharedTraces {
             for (String relative : needs.value()) {
                 Optional<String> missing = missing(relative);
                 if (missing.isPresent()) {
-                    return ConditionEvaluationResult.disabled(
-                            skipOrFail(missing.get(), context.getRequiredTestClass().getSimpleName()));
+                    return ConditionEvaluationResult.disabled(skipOrFail(
+                            missing.get(), context.getRequiredTestClass().getSimpleName()));
                 }
             }
             return ConditionEvaluationResult.enabled("real traces present");

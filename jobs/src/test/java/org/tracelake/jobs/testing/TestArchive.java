@@ -75,24 +75,31 @@ public final class TestArchive {
 
     /** A minimal CCL-Bench card with the facts the shared traces' README gives. */
     public TestArchive card(String workload, String phase, String model, String xpuModel, int devices) {
-        return write(workload, workload + ".yaml", String.join("\n",
-                "workload:",
-                "  model:",
-                "    phase: " + phase,
-                "    model_family: " + model,
-                "  hardware:",
-                "    xpu_spec:",
-                "      type: GPU",
-                "      model: " + xpuModel,
-                "      total_count: " + devices,
-                ""));
+        return write(
+                workload,
+                workload + ".yaml",
+                String.join(
+                        "\n",
+                        "workload:",
+                        "  model:",
+                        "    phase: " + phase,
+                        "    model_family: " + model,
+                        "  hardware:",
+                        "    xpu_spec:",
+                        "      type: GPU",
+                        "      model: " + xpuModel,
+                        "      total_count: " + devices,
+                        ""));
     }
 
     public List<WorkloadIngest> ingest(SparkSession spark) {
         try {
-            Warehouse wh = new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
-            return new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults()).withoutMetrics()
-                    .run(archive.toString(), java.util.Set.of(), true).workloads();
+            Warehouse wh =
+                    new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
+            return new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults())
+                    .withoutMetrics()
+                    .run(archive.toString(), java.util.Set.of(), true)
+                    .workloads();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -105,7 +112,8 @@ public final class TestArchive {
 
     public Refresh.Result refresh(SparkSession spark, InputLimits limits) {
         try {
-            Warehouse wh = new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
+            Warehouse wh =
+                    new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
             return new Refresh(spark, wh, RunIds.newId(), limits).run(archive.toString(), java.util.Set.of(), false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -115,9 +123,19 @@ public final class TestArchive {
     /** A small simulated workload written by the project's generator (plain JSON, so tests can edit it). */
     public TestArchive generated(String workload, int ranks, int steps, int stragglerRank, long stragglerDelayUs) {
         try {
-            org.tracelake.jobs.generate.SampleArchiveGenerator.write(archive, new org.tracelake.jobs.generate.WorkloadSpec(
-                    workload, org.tracelake.jobs.generate.TraceStyle.MODERN, ranks, 1, steps, 1, false,
-                    stragglerRank, stragglerDelayUs * 1000, 5));
+            org.tracelake.jobs.generate.SampleArchiveGenerator.write(
+                    archive,
+                    new org.tracelake.jobs.generate.WorkloadSpec(
+                            workload,
+                            org.tracelake.jobs.generate.TraceStyle.MODERN,
+                            ranks,
+                            1,
+                            steps,
+                            1,
+                            false,
+                            stragglerRank,
+                            stragglerDelayUs * 1000,
+                            5));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

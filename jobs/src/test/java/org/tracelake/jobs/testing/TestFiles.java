@@ -20,7 +20,10 @@ public final class TestFiles {
             if (!Files.exists(root)) continue;
             try (Stream<Path> files = Files.walk(root)) {
                 for (Path p : files.filter(Files::isRegularFile).toList()) {
-                    out.put(warehouse.relativize(p) + "@" + Files.getLastModifiedTime(p).toMillis(), Files.size(p));
+                    out.put(
+                            warehouse.relativize(p) + "@"
+                                    + Files.getLastModifiedTime(p).toMillis(),
+                            Files.size(p));
                 }
             }
         }

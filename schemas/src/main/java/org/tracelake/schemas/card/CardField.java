@@ -92,9 +92,8 @@ public enum CardField {
         this.key = key;
         this.kind = kind;
         this.fillable = fillable;
-        this.paths = Arrays.stream(dottedPaths)
-                .map(p -> List.of(p.split("\\.")))
-                .collect(Collectors.toUnmodifiableList());
+        this.paths =
+                Arrays.stream(dottedPaths).map(p -> List.of(p.split("\\."))).collect(Collectors.toUnmodifiableList());
     }
 
     private static String[] arch(String name) {
@@ -149,7 +148,9 @@ public enum CardField {
 
     /** Keys of the fillable fields, in declaration order. */
     public static List<String> fillableKeys() {
-        return Arrays.stream(values()).filter(CardField::isFillable).map(CardField::key)
+        return Arrays.stream(values())
+                .filter(CardField::isFillable)
+                .map(CardField::key)
                 .collect(Collectors.toUnmodifiableList());
     }
 }

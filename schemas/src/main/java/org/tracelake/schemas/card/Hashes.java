@@ -7,8 +7,7 @@ import java.security.NoSuchAlgorithmException;
 public final class Hashes {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private Hashes() {
-    }
+    private Hashes() {}
 
     /** Lower-case hex SHA-256 of {@code bytes} (64 characters). */
     public static String sha256Hex(byte[] bytes) {

@@ -20,10 +20,10 @@ import java.util.TreeMap;
 final class PlainData {
     /** Most values (scalars plus collections) a card may expand to; a real card has a few hundred. */
     static final int MAX_VALUES = 100_000;
+
     private static final int MAX_SHOWN_CHARS = 100;
 
-    private PlainData() {
-    }
+    private PlainData() {}
 
     /**
      * A scalar the YAML constructor resolved to a non-string type (int, float, bool, null), kept together with the
@@ -79,9 +79,11 @@ final class PlainData {
 
         Object value(Object v, String path) throws CardException {
             if (++count > MAX_VALUES) {
-                throw new CardException(src, "the card expands to more than " + MAX_VALUES
-                        + " values (YAML aliases repeating large parts?); a workload card is plain data of a few"
-                        + " hundred values: write it out without anchors and aliases");
+                throw new CardException(
+                        src,
+                        "the card expands to more than " + MAX_VALUES
+                                + " values (YAML aliases repeating large parts?); a workload card is plain data of a few"
+                                + " hundred values: write it out without anchors and aliases");
             }
             if (v instanceof Map) {
                 Map<?, ?> m = (Map<?, ?>) v;
@@ -93,8 +95,10 @@ final class PlainData {
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     String k = key(e.getKey(), path);
                     if (out.containsKey(k)) {
-                        throw new CardException(src, at(path) + "duplicate key \"" + k
-                                + "\" (written two ways that mean the same key); each key may appear only once");
+                        throw new CardException(
+                                src,
+                                at(path) + "duplicate key \"" + k
+                                        + "\" (written two ways that mean the same key); each key may appear only once");
                     }
                     out.put(k, null); // reserve the slot so duplicates are caught before recursing
                     out.put(k, value(e.getValue(), join(path, k)));
@@ -131,8 +135,10 @@ final class PlainData {
 
         private void enter(Object collection, String path) throws CardException {
             if (onStack.put(collection, Boolean.TRUE) != null) {
-                throw new CardException(src, at(path) + "the card contains a recursive YAML alias (a collection"
-                        + " that contains itself); cards must be plain, finite data");
+                throw new CardException(
+                        src,
+                        at(path) + "the card contains a recursive YAML alias (a collection"
+                                + " that contains itself); cards must be plain, finite data");
             }
         }
 
@@ -151,8 +157,7 @@ final class PlainData {
         }
 
         private Object plainScalar(Object v, String path) throws CardException {
-            if (v == null || v instanceof String || v instanceof Boolean || v instanceof Long
-                    || v instanceof Double) {
+            if (v == null || v instanceof String || v instanceof Boolean || v instanceof Long || v instanceof Double) {
                 return v;
             }
             if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
@@ -168,8 +173,10 @@ final class PlainData {
             if (v instanceof BigDecimal) {
                 return ((BigDecimal) v).doubleValue();
             }
-            throw new CardException(src, at(path) + "unsupported value of type " + v.getClass().getSimpleName()
-                    + "; cards must be plain data (mappings, lists, text, numbers, booleans)");
+            throw new CardException(
+                    src,
+                    at(path) + "unsupported value of type " + v.getClass().getSimpleName()
+                            + "; cards must be plain data (mappings, lists, text, numbers, booleans)");
         }
     }
 
@@ -277,8 +284,7 @@ final class PlainData {
         throw bad(src, path, "expected a whole number", v, flat);
     }
 
-    private static Double number(Object v, Map<String, String> flat, String src, String path)
-            throws CardException {
+    private static Double number(Object v, Map<String, String> flat, String src, String path) throws CardException {
         double d;
         if (v instanceof Number) {
             d = ((Number) v).doubleValue();
@@ -449,8 +455,12 @@ final class PlainData {
                 writeJson(sb, x);
             }
             sb.append(']');
-        } else if (v instanceof Boolean || v instanceof Long || v instanceof Integer || v instanceof BigInteger
-                || v instanceof Short || v instanceof Byte) {
+        } else if (v instanceof Boolean
+                || v instanceof Long
+                || v instanceof Integer
+                || v instanceof BigInteger
+                || v instanceof Short
+                || v instanceof Byte) {
             sb.append(v);
         } else if (v instanceof Double || v instanceof Float) {
             double d = ((Number) v).doubleValue();
@@ -490,13 +500,21 @@ final class PlainData {
                     sb.append("\\f");
                     break;
                 default:
-                    boolean loneSurrogate = Character.isSurrogate(c) && !(Character.isHighSurrogate(c)
-                            && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1)));
+                    boolean loneSurrogate = Character.isSurrogate(c)
+                            && !(Character.isHighSurrogate(c)
+                                    && i + 1 < s.length()
+                                    && Character.isLowSurrogate(s.charAt(i + 1)));
                     if (Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1))) {
                         loneSurrogate = false;
                     }
-                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029'
-                            || c == 0x7f || loneSurrogate) {
+                    if (c < 0x20
+                            || c == '<'
+                            || c == '>'
+                            || c == '&'
+                            || c == '\u2028'
+                            || c == '\u2029'
+                            || c == 0x7f
+                            || loneSurrogate) {
                         sb.append(String.format("\\u%04x", (int) c));
                     } else {
                         sb.append(c);

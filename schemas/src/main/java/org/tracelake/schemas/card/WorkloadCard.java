@@ -82,8 +82,10 @@ public final class WorkloadCard implements Serializable {
                 return null;
             }
             if (!(node instanceof Map)) {
-                throw new CardException(sourceName, at + " must be a mapping (it holds the key \"" + key
-                        + "\"), found " + PlainData.describe(node, flat.get(at)));
+                throw new CardException(
+                        sourceName,
+                        at + " must be a mapping (it holds the key \"" + key + "\"), found "
+                                + PlainData.describe(node, flat.get(at)));
             }
             node = ((Map<?, ?>) node).get(key);
             at = PlainData.join(at, key);
@@ -168,8 +170,8 @@ public final class WorkloadCard implements Serializable {
     public WorkloadCard fillMissing(String field, Object value, String source) throws CardException {
         CardField f = CardField.byKey(field);
         if (f == null) {
-            throw new IllegalArgumentException("unknown card field \"" + field + "\"; fillable fields are "
-                    + CardField.fillableKeys());
+            throw new IllegalArgumentException(
+                    "unknown card field \"" + field + "\"; fillable fields are " + CardField.fillableKeys());
         }
         return fillMissing(f, value, source);
     }
@@ -453,8 +455,12 @@ public final class WorkloadCard implements Serializable {
             return false;
         }
         WorkloadCard c = (WorkloadCard) o;
-        return sourceName.equals(c.sourceName) && Objects.equals(cardHash, c.cardHash) && raw.equals(c.raw)
-                && flat.equals(c.flat) && values.equals(c.values) && sources.equals(c.sources);
+        return sourceName.equals(c.sourceName)
+                && Objects.equals(cardHash, c.cardHash)
+                && raw.equals(c.raw)
+                && flat.equals(c.flat)
+                && values.equals(c.values)
+                && sources.equals(c.sources);
     }
 
     @Override
@@ -466,9 +472,11 @@ public final class WorkloadCard implements Serializable {
     public String toString() {
         return "WorkloadCard[" + sourceName + ": phase=" + phase() + ", model_family=" + modelFamily()
                 + ", devices=" + totalCount() + ", framework=" + frameworkName() + ", filled="
-                + new TreeMap<>(fieldSources()).entrySet().stream()
-                        .filter(e -> !SOURCE_CARD.equals(e.getValue())).map(Map.Entry::getKey)
-                        .collect(java.util.stream.Collectors.toList())
+                + new TreeMap<>(fieldSources())
+                        .entrySet().stream()
+                                .filter(e -> !SOURCE_CARD.equals(e.getValue()))
+                                .map(Map.Entry::getKey)
+                                .collect(java.util.stream.Collectors.toList())
                 + "]";
     }
 }

@@ -56,11 +56,10 @@ public final class WorkloadCardLoader {
     /** Deepest nesting of mappings/lists accepted. */
     public static final int MAX_NESTING = 50;
 
-    private static final String PLAIN_DATA_HINT = "cards must be plain data (mappings, lists, text, numbers,"
-            + " booleans) without type tags";
+    private static final String PLAIN_DATA_HINT =
+            "cards must be plain data (mappings, lists, text, numbers," + " booleans) without type tags";
 
-    private WorkloadCardLoader() {
-    }
+    private WorkloadCardLoader() {}
 
     /**
      * Reads a card from {@code in} (UTF-8, or UTF-16/32 with a byte-order mark); does not close the stream.
@@ -144,8 +143,10 @@ public final class WorkloadCardLoader {
             throw new CardException(src, "card is empty");
         }
         if (!(data instanceof Map)) {
-            throw new CardException(src, "card top level must be a mapping (keys such as workload:,"
-                    + " Model-executor:, metric_source:), found " + PlainData.describe(data, null));
+            throw new CardException(
+                    src,
+                    "card top level must be a mapping (keys such as workload:,"
+                            + " Model-executor:, metric_source:), found " + PlainData.describe(data, null));
         }
         TreeMap<String, String> flat = new TreeMap<>();
         Map<String, Object> raw = PlainData.normalizeRoot((Map<?, ?>) data, src, flat);
@@ -154,8 +155,8 @@ public final class WorkloadCardLoader {
 
     // ------------------------------------------------------------------ tags
 
-    private static final Set<Tag> SCALAR_TAGS = Set.of(Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL,
-            Tag.TIMESTAMP, Tag.MERGE);
+    private static final Set<Tag> SCALAR_TAGS =
+            Set.of(Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL, Tag.TIMESTAMP, Tag.MERGE);
 
     /** Refuses any node whose tag is not a standard plain-data tag, and any non-scalar mapping key. */
     private static void checkPlainData(Node root, String src) throws CardException {
@@ -185,8 +186,11 @@ public final class WorkloadCardLoader {
                 }
                 for (NodeTuple t : ((MappingNode) n).getValue()) {
                     if (!(t.getKeyNode() instanceof ScalarNode)) {
-                        throw new CardException(src, where(t.getKeyNode().getStartMark())
-                                + "mapping keys must be plain text, not a mapping or a list; " + PLAIN_DATA_HINT);
+                        throw new CardException(
+                                src,
+                                where(t.getKeyNode().getStartMark())
+                                        + "mapping keys must be plain text, not a mapping or a list; "
+                                        + PLAIN_DATA_HINT);
                     }
                     todo.push(t.getKeyNode());
                     todo.push(t.getValueNode());
@@ -202,8 +206,10 @@ public final class WorkloadCardLoader {
         if (tag != null && tag.startsWith(Tag.PREFIX)) {
             shown = "!!" + tag.substring(Tag.PREFIX.length());
         }
-        return new CardException(src, where(mark) + "the card uses a YAML type tag (" + shown + "); "
-                + PLAIN_DATA_HINT + ". Remove the tag.");
+        return new CardException(
+                src,
+                where(mark) + "the card uses a YAML type tag (" + shown + "); " + PLAIN_DATA_HINT
+                        + ". Remove the tag.");
     }
 
     // ------------------------------------------------------------------ errors
@@ -211,9 +217,12 @@ public final class WorkloadCardLoader {
     private static CardException translate(YAMLException e, String src) {
         if (e instanceof DuplicateKeyException) {
             MarkedYAMLException m = (MarkedYAMLException) e;
-            return new CardException(src, where(m.getProblemMark()) + m.getProblem()
-                    + " (in the mapping that starts at line " + line(m.getContextMark())
-                    + "); each key may appear only once in a mapping", e);
+            return new CardException(
+                    src,
+                    where(m.getProblemMark()) + m.getProblem()
+                            + " (in the mapping that starts at line " + line(m.getContextMark())
+                            + "); each key may appear only once in a mapping",
+                    e);
         }
         if (e instanceof ComposerException) {
             ComposerException c = (ComposerException) e;
@@ -228,7 +237,9 @@ public final class WorkloadCardLoader {
             Mark mark = m.getProblemMark() != null ? m.getProblemMark() : m.getContextMark();
             StringBuilder detail = new StringBuilder("malformed YAML");
             if (mark != null) {
-                detail.append(" at line ").append(mark.getLine() + 1).append(", column ")
+                detail.append(" at line ")
+                        .append(mark.getLine() + 1)
+                        .append(", column ")
                         .append(mark.getColumn() + 1);
             }
             detail.append(": ");
@@ -236,37 +247,49 @@ public final class WorkloadCardLoader {
                 detail.append(m.getContext()).append(", ");
             }
             detail.append(m.getProblem());
-            if (m.getContextMark() != null && m.getProblemMark() != null
+            if (m.getContextMark() != null
+                    && m.getProblemMark() != null
                     && m.getContextMark().getLine() != m.getProblemMark().getLine()) {
-                detail.append(" (context starts at line ").append(m.getContextMark().getLine() + 1).append(')');
+                detail.append(" (context starts at line ")
+                        .append(m.getContextMark().getLine() + 1)
+                        .append(')');
             }
             return new CardException(src, detail.toString(), e);
         }
         String msg = String.valueOf(e.getMessage());
         if (msg.startsWith("Number of aliases for non-scalar nodes exceeds")) {
-            return new CardException(src, "the card uses more than " + MAX_ALIASES + " YAML aliases to mappings"
-                    + " or lists (an \"alias bomb\" such as billion laughs?); refusing to expand it."
-                    + " A workload card is plain data: write it out without anchors and aliases", e);
+            return new CardException(
+                    src,
+                    "the card uses more than " + MAX_ALIASES + " YAML aliases to mappings"
+                            + " or lists (an \"alias bomb\" such as billion laughs?); refusing to expand it."
+                            + " A workload card is plain data: write it out without anchors and aliases",
+                    e);
         }
         if (msg.contains("exceeds the limit") && msg.contains("code points")) {
             return tooLarge(src);
         }
         if (msg.startsWith("Nesting Depth exceeded")) {
-            return new CardException(src, "the card nests mappings/lists more than " + MAX_NESTING
-                    + " levels deep; refusing to read it", e);
+            return new CardException(
+                    src,
+                    "the card nests mappings/lists more than " + MAX_NESTING + " levels deep; refusing to read it",
+                    e);
         }
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
             if (t instanceof CharacterCodingException) {
-                return new CardException(src, "the card is not valid UTF-8 text (or UTF-16/32 with a byte-order"
-                        + " mark); save it as UTF-8", e);
+                return new CardException(
+                        src,
+                        "the card is not valid UTF-8 text (or UTF-16/32 with a byte-order" + " mark); save it as UTF-8",
+                        e);
             }
         }
         return new CardException(src, "cannot read the card as YAML: " + msg, e);
     }
 
     private static CardException tooLarge(String src) {
-        return new CardException(src, "the card is larger than " + (MAX_CARD_BYTES / (1024 * 1024))
-                + " MiB; a workload card is a short YAML description, not a data file");
+        return new CardException(
+                src,
+                "the card is larger than " + (MAX_CARD_BYTES / (1024 * 1024))
+                        + " MiB; a workload card is a short YAML description, not a data file");
     }
 
     private static String where(Mark mark) {

@@ -28,15 +28,19 @@ class WorkloadCardLoaderTest {
     void aTagSnakeYamlCannotBuildIsACardError() {
         // Found by fuzzing (ReaderFuzzTestInputs/workloadCardYaml/crash-73e9…): "!%c" makes SnakeYAML's Tag throw an
         // IllegalArgumentException, which escaped the loader.
-        assertEquals("fuzz.yaml: the card is not valid YAML: Tag must not contain leading or trailing spaces.",
+        assertEquals(
+                "fuzz.yaml: the card is not valid YAML: Tag must not contain leading or trailing spaces.",
                 refused("!%c", "fuzz.yaml").getMessage());
-        assertStartsWith("fuzz.yaml: the card is not valid YAML", refused("{{{!%c", "fuzz.yaml").getMessage());
+        assertStartsWith(
+                "fuzz.yaml: the card is not valid YAML",
+                refused("{{{!%c", "fuzz.yaml").getMessage());
     }
 
     @Test
     void typeTagCardIsRefused() throws Exception {
         byte[] bytes = WorkloadCardTest.resource("cards/type-tag.yaml");
-        CardException e = assertThrows(CardException.class,
+        CardException e = assertThrows(
+                CardException.class,
                 () -> WorkloadCardLoader.load(new ByteArrayInputStream(bytes), "cards/type-tag.yaml"));
         String m = e.getMessage();
         assertStartsWith("cards/type-tag.yaml: line 4, column 10: ", m);
@@ -45,17 +49,18 @@ class WorkloadCardLoaderTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "x: !!java.net.URL [\"http://example.org/\"]\n",
-        "x: !<tag:yaml.org,2002:java.net.URL> [\"http://example.org/\"]\n",
-        "x: !<tag:example.org,2024:thing> 1\n",
-        "x: !thing 1\n",
-        "x: !!binary aGVsbG8=\n",
-        "x: !!set {a, b}\n",
-        "x: !!omap [a: 1]\n",
-        "!!python/object:os.system {}\n",
-        "workload:\n  model: !!java.util.HashMap {phase: training}\n",
-    })
+    @ValueSource(
+            strings = {
+                "x: !!java.net.URL [\"http://example.org/\"]\n",
+                "x: !<tag:yaml.org,2002:java.net.URL> [\"http://example.org/\"]\n",
+                "x: !<tag:example.org,2024:thing> 1\n",
+                "x: !thing 1\n",
+                "x: !!binary aGVsbG8=\n",
+                "x: !!set {a, b}\n",
+                "x: !!omap [a: 1]\n",
+                "!!python/object:os.system {}\n",
+                "workload:\n  model: !!java.util.HashMap {phase: training}\n",
+            })
     void anyTypeTagIsRefused(String yaml) {
         CardException e = refused(yaml, "t.yaml");
         assertStartsWith("t.yaml: line ", e.getMessage());
@@ -65,8 +70,9 @@ class WorkloadCardLoaderTest {
 
     @Test
     void standardScalarTagsAreFine() throws Exception {
-        WorkloadCard c = WorkloadCardLoader.parse("workload:\n  data:\n    dataset: !!str 123\n"
-                + "    batch_size: !!int \"42\"\n    seq_len: ! 512\n", "s.yaml");
+        WorkloadCard c = WorkloadCardLoader.parse(
+                "workload:\n  data:\n    dataset: !!str 123\n" + "    batch_size: !!int \"42\"\n    seq_len: ! 512\n",
+                "s.yaml");
         assertEquals("123", c.dataset());
         assertEquals(42L, c.batchSize());
         assertEquals(512L, c.seqLen(), "the non-specific tag ! makes text, which still reads as a count");
@@ -74,10 +80,13 @@ class WorkloadCardLoaderTest {
 
     @Test
     void billionLaughsIsRefusedQuickly() {
-        CardException e = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(
-                CardException.class, () -> WorkloadCardLoader.load(
-                        new ByteArrayInputStream(WorkloadCardTest.resource("cards/billion-laughs.yaml")),
-                        "cards/billion-laughs.yaml")));
+        CardException e = assertTimeoutPreemptively(
+                Duration.ofSeconds(10),
+                () -> assertThrows(
+                        CardException.class,
+                        () -> WorkloadCardLoader.load(
+                                new ByteArrayInputStream(WorkloadCardTest.resource("cards/billion-laughs.yaml")),
+                                "cards/billion-laughs.yaml")));
         String m = e.getMessage();
         assertStartsWith("cards/billion-laughs.yaml: ", m);
         assertTrue(m.contains("more than 50 YAML aliases"), m);
@@ -90,24 +99,32 @@ class WorkloadCardLoaderTest {
         StringBuilder yaml = new StringBuilder("l0: &l0 [x, x, x, x, x, x]\n");
         for (int i = 1; i <= 8; i++) {
             String a = "*l" + (i - 1);
-            yaml.append("l").append(i).append(": &l").append(i).append(" [")
-                    .append(String.join(", ", List.of(a, a, a, a, a, a))).append("]\n");
+            yaml.append("l")
+                    .append(i)
+                    .append(": &l")
+                    .append(i)
+                    .append(" [")
+                    .append(String.join(", ", List.of(a, a, a, a, a, a)))
+                    .append("]\n");
         }
-        CardException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
-                () -> refused(yaml.toString(), "bomb.yaml"));
+        CardException e =
+                assertTimeoutPreemptively(Duration.ofSeconds(10), () -> refused(yaml.toString(), "bomb.yaml"));
         assertTrue(e.getMessage().contains("expands to more than 100000 values"), e.getMessage());
     }
 
     @Test
     void fewAliasesAndMergeKeysAreFine() throws Exception {
-        WorkloadCard c = WorkloadCardLoader.parse(String.join("\n",
-                "defaults: &plan {tp: 4, pp: 1}",
-                "Model-executor:",
-                "  model_plan_parallelization:",
-                "    <<: *plan",
-                "    dp_shard: 2",
-                "other: *plan",
-                ""), "alias.yaml");
+        WorkloadCard c = WorkloadCardLoader.parse(
+                String.join(
+                        "\n",
+                        "defaults: &plan {tp: 4, pp: 1}",
+                        "Model-executor:",
+                        "  model_plan_parallelization:",
+                        "    <<: *plan",
+                        "    dp_shard: 2",
+                        "other: *plan",
+                        ""),
+                "alias.yaml");
         assertEquals(4L, c.tp());
         assertEquals(1L, c.pp());
         assertEquals(2L, c.dpShard());
@@ -132,8 +149,8 @@ class WorkloadCardLoaderTest {
 
     @Test
     void malformedYamlReportsLineAndColumn() {
-        CardException e = refused("workload:\n  model:\n    phase: training\n  data: [1, 2\nModel-executor: {}\n",
-                "bad.yaml");
+        CardException e =
+                refused("workload:\n  model:\n    phase: training\n  data: [1, 2\nModel-executor: {}\n", "bad.yaml");
         assertStartsWith("bad.yaml: malformed YAML at line ", e.getMessage());
         e = refused("workload:\n  model:\n    phase: training: yes\n", "bad2.yaml");
         assertStartsWith("bad2.yaml: malformed YAML at line 3, column 20: ", e.getMessage());
@@ -148,18 +165,23 @@ class WorkloadCardLoaderTest {
             CardException e = refused(yaml, "empty.yaml");
             assertEquals("empty.yaml: card is empty", e.getMessage(), () -> "for " + yaml);
         }
-        CardException e = assertThrows(CardException.class,
+        CardException e = assertThrows(
+                CardException.class,
                 () -> WorkloadCardLoader.load(new ByteArrayInputStream(new byte[0]), "empty.yaml"));
         assertEquals("empty.yaml: card is empty", e.getMessage());
     }
 
     @Test
     void topLevelMustBeAMapping() {
-        assertStartsWith("list.yaml: card top level must be a mapping", refused("- a\n- b\n", "list.yaml")
-                .getMessage());
-        assertStartsWith("text.yaml: card top level must be a mapping", refused("just text\n", "text.yaml")
-                .getMessage());
-        assertStartsWith("num.yaml: card top level must be a mapping", refused("42\n", "num.yaml").getMessage());
+        assertStartsWith(
+                "list.yaml: card top level must be a mapping",
+                refused("- a\n- b\n", "list.yaml").getMessage());
+        assertStartsWith(
+                "text.yaml: card top level must be a mapping",
+                refused("just text\n", "text.yaml").getMessage());
+        assertStartsWith(
+                "num.yaml: card top level must be a mapping",
+                refused("42\n", "num.yaml").getMessage());
     }
 
     @Test
@@ -190,8 +212,8 @@ class WorkloadCardLoaderTest {
     @Test
     void invalidUtf8IsRefused() {
         byte[] bytes = {'a', ':', ' ', (byte) 0xC3, (byte) 0x28, '\n'};
-        CardException e = assertThrows(CardException.class,
-                () -> WorkloadCardLoader.load(new ByteArrayInputStream(bytes), "latin.yaml"));
+        CardException e = assertThrows(
+                CardException.class, () -> WorkloadCardLoader.load(new ByteArrayInputStream(bytes), "latin.yaml"));
         assertStartsWith("latin.yaml: ", e.getMessage());
         assertTrue(e.getMessage().contains("UTF-8"), e.getMessage());
     }
@@ -200,8 +222,8 @@ class WorkloadCardLoaderTest {
     void oversizedCardIsRefused() {
         byte[] big = new byte[WorkloadCardLoader.MAX_CARD_BYTES + 10];
         java.util.Arrays.fill(big, (byte) ' ');
-        CardException e = assertThrows(CardException.class,
-                () -> WorkloadCardLoader.load(new ByteArrayInputStream(big), "big.yaml"));
+        CardException e = assertThrows(
+                CardException.class, () -> WorkloadCardLoader.load(new ByteArrayInputStream(big), "big.yaml"));
         assertStartsWith("big.yaml: the card is larger than 4 MiB", e.getMessage());
     }
 

@@ -75,7 +75,8 @@ class WorkloadCardTest {
         assertEquals("NCCL", c.commLibraryName());
         assertEquals("2.21.5", c.commLibraryVersion());
         Map<String, String> env = c.commLibraryEnv();
-        assertEquals(List.of("NCCL_IB_QPS_PER_CONNECTION", "NCCL_DEBUG", "TORCH_NCCL_ASYNC_ERROR_HANDLING"),
+        assertEquals(
+                List.of("NCCL_IB_QPS_PER_CONNECTION", "NCCL_DEBUG", "TORCH_NCCL_ASYNC_ERROR_HANDLING"),
                 List.copyOf(env.keySet()));
         assertEquals("8", env.get("NCCL_IB_QPS_PER_CONNECTION"));
         assertEquals("INFO", env.get("NCCL_DEBUG"));
@@ -132,8 +133,8 @@ class WorkloadCardTest {
 
     @Test
     void modelArchIsPreferredWhenBothPlacesAreWritten() throws Exception {
-        WorkloadCard c = WorkloadCardLoader.parse("workload:\n  model:\n    num_layers: 30\n"
-                + "    model_arch:\n      num_layers: 32\n", "both.yaml");
+        WorkloadCard c = WorkloadCardLoader.parse(
+                "workload:\n  model:\n    num_layers: 30\n" + "    model_arch:\n      num_layers: 32\n", "both.yaml");
         assertEquals(32L, c.numLayers());
     }
 
@@ -174,8 +175,8 @@ class WorkloadCardTest {
     @Test
     void toJsonIsDeterministicWithSortedKeysAndEscapes() throws Exception {
         WorkloadCard a = WorkloadCardLoader.parse("b: 1\na: {y: [1, 2.5, true, ~], x: \"q\\\"<\\n\"}\n", "a.yaml");
-        WorkloadCard b = WorkloadCardLoader.parse("a:\n  x: \"q\\\"<\\n\"\n  y: [1, 2.5, true, null]\nb: 1\n",
-                "b.yaml");
+        WorkloadCard b =
+                WorkloadCardLoader.parse("a:\n  x: \"q\\\"<\\n\"\n  y: [1, 2.5, true, null]\nb: 1\n", "b.yaml");
         String expected = "{\"a\":{\"x\":\"q\\\"\\u003c\\n\",\"y\":[1,2.5,true,null]},\"b\":1}";
         assertEquals(expected, a.toJson());
         assertEquals(expected, b.toJson());
@@ -190,27 +191,30 @@ class WorkloadCardTest {
 
     @Test
     void numbersWrittenAsStringsOrFloatsAreReadAsWholeNumbers() throws Exception {
-        WorkloadCard c = WorkloadCardLoader.parse(String.join("\n",
-                "workload:",
-                "  model:",
-                "    model_arch:",
-                "      num_params: \"8030261248\"",
-                "      num_params_active: 8.03e9",
-                "      num_params_embedding: \"5.25e8\"",
-                "      num_layers: ' 32 '",
-                "      head_dim: 128.0",
-                "  data:",
-                "    batch_size: \"1_024\"",
-                "    seq_len: 0x2000",
-                "  hardware:",
-                "    network_topo:",
-                "      bandwidth_gbps: \"400.5\"",
-                "Model-executor:",
-                "  model_plan_parallelization:",
-                "    tp: \"4\"",
-                "    dp_shard: 4.0",
-                "    pp: ''",
-                ""), "strings.yaml");
+        WorkloadCard c = WorkloadCardLoader.parse(
+                String.join(
+                        "\n",
+                        "workload:",
+                        "  model:",
+                        "    model_arch:",
+                        "      num_params: \"8030261248\"",
+                        "      num_params_active: 8.03e9",
+                        "      num_params_embedding: \"5.25e8\"",
+                        "      num_layers: ' 32 '",
+                        "      head_dim: 128.0",
+                        "  data:",
+                        "    batch_size: \"1_024\"",
+                        "    seq_len: 0x2000",
+                        "  hardware:",
+                        "    network_topo:",
+                        "      bandwidth_gbps: \"400.5\"",
+                        "Model-executor:",
+                        "  model_plan_parallelization:",
+                        "    tp: \"4\"",
+                        "    dp_shard: 4.0",
+                        "    pp: ''",
+                        ""),
+                "strings.yaml");
         assertEquals(8_030_261_248L, c.numParams());
         assertEquals(8_030_000_000L, c.numParamsActive());
         assertEquals(525_000_000L, c.numParamsEmbedding());
@@ -227,41 +231,52 @@ class WorkloadCardTest {
 
     @Test
     void valueOfTheWrongTypeNamesKeyPathAndValue() {
-        CardException e = assertThrows(CardException.class, () -> WorkloadCardLoader.parse(
-                "workload:\n  data:\n    batch_size: 8B\n", "cards/w/w.yaml"));
-        assertEquals("cards/w/w.yaml: workload.data.batch_size: expected a whole number, found \"8B\"",
-                e.getMessage());
+        CardException e = assertThrows(
+                CardException.class,
+                () -> WorkloadCardLoader.parse("workload:\n  data:\n    batch_size: 8B\n", "cards/w/w.yaml"));
+        assertEquals("cards/w/w.yaml: workload.data.batch_size: expected a whole number, found \"8B\"", e.getMessage());
         assertEquals("cards/w/w.yaml", e.sourceName());
 
-        e = assertThrows(CardException.class, () -> WorkloadCardLoader.parse(
-                "Model-executor:\n  model_plan_parallelization:\n    tp: 1.5\n", "w.yaml"));
+        e = assertThrows(
+                CardException.class,
+                () -> WorkloadCardLoader.parse(
+                        "Model-executor:\n  model_plan_parallelization:\n    tp: 1.5\n", "w.yaml"));
         assertTrue(e.getMessage().startsWith("w.yaml: Model-executor.model_plan_parallelization.tp:"), e.getMessage());
         assertTrue(e.getMessage().endsWith("found 1.5"), e.getMessage());
 
-        e = assertThrows(CardException.class, () -> WorkloadCardLoader.parse(
-                "workload:\n  model:\n    num_params: 1e30\n", "w.yaml"));
-        assertTrue(e.getMessage().contains("workload.model.num_params: expected a whole number, found 1e30"),
+        e = assertThrows(
+                CardException.class,
+                () -> WorkloadCardLoader.parse("workload:\n  model:\n    num_params: 1e30\n", "w.yaml"));
+        assertTrue(
+                e.getMessage().contains("workload.model.num_params: expected a whole number, found 1e30"),
                 e.getMessage());
 
-        e = assertThrows(CardException.class, () -> WorkloadCardLoader.parse(
-                "workload:\n  model:\n    phase: [training]\n", "w.yaml"));
+        e = assertThrows(
+                CardException.class,
+                () -> WorkloadCardLoader.parse("workload:\n  model:\n    phase: [training]\n", "w.yaml"));
         assertEquals("w.yaml: workload.model.phase: expected a text value, found a list", e.getMessage());
 
-        e = assertThrows(CardException.class, () -> WorkloadCardLoader.parse(
-                "workload:\n  hardware:\n    network_topo:\n      bandwidth_gbps: [200, fast]\n", "w.yaml"));
-        assertTrue(e.getMessage().contains("workload.hardware.network_topo.bandwidth_gbps[1]: expected a number,"
-                + " found \"fast\""), e.getMessage());
+        e = assertThrows(
+                CardException.class,
+                () -> WorkloadCardLoader.parse(
+                        "workload:\n  hardware:\n    network_topo:\n      bandwidth_gbps: [200, fast]\n", "w.yaml"));
+        assertTrue(
+                e.getMessage()
+                        .contains("workload.hardware.network_topo.bandwidth_gbps[1]: expected a number,"
+                                + " found \"fast\""),
+                e.getMessage());
 
-        e = assertThrows(CardException.class, () -> WorkloadCardLoader.parse(
-                "workload:\n  data: 32\n", "w.yaml"));
+        e = assertThrows(CardException.class, () -> WorkloadCardLoader.parse("workload:\n  data: 32\n", "w.yaml"));
         assertTrue(e.getMessage().startsWith("w.yaml: workload.data must be a mapping"), e.getMessage());
     }
 
     @Test
     void textFieldsKeepNumbersAsWritten() throws Exception {
-        WorkloadCard c = WorkloadCardLoader.parse("Model-executor:\n  framework:\n    name: vllm\n"
-                + "    version: 2.10\n  communication_library:\n    name: NCCL\n    version: 2.21\n"
-                + "workload:\n  model:\n    precision: 16\n", "v.yaml");
+        WorkloadCard c = WorkloadCardLoader.parse(
+                "Model-executor:\n  framework:\n    name: vllm\n"
+                        + "    version: 2.10\n  communication_library:\n    name: NCCL\n    version: 2.21\n"
+                        + "workload:\n  model:\n    precision: 16\n",
+                "v.yaml");
         assertEquals("2.10", c.frameworkVersion());
         assertEquals("2.21", c.commLibraryVersion());
         assertEquals("16", c.precision());
@@ -271,21 +286,25 @@ class WorkloadCardTest {
 
     @Test
     void environmentMayBeAListOfAssignments() throws Exception {
-        WorkloadCard c = WorkloadCardLoader.parse("Model-executor:\n  communication_library:\n    env:\n"
-                + "      - NCCL_ALGO=Ring\n      - NCCL_PROTO=LL128=x\n", "env.yaml");
+        WorkloadCard c = WorkloadCardLoader.parse(
+                "Model-executor:\n  communication_library:\n    env:\n"
+                        + "      - NCCL_ALGO=Ring\n      - NCCL_PROTO=LL128=x\n",
+                "env.yaml");
         Map<String, String> expected = new LinkedHashMap<>();
         expected.put("NCCL_ALGO", "Ring");
         expected.put("NCCL_PROTO", "LL128=x");
         assertEquals(expected, c.commLibraryEnv());
-        CardException e = assertThrows(CardException.class, () -> WorkloadCardLoader.parse(
-                "Model-executor:\n  communication_library:\n    env: [NCCL_ALGO]\n", "env.yaml"));
+        CardException e = assertThrows(
+                CardException.class,
+                () -> WorkloadCardLoader.parse(
+                        "Model-executor:\n  communication_library:\n    env: [NCCL_ALGO]\n", "env.yaml"));
         assertTrue(e.getMessage().contains("env[0]: expected NAME=VALUE"), e.getMessage());
     }
 
     @Test
     void cardWithoutWorkloadStillLoads() throws Exception {
-        WorkloadCard c = WorkloadCardLoader.parse("description: a card someone forgot to fill in\n"
-                + "contributor: someone\n", "bare.yaml");
+        WorkloadCard c = WorkloadCardLoader.parse(
+                "description: a card someone forgot to fill in\n" + "contributor: someone\n", "bare.yaml");
         assertNull(c.phase());
         assertNull(c.batchSize());
         assertNull(c.totalCount());
@@ -301,20 +320,22 @@ class WorkloadCardTest {
 
     @Test
     void fillMissingRecordsWhereEachValueCameFrom() throws Exception {
-        WorkloadCard card = WorkloadCardLoader.parse(String.join("\n",
-                "workload:",
-                "  model: {phase: training, model_family: llama-3.1-8b}",
-                "  hardware: {xpu_spec: {total_count: 8}}",
-                "Model-executor:",
-                "  model_plan_parallelization: {tp: 2}",
-                ""), "card.yaml");
+        WorkloadCard card = WorkloadCardLoader.parse(
+                String.join(
+                        "\n",
+                        "workload:",
+                        "  model: {phase: training, model_family: llama-3.1-8b}",
+                        "  hardware: {xpu_spec: {total_count: 8}}",
+                        "Model-executor:",
+                        "  model_plan_parallelization: {tp: 2}",
+                        ""),
+                "card.yaml");
         String toml = "toml:train_config.toml";
-        WorkloadCard filled = card
-                .fillMissing("batch_size", 16, toml)
+        WorkloadCard filled = card.fillMissing("batch_size", 16, toml)
                 .fillMissing("seq_len", "8192", toml)
-                .fillMissing("tp", 8L, toml)          // the card's own value wins
+                .fillMissing("tp", 8L, toml) // the card's own value wins
                 .fillMissing("dp_shard", 4.0, toml)
-                .fillMissing("pp", null, toml)        // nothing to fill
+                .fillMissing("pp", null, toml) // nothing to fill
                 .fillMissing("num_layers", 32, "hf:config.json");
 
         assertEquals(16L, filled.batchSize());
@@ -343,27 +364,37 @@ class WorkloadCardTest {
         assertEquals(card.cardHash(), filled.cardHash());
         assertSame(filled, filled.fillMissing("batch_size", 64, toml), "present value: same card back");
 
-        WorkloadCard viaMap = card.withDefaults(Map.of("batch_size", 16, "seq_len", "8192", "dp_shard", 4.0,
-                "tp", 8), toml);
+        WorkloadCard viaMap =
+                card.withDefaults(Map.of("batch_size", 16, "seq_len", "8192", "dp_shard", 4.0, "tp", 8), toml);
         assertEquals(16L, viaMap.batchSize());
         assertEquals(2L, viaMap.tp());
         assertEquals(toml, viaMap.fieldSources().get("dp_shard"));
 
         CardException bad = assertThrows(CardException.class, () -> card.fillMissing("pp", "two", toml));
-        assertEquals("toml:train_config.toml: value for pp: expected a whole number, found \"two\"",
-                bad.getMessage());
+        assertEquals("toml:train_config.toml: value for pp: expected a whole number, found \"two\"", bad.getMessage());
         assertThrows(IllegalArgumentException.class, () -> card.fillMissing("no_such_field", 1, toml));
         assertThrows(IllegalArgumentException.class, () -> card.fillMissing("description", "x", toml));
         assertThrows(IllegalArgumentException.class, () -> card.fillMissing("batch_size", 1, " "));
         assertThrows(IllegalArgumentException.class, () -> card.fillMissing("batch_size", 1, "card"));
-        assertTrue(CardField.fillableKeys().containsAll(List.of("batch_size", "seq_len", "dp_replicate",
-                "dp_shard", "tp", "pp", "cp", "ep", "pp_mb", "total_count", "num_layers")));
+        assertTrue(CardField.fillableKeys()
+                .containsAll(List.of(
+                        "batch_size",
+                        "seq_len",
+                        "dp_replicate",
+                        "dp_shard",
+                        "tp",
+                        "pp",
+                        "cp",
+                        "ep",
+                        "pp_mb",
+                        "total_count",
+                        "num_layers")));
     }
 
     @Test
     void worldSizeIsUnknownWhenADegreeIsInferred() throws Exception {
-        WorkloadCard c = WorkloadCardLoader.parse("Model-executor:\n  model_plan_parallelization:\n"
-                + "    dp_shard: -1\n    tp: 8\n", "auto.yaml");
+        WorkloadCard c = WorkloadCardLoader.parse(
+                "Model-executor:\n  model_plan_parallelization:\n" + "    dp_shard: -1\n    tp: 8\n", "auto.yaml");
         assertEquals(-1L, c.dpShard());
         assertNull(c.worldSizeFromParallelism());
     }
@@ -387,7 +418,8 @@ class WorkloadCardTest {
 
     @Test
     void sha256HexMatchesKnownVector() {
-        assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        assertEquals(
+                "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
                 Hashes.sha256Hex("abc".getBytes(StandardCharsets.US_ASCII)));
         assertEquals(Hashes.sha256Hex(new byte[0]), WorkloadCardLoader.sha256Hex(new byte[0]));
     }

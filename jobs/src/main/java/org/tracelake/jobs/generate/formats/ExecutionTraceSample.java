@@ -24,23 +24,103 @@ final class ExecutionTraceSample {
             List<Object> tensor = List.of(131, 132, 0, NUMEL, 2, "cuda:" + rank);
             List<Object> nodes = List.of(
                     node("[pytorch|profiler|execution_trace|process]", 1, 1, 0, List.of(), List.of()),
-                    node("aten::mm", 2, 1, 101, List.of(List.of(11, 12, 0, 1048576, 2, "cuda:" + rank),
-                            List.of(13, 14, 0, 1048576, 2, "cuda:" + rank)), List.of("Tensor(c10::BFloat16)", "Tensor(c10::BFloat16)")),
-                    node("c10d::allreduce_", 3, 1, 102, List.of(List.of(tensor)), List.of("GenericList[Tensor(c10::BFloat16)]")),
-                    node("record_param_comms", 4, 3, 103,
-                            List.of(List.of(tensor), 7, 93825114103440L, rank, "allreduce", List.of(), List.of(), RANKS),
-                            List.of("GenericList[Tensor(c10::BFloat16)]", "Int", "Int", "Int", "String", "GenericList[]",
-                                    "GenericList[]", "Int")),
-                    node("nccl:all_reduce", 5, 4, 104, List.of(List.of(tensor)), List.of("GenericList[Tensor(c10::BFloat16)]")));
-            Map<String, Object> et = FormatSamples.ordered("schema", "1.0.1", "pid", 4242 + rank, "time", "2026-11-01 00:00:00",
-                    "start_ts", 535_086_983L, "nodes", nodes, "finish_ts", 535_123_801L);
+                    node(
+                            "aten::mm",
+                            2,
+                            1,
+                            101,
+                            List.of(
+                                    List.of(11, 12, 0, 1048576, 2, "cuda:" + rank),
+                                    List.of(13, 14, 0, 1048576, 2, "cuda:" + rank)),
+                            List.of("Tensor(c10::BFloat16)", "Tensor(c10::BFloat16)")),
+                    node(
+                            "c10d::allreduce_",
+                            3,
+                            1,
+                            102,
+                            List.of(List.of(tensor)),
+                            List.of("GenericList[Tensor(c10::BFloat16)]")),
+                    node(
+                            "record_param_comms",
+                            4,
+                            3,
+                            103,
+                            List.of(
+                                    List.of(tensor),
+                                    7,
+                                    93825114103440L,
+                                    rank,
+                                    "allreduce",
+                                    List.of(),
+                                    List.of(),
+                                    RANKS),
+                            List.of(
+                                    "GenericList[Tensor(c10::BFloat16)]",
+                                    "Int",
+                                    "Int",
+                                    "Int",
+                                    "String",
+                                    "GenericList[]",
+                                    "GenericList[]",
+                                    "Int")),
+                    node(
+                            "nccl:all_reduce",
+                            5,
+                            4,
+                            104,
+                            List.of(List.of(tensor)),
+                            List.of("GenericList[Tensor(c10::BFloat16)]")));
+            Map<String, Object> et = FormatSamples.ordered(
+                    "schema",
+                    "1.0.1",
+                    "pid",
+                    4242 + rank,
+                    "time",
+                    "2026-11-01 00:00:00",
+                    "start_ts",
+                    535_086_983L,
+                    "nodes",
+                    nodes,
+                    "finish_ts",
+                    535_123_801L);
             json.writeValue(dir.resolve("torch_et_" + rank + ".json").toFile(), et);
         }
     }
 
-    private static Map<String, Object> node(String name, int id, int parent, int rfId, List<Object> inputs, List<Object> types) {
-        return FormatSamples.ordered("name", name, "id", id, "rf_id", rfId, "parent", parent, "fw_parent", 0, "seq_id", -1,
-                "scope", 0, "tid", 1, "fw_tid", 0, "op_schema", "", "inputs", inputs, "input_shapes", List.of(),
-                "input_types", types, "outputs", List.of(), "output_shapes", List.of(), "output_types", List.of());
+    private static Map<String, Object> node(
+            String name, int id, int parent, int rfId, List<Object> inputs, List<Object> types) {
+        return FormatSamples.ordered(
+                "name",
+                name,
+                "id",
+                id,
+                "rf_id",
+                rfId,
+                "parent",
+                parent,
+                "fw_parent",
+                0,
+                "seq_id",
+                -1,
+                "scope",
+                0,
+                "tid",
+                1,
+                "fw_tid",
+                0,
+                "op_schema",
+                "",
+                "inputs",
+                inputs,
+                "input_shapes",
+                List.of(),
+                "input_types",
+                types,
+                "outputs",
+                List.of(),
+                "output_shapes",
+                List.of(),
+                "output_types",
+                List.of());
     }
 }

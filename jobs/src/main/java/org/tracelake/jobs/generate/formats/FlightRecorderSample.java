@@ -32,20 +32,67 @@ final class FlightRecorderSample {
         for (int seq = 1; seq <= last; seq++) {
             boolean done = seq < STUCK_SEQ;
             long created = FormatSamples.START_NS + seq * 10_000_000L + rank * 1_000L;
-            entries.add(FormatSamples.ordered("record_id", seq - 1, "pg_id", 0, "process_group", new Object[] {"0", "default_pg"},
-                    "thread_name", "pt_main_thread", "thread_id", "140000000000" + rank, "collective_seq_id", seq,
-                    "p2p_seq_id", 0, "op_id", seq, "profiling_name", "nccl:all_reduce", "time_created_ns", created,
-                    "input_sizes", List.of(List.of(1024, 1024)), "input_dtypes", List.of("BFloat16"),
-                    "output_sizes", List.of(List.of(1024, 1024)), "output_dtypes", List.of("BFloat16"),
-                    "state", done ? "completed" : "started",
-                    "time_discovered_started_ns", created + 1_000_000L,
-                    "time_discovered_completed_ns", done ? created + 3_000_000L : null,
-                    "retired", done, "timeout_ms", 600_000, "is_p2p", false));
+            entries.add(FormatSamples.ordered(
+                    "record_id",
+                    seq - 1,
+                    "pg_id",
+                    0,
+                    "process_group",
+                    new Object[] {"0", "default_pg"},
+                    "thread_name",
+                    "pt_main_thread",
+                    "thread_id",
+                    "140000000000" + rank,
+                    "collective_seq_id",
+                    seq,
+                    "p2p_seq_id",
+                    0,
+                    "op_id",
+                    seq,
+                    "profiling_name",
+                    "nccl:all_reduce",
+                    "time_created_ns",
+                    created,
+                    "input_sizes",
+                    List.of(List.of(1024, 1024)),
+                    "input_dtypes",
+                    List.of("BFloat16"),
+                    "output_sizes",
+                    List.of(List.of(1024, 1024)),
+                    "output_dtypes",
+                    List.of("BFloat16"),
+                    "state",
+                    done ? "completed" : "started",
+                    "time_discovered_started_ns",
+                    created + 1_000_000L,
+                    "time_discovered_completed_ns",
+                    done ? created + 3_000_000L : null,
+                    "retired",
+                    done,
+                    "timeout_ms",
+                    600_000,
+                    "is_p2p",
+                    false));
         }
-        return FormatSamples.ordered("version", "2.9", "nccl_version", "2.27.3",
-                "pg_config", FormatSamples.ordered("0", FormatSamples.ordered("name", "0", "desc", "default_pg", "ranks", "[0, 1, 2, 3]")),
-                "pg_status", FormatSamples.ordered("0", FormatSamples.ordered("last_enqueued_collective", last,
-                        "last_started_collective", last, "last_completed_collective", STUCK_SEQ - 1)),
-                "entries", entries);
+        return FormatSamples.ordered(
+                "version",
+                "2.9",
+                "nccl_version",
+                "2.27.3",
+                "pg_config",
+                FormatSamples.ordered(
+                        "0", FormatSamples.ordered("name", "0", "desc", "default_pg", "ranks", "[0, 1, 2, 3]")),
+                "pg_status",
+                FormatSamples.ordered(
+                        "0",
+                        FormatSamples.ordered(
+                                "last_enqueued_collective",
+                                last,
+                                "last_started_collective",
+                                last,
+                                "last_completed_collective",
+                                STUCK_SEQ - 1)),
+                "entries",
+                entries);
     }
 }

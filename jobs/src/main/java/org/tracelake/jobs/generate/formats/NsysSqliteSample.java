@@ -18,6 +18,7 @@ final class NsysSqliteSample {
     static final String FILE = "report.sqlite";
     /** Hardware 0, VM 0, PID 4242 (FORMATS.md §2's layout); its one thread is TID 4243. */
     static final long GLOBAL_PID = 4242L << 24;
+
     static final long GLOBAL_TID = GLOBAL_PID | 4243L;
 
     private NsysSqliteSample() {}
@@ -25,16 +26,19 @@ final class NsysSqliteSample {
     static void write(Path dir) throws IOException {
         Path file = dir.resolve(FILE);
         Files.deleteIfExists(file);
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL)");
             s.executeUpdate("INSERT INTO StringIds VALUES (1, 'ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_nn'),"
                     + " (2, 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)'),"
                     + " (3, 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL'), (10, 'cudaLaunchKernel_v7000'),"
                     + " (11, 'cudaMemcpyAsync_v3020'), (20, 'ProfilerStep#1')");
             s.executeUpdate("CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT)");
-            s.executeUpdate("INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.13.2'),"
-                    + " ('EXPORT_PRODUCT_VERSION', '2024.5.1'), ('EXPORT_GENERATOR', 'tracelake generate (simulated)')");
-            s.executeUpdate("CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT)");
+            s.executeUpdate(
+                    "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.13.2'),"
+                            + " ('EXPORT_PRODUCT_VERSION', '2024.5.1'), ('EXPORT_GENERATOR', 'tracelake generate (simulated)')");
+            s.executeUpdate(
+                    "CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT)");
             s.executeUpdate("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (" + FormatSamples.START_NS
                     + ", '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z')");
             s.executeUpdate("CREATE TABLE TARGET_INFO_GPU (id INTEGER, name TEXT, busLocation TEXT, cuDevice INTEGER,"
@@ -60,8 +64,10 @@ final class NsysSqliteSample {
             s.executeUpdate("CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER,"
                     + " globalTid INTEGER, correlationId INTEGER, nameId INTEGER, returnValue INTEGER)");
             s.executeUpdate("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
-                    + " (950000, 960000, 1, " + GLOBAL_TID + ", 1, 10, 0), (970000, 980000, 1, " + GLOBAL_TID + ", 2, 10, 0),"
-                    + " (985000, 995000, 1, " + GLOBAL_TID + ", 3, 10, 0), (996000, 999000, 1, " + GLOBAL_TID + ", 4, 10, 0),"
+                    + " (950000, 960000, 1, " + GLOBAL_TID + ", 1, 10, 0), (970000, 980000, 1, " + GLOBAL_TID
+                    + ", 2, 10, 0),"
+                    + " (985000, 995000, 1, " + GLOBAL_TID + ", 3, 10, 0), (996000, 999000, 1, " + GLOBAL_TID
+                    + ", 4, 10, 0),"
                     + " (400000, 480000, 1, " + GLOBAL_TID + ", 5, 11, 0)");
             s.executeUpdate("CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER,"
                     + " category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER,"

@@ -36,7 +36,10 @@ final class PickleWriter {
         } else if (v instanceof String s) {
             byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
             out.write('X'); // BINUNICODE
-            out.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(utf8.length).array());
+            out.writeBytes(ByteBuffer.allocate(4)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putInt(utf8.length)
+                    .array());
             out.writeBytes(utf8);
         } else if (v instanceof Integer || v instanceof Long) {
             writeInt(((Number) v).longValue());
@@ -63,7 +66,8 @@ final class PickleWriter {
             for (Object o : tuple) write(o);
             out.write('t'); // TUPLE
         } else {
-            throw new IllegalArgumentException("not plain pickle data: " + v.getClass().getName());
+            throw new IllegalArgumentException(
+                    "not plain pickle data: " + v.getClass().getName());
         }
     }
 
@@ -78,7 +82,10 @@ final class PickleWriter {
             out.write((int) (n >>> 8));
         } else if (n >= Integer.MIN_VALUE && n <= Integer.MAX_VALUE) {
             out.write('J');
-            out.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt((int) n).array());
+            out.writeBytes(ByteBuffer.allocate(4)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putInt((int) n)
+                    .array());
         } else {
             byte[] big = BigInteger.valueOf(n).toByteArray(); // big-endian, minimal
             out.write(0x8a);

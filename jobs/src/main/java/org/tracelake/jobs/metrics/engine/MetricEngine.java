@@ -48,28 +48,39 @@ public final class MetricEngine {
      * Flight Recorder dumps, execution-trace nodes) the run has, by name; a family whose inputs the run lacks is not
      * planned at all.
      */
-    public Result compute(SparkSession spark, Dataset<Row> events, Dataset<Row> summaries, Dataset<Row> workloads,
-                          Map<String, Dataset<Row>> sideTables, DevicePeakTable peaks, PartitionFiles files) {
+    public Result compute(
+            SparkSession spark,
+            Dataset<Row> events,
+            Dataset<Row> summaries,
+            Dataset<Row> workloads,
+            Map<String, Dataset<Row>> sideTables,
+            DevicePeakTable peaks,
+            PartitionFiles files) {
         SideFamilies.Result side = SideFamilies.compute(spark, sideTables);
         Dataset<Row> etNodes = sideTables.get(Tables.ET_NODES);
         Dataset<Row> sideRows = side.metricRows();
-        JavaPairRDD<String, WorkloadInputs.Input> inputs = WorkloadInputs.of(workloads, r ->
-                WorkloadInputs.pair(r.getAs("workload"), WorkloadInput.CARD, Card.of(r)));
+        JavaPairRDD<String, WorkloadInputs.Input> inputs = WorkloadInputs.of(
+                workloads, r -> WorkloadInputs.pair(r.getAs("workload"), WorkloadInput.CARD, Card.of(r)));
         if (events != null) inputs = inputs.union(WorkloadInputs.inSchema(ranksOf(events)));
         if (summaries != null) inputs = inputs.union(WorkloadInputs.inSchema(summaries));
         if (etNodes != null) {
-            inputs = inputs.union(WorkloadInputs.of(etNodes
-                    .where(col("is_comm").and(col("collective").equalTo("all_to_all")).and(col("comm_seq").isNotNull())
+            inputs = inputs.union(WorkloadInputs.of(
+                    etNodes.where(col("is_comm")
+                            .and(col("collective").equalTo("all_to_all"))
+                            .and(col("comm_seq").isNotNull())
                             .and(col("rank").isNotNull())),
                     r -> WorkloadInputs.pair(r.getAs("workload"), WorkloadInput.ET_ALL_TO_ALL, EtAllToAll.of(r))));
         }
         if (sideRows != null) {
-            inputs = inputs.union(WorkloadInputs.of(sideRows,
+            inputs = inputs.union(WorkloadInputs.of(
+                    sideRows,
                     r -> WorkloadInputs.pair(r.getString(0), WorkloadInput.SIDE_METRIC, MetricRow.fromRow(r))));
         }
         Timestamp computedAt = new Timestamp(System.currentTimeMillis());
         // one small pair of counts per workload comes back: the rows themselves stay on the executors
-        List<long[]> counts = inputs.groupByKey().map(new WorkloadReducer(peaks, files, computedAt)).collect();
+        List<long[]> counts = inputs.groupByKey()
+                .map(new WorkloadReducer(peaks, files, computedAt))
+                .collect();
         long metricRows = 0;
         long collectives = 0;
         for (long[] c : counts) {
@@ -88,6 +99,11 @@ public final class MetricEngine {
     }
 
     /** The catalog table of side tables the families read, by name. */
-    public static final List<String> SIDE_TABLES = List.of(Tables.MEMORY_EVENTS, Tables.MEMORY_SEGMENTS,
-            Tables.ITERATION_TELEMETRY, Tables.FLIGHT_RECORDER, Tables.PROCESS_GROUP_STATUS, Tables.ET_NODES);
+    public static final List<String> SIDE_TABLES = List.of(
+            Tables.MEMORY_EVENTS,
+            Tables.MEMORY_SEGMENTS,
+            Tables.ITERATION_TELEMETRY,
+            Tables.FLIGHT_RECORDER,
+            Tables.PROCESS_GROUP_STATUS,
+            Tables.ET_NODES);
 }

@@ -75,7 +75,9 @@ public final class RankSummaryFiles {
 
     /** The summaries of some workloads, as workload-step inputs. */
     public static Dataset<Row> read(SparkSession spark, String dir, List<String> workloads) {
-        return spark.read().schema(WorkloadInput.SCHEMA).parquet(dir)
+        return spark.read()
+                .schema(WorkloadInput.SCHEMA)
+                .parquet(dir)
                 .where(col("workload").isin(workloads.toArray()));
     }
 }

@@ -30,7 +30,8 @@ final class SideFamilies {
         List<Dataset<Row>> rows = new ArrayList<>();
         Dataset<Row> hangs = null;
         if (side.containsKey(Tables.MEMORY_EVENTS) || side.containsKey(Tables.MEMORY_SEGMENTS)) {
-            rows.add(MemoryMetrics.rows(orEmpty(spark, side, Tables.MEMORY_EVENTS, MemorySchema.EVENTS),
+            rows.add(MemoryMetrics.rows(
+                    orEmpty(spark, side, Tables.MEMORY_EVENTS, MemorySchema.EVENTS),
                     orEmpty(spark, side, Tables.MEMORY_SEGMENTS, MemorySchema.SEGMENTS)));
         }
         if (side.containsKey(Tables.ITERATION_TELEMETRY)) {
@@ -48,8 +49,8 @@ final class SideFamilies {
         return new Result(union, hangs);
     }
 
-    private static Dataset<Row> orEmpty(SparkSession spark, Map<String, Dataset<Row>> side, String table,
-                                        StructType schema) {
+    private static Dataset<Row> orEmpty(
+            SparkSession spark, Map<String, Dataset<Row>> side, String table, StructType schema) {
         Dataset<Row> t = side.get(table);
         return t != null ? t : spark.createDataFrame(new ArrayList<Row>(), schema);
     }

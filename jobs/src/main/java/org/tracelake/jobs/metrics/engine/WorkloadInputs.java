@@ -31,8 +31,12 @@ final class WorkloadInputs {
 
     /** Rows already in {@link WorkloadInput#SCHEMA}. */
     static JavaPairRDD<String, Input> inSchema(Dataset<Row> rows) {
-        return rows.queryExecution().toRdd().toJavaRDD().mapToPair(r -> new Tuple2<>(r.getUTF8String(0).toString(),
-                new Input(r.getUTF8String(1).toString(), r.getBinary(2))));
+        return rows.queryExecution()
+                .toRdd()
+                .toJavaRDD()
+                .mapToPair(r -> new Tuple2<>(
+                        r.getUTF8String(0).toString(),
+                        new Input(r.getUTF8String(1).toString(), r.getBinary(2))));
     }
 
     /** Any rows, each converted by {@code convert} (the row converted from Spark's internal form, interpreted). */

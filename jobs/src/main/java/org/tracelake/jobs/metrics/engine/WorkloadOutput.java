@@ -15,24 +15,69 @@ final class WorkloadOutput {
 
     /** A metrics row, stamped with when and by which version of the pipeline it was computed. */
     static Row metric(MetricRow m, Timestamp computedAt, String pipelineVersion) {
-        return RowFactory.create(m.workload(), m.metric(), m.figure(), m.value(), m.unit(), m.scope(), m.rank(), m.step(),
-                m.key(), m.status(), m.reason(), computedAt, pipelineVersion);
+        return RowFactory.create(
+                m.workload(),
+                m.metric(),
+                m.figure(),
+                m.value(),
+                m.unit(),
+                m.scope(),
+                m.rank(),
+                m.step(),
+                m.key(),
+                m.status(),
+                m.reason(),
+                computedAt,
+                pipelineVersion);
     }
 
     static Row member(String workload, Workload.Member m) {
-        return RowFactory.create(workload, m.rank(), m.matchKey(), m.bySeq(), m.k(), m.ts(), m.end(), m.kind(),
-                m.groupSize(), m.sizeBytes());
+        return RowFactory.create(
+                workload,
+                m.rank(),
+                m.matchKey(),
+                m.bySeq(),
+                m.k(),
+                m.ts(),
+                m.end(),
+                m.kind(),
+                m.groupSize(),
+                m.sizeBytes());
     }
 
     static Row instance(String workload, Workload.Instance i) {
-        return RowFactory.create(workload, i.matchKey(), i.matchBy(), i.k(), i.kind(), i.groupSize(), i.bytes(),
-                i.ranks(), i.minStart(), i.maxStart(), i.minEnd(), i.maxEnd(), i.lag(), i.maxEnd() - i.minEnd(),
-                i.lastRank(), i.busbw());
+        return RowFactory.create(
+                workload,
+                i.matchKey(),
+                i.matchBy(),
+                i.k(),
+                i.kind(),
+                i.groupSize(),
+                i.bytes(),
+                i.ranks(),
+                i.minStart(),
+                i.maxStart(),
+                i.minEnd(),
+                i.maxEnd(),
+                i.lag(),
+                i.maxEnd() - i.minEnd(),
+                i.lastRank(),
+                i.busbw());
     }
 
     static Row kernelTotal(String workload, Workload.KernelTotal t) {
-        return RowFactory.create(workload, t.rank(), t.name(), t.activityClass(), t.kernelCategory(), t.collective(),
-                t.sizeBucket(), t.calls(), t.durNs(), t.bytes(), t.busbwSamples());
+        return RowFactory.create(
+                workload,
+                t.rank(),
+                t.name(),
+                t.activityClass(),
+                t.kernelCategory(),
+                t.collective(),
+                t.sizeBucket(),
+                t.calls(),
+                t.durNs(),
+                t.bytes(),
+                t.busbwSamples());
     }
 
     static Row pair(String workload, Workload.Pair p) {

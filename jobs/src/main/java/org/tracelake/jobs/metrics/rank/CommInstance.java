@@ -7,9 +7,25 @@ import java.io.Serializable;
  * collective joined into one (the time it was in flight, from the -start's start to the -done's end). What every
  * rule that counts collectives, sums their bytes, times them one by one or matches them across ranks reads.
  */
-public record CommInstance(String name, String kind, long ts, long end, Long step, Long inNelems, String dtype,
-                           Long inBytes, Long outBytes, Long sizeBytes, Integer groupSize, String pgName,
-                           String pgRanks, Long seq, Long stream, String inSplitSize, int halves, Double xlaSeconds)
+public record CommInstance(
+        String name,
+        String kind,
+        long ts,
+        long end,
+        Long step,
+        Long inNelems,
+        String dtype,
+        Long inBytes,
+        Long outBytes,
+        Long sizeBytes,
+        Integer groupSize,
+        String pgName,
+        String pgRanks,
+        Long seq,
+        Long stream,
+        String inSplitSize,
+        int halves,
+        Double xlaSeconds)
         implements Serializable {
 
     public long dur() {

@@ -29,7 +29,10 @@ final class CommInstances {
         for (RankEvent e : ops) {
             String half = XlaAsyncOps.half(e.name);
             if (half == null || half.isEmpty()) out.add(single(e));
-            else halvesByInstruction.computeIfAbsent(XlaAsyncOps.instruction(e.name), k -> new ArrayList<>()).add(e);
+            else
+                halvesByInstruction
+                        .computeIfAbsent(XlaAsyncOps.instruction(e.name), k -> new ArrayList<>())
+                        .add(e);
         }
         for (List<RankEvent> halves : halvesByInstruction.values()) {
             halves.sort(Comparator.comparingLong((RankEvent e) -> e.ts)
@@ -50,9 +53,25 @@ final class CommInstances {
     }
 
     private static CommInstance single(RankEvent e) {
-        return new CommInstance(e.name, e.collective, e.ts, e.end(), e.step, e.inNelems, e.dtype, e.inBytes,
-                e.outBytes, BusBandwidth.sizeBytes(e.collective, e.inBytes, e.outBytes), e.groupSize, e.pgName,
-                e.pgRanks, e.seq, e.stream, e.argInSplitSize, 1, XlaOps.isXlaOp(e) ? XlaOps.seconds(e) : null);
+        return new CommInstance(
+                e.name,
+                e.collective,
+                e.ts,
+                e.end(),
+                e.step,
+                e.inNelems,
+                e.dtype,
+                e.inBytes,
+                e.outBytes,
+                BusBandwidth.sizeBytes(e.collective, e.inBytes, e.outBytes),
+                e.groupSize,
+                e.pgName,
+                e.pgRanks,
+                e.seq,
+                e.stream,
+                e.argInSplitSize,
+                1,
+                XlaOps.isXlaOp(e) ? XlaOps.seconds(e) : null);
     }
 
     /** The start half's size, dtype and step (else the -done's); everything else from the -done. */
@@ -60,10 +79,25 @@ final class CommInstances {
         Long startSize = BusBandwidth.sizeBytes(start.collective, start.inBytes, start.outBytes);
         Long doneSize = BusBandwidth.sizeBytes(done.collective, done.inBytes, done.outBytes);
         long dur = done.end() - start.ts;
-        return new CommInstance(XlaAsyncOps.instruction(done.name), done.collective, start.ts, done.end(), start.step,
-                first(start.inNelems, done.inNelems), first(start.dtype, done.dtype),
-                first(start.inBytes, done.inBytes), first(start.outBytes, done.outBytes), first(startSize, doneSize),
-                done.groupSize, done.pgName, done.pgRanks, done.seq, done.stream, done.argInSplitSize, 2, dur / 1e9);
+        return new CommInstance(
+                XlaAsyncOps.instruction(done.name),
+                done.collective,
+                start.ts,
+                done.end(),
+                start.step,
+                first(start.inNelems, done.inNelems),
+                first(start.dtype, done.dtype),
+                first(start.inBytes, done.inBytes),
+                first(start.outBytes, done.outBytes),
+                first(startSize, doneSize),
+                done.groupSize,
+                done.pgName,
+                done.pgRanks,
+                done.seq,
+                done.stream,
+                done.argInSplitSize,
+                2,
+                dur / 1e9);
     }
 
     private static <T> T first(T a, T b) {

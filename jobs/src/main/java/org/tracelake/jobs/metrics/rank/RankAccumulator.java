@@ -66,7 +66,8 @@ public final class RankAccumulator {
             if (phase != null) {
                 out.phaseAnnotations++;
                 if (e.step != null) {
-                    phases.computeIfAbsent(e.step, k -> new TreeMap<>()).computeIfAbsent(phase, k -> new IntervalList())
+                    phases.computeIfAbsent(e.step, k -> new TreeMap<>())
+                            .computeIfAbsent(phase, k -> new IntervalList())
                             .add(e.ts, e.end());
                 }
             }
@@ -80,6 +81,7 @@ public final class RankAccumulator {
 
     /** Distinct annotation names weighed against the step forms so far (bounded: names past it are not weighed). */
     private final java.util.Set<String> annotationNames = new java.util.HashSet<>();
+
     private static final int MAX_ANNOTATION_NAMES = 10_000;
     private double nearestScore = Double.MAX_VALUE;
 
@@ -102,14 +104,21 @@ public final class RankAccumulator {
         if (e.ts == null) return;
         if (!windowsSealed) sealWindows();
         boolean isKernel = ActivityClass.CAT_KERNEL.equals(e.cat);
-        sweep.addActivity(e.ts, e.end(), e.activityClass, isKernel, e.step, e.collective,
-                e.name != null && KernelNameRules.isCopyKernel(e.name), KernelNameRules.isCclBenchEventCat(e.cat),
+        sweep.addActivity(
+                e.ts,
+                e.end(),
+                e.activityClass,
+                isKernel,
+                e.step,
+                e.collective,
+                e.name != null && KernelNameRules.isCopyKernel(e.name),
+                KernelNameRules.isCclBenchEventCat(e.cat),
                 e.name != null && KernelNameRules.isCclBenchCommName(e.name));
         if (ActivityClass.COMM.equals(e.activityClass)) {
             comm.add(e); // kernel_totals counts communication by instance, from the rank's collective instances
         } else {
-            long[] totals = out.gpuTotals.computeIfAbsent(new RankSummary.GpuKey(e.name, e.activityClass,
-                    e.kernelCategory), k -> new long[2]);
+            long[] totals = out.gpuTotals.computeIfAbsent(
+                    new RankSummary.GpuKey(e.name, e.activityClass, e.kernelCategory), k -> new long[2]);
             totals[0]++;
             totals[1] += e.dur;
         }
@@ -188,7 +197,10 @@ public final class RankAccumulator {
         if (!windowsSealed) sealWindows();
         sweep.emit(f -> {
             if (f.step() == null) out.whole.put(f.fact(), f.value());
-            else out.steps.computeIfAbsent(f.step(), k -> new java.util.HashMap<>()).put(f.fact(), f.value());
+            else
+                out.steps
+                        .computeIfAbsent(f.step(), k -> new java.util.HashMap<>())
+                        .put(f.fact(), f.value());
         });
         phases.forEach((step, byPhase) -> byPhase.forEach((phase, union) ->
                 out.phaseNsByStep.computeIfAbsent(step, k -> new TreeMap<>()).put(phase, union.length())));
@@ -210,7 +222,9 @@ public final class RankAccumulator {
         if (name == null) return null;
         if (FORWARD.matcher(name).find()) return "forward";
         if (BACKWARD.matcher(name).find() || name.startsWith("autograd::engine::evaluate_function:")) return "backward";
-        if (OPTIMIZER.matcher(name).find() || name.startsWith("Optimizer.step#") || name.startsWith("Optimizer.zero_grad#")) {
+        if (OPTIMIZER.matcher(name).find()
+                || name.startsWith("Optimizer.step#")
+                || name.startsWith("Optimizer.zero_grad#")) {
             return "optimizer";
         }
         return null;
@@ -229,7 +243,8 @@ public final class RankAccumulator {
             case "reduce_scatter", "post_backward_reduce" -> "fsdp_reduce_scatter";
             case "all_gather_copy_in", "copy_in" -> "fsdp_copy_in";
             case "all_gather_copy_out", "copy_out" -> "fsdp_copy_out";
-            case "pre_forward", "post_forward", "pre_backward", "post_backward" -> "fsdp_" + suffix.toLowerCase(Locale.ROOT);
+            case "pre_forward", "post_forward", "pre_backward", "post_backward" ->
+                "fsdp_" + suffix.toLowerCase(Locale.ROOT);
             default -> null;
         };
     }

@@ -44,6 +44,7 @@ public final class RankEvent {
     public Integer device;
     /** args the rules read: "blocks per SM", "bytes", "In split size", device_duration_ps, duration_ps, model_flops */
     public String argBlocksPerSm;
+
     public String argBytes;
     public String argInSplitSize;
     public String argDeviceDurationPs;
@@ -71,16 +72,37 @@ public final class RankEvent {
             .thenComparing(e -> e.ts, Comparator.nullsFirst(Comparator.naturalOrder()));
 
     /** Args the metric rules read, each a column of the projection. */
-    static final String[] ARGS = {"blocks per SM", "bytes", "In split size", "device_duration_ps", "duration_ps",
-            "model_flops"};
+    static final String[] ARGS = {
+        "blocks per SM", "bytes", "In split size", "device_duration_ps", "duration_ps", "model_flops"
+    };
 
     /** Columns of {@link #input}, in order. */
-    static final String[] COLUMNS = {EventSchema.WORKLOAD, EventSchema.RANK, "row_kind", EventSchema.FORMAT,
-            EventSchema.PH, EventSchema.CAT, EventSchema.NAME, EventSchema.TS_NS, EventSchema.DUR_NS, EventSchema.STEP,
-            EventSchema.ACTIVITY_CLASS, EventSchema.KERNEL_CATEGORY, EventSchema.COLLECTIVE, EventSchema.IN_NELEMS,
-            EventSchema.DTYPE, EventSchema.IN_BYTES, EventSchema.OUT_BYTES, EventSchema.BYTES_SOURCE,
-            EventSchema.GROUP_SIZE, EventSchema.PG_NAME, EventSchema.PG_RANKS, EventSchema.SEQ, EventSchema.STREAM,
-            EventSchema.DEVICE};
+    static final String[] COLUMNS = {
+        EventSchema.WORKLOAD,
+        EventSchema.RANK,
+        "row_kind",
+        EventSchema.FORMAT,
+        EventSchema.PH,
+        EventSchema.CAT,
+        EventSchema.NAME,
+        EventSchema.TS_NS,
+        EventSchema.DUR_NS,
+        EventSchema.STEP,
+        EventSchema.ACTIVITY_CLASS,
+        EventSchema.KERNEL_CATEGORY,
+        EventSchema.COLLECTIVE,
+        EventSchema.IN_NELEMS,
+        EventSchema.DTYPE,
+        EventSchema.IN_BYTES,
+        EventSchema.OUT_BYTES,
+        EventSchema.BYTES_SOURCE,
+        EventSchema.GROUP_SIZE,
+        EventSchema.PG_NAME,
+        EventSchema.PG_RANKS,
+        EventSchema.SEQ,
+        EventSchema.STREAM,
+        EventSchema.DEVICE
+    };
 
     /**
      * The events every per-rank rule reads: those with a duration (an event without one is an instant or a counter),
@@ -92,8 +114,12 @@ public final class RankEvent {
         Column[] cols = new Column[COLUMNS.length + ARGS.length];
         for (int i = 0; i < COLUMNS.length; i++) {
             cols[i] = switch (COLUMNS[i]) {
-                case "row_kind" -> when(col(EventSchema.ACTIVITY_CLASS).isNull(), 0).otherwise(1).as("row_kind");
-                case EventSchema.RANK -> coalesce(col(EventSchema.RANK), lit(UNRANKED)).as(EventSchema.RANK);
+                case "row_kind" ->
+                    when(col(EventSchema.ACTIVITY_CLASS).isNull(), 0)
+                            .otherwise(1)
+                            .as("row_kind");
+                case EventSchema.RANK ->
+                    coalesce(col(EventSchema.RANK), lit(UNRANKED)).as(EventSchema.RANK);
                 default -> col(COLUMNS[i]);
             };
         }
@@ -105,6 +131,7 @@ public final class RankEvent {
 
     /** Positions in {@link EventSchema#SCHEMA} of {@link #COLUMNS} (-1 for {@code row_kind}, derived). */
     private static final int[] EVENT_POSITIONS = new int[COLUMNS.length];
+
     private static final UTF8String[] ARG_KEYS = new UTF8String[ARGS.length];
     private static final int ARGS_AT = EventSchema.index(EventSchema.ARGS);
 

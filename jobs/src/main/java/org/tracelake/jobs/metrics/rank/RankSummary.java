@@ -24,6 +24,7 @@ public final class RankSummary implements Serializable {
 
     /** GPU activity but device syncs: Σ dur, per kernel name (names only) and per kernel category (null included). */
     public boolean hasKernelTime;
+
     public long kernelTimeNs;
     public final Map<String, Long> kernelTimeByName = new HashMap<>();
     public final Map<String, Long> kernelTimeByCategory = new HashMap<>();
@@ -35,25 +36,30 @@ public final class RankSummary implements Serializable {
 
     /** Kineto kernels ({@code cat} kernel, CCL-Bench's leaderboard set): Σ dur per name, in all, in MoE kernels. */
     public long leaderboardKernels;
+
     public long leaderboardNs;
     public final Map<String, Long> leaderboardByName = new HashMap<>();
     public long moeNs;
     /** Kernels with a "blocks per SM" arg: Σ dur and Σ dur × min(blocks per SM, 1). */
     public long smKernels;
+
     public long smDurNs;
     public double smWeightedNs;
     /** ncclDevKernel_* kernels (CCL-Bench straggler). */
     public boolean hasNcclDevKernel;
+
     public long ncclDevKernelNs;
 
     /** cuda_runtime / cuda_driver events, and the rank's span over every event with a start and a duration. */
     public long runtimeEvents;
+
     public long runtimeNs;
     public Long spanFirst;
     public Long spanLast;
 
     /** Forward/backward/optimizer annotations: count (with or without a step), and |union| per step per phase. */
     public long phaseAnnotations;
+
     public final TreeMap<Long, TreeMap<String, Long>> phaseNsByStep = new TreeMap<>();
 
     /**
@@ -61,19 +67,23 @@ public final class RankSummary implements Serializable {
      * null without annotations. What a reason that says no step was found names (METRICS.md §1).
      */
     public String nearestAnnotation;
+
     public String nearestStepForm;
 
     /** FSDP::* annotations: whether any, and Σ dur per fsdp_* metric. */
     public boolean hasFsdp;
+
     public final Map<String, Long> fsdpNs = new HashMap<>();
 
     /** Copy events (copy names, dur > 0, bytes > 0): Σ bytes and Σ dur. */
     public long copies;
+
     public double copyBytes;
     public long copyNs;
 
     /** XLA device ops: whether any; Σ T of compute ops; model_flops (all, and over ops with T > 0). */
     public boolean hasXlaOps;
+
     public double xlaComputeS;
     public long xlaWithFlops;
     public double xlaModelFlops;
@@ -81,5 +91,6 @@ public final class RankSummary implements Serializable {
     public Double xlaTimedFlopsS;
     /** First start and last end of the rank's complete events of an XLA file (host too). */
     public Long xlaWallFirst;
+
     public Long xlaWallLast;
 }

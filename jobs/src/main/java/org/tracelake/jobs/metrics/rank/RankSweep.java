@@ -67,8 +67,16 @@ public final class RankSweep {
      * GPU activities must arrive in start order, after every window. isCopy: a copy by name (any GPU activity);
      * isCclEvent / isCclCommName: CCL-Bench's own event categories and communication regex (memory_transfer_overhead).
      */
-    public void addActivity(long start, long end, String activityClass, boolean isKernel, Long step, String collective,
-                     boolean isCopy, boolean isCclEvent, boolean isCclCommName) {
+    public void addActivity(
+            long start,
+            long end,
+            String activityClass,
+            boolean isKernel,
+            Long step,
+            String collective,
+            boolean isCopy,
+            boolean isCclEvent,
+            boolean isCclCommName) {
         if (trimmed == null) sealWindows();
         gpu.add(start, end);
         gpuFirst = Math.min(gpuFirst, start);
@@ -134,9 +142,13 @@ public final class RankSweep {
             out.accept(new Fact(null, Facts.GPU_UNION, gpu.length()));
             out.accept(new Fact(null, Facts.COMM_UNION, comm.length()));
             out.accept(new Fact(null, Facts.COMPUTE_UNION, compute.length()));
-            out.accept(new Fact(null, Facts.OVERLAP, IntervalList.intersect(comm, compute).length()));
+            out.accept(new Fact(
+                    null, Facts.OVERLAP, IntervalList.intersect(comm, compute).length()));
             out.accept(new Fact(null, Facts.ALLGATHER_UNION, allGather.length()));
-            out.accept(new Fact(null, Facts.ALLGATHER_OVERLAP, IntervalList.intersect(allGather, compute).length()));
+            out.accept(new Fact(
+                    null,
+                    Facts.ALLGATHER_OVERLAP,
+                    IntervalList.intersect(allGather, compute).length()));
         }
         if (kernelFirst != Long.MAX_VALUE) {
             out.accept(new Fact(null, Facts.KERNEL_FIRST, kernelFirst));
@@ -161,9 +173,13 @@ public final class RankSweep {
             out.accept(new Fact(e.getKey(), Facts.GPU_UNION, s.gpu.length()));
             out.accept(new Fact(e.getKey(), Facts.COMM_UNION, s.comm.length()));
             out.accept(new Fact(e.getKey(), Facts.COMPUTE_UNION, s.compute.length()));
-            out.accept(new Fact(e.getKey(), Facts.OVERLAP, IntervalList.intersect(s.comm, s.compute).length()));
+            out.accept(new Fact(
+                    e.getKey(),
+                    Facts.OVERLAP,
+                    IntervalList.intersect(s.comm, s.compute).length()));
             if (s.copies.size() > 0) {
-                long overlap = IntervalList.intersect(s.copies, s.nonCopyNonComm).length();
+                long overlap =
+                        IntervalList.intersect(s.copies, s.nonCopyNonComm).length();
                 out.accept(new Fact(e.getKey(), Facts.COPY_PURE, s.copies.length() - overlap));
                 out.accept(new Fact(e.getKey(), Facts.POSITIVE_FIRST, s.positiveFirst));
                 out.accept(new Fact(e.getKey(), Facts.POSITIVE_LAST, s.positiveLast));

@@ -46,12 +46,24 @@ public final class CollectiveHangs {
     private CollectiveHangs() {}
 
     /** One {@code flight_recorder} entry, with its first input's size ("4096x5120") and dtype. */
-    public record Entry(Integer rank, long ordinal, Long pgId, String pgName, Long collectiveSeqId, String op,
-                        Boolean isP2p, String inputSize, String dtype, Long createdNs) {
+    public record Entry(
+            Integer rank,
+            long ordinal,
+            Long pgId,
+            String pgName,
+            Long collectiveSeqId,
+            String op,
+            Boolean isP2p,
+            String inputSize,
+            String dtype,
+            Long createdNs) {
         /** The first input's dims joined by 'x' (a null dim left out, as array_join does); null without an input. */
         public static String inputSize(List<? extends List<Long>> inputSizes) {
             if (inputSizes == null || inputSizes.isEmpty() || inputSizes.get(0) == null) return null;
-            return inputSizes.get(0).stream().filter(Objects::nonNull).map(String::valueOf).collect(Collectors.joining("x"));
+            return inputSizes.get(0).stream()
+                    .filter(Objects::nonNull)
+                    .map(String::valueOf)
+                    .collect(Collectors.joining("x"));
         }
 
         /** The first input's dtype; null without one. */
@@ -61,33 +73,85 @@ public final class CollectiveHangs {
     }
 
     /** One {@code process_group_status} row. */
-    public record GroupStatus(Integer rank, Long pgId, String pgName, String pgDesc, List<Integer> pgRanks,
-                              Long lastEnqueued, Long lastCompleted) implements Serializable {}
+    public record GroupStatus(
+            Integer rank,
+            Long pgId,
+            String pgName,
+            String pgDesc,
+            List<Integer> pgRanks,
+            Long lastEnqueued,
+            Long lastCompleted)
+            implements Serializable {}
 
     /** One row of {@code collective_hangs}. */
-    public record Hang(String workload, String pgName, String pgDesc, Long pgId, long collectiveSeqId, String op,
-                       String inputSize, String dtype, Long createdNs, List<Integer> missingRanks,
-                       List<Integer> holdingRanks, boolean isRoot) implements Serializable {
+    public record Hang(
+            String workload,
+            String pgName,
+            String pgDesc,
+            Long pgId,
+            long collectiveSeqId,
+            String op,
+            String inputSize,
+            String dtype,
+            Long createdNs,
+            List<Integer> missingRanks,
+            List<Integer> holdingRanks,
+            boolean isRoot)
+            implements Serializable {
         public Row toRow() {
-            return RowFactory.create(workload, pgName, pgDesc, pgId, collectiveSeqId, op, inputSize, dtype, createdNs,
-                    seq(missingRanks), seq(holdingRanks), isRoot);
+            return RowFactory.create(
+                    workload,
+                    pgName,
+                    pgDesc,
+                    pgId,
+                    collectiveSeqId,
+                    op,
+                    inputSize,
+                    dtype,
+                    createdNs,
+                    seq(missingRanks),
+                    seq(holdingRanks),
+                    isRoot);
         }
 
         /** An array column's value as Spark's row encoder takes it. */
         private static scala.collection.Seq<Integer> seq(List<Integer> values) {
-            return values == null ? null : scala.jdk.javaapi.CollectionConverters.asScala(values).toSeq();
+            return values == null
+                    ? null
+                    : scala.jdk.javaapi.CollectionConverters.asScala(values).toSeq();
         }
 
         /** From a row of {@link FlightRecorderSchema#HANGS}. */
         public static Hang fromRow(Row r) {
-            return new Hang(r.getString(0), r.getString(1), r.getString(2), r.isNullAt(3) ? null : r.getLong(3), r.getLong(4),
-                    r.getString(5), r.getString(6), r.getString(7), r.isNullAt(8) ? null : r.getLong(8),
-                    r.isNullAt(9) ? null : r.getList(9), r.isNullAt(10) ? null : r.getList(10), r.getBoolean(11));
+            return new Hang(
+                    r.getString(0),
+                    r.getString(1),
+                    r.getString(2),
+                    r.isNullAt(3) ? null : r.getLong(3),
+                    r.getLong(4),
+                    r.getString(5),
+                    r.getString(6),
+                    r.getString(7),
+                    r.isNullAt(8) ? null : r.getLong(8),
+                    r.isNullAt(9) ? null : r.getList(9),
+                    r.isNullAt(10) ? null : r.getList(10),
+                    r.getBoolean(11));
         }
 
         Hang asRoot() {
-            return new Hang(workload, pgName, pgDesc, pgId, collectiveSeqId, op, inputSize, dtype, createdNs, missingRanks,
-                    holdingRanks, true);
+            return new Hang(
+                    workload,
+                    pgName,
+                    pgDesc,
+                    pgId,
+                    collectiveSeqId,
+                    op,
+                    inputSize,
+                    dtype,
+                    createdNs,
+                    missingRanks,
+                    holdingRanks,
+                    true);
         }
     }
 
@@ -108,15 +172,19 @@ public final class CollectiveHangs {
         Map<String, List<GroupStatus>> byName = new HashMap<>();
         Map<Long, List<GroupStatus>> byId = new HashMap<>();
         for (GroupStatus g : groups) {
-            if (g.pgName() != null) byName.computeIfAbsent(g.pgName(), k -> new ArrayList<>()).add(g);
-            if (g.pgId() != null) byId.computeIfAbsent(g.pgId(), k -> new ArrayList<>()).add(g);
+            if (g.pgName() != null)
+                byName.computeIfAbsent(g.pgName(), k -> new ArrayList<>()).add(g);
+            if (g.pgId() != null)
+                byId.computeIfAbsent(g.pgId(), k -> new ArrayList<>()).add(g);
         }
         List<Hang> stuck = new ArrayList<>();
         Entry next = entries.hasNext() ? entries.next() : null;
         while (next != null) {
             String name = next.pgName();
-            StuckInGroup group = name == null || next.pgId() == null || !byName.containsKey(name) ? null
-                    : new StuckInGroup(workload, name, next.pgId(), byName.get(name), byId.getOrDefault(next.pgId(), List.of()));
+            StuckInGroup group = name == null || next.pgId() == null || !byName.containsKey(name)
+                    ? null
+                    : new StuckInGroup(
+                            workload, name, next.pgId(), byName.get(name), byId.getOrDefault(next.pgId(), List.of()));
             while (next != null && Objects.equals(next.pgName(), name)) {
                 if (group != null) group.entry(next);
                 next = entries.hasNext() ? entries.next() : null;
@@ -147,6 +215,7 @@ public final class CollectiveHangs {
         private final Set<Long> candidates = new TreeSet<>();
         /** Per candidate held by a member: its first holder, earliest creation, and the ranks holding it. */
         private final Map<Long, Entry> firstHolder = new HashMap<>();
+
         private final Map<Long, Long> createdNs = new HashMap<>();
         private final Map<Long, TreeSet<Integer>> holding = new HashMap<>();
 
@@ -154,13 +223,22 @@ public final class CollectiveHangs {
             this.workload = workload;
             this.name = name;
             this.pgId = pgId;
-            this.desc = named.stream().map(GroupStatus::pgDesc).filter(Objects::nonNull).min(SparkOrder.STRING).orElse(null);
+            this.desc = named.stream()
+                    .map(GroupStatus::pgDesc)
+                    .filter(Objects::nonNull)
+                    .min(SparkOrder.STRING)
+                    .orElse(null);
             // the group's global ranks: the union of what every rank's pg_config says
             TreeSet<Integer> ranks = new TreeSet<>();
-            for (GroupStatus g : named) if (g.pgRanks() != null) g.pgRanks().stream().filter(Objects::nonNull).forEach(ranks::add);
-            // a member's status is its pg_status under the group's pg_id, whatever name (if any) its own dump links to it
+            for (GroupStatus g : named)
+                if (g.pgRanks() != null)
+                    g.pgRanks().stream().filter(Objects::nonNull).forEach(ranks::add);
+            // a member's status is its pg_status under the group's pg_id, whatever name (if any) its own dump links to
+            // it
             Map<Integer, List<GroupStatus>> byRank = new HashMap<>();
-            for (GroupStatus s : withId) if (s.rank() != null) byRank.computeIfAbsent(s.rank(), k -> new ArrayList<>()).add(s);
+            for (GroupStatus s : withId)
+                if (s.rank() != null)
+                    byRank.computeIfAbsent(s.rank(), k -> new ArrayList<>()).add(s);
             for (int rank : ranks) {
                 for (GroupStatus s : byRank.getOrDefault(rank, List.of())) {
                     if (s.lastEnqueued() != null && s.lastCompleted() != null) {
@@ -174,7 +252,10 @@ public final class CollectiveHangs {
 
         void entry(Entry e) {
             Long seq = e.collectiveSeqId();
-            if (Boolean.TRUE.equals(e.isP2p()) || seq == null || e.rank() == null || !memberRanks.contains(e.rank())
+            if (Boolean.TRUE.equals(e.isP2p())
+                    || seq == null
+                    || e.rank() == null
+                    || !memberRanks.contains(e.rank())
                     || !candidates.contains(seq)) {
                 return;
             }
@@ -188,10 +269,25 @@ public final class CollectiveHangs {
             for (long c : candidates) {
                 Entry holder = firstHolder.get(c);
                 if (holder == null) continue;
-                List<Integer> missing = members.stream().filter(m -> m.enqueued() < c).map(Member::rank).sorted().toList();
+                List<Integer> missing = members.stream()
+                        .filter(m -> m.enqueued() < c)
+                        .map(Member::rank)
+                        .sorted()
+                        .toList();
                 if (missing.isEmpty()) continue;
-                out.add(new Hang(workload, name, desc, pgId, c, holder.op(), holder.inputSize(), holder.dtype(),
-                        createdNs.get(c), missing, List.copyOf(holding.get(c)), false));
+                out.add(new Hang(
+                        workload,
+                        name,
+                        desc,
+                        pgId,
+                        c,
+                        holder.op(),
+                        holder.inputSize(),
+                        holder.dtype(),
+                        createdNs.get(c),
+                        missing,
+                        List.copyOf(holding.get(c)),
+                        false));
             }
             return out;
         }
@@ -211,10 +307,29 @@ public final class CollectiveHangs {
         return stuck.stream().map(h -> roots.contains(h) ? h.asRoot() : h).toList();
     }
 
-    private static final String[] ENTRY_COLUMNS = {"workload", "rank", "ordinal", "pg_id", "pg_name", "collective_seq_id",
-            "op", "is_p2p", "input_sizes", "input_dtypes", "time_created_ns"};
-    private static final String[] GROUP_COLUMNS = {"workload", "rank", "pg_id", "pg_name", "pg_desc", "pg_ranks",
-            "last_enqueued_collective", "last_completed_collective"};
+    private static final String[] ENTRY_COLUMNS = {
+        "workload",
+        "rank",
+        "ordinal",
+        "pg_id",
+        "pg_name",
+        "collective_seq_id",
+        "op",
+        "is_p2p",
+        "input_sizes",
+        "input_dtypes",
+        "time_created_ns"
+    };
+    private static final String[] GROUP_COLUMNS = {
+        "workload",
+        "rank",
+        "pg_id",
+        "pg_name",
+        "pg_desc",
+        "pg_ranks",
+        "last_enqueued_collective",
+        "last_completed_collective"
+    };
 
     /**
      * The {@code collective_hangs} rows (of {@link FlightRecorderSchema#HANGS}) of every workload of the given
@@ -222,23 +337,34 @@ public final class CollectiveHangs {
      * cogrouped, the entries sorted by group so that each group is attributed as its entries stream by.
      */
     public static Dataset<Row> table(Dataset<Row> flightRecorder, Dataset<Row> processGroupStatus) {
-        Dataset<Row> entries = flightRecorder.select(ENTRY_COLUMNS[0],
-                java.util.Arrays.copyOfRange(ENTRY_COLUMNS, 1, ENTRY_COLUMNS.length));
-        Dataset<Row> groups = processGroupStatus.select(GROUP_COLUMNS[0],
-                java.util.Arrays.copyOfRange(GROUP_COLUMNS, 1, GROUP_COLUMNS.length));
+        Dataset<Row> entries = flightRecorder.select(
+                ENTRY_COLUMNS[0], java.util.Arrays.copyOfRange(ENTRY_COLUMNS, 1, ENTRY_COLUMNS.length));
+        Dataset<Row> groups = processGroupStatus.select(
+                GROUP_COLUMNS[0], java.util.Arrays.copyOfRange(GROUP_COLUMNS, 1, GROUP_COLUMNS.length));
         MapFunction<Row, String> workload = r -> r.getString(0);
-        return entries.groupByKey(workload, Encoders.STRING()).cogroupSorted(groups.groupByKey(workload, Encoders.STRING()),
-                new Column[] {col("pg_name").asc_nulls_first(), col("pg_id").asc_nulls_last()}, new Column[0],
-                new AttributeWorkload(), Encoders.row(FlightRecorderSchema.HANGS));
+        return entries.groupByKey(workload, Encoders.STRING())
+                .cogroupSorted(
+                        groups.groupByKey(workload, Encoders.STRING()),
+                        new Column[] {
+                            col("pg_name").asc_nulls_first(), col("pg_id").asc_nulls_last()
+                        },
+                        new Column[0],
+                        new AttributeWorkload(),
+                        Encoders.row(FlightRecorderSchema.HANGS));
     }
 
     private static final class AttributeWorkload implements CoGroupFunction<String, Row, Row, Row> {
         @Override
         public Iterator<Row> call(String workload, Iterator<Row> entryRows, Iterator<Row> groupRows) {
             List<GroupStatus> groups = new ArrayList<>();
-            groupRows.forEachRemaining(g -> groups.add(new GroupStatus(g.isNullAt(1) ? null : g.getInt(1),
-                    MemoryMetrics.nullableLong(g, 2), g.getString(3), g.getString(4), g.isNullAt(5) ? null : g.getList(5),
-                    MemoryMetrics.nullableLong(g, 6), MemoryMetrics.nullableLong(g, 7))));
+            groupRows.forEachRemaining(g -> groups.add(new GroupStatus(
+                    g.isNullAt(1) ? null : g.getInt(1),
+                    MemoryMetrics.nullableLong(g, 2),
+                    g.getString(3),
+                    g.getString(4),
+                    g.isNullAt(5) ? null : g.getList(5),
+                    MemoryMetrics.nullableLong(g, 6),
+                    MemoryMetrics.nullableLong(g, 7))));
             Iterator<Entry> entries = new Iterator<>() {
                 @Override
                 public boolean hasNext() {
@@ -248,13 +374,22 @@ public final class CollectiveHangs {
                 @Override
                 public Entry next() {
                     Row r = entryRows.next();
-                    List<List<Long>> sizes = r.isNullAt(8) ? null
+                    List<List<Long>> sizes = r.isNullAt(8)
+                            ? null
                             : r.<scala.collection.Seq<Long>>getList(8).stream()
-                                    .map(s -> s == null ? null : scala.jdk.javaapi.CollectionConverters.asJava(s)).toList();
-                    return new Entry(r.isNullAt(1) ? null : r.getInt(1), r.getLong(2), MemoryMetrics.nullableLong(r, 3),
-                            r.getString(4), MemoryMetrics.nullableLong(r, 5), r.getString(6),
-                            r.isNullAt(7) ? null : r.getBoolean(7), Entry.inputSize(sizes),
-                            Entry.dtype(r.isNullAt(9) ? null : r.getList(9)), MemoryMetrics.nullableLong(r, 10));
+                                    .map(s -> s == null ? null : scala.jdk.javaapi.CollectionConverters.asJava(s))
+                                    .toList();
+                    return new Entry(
+                            r.isNullAt(1) ? null : r.getInt(1),
+                            r.getLong(2),
+                            MemoryMetrics.nullableLong(r, 3),
+                            r.getString(4),
+                            MemoryMetrics.nullableLong(r, 5),
+                            r.getString(6),
+                            r.isNullAt(7) ? null : r.getBoolean(7),
+                            Entry.inputSize(sizes),
+                            Entry.dtype(r.isNullAt(9) ? null : r.getList(9)),
+                            MemoryMetrics.nullableLong(r, 10));
                 }
             };
             return ofSorted(workload, entries, groups).stream().map(Hang::toRow).iterator();

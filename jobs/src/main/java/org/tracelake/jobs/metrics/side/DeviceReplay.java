@@ -21,8 +21,17 @@ public final class DeviceReplay {
     public record SegmentRow(String rowKind, Long address, Long size, Long requestedSize, String state) {}
 
     /** The device's figures, before they become metric rows. */
-    public record Result(long peakAllocated, long peakReserved, Double memoryEfficiency, long allocCount, long freeCount,
-                  long oomCount, Long largestAlloc, Double allocRatePerS, double fragmentation, long internalWaste) {}
+    public record Result(
+            long peakAllocated,
+            long peakReserved,
+            Double memoryEfficiency,
+            long allocCount,
+            long freeCount,
+            long oomCount,
+            Long largestAlloc,
+            Double allocRatePerS,
+            double fragmentation,
+            long internalWaste) {}
 
     /**
      * Per address, whether the last alloc / free_completed on it is an alloc: a free_completed matches a traced alloc
@@ -30,15 +39,18 @@ public final class DeviceReplay {
      * end of the trace. The null address is a key of its own, as Spark's window partition makes it.
      */
     private final Map<Long, Boolean> lastIsAlloc = new HashMap<>();
+
     private long unmatchedFreeBytes;
     private long grown;
     private long shrunk;
 
     /** Σ alloc − free_completed sizes so far (null until a non-null size), likewise Σ segment growth − shrinkage. */
     private Long allocatedSoFar;
+
     private Long reservedSoFar;
     /** The highest running allocated sum, 0 being the start state's, and the running reserved sum when first reached. */
     private long peakAllocatedSoFar;
+
     private boolean peakIsStart = true;
     private Long reservedAtPeakSoFar;
     private long peakReservedSoFar;
@@ -72,7 +84,8 @@ public final class DeviceReplay {
         } else if ("free_completed".equals(action)) {
             allocatedDelta = size == null ? null : -size;
             freeCount++;
-            // an unmatched free: its block was allocated before the ring buffer starts, so it counts as initially allocated
+            // an unmatched free: its block was allocated before the ring buffer starts, so it counts as initially
+            // allocated
             if (!Boolean.TRUE.equals(lastIsAlloc.get(e.address())) && size != null) unmatchedFreeBytes += size;
             lastIsAlloc.put(e.address(), Boolean.FALSE);
         } else {
@@ -128,13 +141,24 @@ public final class DeviceReplay {
         long initialReserved = segmentBytes - grown + shrunk;
         long peakAllocated = initialAllocated + peakAllocatedSoFar;
         long peakReserved = initialReserved + peakReservedSoFar;
-        Long reservedAtPeak = peakIsStart ? Long.valueOf(initialReserved)
+        Long reservedAtPeak = peakIsStart
+                ? Long.valueOf(initialReserved)
                 : reservedAtPeakSoFar == null ? null : initialReserved + reservedAtPeakSoFar;
-        Double efficiency = reservedAtPeak != null && reservedAtPeak > 0 ? (double) peakAllocated / (double) reservedAtPeak : null;
+        Double efficiency =
+                reservedAtPeak != null && reservedAtPeak > 0 ? (double) peakAllocated / (double) reservedAtPeak : null;
         Long spanUs = firstTimeUs == null ? null : lastTimeUs - firstTimeUs;
         Double rate = spanUs != null && spanUs > 0 ? (double) allocCount / ((double) spanUs / 1e6) : null;
         double fragmentation = inactiveBytes == 0 ? 0.0 : 1 - (double) largestInactive / (double) inactiveBytes;
-        return new Result(peakAllocated, peakReserved, efficiency, allocCount, freeCount, oomCount, largestAlloc, rate,
-                fragmentation, internalWaste);
+        return new Result(
+                peakAllocated,
+                peakReserved,
+                efficiency,
+                allocCount,
+                freeCount,
+                oomCount,
+                largestAlloc,
+                rate,
+                fragmentation,
+                internalWaste);
     }
 }

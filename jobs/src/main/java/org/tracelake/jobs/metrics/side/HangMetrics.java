@@ -31,7 +31,8 @@ import org.tracelake.schemas.MetricSchema;
 public final class HangMetrics {
     private HangMetrics() {}
 
-    static final String NO_ROOT = "no stuck collective: no member of any group is behind a collective another member holds";
+    static final String NO_ROOT =
+            "no stuck collective: no member of any group is behind a collective another member holds";
     static final String NO_GROUP = "no stuck collective in any process group";
 
     /** The two rows of a workload that has dumps, from its collective_hangs rows (any order). */
@@ -40,19 +41,28 @@ public final class HangMetrics {
     }
 
     private static MetricRow rootRanks(String workload, List<CollectiveHangs.Hang> hangs) {
-        List<CollectiveHangs.Hang> roots = hangs.stream().filter(CollectiveHangs.Hang::isRoot).toList();
+        List<CollectiveHangs.Hang> roots =
+                hangs.stream().filter(CollectiveHangs.Hang::isRoot).toList();
         // 0 ranks, as METRICS.md says (hangs.sql's coalesce(size(NULL), 0) gives -1 in a session without ANSI mode)
         if (roots.isEmpty()) return row(workload, "hang_root_ranks", 0.0, NO_ROOT);
         TreeSet<Integer> ranks = new TreeSet<>();
-        for (CollectiveHangs.Hang h : roots) if (h.missingRanks() != null) h.missingRanks().stream().filter(Objects::nonNull).forEach(ranks::add);
+        for (CollectiveHangs.Hang h : roots)
+            if (h.missingRanks() != null)
+                h.missingRanks().stream().filter(Objects::nonNull).forEach(ranks::add);
         List<String> described = new ArrayList<>();
         for (CollectiveHangs.Hang h : roots) {
-            if (h.pgName() == null || h.missingRanks() == null) continue; // concat of a null is null, which the list drops
+            if (h.pgName() == null || h.missingRanks() == null)
+                continue; // concat of a null is null, which the list drops
             described.add("group " + h.pgName() + " (" + Objects.requireNonNullElse(h.pgDesc(), "?") + ") #"
-                    + h.collectiveSeqId() + " " + Objects.requireNonNullElse(h.op(), "?") + " missing " + joined(h.missingRanks(), ","));
+                    + h.collectiveSeqId() + " " + Objects.requireNonNullElse(h.op(), "?") + " missing "
+                    + joined(h.missingRanks(), ","));
         }
-        return row(workload, "hang_root_ranks", (double) ranks.size(), "ranks " + joined(new ArrayList<>(ranks), ", ")
-                + "; root collectives: " + String.join("; ", SparkOrder.sortedStrings(described)));
+        return row(
+                workload,
+                "hang_root_ranks",
+                (double) ranks.size(),
+                "ranks " + joined(new ArrayList<>(ranks), ", ") + "; root collectives: "
+                        + String.join("; ", SparkOrder.sortedStrings(described)));
     }
 
     private static MetricRow hungGroups(String workload, List<CollectiveHangs.Hang> hangs) {
@@ -64,11 +74,16 @@ public final class HangMetrics {
         for (List<String> g : groups) {
             if (g.get(0) != null) names.add(g.get(0) + " (" + Objects.requireNonNullElse(g.get(1), "?") + ")");
         }
-        return row(workload, "hung_groups", (double) groups.size(), "groups " + String.join(", ", SparkOrder.sortedStrings(names)));
+        return row(
+                workload,
+                "hung_groups",
+                (double) groups.size(),
+                "groups " + String.join(", ", SparkOrder.sortedStrings(names)));
     }
 
     private static MetricRow row(String workload, String metric, double value, String reason) {
-        return new MetricRow(workload, metric, null, value, "count", "workload", null, null, null, MetricSchema.STATUS_OK, reason);
+        return new MetricRow(
+                workload, metric, null, value, "count", "workload", null, null, null, MetricSchema.STATUS_OK, reason);
     }
 
     /** array_join of ints: the non-null elements, in order. */
@@ -81,34 +96,43 @@ public final class HangMetrics {
      * workload of the given {@code flight_recorder} / {@code process_group_status} rows (the workloads with dumps):
      * one shuffle, each workload's hang rows cogrouped with the workload's name (once per input partition).
      */
-    public static Dataset<Row> rows(Dataset<Row> collectiveHangs, Dataset<Row> flightRecorder, Dataset<Row> processGroupStatus) {
-        Dataset<String> withDumps = flightRecorder.select("workload").union(processGroupStatus.select("workload"))
-                .mapPartitions((MapPartitionsFunction<Row, String>) rows -> {
-                    Set<String> seen = new HashSet<>();
-                    rows.forEachRemaining(r -> seen.add(r.getString(0)));
-                    return seen.iterator();
-                }, Encoders.STRING());
+    public static Dataset<Row> rows(
+            Dataset<Row> collectiveHangs, Dataset<Row> flightRecorder, Dataset<Row> processGroupStatus) {
+        Dataset<String> withDumps = flightRecorder
+                .select("workload")
+                .union(processGroupStatus.select("workload"))
+                .mapPartitions(
+                        (MapPartitionsFunction<Row, String>) rows -> {
+                            Set<String> seen = new HashSet<>();
+                            rows.forEachRemaining(r -> seen.add(r.getString(0)));
+                            return seen.iterator();
+                        },
+                        Encoders.STRING());
         MapFunction<Row, String> workloadOfHang = r -> r.getString(0);
         String[] columns = org.tracelake.schemas.FlightRecorderSchema.HANGS.fieldNames();
-        Dataset<Row> hangRowsByName = collectiveHangs.select(columns[0], java.util.Arrays.copyOfRange(columns, 1, columns.length));
-        return withDumps.groupByKey((MapFunction<String, String>) w -> w, Encoders.STRING()).cogroup(
-                hangRowsByName.groupByKey(workloadOfHang, Encoders.STRING()),
-                (CoGroupFunction<String, String, Row, Row>) (workload, dumps, hangRows) -> {
-                    if (!dumps.hasNext()) return java.util.Collections.emptyIterator();
-                    List<CollectiveHangs.Hang> hangs = new ArrayList<>();
-                    hangRows.forEachRemaining(r -> hangs.add(CollectiveHangs.Hang.fromRow(r)));
-                    Iterator<MetricRow> out = workload(workload, hangs).iterator();
-                    return new Iterator<Row>() {
-                        @Override
-                        public boolean hasNext() {
-                            return out.hasNext();
-                        }
+        Dataset<Row> hangRowsByName =
+                collectiveHangs.select(columns[0], java.util.Arrays.copyOfRange(columns, 1, columns.length));
+        return withDumps
+                .groupByKey((MapFunction<String, String>) w -> w, Encoders.STRING())
+                .cogroup(
+                        hangRowsByName.groupByKey(workloadOfHang, Encoders.STRING()),
+                        (CoGroupFunction<String, String, Row, Row>) (workload, dumps, hangRows) -> {
+                            if (!dumps.hasNext()) return java.util.Collections.emptyIterator();
+                            List<CollectiveHangs.Hang> hangs = new ArrayList<>();
+                            hangRows.forEachRemaining(r -> hangs.add(CollectiveHangs.Hang.fromRow(r)));
+                            Iterator<MetricRow> out = workload(workload, hangs).iterator();
+                            return new Iterator<Row>() {
+                                @Override
+                                public boolean hasNext() {
+                                    return out.hasNext();
+                                }
 
-                        @Override
-                        public Row next() {
-                            return out.next().toRow();
-                        }
-                    };
-                }, Encoders.row(MetricSchema.QUERY_SCHEMA));
+                                @Override
+                                public Row next() {
+                                    return out.next().toRow();
+                                }
+                            };
+                        },
+                        Encoders.row(MetricSchema.QUERY_SCHEMA));
     }
 }

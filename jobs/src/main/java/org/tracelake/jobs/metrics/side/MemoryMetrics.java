@@ -27,7 +27,11 @@ public final class MemoryMetrics {
     private MemoryMetrics() {}
 
     /** How the workload row of a metric combines the device rows. */
-    private enum Combine { MAX, SUM, MEAN }
+    private enum Combine {
+        MAX,
+        SUM,
+        MEAN
+    }
 
     /** A metric of the family: its unit, the reason a device has no value, and how devices combine. */
     private record Metric(String name, String unit, String whyMissing, Combine combine) {}
@@ -41,17 +45,23 @@ public final class MemoryMetrics {
             new Metric("internal_waste_bytes", "bytes", null, Combine.SUM),
             new Metric("alloc_count", "count", null, Combine.SUM),
             new Metric("free_count", "count", null, Combine.SUM),
-            new Metric("alloc_rate_per_s", "1/s", "the trace spans no time (fewer than two distinct time_us)", Combine.MEAN),
+            new Metric(
+                    "alloc_rate_per_s",
+                    "1/s",
+                    "the trace spans no time (fewer than two distinct time_us)",
+                    Combine.MEAN),
             new Metric("oom_count", "count", null, Combine.SUM),
             new Metric("largest_alloc_bytes", "bytes (requested sizes)", "no alloc in the trace", Combine.MAX));
 
     /** One device of a workload: which rank's snapshot, which CUDA device, and its replayed figures. */
     public record Device(Integer rank, int device, DeviceReplay.Result figures) {
         /** The device's trace entries (any order: replayed in ordinal order) and final segment rows. */
-        public static Device replayed(Integer rank, int device, List<DeviceReplay.Event> events,
-                                      List<DeviceReplay.SegmentRow> segments) {
+        public static Device replayed(
+                Integer rank, int device, List<DeviceReplay.Event> events, List<DeviceReplay.SegmentRow> segments) {
             DeviceReplay replay = new DeviceReplay();
-            events.stream().sorted(Comparator.comparingLong(DeviceReplay.Event::ordinal)).forEach(replay::event);
+            events.stream()
+                    .sorted(Comparator.comparingLong(DeviceReplay.Event::ordinal))
+                    .forEach(replay::event);
             segments.forEach(replay::segmentRow);
             return new Device(rank, device, replay.result());
         }
@@ -59,9 +69,17 @@ public final class MemoryMetrics {
         /** The figures in {@link #METRICS}' order; null where the device has no value. */
         List<Double> values() {
             DeviceReplay.Result f = figures;
-            return java.util.Arrays.asList((double) f.peakAllocated(), (double) f.peakReserved(), f.memoryEfficiency(),
-                    f.fragmentation(), (double) f.internalWaste(), (double) f.allocCount(), (double) f.freeCount(),
-                    f.allocRatePerS(), (double) f.oomCount(), f.largestAlloc() == null ? null : (double) f.largestAlloc());
+            return java.util.Arrays.asList(
+                    (double) f.peakAllocated(),
+                    (double) f.peakReserved(),
+                    f.memoryEfficiency(),
+                    f.fragmentation(),
+                    (double) f.internalWaste(),
+                    (double) f.allocCount(),
+                    (double) f.freeCount(),
+                    f.allocRatePerS(),
+                    (double) f.oomCount(),
+                    f.largestAlloc() == null ? null : (double) f.largestAlloc());
         }
     }
 
@@ -79,8 +97,20 @@ public final class MemoryMetrics {
             values.add(v);
             for (int m = 0; m < METRICS.size(); m++) {
                 Metric metric = METRICS.get(m);
-                out.add(withStatus(new MetricRow(workload, metric.name(), null, v.get(m), metric.unit(), "rank", d.rank(),
-                        null, "cuda:" + d.device(), null, null), metric.whyMissing()));
+                out.add(withStatus(
+                        new MetricRow(
+                                workload,
+                                metric.name(),
+                                null,
+                                v.get(m),
+                                metric.unit(),
+                                "rank",
+                                d.rank(),
+                                null,
+                                "cuda:" + d.device(),
+                                null,
+                                null),
+                        metric.whyMissing()));
             }
         }
         if (ordered.isEmpty()) return out;
@@ -88,14 +118,27 @@ public final class MemoryMetrics {
             Metric metric = METRICS.get(m);
             Double combined = combine(metric.combine(), values, m);
             // the workload has no value only when no device has one: say why a device has none
-            out.add(withStatus(new MetricRow(workload, metric.name(), null, combined, metric.unit(), "workload", null, null,
-                    null, null, null), Objects.requireNonNullElse(metric.whyMissing(), "no device has a value")));
+            out.add(withStatus(
+                    new MetricRow(
+                            workload,
+                            metric.name(),
+                            null,
+                            combined,
+                            metric.unit(),
+                            "workload",
+                            null,
+                            null,
+                            null,
+                            null,
+                            null),
+                    Objects.requireNonNullElse(metric.whyMissing(), "no device has a value")));
         }
         return out;
     }
 
     private static MetricRow withStatus(MetricRow row, String whyMissing) {
-        return row.value() == null ? row.withStatus(MetricSchema.STATUS_MISSING_INPUT, whyMissing)
+        return row.value() == null
+                ? row.withStatus(MetricSchema.STATUS_MISSING_INPUT, whyMissing)
                 : row.withStatus(MetricSchema.STATUS_OK, null);
     }
 
@@ -114,8 +157,12 @@ public final class MemoryMetrics {
         return acc / (double) n;
     }
 
-    private static final String[] EVENT_COLUMNS = {"workload", "rank", "device", "ordinal", "action", "address", "size", "time_us"};
-    private static final String[] SEGMENT_COLUMNS = {"workload", "rank", "device", "row_kind", "address", "size", "requested_size", "state"};
+    private static final String[] EVENT_COLUMNS = {
+        "workload", "rank", "device", "ordinal", "action", "address", "size", "time_us"
+    };
+    private static final String[] SEGMENT_COLUMNS = {
+        "workload", "rank", "device", "row_kind", "address", "size", "requested_size", "state"
+    };
 
     /**
      * The family's rows (of {@link MetricSchema#QUERY_SCHEMA}) for every workload of the given {@code memory_events}
@@ -123,15 +170,24 @@ public final class MemoryMetrics {
      * trace by ordinal), so that a device is replayed as its rows stream by.
      */
     public static Dataset<Row> rows(Dataset<Row> memoryEvents, Dataset<Row> memorySegments) {
-        Dataset<Row> events = memoryEvents.select(EVENT_COLUMNS[0], java.util.Arrays.copyOfRange(EVENT_COLUMNS, 1, EVENT_COLUMNS.length));
-        Dataset<Row> segments = memorySegments.select(SEGMENT_COLUMNS[0],
-                java.util.Arrays.copyOfRange(SEGMENT_COLUMNS, 1, SEGMENT_COLUMNS.length));
+        Dataset<Row> events = memoryEvents.select(
+                EVENT_COLUMNS[0], java.util.Arrays.copyOfRange(EVENT_COLUMNS, 1, EVENT_COLUMNS.length));
+        Dataset<Row> segments = memorySegments.select(
+                SEGMENT_COLUMNS[0], java.util.Arrays.copyOfRange(SEGMENT_COLUMNS, 1, SEGMENT_COLUMNS.length));
         MapFunction<Row, String> workload = r -> r.getString(0);
-        return events.groupByKey(workload, Encoders.STRING()).cogroupSorted(
-                segments.groupByKey(workload, Encoders.STRING()),
-                new Column[] {col("rank").asc_nulls_first(), col("device").asc(), col("ordinal").asc()},
-                new Column[] {col("rank").asc_nulls_first(), col("device").asc()},
-                new ReplayWorkload(), Encoders.row(MetricSchema.QUERY_SCHEMA));
+        return events.groupByKey(workload, Encoders.STRING())
+                .cogroupSorted(
+                        segments.groupByKey(workload, Encoders.STRING()),
+                        new Column[] {
+                            col("rank").asc_nulls_first(),
+                            col("device").asc(),
+                            col("ordinal").asc()
+                        },
+                        new Column[] {
+                            col("rank").asc_nulls_first(), col("device").asc()
+                        },
+                        new ReplayWorkload(),
+                        Encoders.row(MetricSchema.QUERY_SCHEMA));
     }
 
     /** One workload's sorted events and segment rows, walked device by device. */
@@ -147,13 +203,17 @@ public final class MemoryMetrics {
                 int device = first.getInt(2);
                 DeviceReplay replay = new DeviceReplay();
                 while (e != null && sameDevice(e, rank, device)) {
-                    replay.event(new DeviceReplay.Event(e.getLong(3), e.getString(4), nullableLong(e, 5), nullableLong(e, 6),
-                            nullableLong(e, 7)));
+                    replay.event(new DeviceReplay.Event(
+                            e.getLong(3), e.getString(4), nullableLong(e, 5), nullableLong(e, 6), nullableLong(e, 7)));
                     e = events.hasNext() ? events.next() : null;
                 }
                 while (s != null && sameDevice(s, rank, device)) {
-                    replay.segmentRow(new DeviceReplay.SegmentRow(s.getString(3), nullableLong(s, 4), nullableLong(s, 5),
-                            nullableLong(s, 6), s.getString(7)));
+                    replay.segmentRow(new DeviceReplay.SegmentRow(
+                            s.getString(3),
+                            nullableLong(s, 4),
+                            nullableLong(s, 5),
+                            nullableLong(s, 6),
+                            s.getString(7)));
                     s = segments.hasNext() ? segments.next() : null;
                 }
                 devices.add(new Device(rank, device, replay.result()));
@@ -162,7 +222,8 @@ public final class MemoryMetrics {
         }
 
         private static int compareDevice(Row a, Row b) {
-            int byRank = SparkOrder.INT_NULLS_FIRST.compare(a.isNullAt(1) ? null : a.getInt(1), b.isNullAt(1) ? null : b.getInt(1));
+            int byRank = SparkOrder.INT_NULLS_FIRST.compare(
+                    a.isNullAt(1) ? null : a.getInt(1), b.isNullAt(1) ? null : b.getInt(1));
             return byRank != 0 ? byRank : Integer.compare(a.getInt(2), b.getInt(2));
         }
 

@@ -39,8 +39,13 @@ public final class TelemetryMetrics {
      * One iteration line: overlap = overlap_ms.compute_comm, compute = per_stream_ms.compute, the allreduce /
      * reducescatter overlaps, and the per-stream busy ms; a null is a key the line lacks.
      */
-    public record Line(Integer rank, Double overlapMs, Double computeMs, Double allreduceOverlapMs,
-                       Double reducescatterOverlapMs, Map<String, Double> perStreamMs) {}
+    public record Line(
+            Integer rank,
+            Double overlapMs,
+            Double computeMs,
+            Double allreduceOverlapMs,
+            Double reducescatterOverlapMs,
+            Map<String, Double> perStreamMs) {}
 
     /** The streams every workload with telemetry reports, named or not. */
     private static final List<String> ALWAYS = List.of("compute", "allreduce", "reducescatter", "aux");
@@ -69,13 +74,32 @@ public final class TelemetryMetrics {
             Integer r = wholeWorkload ? null : rank;
             return List.of(
                     MetricRow.of(workload, "telemetry_overlap", "overlap_ratio", ratio, "ratio", scope, r, null, null),
-                    MetricRow.of(workload, "telemetry_overlap", "mean_overlap_ms", meanOverlap, "ms", scope, r, null, null),
-                    MetricRow.of(workload, "telemetry_overlap", "mean_compute_ms", meanCompute, "ms", scope, r, null, null),
-                    MetricRow.of(workload, "telemetry_overlap", "mean_allreduce_overlap_ms", allreduce / n, "ms", scope, r,
-                            null, null),
-                    MetricRow.of(workload, "telemetry_overlap", "mean_reducescatter_overlap_ms", reducescatter / n, "ms",
-                            scope, r, null, null),
-                    MetricRow.of(workload, "telemetry_overlap", "iterations", (double) n, "count", scope, r, null, null));
+                    MetricRow.of(
+                            workload, "telemetry_overlap", "mean_overlap_ms", meanOverlap, "ms", scope, r, null, null),
+                    MetricRow.of(
+                            workload, "telemetry_overlap", "mean_compute_ms", meanCompute, "ms", scope, r, null, null),
+                    MetricRow.of(
+                            workload,
+                            "telemetry_overlap",
+                            "mean_allreduce_overlap_ms",
+                            allreduce / n,
+                            "ms",
+                            scope,
+                            r,
+                            null,
+                            null),
+                    MetricRow.of(
+                            workload,
+                            "telemetry_overlap",
+                            "mean_reducescatter_overlap_ms",
+                            reducescatter / n,
+                            "ms",
+                            scope,
+                            r,
+                            null,
+                            null),
+                    MetricRow.of(
+                            workload, "telemetry_overlap", "iterations", (double) n, "count", scope, r, null, null));
         }
     }
 
@@ -105,8 +129,16 @@ public final class TelemetryMetrics {
         out.addAll(all.rows(workload, true, null));
         byRank.forEach((rank, means) -> out.addAll(means.rows(workload, false, rank)));
         for (String stream : streams) {
-            out.add(MetricRow.of(workload, "telemetry_stream_ms", null, streamSums.getOrDefault(stream, 0.0) / (double) all.n,
-                    "ms", "workload", null, null, stream));
+            out.add(MetricRow.of(
+                    workload,
+                    "telemetry_stream_ms",
+                    null,
+                    streamSums.getOrDefault(stream, 0.0) / (double) all.n,
+                    "ms",
+                    "workload",
+                    null,
+                    null,
+                    stream));
         }
         return out;
     }
@@ -119,8 +151,18 @@ public final class TelemetryMetrics {
         return x == null ? 0.0 : x;
     }
 
-    private static final String[] COLUMNS = {"workload", "rank", "overlap_compute_comm_ms", "compute_ms",
-            "overlap_compute_allreduce_ms", "overlap_compute_reducescatter_ms", "per_stream_ms", "source_file", "line", "ordinal"};
+    private static final String[] COLUMNS = {
+        "workload",
+        "rank",
+        "overlap_compute_comm_ms",
+        "compute_ms",
+        "overlap_compute_allreduce_ms",
+        "overlap_compute_reducescatter_ms",
+        "per_stream_ms",
+        "source_file",
+        "line",
+        "ordinal"
+    };
 
     /**
      * The family's rows (of {@link MetricSchema#QUERY_SCHEMA}) for every workload of the given
@@ -128,11 +170,19 @@ public final class TelemetryMetrics {
      * line), so that every mean sums its lines in that one order.
      */
     public static Dataset<Row> rows(Dataset<Row> iterationTelemetry) {
-        Dataset<Row> lines = iterationTelemetry.where(col("row_kind").equalTo(TelemetrySchema.KIND_ITERATION))
+        Dataset<Row> lines = iterationTelemetry
+                .where(col("row_kind").equalTo(TelemetrySchema.KIND_ITERATION))
                 .select(COLUMNS[0], java.util.Arrays.copyOfRange(COLUMNS, 1, COLUMNS.length));
-        return lines.groupByKey((MapFunction<Row, String>) r -> r.getString(0), Encoders.STRING()).flatMapSortedGroups(
-                new Column[] {col("rank").asc_nulls_first(), col("source_file").asc(), col("line").asc(), col("ordinal").asc()},
-                new LinesOfWorkload(), Encoders.row(MetricSchema.QUERY_SCHEMA));
+        return lines.groupByKey((MapFunction<Row, String>) r -> r.getString(0), Encoders.STRING())
+                .flatMapSortedGroups(
+                        new Column[] {
+                            col("rank").asc_nulls_first(),
+                            col("source_file").asc(),
+                            col("line").asc(),
+                            col("ordinal").asc()
+                        },
+                        new LinesOfWorkload(),
+                        Encoders.row(MetricSchema.QUERY_SCHEMA));
     }
 
     private static final class LinesOfWorkload implements FlatMapGroupsFunction<String, Row, Row> {
@@ -147,8 +197,13 @@ public final class TelemetryMetrics {
                 @Override
                 public Line next() {
                     Row r = rows.next();
-                    return new Line(r.isNullAt(1) ? null : r.getInt(1), nullableDouble(r, 2), nullableDouble(r, 3),
-                            nullableDouble(r, 4), nullableDouble(r, 5), r.isNullAt(6) ? null : r.getJavaMap(6));
+                    return new Line(
+                            r.isNullAt(1) ? null : r.getInt(1),
+                            nullableDouble(r, 2),
+                            nullableDouble(r, 3),
+                            nullableDouble(r, 4),
+                            nullableDouble(r, 5),
+                            r.isNullAt(6) ? null : r.getJavaMap(6));
                 }
             };
             return workload(workload, lines).stream().map(MetricRow::toRow).iterator();

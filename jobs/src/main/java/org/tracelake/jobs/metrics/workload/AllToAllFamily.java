@@ -24,8 +24,15 @@ final class AllToAllFamily {
     private AllToAllFamily() {}
 
     /** One rank's part in an all_to_all instance, with its input splits (element counts). */
-    private record Part(String matchKey, long k, String source, int rank, String pgRanks, List<Long> splits,
-                        Long elemBytes, Long inBytes) {
+    private record Part(
+            String matchKey,
+            long k,
+            String source,
+            int rank,
+            String pgRanks,
+            List<Long> splits,
+            Long elemBytes,
+            Long inBytes) {
         boolean sized() {
             return splits != null && !splits.isEmpty();
         }
@@ -48,18 +55,29 @@ final class AllToAllFamily {
             CommInstance c = m.op();
             if (!CollectiveKind.ALL_TO_ALL.equals(m.kind()) || !CollectiveKind.ALL_TO_ALL.equals(c.kind())) continue;
             Integer size = DtypeSize.bytes(c.dtype());
-            parts.add(new Part(m.matchKey(), m.k(), "kineto", m.rank(), c.pgRanks(), JsonArrays.longs(c.inSplitSize()),
-                    size == null ? null : size.longValue(), c.inBytes()));
+            parts.add(new Part(
+                    m.matchKey(),
+                    m.k(),
+                    "kineto",
+                    m.rank(),
+                    c.pgRanks(),
+                    JsonArrays.longs(c.inSplitSize()),
+                    size == null ? null : size.longValue(),
+                    c.inBytes()));
         }
         if (parts.stream().noneMatch(Part::sized)) parts.addAll(etParts(w));
         // the instances at least one of whose ranks carries splits
         Map<String, List<Part>> bySource = new LinkedHashMap<>();
-        for (Part p : parts) bySource.computeIfAbsent(p.source + "\u0000" + p.matchKey + "\u0000" + p.k, x -> new ArrayList<>()).add(p);
+        for (Part p : parts)
+            bySource.computeIfAbsent(p.source + "\u0000" + p.matchKey + "\u0000" + p.k, x -> new ArrayList<>())
+                    .add(p);
         Map<String, List<Part>> instances = new TreeMap<>();
         for (List<Part> group : bySource.values()) {
             if (group.stream().noneMatch(Part::sized)) continue;
             for (Part p : group) {
-                instances.computeIfAbsent(p.matchKey + "\u0000" + p.k, x -> new ArrayList<>()).add(p);
+                instances
+                        .computeIfAbsent(p.matchKey + "\u0000" + p.k, x -> new ArrayList<>())
+                        .add(p);
                 if (p.sized()) pairs(w, p);
             }
         }
@@ -75,17 +93,38 @@ final class AllToAllFamily {
             Part first = group.get(0);
             all.add(imbalance);
             byKey.computeIfAbsent(first.matchKey, x -> new ArrayList<>()).add(imbalance);
-            w.ok("all_to_all_imbalance", "instance", imbalance, "ratio", SCOPE_KEY, null, null,
+            w.ok(
+                    "all_to_all_imbalance",
+                    "instance",
+                    imbalance,
+                    "ratio",
+                    SCOPE_KEY,
+                    null,
+                    null,
                     first.matchKey + " k=" + first.k);
         }
         if (all.isEmpty()) return;
         w.ok("all_to_all_imbalance", "mean", Stats.mean(all), "ratio", SCOPE_WORKLOAD, null, null, null);
-        w.ok("all_to_all_imbalance", "max", all.stream().mapToDouble(Double::doubleValue).max().getAsDouble(), "ratio",
-                SCOPE_WORKLOAD, null, null, null);
+        w.ok(
+                "all_to_all_imbalance",
+                "max",
+                all.stream().mapToDouble(Double::doubleValue).max().getAsDouble(),
+                "ratio",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null);
         byKey.forEach((key, v) -> {
             w.ok("all_to_all_imbalance", "mean", Stats.mean(v), "ratio", SCOPE_KEY, null, null, key);
-            w.ok("all_to_all_imbalance", "max", v.stream().mapToDouble(Double::doubleValue).max().getAsDouble(), "ratio",
-                    SCOPE_KEY, null, null, key);
+            w.ok(
+                    "all_to_all_imbalance",
+                    "max",
+                    v.stream().mapToDouble(Double::doubleValue).max().getAsDouble(),
+                    "ratio",
+                    SCOPE_KEY,
+                    null,
+                    null,
+                    key);
         });
     }
 
@@ -95,7 +134,8 @@ final class AllToAllFamily {
      */
     private static List<Part> etParts(Workload w) {
         Map<String, EtAllToAll> picked = new HashMap<>();
-        Comparator<EtAllToAll> preference = Comparator.comparingInt((EtAllToAll n) -> "record_param_comms".equals(n.name()) ? 0 : 1)
+        Comparator<EtAllToAll> preference = Comparator.comparingInt(
+                        (EtAllToAll n) -> "record_param_comms".equals(n.name()) ? 0 : 1)
                 .thenComparingLong(EtAllToAll::ordinal);
         for (EtAllToAll n : w.etAllToAll) {
             String id = n.rank() + "\u0000" + n.pgName() + "\u0000" + n.commSeq();
@@ -104,8 +144,10 @@ final class AllToAllFamily {
         List<Part> out = new ArrayList<>();
         for (EtAllToAll n : picked.values()) {
             String key = n.pgName() != null ? "pg=" + n.pgName() + " kind=all_to_all" : "kind=all_to_all";
-            Long elem = n.inNelems() != null && n.inNelems() > 0 && n.inBytes() != null ? n.inBytes() / n.inNelems() : null;
-            out.add(new Part(key, n.commSeq(), "et", n.rank(), null, JsonArrays.longs(n.inSplitSizes()), elem, n.inBytes()));
+            Long elem =
+                    n.inNelems() != null && n.inNelems() > 0 && n.inBytes() != null ? n.inBytes() / n.inNelems() : null;
+            out.add(new Part(
+                    key, n.commSeq(), "et", n.rank(), null, JsonArrays.longs(n.inSplitSizes()), elem, n.inBytes()));
         }
         return out;
     }
@@ -115,7 +157,12 @@ final class AllToAllFamily {
         for (int j = 0; j < p.splits.size(); j++) {
             Integer dst = group != null && j < group.size() ? group.get(j) : null;
             Long n = p.splits.get(j);
-            w.pairs.add(new Workload.Pair(p.matchKey, p.k, p.source, p.rank, dst == null ? j : dst,
+            w.pairs.add(new Workload.Pair(
+                    p.matchKey,
+                    p.k,
+                    p.source,
+                    p.rank,
+                    dst == null ? j : dst,
                     n == null || p.elemBytes == null ? null : n * p.elemBytes));
         }
     }

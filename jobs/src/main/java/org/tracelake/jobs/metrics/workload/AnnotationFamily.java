@@ -20,8 +20,15 @@ import org.tracelake.jobs.metrics.rank.RankSummary;
 final class AnnotationFamily {
     private AnnotationFamily() {}
 
-    static final List<String> FSDP_METRICS = List.of("fsdp_all_gather", "fsdp_reduce_scatter", "fsdp_copy_in",
-            "fsdp_copy_out", "fsdp_pre_forward", "fsdp_post_forward", "fsdp_pre_backward", "fsdp_post_backward");
+    static final List<String> FSDP_METRICS = List.of(
+            "fsdp_all_gather",
+            "fsdp_reduce_scatter",
+            "fsdp_copy_in",
+            "fsdp_copy_out",
+            "fsdp_pre_forward",
+            "fsdp_post_forward",
+            "fsdp_pre_backward",
+            "fsdp_post_backward");
 
     static void compute(Workload w) {
         phases(w);
@@ -39,9 +46,11 @@ final class AnnotationFamily {
                 rank.computeIfAbsent(phase, k -> new ArrayList<>()).add(ms);
                 workload.computeIfAbsent(phase, k -> new ArrayList<>()).add(ms);
             }));
-            rank.forEach((phase, v) -> w.ok("phase_time_ms", null, Stats.mean(v), "ms", SCOPE_RANK, r.rank, null, phase));
+            rank.forEach(
+                    (phase, v) -> w.ok("phase_time_ms", null, Stats.mean(v), "ms", SCOPE_RANK, r.rank, null, phase));
         }
-        workload.forEach((phase, v) -> w.ok("phase_time_ms", null, Stats.mean(v), "ms", SCOPE_WORKLOAD, null, null, phase));
+        workload.forEach(
+                (phase, v) -> w.ok("phase_time_ms", null, Stats.mean(v), "ms", SCOPE_WORKLOAD, null, null, phase));
     }
 
     /**
@@ -76,8 +85,16 @@ final class AnnotationFamily {
             }
         }
         if (!anyRank) return;
-        w.row("fsdp_prefetch_overlap", null, ratios.isEmpty() ? null : Stats.mean(ratios), "ratio", SCOPE_WORKLOAD, null,
-                null, null, anyAllGather ? STATUS_OK : STATUS_MISSING_INPUT,
+        w.row(
+                "fsdp_prefetch_overlap",
+                null,
+                ratios.isEmpty() ? null : Stats.mean(ratios),
+                "ratio",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                anyAllGather ? STATUS_OK : STATUS_MISSING_INPUT,
                 anyAllGather ? null : "no all_gather communication in the traces");
     }
 }

@@ -5,21 +5,47 @@ import java.util.Locale;
 import org.apache.spark.sql.Row;
 
 /** The workload card's numbers the metric formulas read (a row of {@code workloads}). */
-public record Card(String phase, Long batchSize, Long seqLen, Long deviceCount, String xpuModel, Long numParams,
-                   Long numParamsActive, Long numParamsEmbedding, Long numLayers, Long numHeads, Long headDim,
-                   Long outputLen, Long tp, Long pp, Long countPerNode) implements Serializable {
+public record Card(
+        String phase,
+        Long batchSize,
+        Long seqLen,
+        Long deviceCount,
+        String xpuModel,
+        Long numParams,
+        Long numParamsActive,
+        Long numParamsEmbedding,
+        Long numLayers,
+        Long numHeads,
+        Long headDim,
+        Long outputLen,
+        Long tp,
+        Long pp,
+        Long countPerNode)
+        implements Serializable {
 
     /** The card of a {@code workloads} row. */
     public static Card of(Row r) {
-        return new Card(r.getAs("phase"), r.getAs("batch_size"), r.getAs("seq_len"), r.getAs("device_count"),
-                r.getAs("xpu_model"), r.getAs("num_params"), r.getAs("num_params_active"),
-                r.getAs("num_params_embedding"), r.getAs("num_layers"), r.getAs("num_heads"), r.getAs("head_dim"),
-                r.getAs("output_len"), r.getAs("tp"), r.getAs("pp"), r.getAs("count_per_node"));
+        return new Card(
+                r.getAs("phase"),
+                r.getAs("batch_size"),
+                r.getAs("seq_len"),
+                r.getAs("device_count"),
+                r.getAs("xpu_model"),
+                r.getAs("num_params"),
+                r.getAs("num_params_active"),
+                r.getAs("num_params_embedding"),
+                r.getAs("num_layers"),
+                r.getAs("num_heads"),
+                r.getAs("head_dim"),
+                r.getAs("output_len"),
+                r.getAs("tp"),
+                r.getAs("pp"),
+                r.getAs("count_per_node"));
     }
 
     /** A workload with no card row (cannot happen after ingest; the formulas then say what the card lacks). */
-    public static final Card NONE = new Card(null, null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null);
+    public static final Card NONE =
+            new Card(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
     /** The phase in lower case (null when the card gives none). */
     public String phaseLower() {

@@ -65,19 +65,44 @@ final class CommunicationFamily {
             unknownAll += unknown;
             nAll += n;
             w.ok("coll_call_num", null, (double) n, "count", SCOPE_RANK, r.rank, null, null);
-            perStep.forEach((step, c) -> w.ok("coll_call_num", null, (double) c, "count", SCOPE_STEP, r.rank, step, null));
-            w.row("comm_bytes_total", null, (double) known, "bytes", SCOPE_RANK, r.rank, null, null,
+            perStep.forEach(
+                    (step, c) -> w.ok("coll_call_num", null, (double) c, "count", SCOPE_STEP, r.rank, step, null));
+            w.row(
+                    "comm_bytes_total",
+                    null,
+                    (double) known,
+                    "bytes",
+                    SCOPE_RANK,
+                    r.rank,
+                    null,
+                    null,
                     unknown > 0 ? STATUS_PARTIAL : STATUS_OK,
                     unknown > 0 ? unknown + " of " + n + " collective instances have no known size" : null);
         }
         if (nRanks == 0) return;
         w.ok("coll_call_num", null, Stats.mean(counts), "count", SCOPE_WORKLOAD, null, null, null);
-        w.row("comm_bytes_total", null, (double) knownAll, "bytes", SCOPE_WORKLOAD, null, null, null,
+        w.row(
+                "comm_bytes_total",
+                null,
+                (double) knownAll,
+                "bytes",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
                 unknownAll > 0 ? STATUS_PARTIAL : STATUS_OK,
                 unknownAll > 0 ? unknownAll + " of " + nAll + " collective instances have no known size" : null);
         byKind.forEach((kind, k) -> {
             w.ok("coll_call_num", null, (double) k[0] / nRanks, "count", SCOPE_KEY, null, null, kind);
-            w.row("comm_bytes_total", null, (double) k[1], "bytes", SCOPE_KEY, null, null, kind,
+            w.row(
+                    "comm_bytes_total",
+                    null,
+                    (double) k[1],
+                    "bytes",
+                    SCOPE_KEY,
+                    null,
+                    null,
+                    kind,
                     k[2] > 0 ? STATUS_PARTIAL : STATUS_OK,
                     k[2] > 0 ? k[2] + " of " + k[0] + " instances have no known size" : null);
             w.ok("comm_time_s", null, k[3] / 1e9 / nRanks, "s", SCOPE_KEY, null, null, kind);
@@ -91,10 +116,18 @@ final class CommunicationFamily {
     private static void rank0Volume(Workload w) {
         RankSummary r0 = w.ranks.stream().filter(r -> r.rank == 0).findFirst().orElse(null);
         if (r0 == null) return;
-        String[] kinds = {CollectiveKind.ALL_REDUCE, CollectiveKind.ALL_GATHER, CollectiveKind.REDUCE_SCATTER,
-                CollectiveKind.ALL_TO_ALL};
-        String[] metrics = {"collective_vol_allreduce_gb", "collective_vol_allgather_gb",
-                "collective_vol_reducescatter_gb", "collective_vol_alltoall_gb"};
+        String[] kinds = {
+            CollectiveKind.ALL_REDUCE,
+            CollectiveKind.ALL_GATHER,
+            CollectiveKind.REDUCE_SCATTER,
+            CollectiveKind.ALL_TO_ALL
+        };
+        String[] metrics = {
+            "collective_vol_allreduce_gb",
+            "collective_vol_allgather_gb",
+            "collective_vol_reducescatter_gb",
+            "collective_vol_alltoall_gb"
+        };
         double[] gb = new double[4];
         long[] unknown = new long[4];
         for (int i = 0; i < 4; i++) {
@@ -111,7 +144,15 @@ final class CommunicationFamily {
             double value = i < 4 ? gb[i] : gb[0] + gb[1] + gb[2] + gb[3];
             long u = i < 4 ? unknown[i] : unknown[0] + unknown[1] + unknown[2] + unknown[3];
             for (String scope : new String[] {SCOPE_WORKLOAD, SCOPE_RANK}) {
-                w.row(metric, null, value, "GB", scope, SCOPE_RANK.equals(scope) ? 0 : null, null, null,
+                w.row(
+                        metric,
+                        null,
+                        value,
+                        "GB",
+                        scope,
+                        SCOPE_RANK.equals(scope) ? 0 : null,
+                        null,
+                        null,
                         u > 0 ? STATUS_PARTIAL : STATUS_OK,
                         u > 0 ? u + " of rank 0's instances of this kind have no known size" : null);
             }
@@ -127,7 +168,8 @@ final class CommunicationFamily {
             w.ok("comm_time_s", null, union / 1e9, "s", SCOPE_RANK, r.rank, null, null);
             values.add((double) union);
         }
-        if (!values.isEmpty()) w.ok("comm_time_s", null, Stats.mean(values) / 1e9, "s", SCOPE_WORKLOAD, null, null, null);
+        if (!values.isEmpty())
+            w.ok("comm_time_s", null, Stats.mean(values) / 1e9, "s", SCOPE_WORKLOAD, null, null, null);
     }
 
     /**
@@ -139,8 +181,10 @@ final class CommunicationFamily {
         for (RankSummary r : w.ranks) {
             if (!r.whole.containsKey(Facts.KERNEL_FIRST)) continue;
             long trimmed = r.whole.getOrDefault(Facts.TRIMMED_STEPS, 0L);
-            double value = (trimmed > 0 ? (double) r.whole.get(Facts.CCL_COMM_PER_STEP_BASIS) / trimmed
-                    : (double) r.whole.getOrDefault(Facts.CCL_COMM_TOTAL, 0L)) / 1e9;
+            double value = (trimmed > 0
+                            ? (double) r.whole.get(Facts.CCL_COMM_PER_STEP_BASIS) / trimmed
+                            : (double) r.whole.getOrDefault(Facts.CCL_COMM_TOTAL, 0L))
+                    / 1e9;
             values.add(value);
             w.ok("total_communication_time", null, value, "s/step", SCOPE_RANK, r.rank, null, null);
         }
@@ -176,7 +220,10 @@ final class CommunicationFamily {
 
     /** A busbw sample: a communication activity with a known size (0 included), n ≥ 2 and dur > 0. */
     static boolean isSample(CommInstance c) {
-        return c.sizeBytes() != null && c.sizeBytes() >= 0 && c.groupSize() != null && c.groupSize() >= 2
+        return c.sizeBytes() != null
+                && c.sizeBytes() >= 0
+                && c.groupSize() != null
+                && c.groupSize() >= 2
                 && c.dur() > 0;
     }
 
@@ -196,8 +243,9 @@ final class CommunicationFamily {
                 if (!isSample(c)) continue;
                 Double busbw = BusBandwidth.busbwGBps(c.kind(), c.inBytes(), c.outBytes(), c.groupSize(), c.dur());
                 byKind.computeIfAbsent(c.kind(), k -> new ArrayList<>()).add(busbw);
-                byBucket.computeIfAbsent(c.kind() + " bytes>=" + BusBandwidth.sizeBucket(c.sizeBytes()),
-                        k -> new ArrayList<>()).add(busbw);
+                byBucket.computeIfAbsent(
+                                c.kind() + " bytes>=" + BusBandwidth.sizeBucket(c.sizeBytes()), k -> new ArrayList<>())
+                        .add(busbw);
                 if (CCL_KINDS.contains(c.kind()) && c.inBytes() != null && c.inBytes() > 0) {
                     Double f = BusBandwidth.factor(c.kind(), c.groupSize());
                     ccl.computeIfAbsent(c.kind(), k -> new ArrayList<>())
@@ -213,13 +261,23 @@ final class CommunicationFamily {
         }
         byKind.forEach((kind, v) -> w.ok("busbw_gbps", null, median(v), "GB/s", SCOPE_WORKLOAD, null, null, kind));
         byBucket.forEach((key, v) -> w.ok("busbw_gbps", null, median(v), "GB/s", SCOPE_KEY, null, null, key));
-        ccl.forEach((kind, v) -> w.ok("bandwidth_utilization_" + kind.replace("_", ""), null, median(v), "GiB/s",
-                SCOPE_WORKLOAD, null, null, null));
+        ccl.forEach((kind, v) -> w.ok(
+                "bandwidth_utilization_" + kind.replace("_", ""),
+                null,
+                median(v),
+                "GiB/s",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null));
         if (fit.size() >= 5 && fitSizes.size() >= 2 && fitXs.size() >= 2) hockney(w, Stats.fit(fit));
     }
 
-    private static final Set<String> CCL_KINDS = Set.of(CollectiveKind.ALL_GATHER, CollectiveKind.ALL_REDUCE,
-            CollectiveKind.REDUCE_SCATTER, CollectiveKind.ALL_TO_ALL);
+    private static final Set<String> CCL_KINDS = Set.of(
+            CollectiveKind.ALL_GATHER,
+            CollectiveKind.ALL_REDUCE,
+            CollectiveKind.REDUCE_SCATTER,
+            CollectiveKind.ALL_TO_ALL);
 
     /** percentile(x, 0.5) of values that may hold nulls (ignored, as Spark's aggregate does). */
     private static Double median(List<Double> values) {
@@ -253,16 +311,45 @@ final class CommunicationFamily {
                     + HOCKNEY_MIN_R2 + ")";
         } else if (bound != null && 1.0 / beta > bound) {
             reason = "the all_reduce fit gives 1/beta = " + SparkText.of(1.0 / beta / 1e9)
-                    + " GB/s, above the " + SparkText.of(bound / 1e9) + " GB/s per direction of the device's interconnect ("
+                    + " GB/s, above the " + SparkText.of(bound / 1e9)
+                    + " GB/s per direction of the device's interconnect ("
                     + w.card.xpuModel() + ", conf/device_interconnect_bw.csv): " + fitted
                     + "; waiting inside the collectives, not the link, sets such a slope";
         }
         boolean meaningful = reason == null;
         String status = meaningful ? STATUS_OK : STATUS_NOT_MEANINGFUL;
-        w.row("hockney_alpha_s", null, meaningful ? alpha : null, "s", SCOPE_WORKLOAD, null, null, null, status, reason);
-        w.row("hockney_beta_s_per_byte", null, meaningful ? beta : null, "s/byte", SCOPE_WORKLOAD, null, null, null,
-                status, reason);
-        w.row("hockney_inverse_beta_Bps", null, meaningful ? 1.0 / beta : null, "bytes/s", SCOPE_WORKLOAD, null, null,
-                null, status, reason);
+        w.row(
+                "hockney_alpha_s",
+                null,
+                meaningful ? alpha : null,
+                "s",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                status,
+                reason);
+        w.row(
+                "hockney_beta_s_per_byte",
+                null,
+                meaningful ? beta : null,
+                "s/byte",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                status,
+                reason);
+        w.row(
+                "hockney_inverse_beta_Bps",
+                null,
+                meaningful ? 1.0 / beta : null,
+                "bytes/s",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                status,
+                reason);
     }
 }

@@ -37,15 +37,22 @@ final class CrossRankFamily {
     static void compute(Workload w) {
         match(w);
         straggler(w);
-        imbalance(w, "straggler", r -> r.hasNcclDevKernel ? r.ncclDevKernelNs : null,
+        imbalance(
+                w,
+                "straggler",
+                r -> r.hasNcclDevKernel ? r.ncclDevKernelNs : null,
                 "needs ncclDevKernel_ kernels on at least two ranks (%d rank(s) have any); comm_time_imbalance counts every comm activity",
                 "every ncclDevKernel_ kernel has zero duration");
-        imbalance(w, "comm_time_imbalance", r -> {
-            if (r.comm.isEmpty()) return null;
-            long t = 0;
-            for (CommInstance c : r.comm) t += c.dur();
-            return t;
-        }, "needs communication activity on at least two ranks (%d rank(s) have any)",
+        imbalance(
+                w,
+                "comm_time_imbalance",
+                r -> {
+                    if (r.comm.isEmpty()) return null;
+                    long t = 0;
+                    for (CommInstance c : r.comm) t += c.dur();
+                    return t;
+                },
+                "needs communication activity on at least two ranks (%d rank(s) have any)",
                 "every communication activity has zero duration");
         loadImbalance(w);
         stepEndSkew(w);
@@ -56,8 +63,10 @@ final class CrossRankFamily {
         Map<String, List<Keyed>> byKey = new TreeMap<>();
         for (RankSummary r : w.ranks) {
             Map<String, List<CommInstance>> mine = new HashMap<>();
-            for (CommInstance c : r.comm) mine.computeIfAbsent(c.matchKey(), k -> new ArrayList<>()).add(c);
-            mine.forEach((key, ops) -> byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new Keyed(r.rank, ops)));
+            for (CommInstance c : r.comm)
+                mine.computeIfAbsent(c.matchKey(), k -> new ArrayList<>()).add(c);
+            mine.forEach((key, ops) ->
+                    byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new Keyed(r.rank, ops)));
         }
         List<String> mismatches = new ArrayList<>();
         byKey.forEach((key, keyed) -> {
@@ -71,8 +80,8 @@ final class CrossRankFamily {
                     CommInstance c = k.ops.get(i);
                     if (!bySeq && i >= minCount) break;
                     long ordinal = bySeq ? c.seq() : i + 1;
-                    Workload.Member m = new Workload.Member(k.rank, key, bySeq, ordinal, c.ts(), c.end(), c.kind(),
-                            c.groupSize(), c.sizeBytes(), c);
+                    Workload.Member m = new Workload.Member(
+                            k.rank, key, bySeq, ordinal, c.ts(), c.end(), c.kind(), c.groupSize(), c.sizeBytes(), c);
                     w.members.add(m);
                     byK.computeIfAbsent(ordinal, x -> new ArrayList<>()).add(m);
                 }
@@ -105,8 +114,20 @@ final class CrossRankFamily {
         String kind = ms.get(0).kind();
         Double algbw = BusBandwidth.algbwGBps(bytes, maxEnd - maxStart);
         Double f = BusBandwidth.factor(kind, groupSize);
-        return new Workload.Instance(key, bySeq ? "seq" : "ordinal", k, kind, groupSize, bytes, ms.size(), minStart,
-                maxStart, minEnd, maxEnd, last.rank(), algbw == null || f == null ? null : algbw * f);
+        return new Workload.Instance(
+                key,
+                bySeq ? "seq" : "ordinal",
+                k,
+                kind,
+                groupSize,
+                bytes,
+                ms.size(),
+                minStart,
+                maxStart,
+                minEnd,
+                maxEnd,
+                last.rank(),
+                algbw == null || f == null ? null : algbw * f);
     }
 
     /** straggler_lag: lag percentiles over the matched instances, last-arrival shares, the straggler rank. */
@@ -140,23 +161,43 @@ final class CrossRankFamily {
         }
         String status = w.mismatch != null ? STATUS_PARTIAL : STATUS_OK;
         String reason = w.mismatch != null
-                ? "ranks disagree on the number of collectives, matched up to the smallest count: " + w.mismatch : null;
+                ? "ranks disagree on the number of collectives, matched up to the smallest count: " + w.mismatch
+                : null;
         Object[][] figures = {
-                {"mean_lag_us", sum / n / 1e3, "us"},
-                {"p50_lag_us", Stats.nearestRank(lags, 0.50) / 1e3, "us"},
-                {"p95_lag_us", Stats.nearestRank(lags, 0.95) / 1e3, "us"},
-                {"max_lag_us", lags.get(n - 1) / 1e3, "us"},
-                {"num_collectives", (double) n, "count"},
-                {"straggler_rank", straggler == null ? null : straggler.doubleValue(), "rank"}};
+            {"mean_lag_us", sum / n / 1e3, "us"},
+            {"p50_lag_us", Stats.nearestRank(lags, 0.50) / 1e3, "us"},
+            {"p95_lag_us", Stats.nearestRank(lags, 0.95) / 1e3, "us"},
+            {"max_lag_us", lags.get(n - 1) / 1e3, "us"},
+            {"num_collectives", (double) n, "count"},
+            {"straggler_rank", straggler == null ? null : straggler.doubleValue(), "rank"}
+        };
         for (Object[] f : figures) {
             if (f[0].equals("straggler_rank") && lags.get(n - 1) == 0) {
                 // nobody is late: the tie rule would name a rank that waited for no one (METRICS.md §4)
-                w.row("straggler_lag", "straggler_rank", null, "rank", SCOPE_WORKLOAD, null, null, null,
-                        STATUS_NOT_MEANINGFUL, "no collective instance has a lag above 0: every rank started each of the "
-                                + n + " matched collectives at the same time, so no rank is a straggler");
+                w.row(
+                        "straggler_lag",
+                        "straggler_rank",
+                        null,
+                        "rank",
+                        SCOPE_WORKLOAD,
+                        null,
+                        null,
+                        null,
+                        STATUS_NOT_MEANINGFUL,
+                        "no collective instance has a lag above 0: every rank started each of the " + n
+                                + " matched collectives at the same time, so no rank is a straggler");
                 continue;
             }
-            w.row("straggler_lag", (String) f[0], (Double) f[1], (String) f[2], SCOPE_WORKLOAD, null, null, null, status,
+            w.row(
+                    "straggler_lag",
+                    (String) f[0],
+                    (Double) f[1],
+                    (String) f[2],
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    null,
+                    status,
                     reason);
         }
     }
@@ -177,8 +218,17 @@ final class CrossRankFamily {
         long min = times.stream().mapToLong(Long::longValue).min().orElse(0);
         boolean ok = times.size() >= 2 && max > 0;
         String reason = times.size() < 2 ? String.format(fewReason, times.size()) : ok ? null : zeroReason;
-        w.row(metric, null, ok ? (double) (max - min) / max : null, "ratio", SCOPE_WORKLOAD, null, null, null,
-                ok ? STATUS_OK : STATUS_MISSING_INPUT, reason);
+        w.row(
+                metric,
+                null,
+                ok ? (double) (max - min) / max : null,
+                "ratio",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                ok ? STATUS_OK : STATUS_MISSING_INPUT,
+                reason);
     }
 
     /** load_imbalance_ratio (CCL-Bench): per rank |union of kernel intervals|; max ÷ min. */
@@ -199,17 +249,20 @@ final class CrossRankFamily {
         TreeMap<Long, List<Long>> ends = new TreeMap<>();
         for (RankSummary r : w.ranks) {
             r.steps.forEach((step, f) -> {
-                if (f.containsKey(Facts.WINDOW_START)) ends.computeIfAbsent(step, k -> new ArrayList<>()).add(f.get(Facts.WINDOW_END));
+                if (f.containsKey(Facts.WINDOW_START))
+                    ends.computeIfAbsent(step, k -> new ArrayList<>()).add(f.get(Facts.WINDOW_END));
             });
         }
         List<Double> skews = new ArrayList<>();
         ends.forEach((step, e) -> {
             if (e.size() < 2) return;
             double skew = (e.stream().mapToLong(Long::longValue).max().getAsLong()
-                    - e.stream().mapToLong(Long::longValue).min().getAsLong()) / 1e6;
+                            - e.stream().mapToLong(Long::longValue).min().getAsLong())
+                    / 1e6;
             skews.add(skew);
             w.ok("iter_time_skew_ms", null, skew, "ms", SCOPE_STEP, null, step, null);
         });
-        if (!skews.isEmpty()) w.ok("iter_time_skew_ms", null, Stats.mean(skews), "ms", SCOPE_WORKLOAD, null, null, null);
+        if (!skews.isEmpty())
+            w.ok("iter_time_skew_ms", null, Stats.mean(skews), "ms", SCOPE_WORKLOAD, null, null, null);
     }
 }

@@ -25,14 +25,26 @@ final class Gaps {
 
     static void compute(Workload w, List<MetricRow> sideRows) {
         Set<String> present = new HashSet<>();
-        for (MetricRow r : w.metrics) if (SCOPE_WORKLOAD.equals(r.scope())) present.add(r.metric() + "\u0000" + r.figure());
-        for (MetricRow r : sideRows) if (SCOPE_WORKLOAD.equals(r.scope())) present.add(r.metric() + "\u0000" + r.figure());
+        for (MetricRow r : w.metrics)
+            if (SCOPE_WORKLOAD.equals(r.scope())) present.add(r.metric() + "\u0000" + r.figure());
+        for (MetricRow r : sideRows)
+            if (SCOPE_WORKLOAD.equals(r.scope())) present.add(r.metric() + "\u0000" + r.figure());
         for (MetricCatalog.Entry e : MetricCatalog.entries()) {
             if (present.contains(e.metric() + "\u0000" + e.figure())) continue;
             String unmet = unmet(w, e.requires());
-            String status = APPLICABILITY.contains(e.requires()) && unmet != null ? STATUS_NOT_APPLICABLE
+            String status = APPLICABILITY.contains(e.requires()) && unmet != null
+                    ? STATUS_NOT_APPLICABLE
                     : STATUS_MISSING_INPUT;
-            w.row(e.metric(), e.figure(), null, e.unit(), SCOPE_WORKLOAD, null, null, null, status,
+            w.row(
+                    e.metric(),
+                    e.figure(),
+                    null,
+                    e.unit(),
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    null,
+                    status,
                     Objects.requireNonNullElse(unmet, "not computable from this workload's inputs"));
         }
     }
@@ -43,51 +55,85 @@ final class Gaps {
         String phase = c.phaseLower() == null ? "" : c.phaseLower();
         return switch (requires) {
             case "steps" -> steps(w) == 0 ? StepFamily.noSteps(w) : null;
-            case "kernels" -> w.ranks.stream().mapToLong(r -> r.leaderboardKernels).sum() == 0
-                    ? "no GPU kernels in the traces" : null;
+            case "kernels" ->
+                w.ranks.stream().mapToLong(r -> r.leaderboardKernels).sum() == 0
+                        ? "no GPU kernels in the traces"
+                        : null;
             case "comm" -> commOps(w) == 0 ? noCollectives(w) : null;
-            case "comm_sized" -> sized(w) == 0
-                    ? "no communication kernel with a known message size, group size >= 2 and duration > 0" : null;
+            case "comm_sized" ->
+                sized(w) == 0
+                        ? "no communication kernel with a known message size, group size >= 2 and duration > 0"
+                        : null;
             case "allreduce_fit" -> "needs >= 5 all_reduce instances with known size and >= 2 distinct sizes";
-            case "node_layout" -> c.countPerNode() == null || c.countPerNode() <= 0
-                    ? "the card gives no hardware.xpu_spec.count_per_node"
-                    : commOps(w) == 0 ? noCollectives(w) : null;
-            case "multi_rank" -> w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join" : null;
-            case "matched" -> w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join"
-                    : commOps(w) == 0 ? noCollectives(w)
-                    : "no collective was matched across two or more ranks";
-            case "matched_sized" -> w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join"
-                    : commOps(w) == 0 ? noCollectives(w)
-                    : w.instances.isEmpty() ? "no collective was matched across two or more ranks"
-                    : "no collective matched across ranks has a known message size, group size >= 2 and a shortest"
-                            + " duration > 0";
-            case "rank0" -> commOps(w) == 0 ? noCollectives(w)
-                    : "no trace of rank 0: the ranks that hold events are " + rankList(w)
-                            + ", and CCL-Bench's collective volumes are rank 0's";
-            case "training" -> !phase.equals("training")
-                    ? "not a training workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")" : null;
-            case "inference" -> !phase.equals("inference")
-                    ? "not an inference workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")" : null;
-            case "card_throughput" -> c.batchSize() == null || c.seqLen() == null
-                    ? "card lacks workload.data.batch_size or workload.data.seq_len" : null;
-            case "card_mfu" -> c.numParams() == null ? "card lacks model_arch.num_params"
-                    : c.numLayers() == null ? "card lacks model_arch.num_layers"
-                    : c.numHeads() == null || c.headDim() == null ? "card lacks model_arch.num_heads or head_dim"
-                    : c.deviceCount() == null ? "card lacks hardware.xpu_spec.total_count"
-                    : "no peak FLOPS for this device model in conf/device_peak_flops.csv";
+            case "node_layout" ->
+                c.countPerNode() == null || c.countPerNode() <= 0
+                        ? "the card gives no hardware.xpu_spec.count_per_node"
+                        : commOps(w) == 0 ? noCollectives(w) : null;
+            case "multi_rank" ->
+                w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join" : null;
+            case "matched" ->
+                w.ranks.isEmpty()
+                        ? NO_RANKS
+                        : w.ranks.size() < 2
+                                ? "single rank: no cross-rank join"
+                                : commOps(w) == 0
+                                        ? noCollectives(w)
+                                        : "no collective was matched across two or more ranks";
+            case "matched_sized" ->
+                w.ranks.isEmpty()
+                        ? NO_RANKS
+                        : w.ranks.size() < 2
+                                ? "single rank: no cross-rank join"
+                                : commOps(w) == 0
+                                        ? noCollectives(w)
+                                        : w.instances.isEmpty()
+                                                ? "no collective was matched across two or more ranks"
+                                                : "no collective matched across ranks has a known message size, group size >= 2 and a shortest"
+                                                        + " duration > 0";
+            case "rank0" ->
+                commOps(w) == 0
+                        ? noCollectives(w)
+                        : "no trace of rank 0: the ranks that hold events are " + rankList(w)
+                                + ", and CCL-Bench's collective volumes are rank 0's";
+            case "training" ->
+                !phase.equals("training")
+                        ? "not a training workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")"
+                        : null;
+            case "inference" ->
+                !phase.equals("inference")
+                        ? "not an inference workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")"
+                        : null;
+            case "card_throughput" ->
+                c.batchSize() == null || c.seqLen() == null
+                        ? "card lacks workload.data.batch_size or workload.data.seq_len"
+                        : null;
+            case "card_mfu" ->
+                c.numParams() == null
+                        ? "card lacks model_arch.num_params"
+                        : c.numLayers() == null
+                                ? "card lacks model_arch.num_layers"
+                                : c.numHeads() == null || c.headDim() == null
+                                        ? "card lacks model_arch.num_heads or head_dim"
+                                        : c.deviceCount() == null
+                                                ? "card lacks hardware.xpu_spec.total_count"
+                                                : "no peak FLOPS for this device model in conf/device_peak_flops.csv";
             case "fsdp" -> "no FSDP::* annotations in the traces";
-            case "phases" -> phaseAnnotations(w) > 0
-                    ? phaseAnnotations(w) + " forward/backward/optimizer annotations, but no step windows to put them in: "
-                            + StepFamily.noSteps(w)
-                    : "no forward/backward/optimizer annotations in the traces";
+            case "phases" ->
+                phaseAnnotations(w) > 0
+                        ? phaseAnnotations(w)
+                                + " forward/backward/optimizer annotations, but no step windows to put them in: "
+                                + StepFamily.noSteps(w)
+                        : "no forward/backward/optimizer annotations in the traces";
             case "sm_args" -> "no kernel carries the \"blocks per SM\" arg";
             case "copies" -> "no GPU-side copy (memcpy activity) with a byte count";
             case "xla" -> "no XLA/TPU device ops in this workload";
             case "memory" -> "no CUDA memory snapshot in this workload";
             case "telemetry" -> "no AORTA iteration telemetry (rank_NN_metrics.jsonl) in this workload";
             case "flight_recorder" -> "no NCCL Flight Recorder dump (_dump_N, nccl_trace_rank_N) in this workload";
-            case "a2a_splits" -> "no all_to_all carries split sizes (In split size args, or execution-trace all_to_allv splits)";
-            case "simulator" -> "a what-if of CCL-Bench's network simulator; tracelake computes only what the traces show";
+            case "a2a_splits" ->
+                "no all_to_all carries split sizes (In split size args, or execution-trace all_to_allv splits)";
+            case "simulator" ->
+                "a what-if of CCL-Bench's network simulator; tracelake computes only what the traces show";
             default -> null;
         };
     }
@@ -100,7 +146,8 @@ final class Gaps {
      * instead of naming a rank the workload never had.
      */
     static String noCollectives(Workload w) {
-        return w.ranks.isEmpty() ? "no trace with collectives in this workload (no trace with events on a rank)"
+        return w.ranks.isEmpty()
+                ? "no trace with collectives in this workload (no trace with events on a rank)"
                 : "no trace with collectives in this workload (ranks " + rankList(w) + " hold events, none of them"
                         + " communication kernels)";
     }

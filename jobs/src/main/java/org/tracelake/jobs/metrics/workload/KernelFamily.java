@@ -54,24 +54,57 @@ final class KernelFamily {
         }
         if (kernels > 0) {
             // the name with the most time; on equal time, the greatest name (max_by over (time, name))
-            Map.Entry<String, Long> top = byName.entrySet().stream().max(Comparator
-                    .comparing((Map.Entry<String, Long> e) -> e.getValue())
-                    .thenComparing(Map.Entry::getKey, Comparator.nullsFirst(Comparator.naturalOrder()))).orElseThrow();
+            Map.Entry<String, Long> top = byName.entrySet().stream()
+                    .max(Comparator.comparing((Map.Entry<String, Long> e) -> e.getValue())
+                            .thenComparing(Map.Entry::getKey, Comparator.nullsFirst(Comparator.naturalOrder())))
+                    .orElseThrow();
             boolean timed = total > 0;
-            w.row("dominant_kernel_concentration", null, timed ? 100.0 * top.getValue() / total : null, "%",
-                    SCOPE_WORKLOAD, null, null, null, timed ? STATUS_OK : STATUS_MISSING_INPUT,
+            w.row(
+                    "dominant_kernel_concentration",
+                    null,
+                    timed ? 100.0 * top.getValue() / total : null,
+                    "%",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    null,
+                    timed ? STATUS_OK : STATUS_MISSING_INPUT,
                     timed ? null : "every kernel has zero duration");
             if (timed) {
-                w.ok("dominant_kernel_concentration", null, 100.0 * top.getValue() / total, "%", SCOPE_KEY, null, null,
+                w.ok(
+                        "dominant_kernel_concentration",
+                        null,
+                        100.0 * top.getValue() / total,
+                        "%",
+                        SCOPE_KEY,
+                        null,
+                        null,
                         top.getKey() == null ? null : "name:" + top.getKey());
             }
-            w.row("moe_fraction", null, timed ? 100.0 * moe / total : null, "%", SCOPE_WORKLOAD, null, null, null,
-                    timed ? STATUS_OK : STATUS_MISSING_INPUT, timed ? null : "every kernel has zero duration");
+            w.row(
+                    "moe_fraction",
+                    null,
+                    timed ? 100.0 * moe / total : null,
+                    "%",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    null,
+                    timed ? STATUS_OK : STATUS_MISSING_INPUT,
+                    timed ? null : "every kernel has zero duration");
         }
         if (smKernels > 0) {
             boolean timed = smDur > 0;
-            w.row("mean_sm_coverage", null, timed ? 100.0 * smWeighted / smDur : null, "%", SCOPE_WORKLOAD, null, null,
-                    null, timed ? STATUS_OK : STATUS_MISSING_INPUT,
+            w.row(
+                    "mean_sm_coverage",
+                    null,
+                    timed ? 100.0 * smWeighted / smDur : null,
+                    "%",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    null,
+                    timed ? STATUS_OK : STATUS_MISSING_INPUT,
                     timed ? null : "every kernel with a \"blocks per SM\" arg has zero duration");
         }
     }
@@ -99,8 +132,17 @@ final class KernelFamily {
                 ? "no copy kernel (cat kernel named memcpy, memset, copy_kernel, ...) on any rank; Kineto"
                         + " gpu_memcpy/gpu_memset events do not count (CCL-Bench reads only kernels): see memcpy_exposed_pct"
                 : ok ? null : "copy kernels span no time";
-        w.row("memory_transfer_overhead", null, ok ? round4(100.0 * pure / span) : null, "%", SCOPE_WORKLOAD, null, null,
-                null, ok ? STATUS_OK : STATUS_MISSING_INPUT, reason);
+        w.row(
+                "memory_transfer_overhead",
+                null,
+                ok ? round4(100.0 * pure / span) : null,
+                "%",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                ok ? STATUS_OK : STATUS_MISSING_INPUT,
+                reason);
     }
 
     /** Spark's round(x, 4): half up, on the decimal value of the double. */
@@ -134,10 +176,20 @@ final class KernelFamily {
             });
         }
         boolean ok = span > 0;
-        String reason = ranksWithCopies == 0 ? "no copy activity (memcpy, memset or copy kernels) on any rank"
+        String reason = ranksWithCopies == 0
+                ? "no copy activity (memcpy, memset or copy kernels) on any rank"
                 : ok ? null : "copy activity spans no time";
-        w.row("memcpy_exposed_pct", null, ok ? 100.0 * pure / span : null, "%", SCOPE_WORKLOAD, null, null, null,
-                ok ? STATUS_OK : STATUS_MISSING_INPUT, reason);
+        w.row(
+                "memcpy_exposed_pct",
+                null,
+                ok ? 100.0 * pure / span : null,
+                "%",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                ok ? STATUS_OK : STATUS_MISSING_INPUT,
+                reason);
     }
 
     /** average_memory_bandwidth: over copy events with bytes > 0 and dur > 0, Σ bytes ÷ Σ dur (ns) = GB/s. */
@@ -179,7 +231,8 @@ final class KernelFamily {
         }
         if (total > 0) w.ok("kernel_time_s", null, Stats.mean(totals) / 1e9, "s", SCOPE_WORKLOAD, null, null, null);
         List<Map.Entry<String, Long>> names = new ArrayList<>(byName.entrySet());
-        names.sort(Comparator.comparing((Map.Entry<String, Long> e) -> -e.getValue()).thenComparing(Map.Entry::getKey));
+        names.sort(Comparator.comparing((Map.Entry<String, Long> e) -> -e.getValue())
+                .thenComparing(Map.Entry::getKey));
         List<String[]> keys = new ArrayList<>(); // key, is category
         Map<String, Long> keyNs = new HashMap<>();
         for (int i = 0; i < Math.min(10, names.size()); i++) {
@@ -198,10 +251,19 @@ final class KernelFamily {
             }
         }
         if (anyActivity && total > 0 && !byCategory.isEmpty()) {
-            Map.Entry<String, Long> top = byCategory.entrySet().stream().min(Comparator
-                    .comparing((Map.Entry<String, Long> e) -> -e.getValue())
-                    .thenComparing(Map.Entry::getKey, Comparator.nullsFirst(Comparator.naturalOrder()))).orElseThrow();
-            w.ok("kernel_breakdown", null, 100.0 * top.getValue() / total, "%", SCOPE_WORKLOAD, null, null, top.getKey());
+            Map.Entry<String, Long> top = byCategory.entrySet().stream()
+                    .min(Comparator.comparing((Map.Entry<String, Long> e) -> -e.getValue())
+                            .thenComparing(Map.Entry::getKey, Comparator.nullsFirst(Comparator.naturalOrder())))
+                    .orElseThrow();
+            w.ok(
+                    "kernel_breakdown",
+                    null,
+                    100.0 * top.getValue() / total,
+                    "%",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    top.getKey());
         }
     }
 
@@ -226,7 +288,15 @@ final class KernelFamily {
             }
         }
         if (!anyRank) return;
-        w.row("cpu_overhead", null, values.isEmpty() ? null : Stats.mean(values), "%", SCOPE_WORKLOAD, null, null, null,
+        w.row(
+                "cpu_overhead",
+                null,
+                values.isEmpty() ? null : Stats.mean(values),
+                "%",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
                 anyRuntime ? STATUS_OK : STATUS_MISSING_INPUT,
                 anyRuntime ? null : "no cuda_runtime/cuda_driver events in the traces");
     }

@@ -29,8 +29,17 @@ final class KernelTotalsFamily {
         other.sort(Map.Entry.comparingByKey(KEY_ORDER));
         for (Map.Entry<RankSummary.GpuKey, long[]> e : other) {
             RankSummary.GpuKey k = e.getKey();
-            w.kernelTotals.add(new Workload.KernelTotal(rank, k.name(), k.activityClass(), k.kernelCategory(), null,
-                    null, e.getValue()[0], e.getValue()[1], null, 0));
+            w.kernelTotals.add(new Workload.KernelTotal(
+                    rank,
+                    k.name(),
+                    k.activityClass(),
+                    k.kernelCategory(),
+                    null,
+                    null,
+                    e.getValue()[0],
+                    e.getValue()[1],
+                    null,
+                    0));
         }
         // communication by (name, kind, size bucket), one call per collective instance (METRICS.md §2: S, busbw)
         Map<CommKey, long[]> comm = new TreeMap<>(COMM_ORDER);
@@ -43,19 +52,27 @@ final class KernelTotalsFamily {
             if (CommunicationFamily.isSample(c)) t[2]++;
             if (c.sizeBytes() != null) bytes.merge(key, c.sizeBytes(), Long::sum);
         }
-        comm.forEach((k, t) -> w.kernelTotals.add(new Workload.KernelTotal(rank, k.name, ActivityClass.COMM,
-                KernelCategory.COMM, k.kind, k.bucket, t[0], t[1], bytes.get(k), t[2])));
+        comm.forEach((k, t) -> w.kernelTotals.add(new Workload.KernelTotal(
+                rank,
+                k.name,
+                ActivityClass.COMM,
+                KernelCategory.COMM,
+                k.kind,
+                k.bucket,
+                t[0],
+                t[1],
+                bytes.get(k),
+                t[2])));
     }
 
     private record CommKey(String name, String kind, Long bucket) {}
 
     private static final Comparator<String> NULLS_FIRST = Comparator.nullsFirst(String::compareTo);
-    private static final Comparator<RankSummary.GpuKey> KEY_ORDER = Comparator
-            .comparing(RankSummary.GpuKey::name, NULLS_FIRST)
+    private static final Comparator<RankSummary.GpuKey> KEY_ORDER = Comparator.comparing(
+                    RankSummary.GpuKey::name, NULLS_FIRST)
             .thenComparing(RankSummary.GpuKey::activityClass, NULLS_FIRST)
             .thenComparing(RankSummary.GpuKey::kernelCategory, NULLS_FIRST);
-    private static final Comparator<CommKey> COMM_ORDER = Comparator
-            .comparing(CommKey::name, NULLS_FIRST)
+    private static final Comparator<CommKey> COMM_ORDER = Comparator.comparing(CommKey::name, NULLS_FIRST)
             .thenComparing(CommKey::kind, NULLS_FIRST)
             .thenComparing(CommKey::bucket, Comparator.nullsFirst(Long::compareTo));
 }

@@ -70,13 +70,32 @@ final class LocalityFamily {
     }
 
     private static void rows(Workload w, Sums s, String scope, String key) {
-        String mode = s.nWorld == 0 ? "mode=pg_ranks"
+        String mode = s.nWorld == 0
+                ? "mode=pg_ranks"
                 : "mode=world (" + s.nWorld + " of " + s.n + " instances name no process-group ranks)";
         String unsized = s.nUnsized > 0 ? "; " + s.nUnsized + " of " + s.n + " instances have no known size" : "";
         String bytesStatus = s.nUnsized > 0 ? STATUS_PARTIAL : STATUS_OK;
-        w.row("comm_locality", "inter_node_bytes", (double) s.interBytes, "bytes", scope, null, null, key, bytesStatus,
+        w.row(
+                "comm_locality",
+                "inter_node_bytes",
+                (double) s.interBytes,
+                "bytes",
+                scope,
+                null,
+                null,
+                key,
+                bytesStatus,
                 mode + unsized);
-        w.row("comm_locality", "intra_node_bytes", (double) s.intraBytes, "bytes", scope, null, null, key, bytesStatus,
+        w.row(
+                "comm_locality",
+                "intra_node_bytes",
+                (double) s.intraBytes,
+                "bytes",
+                scope,
+                null,
+                null,
+                key,
+                bytesStatus,
                 mode + unsized);
         w.row("comm_locality", "inter_node_time_ms", s.interNs / 1e6, "ms", scope, null, null, key, STATUS_OK, mode);
         w.row("comm_locality", "intra_node_time_ms", s.intraNs / 1e6, "ms", scope, null, null, key, STATUS_OK, mode);

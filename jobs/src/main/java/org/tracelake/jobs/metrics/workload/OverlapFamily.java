@@ -20,8 +20,14 @@ import org.tracelake.jobs.metrics.rank.RankSummary;
 final class OverlapFamily {
     private OverlapFamily() {}
 
-    private static final String[] FIGURES = {"overlap_ratio_of_comm", "overlap_ratio_of_comp", "comm_time_ms",
-            "comp_time_ms", "overlap_time_ms", "exposed_comm_ms"};
+    private static final String[] FIGURES = {
+        "overlap_ratio_of_comm",
+        "overlap_ratio_of_comp",
+        "comm_time_ms",
+        "comp_time_ms",
+        "overlap_time_ms",
+        "exposed_comm_ms"
+    };
     private static final String[] UNITS = {"ratio", "ratio", "ms", "ms", "ms", "ms"};
 
     static void compute(Workload w) {
@@ -36,8 +42,14 @@ final class OverlapFamily {
         long comm = f.getOrDefault(Facts.COMM_UNION, 0L);
         long comp = f.getOrDefault(Facts.COMPUTE_UNION, 0L);
         long o = f.getOrDefault(Facts.OVERLAP, 0L);
-        return new Double[] {comm > 0 ? (double) o / comm : null, comp > 0 ? (double) o / comp : null, comm / 1e6,
-                comp / 1e6, o / 1e6, (comm - o) / 1e6};
+        return new Double[] {
+            comm > 0 ? (double) o / comm : null,
+            comp > 0 ? (double) o / comp : null,
+            comm / 1e6,
+            comp / 1e6,
+            o / 1e6,
+            (comm - o) / 1e6
+        };
     }
 
     /** comm_comp_overlap per rank and per step; workload = the mean over ranks (ratios over ranks that communicate). */
@@ -50,7 +62,8 @@ final class OverlapFamily {
                 boolean communicates = r.whole.getOrDefault(Facts.COMM_UNION, 0L) > 0;
                 for (int i = 0; i < FIGURES.length; i++) {
                     emit(w, FIGURES[i], v[i], UNITS[i], SCOPE_RANK, r.rank, null);
-                    if (v[i] != null && (i >= 2 || communicates)) workload.get(FIGURES[i]).add(v[i]);
+                    if (v[i] != null && (i >= 2 || communicates))
+                        workload.get(FIGURES[i]).add(v[i]);
                 }
             }
             r.steps.forEach((step, f) -> {
@@ -68,7 +81,15 @@ final class OverlapFamily {
     }
 
     private static void emit(Workload w, String figure, Double value, String unit, String scope, int rank, Long step) {
-        w.row("comm_comp_overlap", figure, value, unit, scope, rank, step, null,
+        w.row(
+                "comm_comp_overlap",
+                figure,
+                value,
+                unit,
+                scope,
+                rank,
+                step,
+                null,
                 value == null ? STATUS_NOT_APPLICABLE : STATUS_OK,
                 value == null ? "no communication (or no computation) on this rank" : null);
     }
@@ -89,7 +110,8 @@ final class OverlapFamily {
             long o = f.getOrDefault(Facts.OVERLAP, 0L);
             long gpu = f.get(Facts.GPU_UNION);
             long span = f.get(Facts.GPU_LAST) - f.get(Facts.GPU_FIRST);
-            double[] v = {comp / 1e6, (comm - o) / 1e6, (gpu - (comp + comm - o)) / 1e6, (span - gpu) / 1e6, span / 1e6};
+            double[] v = {comp / 1e6, (comm - o) / 1e6, (gpu - (comp + comm - o)) / 1e6, (span - gpu) / 1e6, span / 1e6
+            };
             for (int i = 0; i < figures.length; i++) {
                 w.ok("time_breakdown", figures[i], v[i], "ms", SCOPE_RANK, r.rank, null, null);
                 workload.get(i).add(v[i]);
@@ -123,7 +145,8 @@ final class OverlapFamily {
             values.add(pct);
             w.ok("compute_comm_overlap", null, pct, "%", SCOPE_RANK, r.rank, null, null);
         }
-        if (!values.isEmpty()) w.ok("compute_comm_overlap", null, Stats.mean(values), "%", SCOPE_WORKLOAD, null, null, null);
+        if (!values.isEmpty())
+            w.ok("compute_comm_overlap", null, Stats.mean(values), "%", SCOPE_WORKLOAD, null, null, null);
     }
 
     /** gpu_utilization (all GPU activity) and aggregate_gpu_utilization (CCL-Bench: kernels only), per rank and step. */
@@ -156,8 +179,10 @@ final class OverlapFamily {
             w.ok("aggregate_gpu_utilization", null, Stats.mean(kernels), "%", SCOPE_WORKLOAD, null, null, null);
         }
         for (RankSummary r : w.ranks) {
-            forEachWindow(r, (step, dur, inWindow) -> w.ok("gpu_utilization", null, 100.0 * inWindow / dur, "%",
-                    SCOPE_STEP, r.rank, step, null));
+            forEachWindow(
+                    r,
+                    (step, dur, inWindow) ->
+                            w.ok("gpu_utilization", null, 100.0 * inWindow / dur, "%", SCOPE_STEP, r.rank, step, null));
         }
     }
 

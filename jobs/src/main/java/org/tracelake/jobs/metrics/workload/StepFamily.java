@@ -34,7 +34,8 @@ final class StepFamily {
         r.steps.forEach((step, f) -> {
             Long start = f.get(Facts.WINDOW_START);
             if (start != null) {
-                out.add(new Window(r.rank, step, start, f.get(Facts.WINDOW_END), f.getOrDefault(Facts.TRIMMED, 0L) == 1));
+                out.add(new Window(
+                        r.rank, step, start, f.get(Facts.WINDOW_END), f.getOrDefault(Facts.TRIMMED, 0L) == 1));
             }
         });
         return out;
@@ -103,7 +104,8 @@ final class StepFamily {
     /** Why the card's tokens per second cannot be computed, or null. */
     private static String tokensReason(Workload w, Double stepS) {
         Card c = w.card;
-        if (c.batchSize() == null || c.seqLen() == null) return "card lacks workload.data.batch_size or workload.data.seq_len";
+        if (c.batchSize() == null || c.seqLen() == null)
+            return "card lacks workload.data.batch_size or workload.data.seq_len";
         if (stepS == null) return "no step durations: " + noSteps(w);
         if (stepS <= 0) return "average step time is zero";
         return null;
@@ -120,13 +122,32 @@ final class StepFamily {
         if (!c.isTraining()) return;
         String reason = tokensReason(w, stepS);
         Double tokens = tokensPerS(c, stepS);
-        w.row("throughput_tokens", "tokens_per_s", reason == null ? tokens : null, "tokens/s", SCOPE_WORKLOAD, null, null,
-                null, reason == null ? STATUS_OK : STATUS_MISSING_INPUT, reason);
-        String perGpuReason = reason != null ? reason
+        w.row(
+                "throughput_tokens",
+                "tokens_per_s",
+                reason == null ? tokens : null,
+                "tokens/s",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                reason == null ? STATUS_OK : STATUS_MISSING_INPUT,
+                reason);
+        String perGpuReason = reason != null
+                ? reason
                 : c.deviceCount() == null || c.deviceCount() <= 0 ? "card lacks hardware.xpu_spec.total_count" : null;
         Double perGpu = tokens == null || c.deviceCount() == null ? null : tokens / c.deviceCount();
-        w.row("throughput_tokens", "tokens_per_s_per_gpu", perGpuReason == null ? perGpu : null, "tokens/s",
-                SCOPE_WORKLOAD, null, null, null, perGpuReason == null ? STATUS_OK : STATUS_MISSING_INPUT, perGpuReason);
+        w.row(
+                "throughput_tokens",
+                "tokens_per_s_per_gpu",
+                perGpuReason == null ? perGpu : null,
+                "tokens/s",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                perGpuReason == null ? STATUS_OK : STATUS_MISSING_INPUT,
+                perGpuReason);
     }
 
     /**
@@ -140,21 +161,24 @@ final class StepFamily {
         Double peak = w.peaks.peakFor(c.xpuModel());
         String reason;
         if (phase == null) reason = "card lacks workload.model.phase";
-        else if (!phase.equals("training") && !phase.equals("inference")) reason = "no FLOP/token formula for card phase " + phase;
+        else if (!phase.equals("training") && !phase.equals("inference"))
+            reason = "no FLOP/token formula for card phase " + phase;
         else if (c.params() == null) reason = "card lacks model_arch.num_params";
         else if (c.numLayers() == null) reason = "card lacks model_arch.num_layers";
         else if (c.numHeads() == null || c.headDim() == null) reason = "card lacks model_arch.num_heads or head_dim";
         else if (tokensReason(w, stepS) != null) reason = tokensReason(w, stepS);
         else if (c.deviceCount() == null || c.deviceCount() <= 0) reason = "card lacks hardware.xpu_spec.total_count";
         else if (c.xpuModel() == null) reason = "card lacks hardware.xpu_spec.model";
-        else if (peak == null) reason = "no peak FLOPS for device model '" + c.xpuModel() + "' in conf/device_peak_flops.csv";
+        else if (peak == null)
+            reason = "no peak FLOPS for device model '" + c.xpuModel() + "' in conf/device_peak_flops.csv";
         else reason = null;
         boolean notApplicable = phase != null && !phase.equals("training") && !phase.equals("inference");
         Double value = null;
         if (reason == null) {
             double emb = c.numParamsEmbedding() == null ? 0 : c.numParamsEmbedding();
             double attention = (double) c.numLayers() * c.headDim() * c.numHeads() * c.seqLen();
-            double flopsPerToken = phase.equals("training") ? 6.0 * (c.params() - emb) + 12.0 * attention
+            double flopsPerToken = phase.equals("training")
+                    ? 6.0 * (c.params() - emb) + 12.0 * attention
                     : 2.0 * (c.params() - emb) + 4.0 * attention;
             value = flopsPerToken * tokensPerS(c, stepS) / (peak * c.deviceCount()) * 100;
         }
@@ -211,8 +235,9 @@ final class StepFamily {
         } else if (value == null) {
             reason = "every rank has a single inference step: no decode steps";
         }
-        String status = reason == null ? STATUS_OK : reason.startsWith("card output_len") ? STATUS_NOT_APPLICABLE
-                : STATUS_MISSING_INPUT;
+        String status = reason == null
+                ? STATUS_OK
+                : reason.startsWith("card output_len") ? STATUS_NOT_APPLICABLE : STATUS_MISSING_INPUT;
         w.row(metric, null, reason == null ? value : null, "s", SCOPE_WORKLOAD, null, null, null, status, reason);
     }
 

@@ -37,7 +37,8 @@ final class TrafficFamily {
             for (CommInstance c : r.comm) {
                 any = true;
                 List<Integer> members = present(JsonArrays.ints(c.pgRanks()));
-                boolean byHeuristic = !CollectiveKind.SEND_RECV.equals(c.kind()) && !CollectiveKind.ALL_TO_ALL.equals(c.kind())
+                boolean byHeuristic = !CollectiveKind.SEND_RECV.equals(c.kind())
+                        && !CollectiveKind.ALL_TO_ALL.equals(c.kind())
                         && (members == null || members.isEmpty());
                 heuristic |= byHeuristic;
                 String p = classify(c, members, tp, stageSize, dpSize);
@@ -50,8 +51,16 @@ final class TrafficFamily {
         if (!any) return;
         for (String p : PARALLELISMS) {
             long[] s = sums.get(p);
-            w.row("traffic_distribution", p + "_bytes", (double) s[0], "bytes", SCOPE_WORKLOAD, null, null,
-                    heuristic ? "heuristic" : "pg_ranks", s[2] > 0 ? STATUS_PARTIAL : STATUS_OK,
+            w.row(
+                    "traffic_distribution",
+                    p + "_bytes",
+                    (double) s[0],
+                    "bytes",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    heuristic ? "heuristic" : "pg_ranks",
+                    s[2] > 0 ? STATUS_PARTIAL : STATUS_OK,
                     s[2] > 0 ? s[2] + " of " + s[1] + " communication activities have no known size" : null);
         }
     }
@@ -73,7 +82,9 @@ final class TrafficFamily {
 
     /** The group's ranks without nulls (array_min and array_max skip them), or null. */
     static List<Integer> present(List<Integer> members) {
-        return members == null ? null : members.stream().filter(java.util.Objects::nonNull).toList();
+        return members == null
+                ? null
+                : members.stream().filter(java.util.Objects::nonNull).toList();
     }
 
     private interface Of {

@@ -50,7 +50,8 @@ final class WaitFamily {
         int firstRank() {
             Workload.Member first = null;
             for (Workload.Member m : members) {
-                if (first == null || m.ts() < first.ts() || (m.ts() == first.ts() && m.rank() < first.rank())) first = m;
+                if (first == null || m.ts() < first.ts() || (m.ts() == first.ts() && m.rank() < first.rank()))
+                    first = m;
             }
             return first.rank();
         }
@@ -65,7 +66,9 @@ final class WaitFamily {
 
     private static List<Matched> matched(Workload w) {
         Map<String, List<Workload.Member>> byId = new HashMap<>();
-        for (Workload.Member m : w.members) byId.computeIfAbsent(id(m.matchKey(), m.k()), x -> new ArrayList<>()).add(m);
+        for (Workload.Member m : w.members)
+            byId.computeIfAbsent(id(m.matchKey(), m.k()), x -> new ArrayList<>())
+                    .add(m);
         List<Matched> out = new ArrayList<>();
         for (Workload.Instance i : w.instances) out.add(new Matched(i, byId.get(id(i.matchKey(), i.k()))));
         return out;
@@ -77,7 +80,9 @@ final class WaitFamily {
 
     private static void waitFreeBandwidth(Workload w, List<Matched> matched) {
         Map<String, List<Workload.Pair>> pairs = new HashMap<>();
-        for (Workload.Pair p : w.pairs) pairs.computeIfAbsent(id(p.matchKey(), p.k()), x -> new ArrayList<>()).add(p);
+        for (Workload.Pair p : w.pairs)
+            pairs.computeIfAbsent(id(p.matchKey(), p.k()), x -> new ArrayList<>())
+                    .add(p);
         Map<String, List<Double>> busbw = new LinkedHashMap<>();
         Map<String, List<Double>> algbw = new LinkedHashMap<>();
         Map<String, Integer> unevenUnsized = new TreeMap<>();
@@ -89,8 +94,16 @@ final class WaitFamily {
                 double[] bytes = splitTraffic(m, pairs.get(id(i.matchKey(), i.k())));
                 if (bytes == null) {
                     unevenUnsized.merge(i.kind(), 1, Integer::sum);
-                    w.row("wait_free_busbw_gbps", "instance", null, "GB/s", SCOPE_KEY, null, null,
-                            i.matchKey() + " k=" + i.k(), STATUS_NOT_MEANINGFUL,
+                    w.row(
+                            "wait_free_busbw_gbps",
+                            "instance",
+                            null,
+                            "GB/s",
+                            SCOPE_KEY,
+                            null,
+                            null,
+                            i.matchKey() + " k=" + i.k(),
+                            STATUS_NOT_MEANINGFUL,
                             "an uneven all_to_all (its ranks' in and out bytes differ) without split sizes on every rank:"
                                     + " no bus size S to time");
                     continue;
@@ -108,24 +121,70 @@ final class WaitFamily {
         busbw.forEach((kind, v) -> {
             Integer left = unevenUnsized.get(kind);
             String status = left == null ? STATUS_OK : STATUS_PARTIAL;
-            String reason = left == null ? null : left + " of " + (v.size() + left)
-                    + " instances left out: uneven all_to_all without split sizes";
-            w.row("wait_free_busbw_gbps", "median", Stats.percentile(v, 0.5), "GB/s", SCOPE_WORKLOAD, null, null, kind,
-                    status, reason);
-            w.row("wait_free_busbw_gbps", "p10", Stats.percentile(v, 0.1), "GB/s", SCOPE_WORKLOAD, null, null, kind,
-                    status, reason);
-            w.row("wait_free_busbw_gbps", "p90", Stats.percentile(v, 0.9), "GB/s", SCOPE_WORKLOAD, null, null, kind,
-                    status, reason);
-            w.row("wait_free_busbw_gbps", "algbw_median", Stats.percentile(algbw.get(kind), 0.5), "GB/s",
-                    SCOPE_WORKLOAD, null, null, kind, status, reason);
+            String reason = left == null
+                    ? null
+                    : left + " of " + (v.size() + left) + " instances left out: uneven all_to_all without split sizes";
+            w.row(
+                    "wait_free_busbw_gbps",
+                    "median",
+                    Stats.percentile(v, 0.5),
+                    "GB/s",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    kind,
+                    status,
+                    reason);
+            w.row(
+                    "wait_free_busbw_gbps",
+                    "p10",
+                    Stats.percentile(v, 0.1),
+                    "GB/s",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    kind,
+                    status,
+                    reason);
+            w.row(
+                    "wait_free_busbw_gbps",
+                    "p90",
+                    Stats.percentile(v, 0.9),
+                    "GB/s",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    kind,
+                    status,
+                    reason);
+            w.row(
+                    "wait_free_busbw_gbps",
+                    "algbw_median",
+                    Stats.percentile(algbw.get(kind), 0.5),
+                    "GB/s",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    kind,
+                    status,
+                    reason);
         });
         unevenUnsized.forEach((kind, n) -> {
             if (busbw.containsKey(kind)) return;
             String reason = "every one of the " + n + " sized " + kind + " instances is uneven (its ranks' in and out"
                     + " bytes differ) and carries no split sizes: no bus size S to time";
             for (String figure : new String[] {"median", "p10", "p90", "algbw_median"}) {
-                w.row("wait_free_busbw_gbps", figure, null, "GB/s", SCOPE_WORKLOAD, null, null, kind,
-                        STATUS_NOT_MEANINGFUL, reason);
+                w.row(
+                        "wait_free_busbw_gbps",
+                        figure,
+                        null,
+                        "GB/s",
+                        SCOPE_WORKLOAD,
+                        null,
+                        null,
+                        kind,
+                        STATUS_NOT_MEANINGFUL,
+                        reason);
             }
         });
     }
@@ -194,7 +253,14 @@ final class WaitFamily {
             long[] r = e.getValue();
             w.ok("collective_wait", "total_ms", r[0] / 1e6, "ms", SCOPE_RANK, e.getKey(), null, null);
             w.ok("collective_wait", "mean_us", r[0] / 1e3 / r[1], "us", SCOPE_RANK, e.getKey(), null, null);
-            w.ok("collective_wait", "first_arrival_share", (double) r[2] / r[1], "ratio", SCOPE_RANK, e.getKey(), null,
+            w.ok(
+                    "collective_wait",
+                    "first_arrival_share",
+                    (double) r[2] / r[1],
+                    "ratio",
+                    SCOPE_RANK,
+                    e.getKey(),
+                    null,
                     null);
             total += r[0];
             instances += r[1];
@@ -206,12 +272,28 @@ final class WaitFamily {
         w.ok("collective_wait", "total_ms", total / 1e6, "ms", SCOPE_WORKLOAD, null, null, null);
         w.ok("collective_wait", "mean_us", total / 1e3 / instances, "us", SCOPE_WORKLOAD, null, null, null);
         if (total == 0) {
-            w.row("collective_wait", "most_waiting_rank", null, "rank", SCOPE_WORKLOAD, null, null, null,
-                    STATUS_NOT_MEANINGFUL, "no rank waited: every rank's kernel of each of the " + matched.size()
+            w.row(
+                    "collective_wait",
+                    "most_waiting_rank",
+                    null,
+                    "rank",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    null,
+                    STATUS_NOT_MEANINGFUL,
+                    "no rank waited: every rank's kernel of each of the " + matched.size()
                             + " matched collectives lasted as long as the shortest");
         } else {
-            w.ok("collective_wait", "most_waiting_rank", Objects.requireNonNull(most).doubleValue(), "rank",
-                    SCOPE_WORKLOAD, null, null, null);
+            w.ok(
+                    "collective_wait",
+                    "most_waiting_rank",
+                    Objects.requireNonNull(most).doubleValue(),
+                    "rank",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    null);
         }
     }
 }

@@ -17,6 +17,7 @@ public final class Workload {
     public final List<RankSummary> ranks;
     /** The events without a rank (an XLA trace's host lines), or null: only the XLA wall time and copies read them. */
     public final RankSummary unranked;
+
     public final List<EtAllToAll> etAllToAll;
     public final DevicePeakTable peaks;
 
@@ -29,12 +30,33 @@ public final class Workload {
     public String mismatch;
 
     /** A rank's part in a matched collective instance (collective_members). */
-    public record Member(int rank, String matchKey, boolean bySeq, long k, long ts, long end, String kind,
-                         Integer groupSize, Long sizeBytes, CommInstance op) {}
+    public record Member(
+            int rank,
+            String matchKey,
+            boolean bySeq,
+            long k,
+            long ts,
+            long end,
+            String kind,
+            Integer groupSize,
+            Long sizeBytes,
+            CommInstance op) {}
 
     /** A collective instance at least two ranks took part in (collectives). */
-    public record Instance(String matchKey, String matchBy, long k, String kind, Integer groupSize, Long bytes, int ranks,
-                           long minStart, long maxStart, long minEnd, long maxEnd, Integer lastRank, Double busbw) {
+    public record Instance(
+            String matchKey,
+            String matchBy,
+            long k,
+            String kind,
+            Integer groupSize,
+            Long bytes,
+            int ranks,
+            long minStart,
+            long maxStart,
+            long minEnd,
+            long maxEnd,
+            Integer lastRank,
+            Double busbw) {
         public long lag() {
             return maxStart - minStart;
         }
@@ -44,11 +66,25 @@ public final class Workload {
     public record Pair(String matchKey, long k, String source, int srcRank, int dstRank, Long bytes) {}
 
     /** One group of a rank's GPU activities (kernel_totals); rank null for events without one. */
-    public record KernelTotal(Integer rank, String name, String activityClass, String kernelCategory, String collective,
-                              Long sizeBucket, long calls, long durNs, Long bytes, long busbwSamples) {}
+    public record KernelTotal(
+            Integer rank,
+            String name,
+            String activityClass,
+            String kernelCategory,
+            String collective,
+            Long sizeBucket,
+            long calls,
+            long durNs,
+            Long bytes,
+            long busbwSamples) {}
 
-    public Workload(String name, Card card, List<RankSummary> ranks, RankSummary unranked, List<EtAllToAll> etAllToAll,
-                    DevicePeakTable peaks) {
+    public Workload(
+            String name,
+            Card card,
+            List<RankSummary> ranks,
+            RankSummary unranked,
+            List<EtAllToAll> etAllToAll,
+            DevicePeakTable peaks) {
         this.name = name;
         this.card = card;
         this.ranks = ranks;
@@ -58,14 +94,30 @@ public final class Workload {
     }
 
     /** Adds an ok row. */
-    public void ok(String metric, String figure, Double value, String unit, String scope, Integer rank, Long step,
-                   String key) {
-        metrics.add(new MetricRow(name, metric, figure, value, unit, scope, rank, step, key, MetricSchema.STATUS_OK,
-                null));
+    public void ok(
+            String metric,
+            String figure,
+            Double value,
+            String unit,
+            String scope,
+            Integer rank,
+            Long step,
+            String key) {
+        metrics.add(
+                new MetricRow(name, metric, figure, value, unit, scope, rank, step, key, MetricSchema.STATUS_OK, null));
     }
 
-    public void row(String metric, String figure, Double value, String unit, String scope, Integer rank, Long step,
-                    String key, String status, String reason) {
+    public void row(
+            String metric,
+            String figure,
+            Double value,
+            String unit,
+            String scope,
+            Integer rank,
+            Long step,
+            String key,
+            String status,
+            String reason) {
         metrics.add(new MetricRow(name, metric, figure, value, unit, scope, rank, step, key, status, reason));
     }
 }

@@ -75,7 +75,8 @@ final class XlaFamily {
             if (c.sizeBytes() != null && c.sizeBytes() > 0 && s > 0) {
                 t.nSized++;
                 t.bytesPerSSum += c.sizeBytes() / s;
-                if (CollectiveKind.ALL_REDUCE.equals(c.kind())) t.allreduceS = (t.allreduceS == null ? 0 : t.allreduceS) + s;
+                if (CollectiveKind.ALL_REDUCE.equals(c.kind()))
+                    t.allreduceS = (t.allreduceS == null ? 0 : t.allreduceS) + s;
             }
         }
     }
@@ -91,34 +92,86 @@ final class XlaFamily {
         boolean wallPositive = wall != null && wall > 0;
         Double meanBps = t.nSized > 0 ? t.bytesPerSSum / t.nSized : null;
         Object[][] figures = {
-                {"wall_time_s", wall, "s", wall == null ? "no complete event with a time and a duration" : null},
-                {"total_compute_time_s", t.computeS, "s", null},
-                {"total_comm_time_s", t.commS, "s", null},
-                {"avg_comm_kernel_time_s", t.nComm > 0 ? t.commS / t.nComm : null, "s",
-                        t.nComm == 0 ? "no communication ops on the XLA devices" : null},
-                {"compute_utilization_proxy", wallPositive ? t.computeS / wall : null, "ratio",
-                        wall != null && !wallPositive ? "wall time is zero" : null},
-                {"communication_fraction", wallPositive && withCommunicationFraction ? 100.0 * t.commS / wall : null, "%",
-                        wall != null && !wallPositive ? "wall time is zero" : null},
-                {"num_comm_kernels", (double) t.nComm, "count", null},
-                {"num_comm_kernels_w_size_and_time", (double) t.nSized, "count", null},
-                {"avg_comm_bandwidth_GBps", meanBps == null || chips == null ? null : (chips - 1) * meanBps / 1e9, "GB/s",
-                        t.nSized == 0 ? "no communication op with a known size and a duration > 0"
-                                : chips == null ? "card lacks hardware.xpu_spec.total_count (n_chips)" : null},
-                {"allreduce_comm_time_s", t.allreduceS, "s",
-                        t.allreduceS == null ? "no all-reduce with a known size and a duration > 0" : null},
-                {"achieved_flops_from_trace_json", t.timedFlopsS != null && t.timedFlopsS > 0 ? t.timedFlops / t.timedFlopsS : null,
-                        "FLOP/s", t.timedFlopsS == null || !(t.timedFlopsS > 0) ? "no XLA op with model_flops > 0 and a duration > 0" : null},
-                {"total_model_flops_from_args", t.withFlops > 0 ? t.modelFlops : null, "FLOP",
-                        t.withFlops == 0 ? "no XLA op carries model_flops" : null},
-                {"flops_per_token_used", whole ? fpt : null, "FLOP/token",
-                        !whole ? "workload only" : fpt == null ? "card lacks model_arch.num_params" : null},
-                {"estimated_total_tokens", whole ? tokens : null, "tokens",
-                        !whole ? "workload only" : t.withFlops == 0 ? "no XLA op carries model_flops"
-                                : fpt == null ? "card lacks model_arch.num_params" : null},
-                {"estimated_throughput_tokens_per_s", whole && wallPositive && tokens != null ? tokens / wall : null, "tokens/s",
-                        !whole ? "workload only" : t.withFlops == 0 ? "no XLA op carries model_flops"
-                                : fpt == null ? "card lacks model_arch.num_params" : !wallPositive ? "wall time is zero" : null}};
+            {"wall_time_s", wall, "s", wall == null ? "no complete event with a time and a duration" : null},
+            {"total_compute_time_s", t.computeS, "s", null},
+            {"total_comm_time_s", t.commS, "s", null},
+            {
+                "avg_comm_kernel_time_s",
+                t.nComm > 0 ? t.commS / t.nComm : null,
+                "s",
+                t.nComm == 0 ? "no communication ops on the XLA devices" : null
+            },
+            {
+                "compute_utilization_proxy",
+                wallPositive ? t.computeS / wall : null,
+                "ratio",
+                wall != null && !wallPositive ? "wall time is zero" : null
+            },
+            {
+                "communication_fraction",
+                wallPositive && withCommunicationFraction ? 100.0 * t.commS / wall : null,
+                "%",
+                wall != null && !wallPositive ? "wall time is zero" : null
+            },
+            {"num_comm_kernels", (double) t.nComm, "count", null},
+            {"num_comm_kernels_w_size_and_time", (double) t.nSized, "count", null},
+            {
+                "avg_comm_bandwidth_GBps",
+                meanBps == null || chips == null ? null : (chips - 1) * meanBps / 1e9,
+                "GB/s",
+                t.nSized == 0
+                        ? "no communication op with a known size and a duration > 0"
+                        : chips == null ? "card lacks hardware.xpu_spec.total_count (n_chips)" : null
+            },
+            {
+                "allreduce_comm_time_s",
+                t.allreduceS,
+                "s",
+                t.allreduceS == null ? "no all-reduce with a known size and a duration > 0" : null
+            },
+            {
+                "achieved_flops_from_trace_json",
+                t.timedFlopsS != null && t.timedFlopsS > 0 ? t.timedFlops / t.timedFlopsS : null,
+                "FLOP/s",
+                t.timedFlopsS == null || !(t.timedFlopsS > 0)
+                        ? "no XLA op with model_flops > 0 and a duration > 0"
+                        : null
+            },
+            {
+                "total_model_flops_from_args",
+                t.withFlops > 0 ? t.modelFlops : null,
+                "FLOP",
+                t.withFlops == 0 ? "no XLA op carries model_flops" : null
+            },
+            {
+                "flops_per_token_used",
+                whole ? fpt : null,
+                "FLOP/token",
+                !whole ? "workload only" : fpt == null ? "card lacks model_arch.num_params" : null
+            },
+            {
+                "estimated_total_tokens",
+                whole ? tokens : null,
+                "tokens",
+                !whole
+                        ? "workload only"
+                        : t.withFlops == 0
+                                ? "no XLA op carries model_flops"
+                                : fpt == null ? "card lacks model_arch.num_params" : null
+            },
+            {
+                "estimated_throughput_tokens_per_s",
+                whole && wallPositive && tokens != null ? tokens / wall : null,
+                "tokens/s",
+                !whole
+                        ? "workload only"
+                        : t.withFlops == 0
+                                ? "no XLA op carries model_flops"
+                                : fpt == null
+                                        ? "card lacks model_arch.num_params"
+                                        : !wallPositive ? "wall time is zero" : null
+            }
+        };
         for (Object[] f : figures) {
             String metric = (String) f[0];
             Double value = (Double) f[1];
@@ -127,7 +180,15 @@ final class XlaFamily {
                 continue;
             }
             if (metric.equals("communication_fraction") && !withCommunicationFraction) continue;
-            w.row(metric, null, value, (String) f[2], SCOPE_WORKLOAD, null, null, null,
+            w.row(
+                    metric,
+                    null,
+                    value,
+                    (String) f[2],
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    null,
                     value != null ? STATUS_OK : STATUS_MISSING_INPUT,
                     value != null ? null : f[3] != null ? (String) f[3] : "not computable from this workload's inputs");
         }

@@ -45,8 +45,8 @@ public final class CatalystValues {
         if (type instanceof TimestampType) return DateTimeUtils.fromJavaTimestamp((Timestamp) value);
         if (type instanceof MapType m) return map((Map<?, ?>) value, m);
         if (type instanceof ArrayType a) return array((Collection<?>) value, a.elementType());
-        throw new IllegalArgumentException("no internal form for a " + value.getClass().getSimpleName() + " in a "
-                + type.simpleString() + " column");
+        throw new IllegalArgumentException("no internal form for a "
+                + value.getClass().getSimpleName() + " in a " + type.simpleString() + " column");
     }
 
     private static ArrayBasedMapData map(Map<?, ?> map, MapType type) {

@@ -17,6 +17,7 @@ public final class ChromeEvent {
     public String tid;
     /** Textual number, a quoted string, or null when absent. */
     public String ts;
+
     public boolean tsQuoted;
     public String dur;
     public boolean durQuoted;

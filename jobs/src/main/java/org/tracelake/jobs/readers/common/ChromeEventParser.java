@@ -163,8 +163,13 @@ public final class ChromeEventParser {
      * Reads every event of a {@code traceEvents} array (the parser on its START_ARRAY token, {@code v}), handing each
      * to {@code learn}: a first pass. Elements that are not objects are passed over (the second pass reports them).
      */
-    public void forEachEvent(JsonParser p, JsonToken v, ChromeEvent e, Predicate<ChromeEvent> wantsArgs,
-                             java.util.function.Consumer<ChromeEvent> learn) throws IOException {
+    public void forEachEvent(
+            JsonParser p,
+            JsonToken v,
+            ChromeEvent e,
+            Predicate<ChromeEvent> wantsArgs,
+            java.util.function.Consumer<ChromeEvent> learn)
+            throws IOException {
         if (v != JsonToken.START_ARRAY) throw new IOException("traceEvents is not an array");
         JsonToken t;
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {

@@ -47,7 +47,9 @@ public final class DeviceRanks {
     /** Rank of a host row of a process that used these devices: the only one, or null when it used several. */
     public Integer forHost(Collection<Integer> devicesOfProcess) {
         if (fileRank != null) return fileRank;
-        return devicesOfProcess != null && devicesOfProcess.size() == 1 ? devicesOfProcess.iterator().next() : null;
+        return devicesOfProcess != null && devicesOfProcess.size() == 1
+                ? devicesOfProcess.iterator().next()
+                : null;
     }
 
     /**
@@ -65,9 +67,13 @@ public final class DeviceRanks {
             report.deviceRanks.addAll(sorted);
             report.rankSource = RANK_FROM_DEVICE;
             report.metadata.put("ranks", sorted.toString());
-            report.metadata.put("rank_note", nameNumberNotARank == null ? "one rank per device index"
-                    : "one rank per device index; the " + nameNumberNotARank + " in the file name names the host, not a rank,"
-                            + " in a file of " + sorted.size() + " devices");
+            report.metadata.put(
+                    "rank_note",
+                    nameNumberNotARank == null
+                            ? "one rank per device index"
+                            : "one rank per device index; the " + nameNumberNotARank
+                                    + " in the file name names the host, not a rank," + " in a file of " + sorted.size()
+                                    + " devices");
         }
     }
 }

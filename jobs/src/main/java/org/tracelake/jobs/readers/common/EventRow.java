@@ -50,6 +50,7 @@ public final class EventRow {
     public Long seq;
     /** Every other field of the event, values as text; copied into the row by {@link #build}, so it is reused. */
     public final Map<String, String> args = new LinkedHashMap<>();
+
     private final ActivityClassifier classifier = new ActivityClassifier();
     /**
      * The UTF-8 form of the strings every row repeats (the file's path and workload, phases, categories, names, arg

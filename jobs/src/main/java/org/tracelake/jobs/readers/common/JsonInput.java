@@ -27,7 +27,8 @@ public record JsonInput(TraceInput.Opened in, JsonParser p) {
      * A first pass over the whole file, the content hash computed on the way: {@code pass} reads the file, the hash
      * of every byte (also those after the JSON) goes to the report.
      */
-    public static <T> T firstPass(FileTask task, Configuration conf, JsonFactory factory, FileReport report, Pass<T> pass)
+    public static <T> T firstPass(
+            FileTask task, Configuration conf, JsonFactory factory, FileReport report, Pass<T> pass)
             throws IOException {
         return firstPass(task, conf, factory, report, () -> null, pass);
     }
@@ -37,8 +38,14 @@ public record JsonInput(TraceInput.Opened in, JsonParser p) {
      * {@code traceEvents} entries {@code needed} keeps ({@link TraceEventsSieve}). When that pass fails, it is run
      * again over the whole file, so that the error names the place in the file, not in what the sieve kept.
      */
-    public static <T> T firstPass(FileTask task, Configuration conf, JsonFactory factory, FileReport report,
-                                  TraceEventsSieve.Filter needed, Pass<T> pass) throws IOException {
+    public static <T> T firstPass(
+            FileTask task,
+            Configuration conf,
+            JsonFactory factory,
+            FileReport report,
+            TraceEventsSieve.Filter needed,
+            Pass<T> pass)
+            throws IOException {
         if (needed == null) return firstPass(task, conf, factory, report, () -> null, pass);
         return firstPass(task, conf, factory, report, () -> new SievedPass<T>() {
             @Override
@@ -60,17 +67,28 @@ public record JsonInput(TraceInput.Opened in, JsonParser p) {
     public interface SievedPass<T> extends TraceEventsSieve.Filter, Pass<T> {}
 
     /** As the sieved first pass above, with a new {@link SievedPass} for each attempt. */
-    public static <T> T firstPass(FileTask task, Configuration conf, JsonFactory factory, FileReport report,
-                                  Supplier<? extends SievedPass<T>> attempt) throws IOException {
+    public static <T> T firstPass(
+            FileTask task,
+            Configuration conf,
+            JsonFactory factory,
+            FileReport report,
+            Supplier<? extends SievedPass<T>> attempt)
+            throws IOException {
         return firstPass(task, conf, factory, report, attempt, null);
     }
 
-    private static <T> T firstPass(FileTask task, Configuration conf, JsonFactory factory, FileReport report,
-                                   Supplier<? extends SievedPass<T>> attempt, Pass<T> whole) throws IOException {
+    private static <T> T firstPass(
+            FileTask task,
+            Configuration conf,
+            JsonFactory factory,
+            FileReport report,
+            Supplier<? extends SievedPass<T>> attempt,
+            Pass<T> whole)
+            throws IOException {
         SievedPass<T> sieved = attempt.get();
         if (sieved != null) {
             try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true);
-                 JsonParser p = factory.createParser(new TraceEventsSieve(in, sieved))) {
+                    JsonParser p = factory.createParser(new TraceEventsSieve(in, sieved))) {
                 T learnt = sieved.read(p);
                 report.contentHash = in.drainAndHash();
                 return learnt;
@@ -80,7 +98,7 @@ public record JsonInput(TraceInput.Opened in, JsonParser p) {
         }
         Pass<T> pass = whole != null ? whole : attempt.get();
         try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true);
-             JsonParser p = factory.createParser(in)) {
+                JsonParser p = factory.createParser(in)) {
             T learnt = pass.read(p);
             report.contentHash = in.drainAndHash();
             return learnt;
@@ -91,18 +109,19 @@ public record JsonInput(TraceInput.Opened in, JsonParser p) {
      * One more read of the whole file for what a second pass found missing midway (no hash: the first pass gave it),
      * sieved as {@link #firstPass} is, and over the whole file when the sieved read fails.
      */
-    public static void scan(FileTask task, Configuration conf, JsonFactory factory, Supplier<? extends SievedPass<?>> attempt)
+    public static void scan(
+            FileTask task, Configuration conf, JsonFactory factory, Supplier<? extends SievedPass<?>> attempt)
             throws IOException {
         SievedPass<?> sieved = attempt.get();
         try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), false);
-             JsonParser p = factory.createParser(new TraceEventsSieve(in, sieved))) {
+                JsonParser p = factory.createParser(new TraceEventsSieve(in, sieved))) {
             sieved.read(p);
             return;
         } catch (IOException | RuntimeException failed) {
             // fall through: the whole file, for the error as the file has it
         }
         try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), false);
-             JsonParser p = factory.createParser(in)) {
+                JsonParser p = factory.createParser(in)) {
             attempt.get().read(p);
         }
     }

@@ -101,6 +101,7 @@ public final class TraceEventsSieve extends InputStream {
      * category alone), and then through {@link #names}.
      */
     private final ByteRun nameBytes = new ByteRun();
+
     private boolean nameUndecoded;
     private final NameCache names = new NameCache();
     private final Judged judged = new Judged();
@@ -449,6 +450,7 @@ public final class TraceEventsSieve extends InputStream {
         private static final int SLOTS = 4096;
         /** Longer names are decoded each time rather than kept. */
         private static final int MAX_KEPT = 1024;
+
         private final byte[][] keys = new byte[SLOTS][];
         private final String[] values = new String[SLOTS];
 
@@ -514,7 +516,8 @@ public final class TraceEventsSieve extends InputStream {
             }
             run = i + 1;
         }
-        return text.append(new String(bytes, run, end - run, StandardCharsets.UTF_8)).toString();
+        return text.append(new String(bytes, run, end - run, StandardCharsets.UTF_8))
+                .toString();
     }
 
     /** A growable run of bytes, reused. */

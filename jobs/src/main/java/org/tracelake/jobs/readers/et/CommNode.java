@@ -37,7 +37,8 @@ final class CommNode {
     String pgName;
     Long seq;
 
-    static CommNode decode(String name, JsonNode inputs, JsonNode inputTypes, JsonNode outputs, Map<String, JsonNode> attrs) {
+    static CommNode decode(
+            String name, JsonNode inputs, JsonNode inputTypes, JsonNode outputs, Map<String, JsonNode> attrs) {
         CommNode c = new CommNode();
         if (name == null) return c;
         CommOpNames.Form form = CommOpNames.form(name);
@@ -111,7 +112,10 @@ final class CommNode {
         if (values == null || !values.isArray() || values.isEmpty()) return null;
         JsonNode first = values.get(0);
         if (first.isArray() && !first.isEmpty() && first.get(0).isArray()) first = first.get(0);
-        if (first.isArray() && first.size() >= 5 && first.get(3).isIntegralNumber() && first.get(4).isIntegralNumber()) {
+        if (first.isArray()
+                && first.size() >= 5
+                && first.get(3).isIntegralNumber()
+                && first.get(4).isIntegralNumber()) {
             return first;
         }
         return null;
@@ -119,7 +123,10 @@ final class CommNode {
 
     /** "Tensor(float)" → "float", "GenericList[Tensor(c10::Half)]" → "c10::Half". */
     private static String dtypeOf(JsonNode types) {
-        if (types == null || !types.isArray() || types.isEmpty() || !types.get(0).isTextual()) return null;
+        if (types == null
+                || !types.isArray()
+                || types.isEmpty()
+                || !types.get(0).isTextual()) return null;
         String t = types.get(0).textValue();
         int open = t.indexOf("Tensor(");
         if (open < 0) return null;

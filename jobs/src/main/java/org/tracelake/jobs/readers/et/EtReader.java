@@ -46,14 +46,16 @@ public final class EtReader implements TraceReader {
         JsonInput input = JsonInput.open(task, conf, FACTORY, true, p -> seekNodes(p, header));
         report.resolveRank(null, RankFromFileName.rank(task.fileName()));
         header.forEach((k, v) -> {
-            if (k.equals("schema") || k.equals("pid") || k.equals("time") || k.equals("start_ts")) report.metadata.put("et." + k, v);
+            if (k.equals("schema") || k.equals("pid") || k.equals("time") || k.equals("start_ts"))
+                report.metadata.put("et." + k, v);
         });
         return new Rows(task, report, input, header.get("schema"));
     }
 
     /** To the first node, keeping the scalar fields before the {@code nodes} array (schema, pid, time, …). */
     private static void seekNodes(JsonParser p, Map<String, String> header) throws IOException {
-        if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object: not a PyTorch execution trace");
+        if (p.nextToken() != JsonToken.START_OBJECT)
+            throw new IOException("not a JSON object: not a PyTorch execution trace");
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String key = p.currentName();
             JsonToken v = p.nextToken();
@@ -101,7 +103,8 @@ public final class EtReader implements TraceReader {
             Map<String, JsonNode> attrs = new HashMap<>();
             if (n.path("attrs").isArray()) {
                 for (JsonNode a : n.path("attrs")) {
-                    if (a.isObject() && a.path("name").isTextual()) attrs.put(a.get("name").textValue(), a.get("value"));
+                    if (a.isObject() && a.path("name").isTextual())
+                        attrs.put(a.get("name").textValue(), a.get("value"));
                 }
             }
             JsonNode inputs;
@@ -134,31 +137,54 @@ public final class EtReader implements TraceReader {
             if (!attrs.isEmpty()) {
                 otherAttrs = new LinkedHashMap<>();
                 for (Map.Entry<String, JsonNode> a : attrs.entrySet()) {
-                    if (!TOP_LEVEL_ATTRS.contains(a.getKey())) otherAttrs.put(a.getKey(), clip(CommNode.text(a.getValue())));
+                    if (!TOP_LEVEL_ATTRS.contains(a.getKey()))
+                        otherAttrs.put(a.getKey(), clip(CommNode.text(a.getValue())));
                 }
                 if (otherAttrs.isEmpty()) otherAttrs = null;
             }
-            return row.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
-                    .set("ordinal", position).set("schema_version", schema)
-                    .set("id", JsonNumbers.whole(n.get("id"))).set("name", name).set("parent", parent)
-                    .set("fw_parent", field(n, attrs, "fw_parent")).set("rf_id", field(n, attrs, "rf_id"))
-                    .set("seq_id", field(n, attrs, "seq_id")).set("scope", field(n, attrs, "scope"))
-                    .set("tid", field(n, attrs, "tid")).set("fw_tid", field(n, attrs, "fw_tid"))
-                    .set("op_schema", clip(CommNode.text(n.has("op_schema") ? n.get("op_schema") : attrs.get("op_schema"))))
-                    .set("inputs", json(inputs)).set("input_shapes", json(inputShapes)).set("input_types", json(inputTypes))
-                    .set("outputs", json(outputs)).set("output_shapes", json(outputShapes))
-                    .set("output_types", json(outputTypes)).set("attrs", otherAttrs)
-                    .set("is_comm", c.isComm).set("collective", c.kind).set("collective_name", c.collectiveName)
-                    .set("in_nelems", c.inNelems).set("out_nelems", c.outNelems).set("dtype", c.dtype)
-                    .set("in_bytes", c.inBytes).set("out_bytes", c.outBytes)
-                    .set("in_split_sizes", c.inSplits).set("out_split_sizes", c.outSplits)
-                    .set("group_size", c.groupSize).set("pg_name", c.pgName).set("comm_seq", c.seq)
+            return row.set("workload", task.workload())
+                    .set("rank", report.rank)
+                    .set("source_file", task.path())
+                    .set("ordinal", position)
+                    .set("schema_version", schema)
+                    .set("id", JsonNumbers.whole(n.get("id")))
+                    .set("name", name)
+                    .set("parent", parent)
+                    .set("fw_parent", field(n, attrs, "fw_parent"))
+                    .set("rf_id", field(n, attrs, "rf_id"))
+                    .set("seq_id", field(n, attrs, "seq_id"))
+                    .set("scope", field(n, attrs, "scope"))
+                    .set("tid", field(n, attrs, "tid"))
+                    .set("fw_tid", field(n, attrs, "fw_tid"))
+                    .set(
+                            "op_schema",
+                            clip(CommNode.text(n.has("op_schema") ? n.get("op_schema") : attrs.get("op_schema"))))
+                    .set("inputs", json(inputs))
+                    .set("input_shapes", json(inputShapes))
+                    .set("input_types", json(inputTypes))
+                    .set("outputs", json(outputs))
+                    .set("output_shapes", json(outputShapes))
+                    .set("output_types", json(outputTypes))
+                    .set("attrs", otherAttrs)
+                    .set("is_comm", c.isComm)
+                    .set("collective", c.kind)
+                    .set("collective_name", c.collectiveName)
+                    .set("in_nelems", c.inNelems)
+                    .set("out_nelems", c.outNelems)
+                    .set("dtype", c.dtype)
+                    .set("in_bytes", c.inBytes)
+                    .set("out_bytes", c.outBytes)
+                    .set("in_split_sizes", c.inSplits)
+                    .set("out_split_sizes", c.outSplits)
+                    .set("group_size", c.groupSize)
+                    .set("pg_name", c.pgName)
+                    .set("comm_seq", c.seq)
                     .build();
         }
 
         /** Chakra nodes keep these in attrs; they have their own columns, so they are not repeated in the map. */
-        private static final java.util.Set<String> TOP_LEVEL_ATTRS = java.util.Set.of(
-                "rf_id", "fw_parent", "seq_id", "scope", "tid", "fw_tid", "op_schema");
+        private static final java.util.Set<String> TOP_LEVEL_ATTRS =
+                java.util.Set.of("rf_id", "fw_parent", "seq_id", "scope", "tid", "fw_tid", "op_schema");
 
         private static Long field(JsonNode n, Map<String, JsonNode> attrs, String key) {
             Long v = JsonNumbers.whole(n.get(key));
@@ -185,5 +211,4 @@ public final class EtReader implements TraceReader {
             return s != null && s.length() > 8192 ? s.substring(0, 8192) + "…" : s;
         }
     }
-
 }

@@ -35,8 +35,17 @@ public final class EtSizes {
     public static final String RF_ID_ARG = "Record function id";
 
     /** A sized communication node of an execution trace. */
-    public record Node(String name, String collective, Long inNelems, Long outNelems, String dtype, Long inBytes,
-                       Long outBytes, Integer groupSize, String pgName, Long seq) {}
+    public record Node(
+            String name,
+            String collective,
+            Long inNelems,
+            Long outNelems,
+            String dtype,
+            Long inBytes,
+            Long outBytes,
+            Integer groupSize,
+            String pgName,
+            Long seq) {}
 
     /** No sizes: nothing to link with. */
     public static final EtSizes NONE = new EtSizes(Map.of());
@@ -65,16 +74,26 @@ public final class EtSizes {
         Map<Long, Node> byRfId = new HashMap<>();
         for (FileStatus f : fs.listStatus(partition)) {
             if (!f.getPath().getName().endsWith(".parquet")) continue;
-            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), f.getPath()).withConf(conf).build()) {
+            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), f.getPath())
+                    .withConf(conf)
+                    .build()) {
                 for (Group g = reader.read(); g != null; g = reader.read()) {
                     if (!Boolean.TRUE.equals(bool(g, "is_comm")) || !Objects.equals(integer(g, "rank"), rank)) continue;
                     Long rf = longValue(g, "rf_id");
                     Long inBytes = longValue(g, "in_bytes");
                     Long outBytes = longValue(g, "out_bytes");
                     if (rf == null || (inBytes == null && outBytes == null)) continue;
-                    Node node = new Node(string(g, "name"), string(g, "collective"), longValue(g, "in_nelems"),
-                            longValue(g, "out_nelems"), string(g, "dtype"), inBytes, outBytes, integer(g, "group_size"),
-                            string(g, "pg_name"), longValue(g, "comm_seq"));
+                    Node node = new Node(
+                            string(g, "name"),
+                            string(g, "collective"),
+                            longValue(g, "in_nelems"),
+                            longValue(g, "out_nelems"),
+                            string(g, "dtype"),
+                            inBytes,
+                            outBytes,
+                            integer(g, "group_size"),
+                            string(g, "pg_name"),
+                            longValue(g, "comm_seq"));
                     byRfId.merge(rf, node, (kept, other) -> "record_param_comms".equals(other.name()) ? other : kept);
                 }
             }

@@ -44,9 +44,11 @@ public final class KinetoLink {
             return 0;
         }
         if (kineto.stream().noneMatch(r -> r.recordFunctionIds)) {
-            note(etReports, "not linked: the Kineto traces carry no '" + EtSizes.RF_ID_ARG + "' on their CPU ops (PyTorch "
-                    + "before 2024), so ET nodes cannot be matched by rf_id; ET nodes ingested unlinked, message "
-                    + "sizes stay as the Kineto trace gives them");
+            note(
+                    etReports,
+                    "not linked: the Kineto traces carry no '" + EtSizes.RF_ID_ARG + "' on their CPU ops (PyTorch "
+                            + "before 2024), so ET nodes cannot be matched by rf_id; ET nodes ingested unlinked, message "
+                            + "sizes stay as the Kineto trace gives them");
             return 0;
         }
         Map<Integer, Long> perRank = new HashMap<>();
@@ -58,18 +60,23 @@ public final class KinetoLink {
             unsized += r.unsizedCommKernels;
         }
         if (total == 0) {
-            note(etReports, unsized > 0
-                    ? "not linked: no communication kernel without a message size reaches an ET communication "
-                      + "node through its CPU op's '" + EtSizes.RF_ID_ARG + "'"
-                    : "not needed: every communication kernel already has a message size from the Kineto trace");
+            note(
+                    etReports,
+                    unsized > 0
+                            ? "not linked: no communication kernel without a message size reaches an ET communication "
+                                    + "node through its CPU op's '" + EtSizes.RF_ID_ARG + "'"
+                            : "not needed: every communication kernel already has a message size from the Kineto trace");
             return 0;
         }
         for (FileReport r : etReports) {
             Long n = perRank.get(r.rank);
-            r.metadata.put(METADATA_KEY, n == null
-                    ? "linked 0 kernels of rank " + r.rank + " (" + total + " in the workload); bytes_source = et"
-                    : "linked " + n + " communication kernels of rank " + r.rank + " by Record function id; "
-                      + "their message sizes now come from this file (bytes_source = et)");
+            r.metadata.put(
+                    METADATA_KEY,
+                    n == null
+                            ? "linked 0 kernels of rank " + r.rank + " (" + total
+                                    + " in the workload); bytes_source = et"
+                            : "linked " + n + " communication kernels of rank " + r.rank + " by Record function id; "
+                                    + "their message sizes now come from this file (bytes_source = et)");
         }
         return total;
     }

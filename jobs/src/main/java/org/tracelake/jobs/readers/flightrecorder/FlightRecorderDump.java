@@ -21,7 +21,8 @@ import org.tracelake.udfs.Numbers;
 record FlightRecorderDump(String version, String ncclVersion, List<Object> entries, List<Group> groups) {
 
     /** One {@code process_group_status} row: either side may be missing (see FlightRecorderSchema.GROUPS). */
-    record Group(Long pgId, String name, String desc, List<Integer> ranks, Long enqueued, Long started, Long completed) {}
+    record Group(
+            Long pgId, String name, String desc, List<Integer> ranks, Long enqueued, Long started, Long completed) {}
 
     static FlightRecorderDump of(Object root, String path) throws InputRefusedException {
         Map<Object, Object> top = SnapshotValues.asMap(root);
@@ -38,9 +39,13 @@ record FlightRecorderDump(String version, String ncclVersion, List<Object> entri
             throw new InputRefusedException("not an NCCL Flight Recorder dump: none of \"entries\", \"pg_config\", "
                     + "\"pg_status\" (keys: " + String.join(", ", keys) + "): " + path);
         }
-        return new FlightRecorderDump(SnapshotValues.asText(top.get("version")),
-                SnapshotValues.asText(top.get("nccl_version")), entries == null ? List.of() : entries,
-                groups(entries == null ? List.of() : entries, config == null ? Map.of() : config,
+        return new FlightRecorderDump(
+                SnapshotValues.asText(top.get("version")),
+                SnapshotValues.asText(top.get("nccl_version")),
+                entries == null ? List.of() : entries,
+                groups(
+                        entries == null ? List.of() : entries,
+                        config == null ? Map.of() : config,
                         status == null ? Map.of() : status));
     }
 
@@ -81,15 +86,25 @@ record FlightRecorderDump(String version, String ncclVersion, List<Object> entri
             String name = id == null ? null : nameOfId.get(id);
             Map<Object, Object> c = name == null ? null : configByName.get(name);
             if (name != null) named.add(name);
-            out.add(new Group(id, name, c == null ? null : SnapshotValues.asText(c.get("desc")), c == null ? null : ranks(c.get("ranks")),
+            out.add(new Group(
+                    id,
+                    name,
+                    c == null ? null : SnapshotValues.asText(c.get("desc")),
+                    c == null ? null : ranks(c.get("ranks")),
                     Numbers.wholeNumber(st.get("last_enqueued_collective")),
                     Numbers.wholeNumber(st.get("last_started_collective")),
                     Numbers.wholeNumber(st.get("last_completed_collective"))));
         }
         configByName.forEach((name, c) -> {
             if (named.contains(name)) return;
-            out.add(new Group(idOfName.get(name), name, SnapshotValues.asText(c.get("desc")), ranks(c.get("ranks")),
-                    null, null, null));
+            out.add(new Group(
+                    idOfName.get(name),
+                    name,
+                    SnapshotValues.asText(c.get("desc")),
+                    ranks(c.get("ranks")),
+                    null,
+                    null,
+                    null));
         });
         return out;
     }
@@ -125,8 +140,10 @@ record FlightRecorderDump(String version, String ncclVersion, List<Object> entri
         report.metadata.put("entries", Integer.toString(entries.size()));
         report.metadata.put("process_groups", Integer.toString(groups.size()));
         if (entries.isEmpty()) {
-            report.metadata.put("entries_note", "no entries: the rank recorded no collective in its ring buffer (e.g. "
-                    + "stuck outside NCCL); its pg_status still says how far each group got");
+            report.metadata.put(
+                    "entries_note",
+                    "no entries: the rank recorded no collective in its ring buffer (e.g. "
+                            + "stuck outside NCCL); its pg_status still says how far each group got");
         }
     }
 }

@@ -44,6 +44,7 @@ import org.tracelake.udfs.RankFromFileName;
 public final class FlightRecorderReader implements TraceReader {
     /** Largest decoded dump read: 256 MiB (real dumps are KB to a few MB). */
     public static final int MAX_BYTES = 256 << 20;
+
     static final int MAX_LOG_BYTES = 4096;
 
     static final int ENTRIES = 0;
@@ -127,17 +128,23 @@ public final class FlightRecorderReader implements TraceReader {
                 report.drops.drop("entry is not a mapping");
                 return null;
             }
-            return entry.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
-                    .set("ordinal", position).set("record_id", Numbers.wholeNumber(e.get("record_id")))
+            return entry.set("workload", task.workload())
+                    .set("rank", report.rank)
+                    .set("source_file", task.path())
+                    .set("ordinal", position)
+                    .set("record_id", Numbers.wholeNumber(e.get("record_id")))
                     .set("pg_id", Numbers.wholeNumber(e.get("pg_id")))
-                    .set("pg_name", FlightRecorderDump.groupName(e)).set("pg_desc", FlightRecorderDump.groupDesc(e))
+                    .set("pg_name", FlightRecorderDump.groupName(e))
+                    .set("pg_desc", FlightRecorderDump.groupDesc(e))
                     .set("collective_seq_id", Numbers.wholeNumber(e.get("collective_seq_id")))
                     .set("p2p_seq_id", Numbers.wholeNumber(e.get("p2p_seq_id")))
                     .set("op_id", Numbers.wholeNumber(e.get("op_id")))
                     .set("op", SnapshotValues.asText(e.get("profiling_name")))
                     .set("is_p2p", SnapshotValues.asBool(e.get("is_p2p")))
-                    .set("input_sizes", sizes(e.get("input_sizes"))).set("input_dtypes", texts(e.get("input_dtypes")))
-                    .set("output_sizes", sizes(e.get("output_sizes"))).set("output_dtypes", texts(e.get("output_dtypes")))
+                    .set("input_sizes", sizes(e.get("input_sizes")))
+                    .set("input_dtypes", texts(e.get("input_dtypes")))
+                    .set("output_sizes", sizes(e.get("output_sizes")))
+                    .set("output_dtypes", texts(e.get("output_dtypes")))
                     .set("state", SnapshotValues.asText(e.get("state")))
                     .set("time_created_ns", Numbers.wholeNumber(e.get("time_created_ns")))
                     .set("time_started_ns", Numbers.wholeNumber(e.get("time_discovered_started_ns")))
@@ -150,9 +157,15 @@ public final class FlightRecorderReader implements TraceReader {
         }
 
         private InternalRow groupRow(FlightRecorderDump.Group g) {
-            return group.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
-                    .set("pg_id", g.pgId()).set("pg_name", g.name()).set("pg_desc", g.desc()).set("pg_ranks", g.ranks())
-                    .set("last_enqueued_collective", g.enqueued()).set("last_started_collective", g.started())
+            return group.set("workload", task.workload())
+                    .set("rank", report.rank)
+                    .set("source_file", task.path())
+                    .set("pg_id", g.pgId())
+                    .set("pg_name", g.name())
+                    .set("pg_desc", g.desc())
+                    .set("pg_ranks", g.ranks())
+                    .set("last_enqueued_collective", g.enqueued())
+                    .set("last_started_collective", g.started())
                     .set("last_completed_collective", g.completed())
                     .build();
         }

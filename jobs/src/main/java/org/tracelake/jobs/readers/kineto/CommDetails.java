@@ -39,17 +39,27 @@ final class CommDetails {
     static final String RECORD_FUNCTION_ID = EtSizes.RF_ID_ARG;
 
     /** Args that have their own columns on a communication row; they are not repeated in its args map. */
-    static final List<String> COMM_ARGS = List.of(
-            COLLECTIVE_NAME, IN_NELEMS, OUT_NELEMS, DTYPE, GROUP_SIZE, PG_NAME, PG_RANKS, SEQ);
+    static final List<String> COMM_ARGS =
+            List.of(COLLECTIVE_NAME, IN_NELEMS, OUT_NELEMS, DTYPE, GROUP_SIZE, PG_NAME, PG_RANKS, SEQ);
 
     /** Every arg this class reads from a CPU comm op: all that KinetoIndex keeps of one. */
     static final List<String> OP_ARGS = List.of(
-            COLLECTIVE_NAME, IN_NELEMS, OUT_NELEMS, DTYPE, GROUP_SIZE, PG_NAME, PG_RANKS, SEQ,
-            INPUT_DIMS, INPUT_TYPE, CONCRETE_INPUTS, RECORD_FUNCTION_ID);
+            COLLECTIVE_NAME,
+            IN_NELEMS,
+            OUT_NELEMS,
+            DTYPE,
+            GROUP_SIZE,
+            PG_NAME,
+            PG_RANKS,
+            SEQ,
+            INPUT_DIMS,
+            INPUT_TYPE,
+            CONCRETE_INPUTS,
+            RECORD_FUNCTION_ID);
 
     /** A GPU communication activity: its own args first, then the CPU ops it links to. */
-    static CommDetails forKernel(String kernelName, Map<String, String> kernelArgs, List<CommOp> linkedOps,
-                                 KinetoIndex index) {
+    static CommDetails forKernel(
+            String kernelName, Map<String, String> kernelArgs, List<CommOp> linkedOps, KinetoIndex index) {
         CommDetails d = new CommDetails();
         String collectiveName = kernelArgs.get(COLLECTIVE_NAME);
         StringBuilder opNames = new StringBuilder();

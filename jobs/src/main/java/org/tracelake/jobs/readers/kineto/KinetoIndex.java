@@ -47,6 +47,7 @@ final class KinetoIndex {
     Integer distributedRank;
     /** distributedInfo.rank when it is a number no rank can be (2^31 and beyond): flagged, not silently dropped. */
     String distributedRankOutOfRange;
+
     Integer worldSize;
     final Map<String, ProcessGroup> processGroups = new HashMap<>();
     final Map<String, String> metadata = new LinkedHashMap<>();
@@ -55,6 +56,7 @@ final class KinetoIndex {
     final Launches launches = new Launches();
     /** Comm ops by External id: start and position in {@link #commOps} (no boxed key or map entry per op). */
     private final IdTable commOpsByExternalId = new IdTable();
+
     private final List<CommOp> commOps = new ArrayList<>();
     private final Map<String, CommOpTimeline> commOpsByThread = new HashMap<>();
     /**
@@ -64,6 +66,7 @@ final class KinetoIndex {
      * op with copies of them: 1.2 M strings in the index of a 1.1 GB trace).
      */
     private final Map<String, String> sharedStrings = new HashMap<>();
+
     boolean sawTraceEvents;
 
     record ProcessGroup(Integer size, String ranks) {}
@@ -210,13 +213,16 @@ final class KinetoIndex {
         if (dur < 0) return;
         steps.offerAnnotation(e.cat, e.name, relTs, dur);
         if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name)) {
-            CommOp op = new CommOp(shared(e.name), shared(e.tid), relTs, relTs + dur, CommOp.keptArgs(e.args, this::sharedArg));
+            CommOp op = new CommOp(
+                    shared(e.name), shared(e.tid), relTs, relTs + dur, CommOp.keptArgs(e.args, this::sharedArg));
             Long externalId = e.longArg("External id");
             if (externalId != null && commOpsByExternalId.value(externalId) == IdTable.ABSENT) {
                 commOpsByExternalId.putIfAbsent(externalId, relTs, commOps.size());
                 commOps.add(op);
             }
-            commOpsByThread.computeIfAbsent(op.thread(), k -> new CommOpTimeline()).add(op);
+            commOpsByThread
+                    .computeIfAbsent(op.thread(), k -> new CommOpTimeline())
+                    .add(op);
         }
     }
 
@@ -254,7 +260,9 @@ final class KinetoIndex {
             if (name == null) continue;
             Integer size = pg.hasNonNull("pg_size") ? pg.get("pg_size").asInt() : null;
             JsonNode ranks = pg.get("ranks");
-            String ranksText = ranks == null ? null : ranks.isTextual() ? ranks.asText() : ranks.toString().replace(",", ", ");
+            String ranksText = ranks == null
+                    ? null
+                    : ranks.isTextual() ? ranks.asText() : ranks.toString().replace(",", ", ");
             processGroups.put(name.asText(), new ProcessGroup(size, ranksText));
         }
     }
@@ -264,7 +272,9 @@ final class KinetoIndex {
             metadata.put(FileReport.fileKey(key), v == JsonToken.VALUE_NULL ? null : p.getText());
         } else {
             String json = events.text(p, v);
-            metadata.put(FileReport.fileKey(key), json.length() <= 65_536 ? json : json.substring(0, 65_536) + "…(truncated)");
+            metadata.put(
+                    FileReport.fileKey(key),
+                    json.length() <= 65_536 ? json : json.substring(0, 65_536) + "…(truncated)");
         }
     }
 

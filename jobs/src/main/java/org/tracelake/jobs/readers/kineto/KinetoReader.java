@@ -37,14 +37,16 @@ public final class KinetoReader implements TraceReader {
             throw new IOException("no traceEvents array: this JSON object is not a PyTorch profiler trace");
         }
         describe(index, report);
-        JsonInput input = JsonInput.open(task, conf, ChromeEventParser.FACTORY, false, ChromeEventParser::seekTraceEvents);
+        JsonInput input =
+                JsonInput.open(task, conf, ChromeEventParser.FACTORY, false, ChromeEventParser::seekTraceEvents);
         return new Rows(task, report, index, input, conf);
     }
 
     private static void describe(KinetoIndex index, FileReport report) {
         report.resolveRank(index.distributedRank, RankFromFileName.rank(report.task.fileName()));
         if (index.distributedRankOutOfRange != null) {
-            report.flagRank("distributedInfo.rank is " + index.distributedRankOutOfRange + ", beyond the largest rank there"
+            report.flagRank("distributedInfo.rank is " + index.distributedRankOutOfRange
+                    + ", beyond the largest rank there"
                     + " can be (2147483647): ranked by " + report.rankSource.replace('_', ' ') + " (" + report.rank
                     + ") instead; check the profiler's distributed setup");
         }
@@ -60,8 +62,10 @@ public final class KinetoReader implements TraceReader {
             report.timeBase = TraceFileSchema.TIME_BASE_NANOSECONDS_KEY;
         } else if (index.baseUnknown(maxRelTsNs)) {
             report.timeBase = TraceFileSchema.TIME_BASE_UNKNOWN;
-            report.metadata.put("time_base_warning", "no baseTimeNanoseconds and largest ts below 1e15 us: times are "
-                    + "relative to an unknown start (2024 profiler builds); cross-rank alignment is not meaningful");
+            report.metadata.put(
+                    "time_base_warning",
+                    "no baseTimeNanoseconds and largest ts below 1e15 us: times are "
+                            + "relative to an unknown start (2024 profiler builds); cross-rank alignment is not meaningful");
         } else {
             report.timeBase = TraceFileSchema.TIME_BASE_EPOCH;
         }
@@ -78,6 +82,7 @@ public final class KinetoReader implements TraceReader {
         private final long base;
         /** The largest ts read (relative ns): the first pass does not see every event. */
         private long maxRelTsNs = Long.MIN_VALUE;
+
         private final Configuration conf;
         /** The workload's execution-trace sizes of this rank, read when a kernel first needs them. */
         private EtSizes etSizes;
@@ -257,5 +262,4 @@ public final class KinetoReader implements TraceReader {
             }
         }
     }
-
 }

@@ -57,8 +57,11 @@ public final class MemorySnapshotReader implements TraceReader {
     }
 
     /** The parts of a snapshot the tables need. */
-    record Snapshot(List<Object> segments, List<Object> deviceTraces, Map<Object, Object> allocatorSettings,
-                    List<Object> annotations) {
+    record Snapshot(
+            List<Object> segments,
+            List<Object> deviceTraces,
+            Map<Object, Object> allocatorSettings,
+            List<Object> annotations) {
         static Snapshot of(Object root, String path) throws IOException {
             Map<Object, Object> top = SnapshotValues.asMap(root);
             if (top == null) {
@@ -69,12 +72,15 @@ public final class MemorySnapshotReader implements TraceReader {
             }
             List<Object> segments = SnapshotValues.asList(top.get("segments"));
             if (segments == null) {
-                throw new InputRefusedException("not a CUDA memory snapshot: no \"segments\" list (keys: "
-                        + keys(top) + "): " + path);
+                throw new InputRefusedException(
+                        "not a CUDA memory snapshot: no \"segments\" list (keys: " + keys(top) + "): " + path);
             }
             List<Object> traces = SnapshotValues.asList(top.get("device_traces"));
-            return new Snapshot(segments, traces == null ? List.of() : traces,
-                    SnapshotValues.asMap(top.get("allocator_settings")), SnapshotValues.asList(top.get("external_annotations")));
+            return new Snapshot(
+                    segments,
+                    traces == null ? List.of() : traces,
+                    SnapshotValues.asMap(top.get("allocator_settings")),
+                    SnapshotValues.asList(top.get("external_annotations")));
         }
 
         private static String keys(Map<Object, Object> m) {
@@ -86,7 +92,10 @@ public final class MemorySnapshotReader implements TraceReader {
         void describe(FileReport report) {
             long blocks = 0;
             for (Object seg : segments) {
-                List<Object> b = SnapshotValues.asList(SnapshotValues.asMap(seg) == null ? null : SnapshotValues.asMap(seg).get("blocks"));
+                List<Object> b = SnapshotValues.asList(
+                        SnapshotValues.asMap(seg) == null
+                                ? null
+                                : SnapshotValues.asMap(seg).get("blocks"));
                 if (b != null) blocks += b.size();
             }
             Map<String, Long> perDevice = new TreeMap<>();
@@ -105,8 +114,10 @@ public final class MemorySnapshotReader implements TraceReader {
             }
             if (annotations != null) report.metadata.put("external_annotations", Integer.toString(annotations.size()));
             if (deviceTraces.isEmpty()) {
-                report.metadata.put("trace_warning", "no device_traces: the snapshot was taken without "
-                        + "_record_memory_history, so only the final segments are known (no peak replay)");
+                report.metadata.put(
+                        "trace_warning",
+                        "no device_traces: the snapshot was taken without "
+                                + "_record_memory_history, so only the final segments are known (no peak replay)");
             }
         }
     }
@@ -184,12 +195,19 @@ public final class MemorySnapshotReader implements TraceReader {
                 }
             }
             List<Object> frames = SnapshotValues.asList(e.get("frames"));
-            return event.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
-                    .set("device", dev).set("ordinal", position)
-                    .set("action", SnapshotValues.asText(e.get("action"))).set("address", Numbers.wholeNumber(e.get("addr")))
-                    .set("size", Numbers.wholeNumber(e.get("size"))).set("stream", Numbers.wholeNumber(e.get("stream")))
-                    .set("time_us", timeUs).set("ts_ns", tsNs)
-                    .set("frame", SnapshotValues.frameSummary(frames)).set("frame_count", frames == null ? null : frames.size())
+            return event.set("workload", task.workload())
+                    .set("rank", report.rank)
+                    .set("source_file", task.path())
+                    .set("device", dev)
+                    .set("ordinal", position)
+                    .set("action", SnapshotValues.asText(e.get("action")))
+                    .set("address", Numbers.wholeNumber(e.get("addr")))
+                    .set("size", Numbers.wholeNumber(e.get("size")))
+                    .set("stream", Numbers.wholeNumber(e.get("stream")))
+                    .set("time_us", timeUs)
+                    .set("ts_ns", tsNs)
+                    .set("frame", SnapshotValues.frameSummary(frames))
+                    .set("frame_count", frames == null ? null : frames.size())
                     .set("device_free", Numbers.wholeNumber(e.get("device_free")))
                     .set("compile_context", SnapshotValues.asText(e.get("compile_context")))
                     .set("user_metadata", SnapshotValues.asText(e.get("user_metadata")))
@@ -198,7 +216,9 @@ public final class MemorySnapshotReader implements TraceReader {
 
         private InternalRow segmentRow(long position, Map<Object, Object> seg) {
             Long address = Numbers.wholeNumber(seg.get("address"));
-            return segmentColumns(seg).set("row_kind", MemorySchema.KIND_SEGMENT).set("segment_ordinal", position)
+            return segmentColumns(seg)
+                    .set("row_kind", MemorySchema.KIND_SEGMENT)
+                    .set("segment_ordinal", position)
                     .set("address", address)
                     .set("size", Numbers.wholeNumber(seg.get("total_size")))
                     .set("requested_size", Numbers.wholeNumber(seg.get("requested_size")))
@@ -219,8 +239,12 @@ public final class MemorySnapshotReader implements TraceReader {
             Long address = Numbers.wholeNumber(b.containsKey("address") ? b.get("address") : b.get("addr"));
             if (address == null) address = blockCursor;
             blockCursor = address == null || size == null ? null : address + size;
-            return segmentColumns(seg).set("row_kind", MemorySchema.KIND_BLOCK).set("segment_ordinal", segPosition)
-                    .set("block_ordinal", position).set("address", address).set("size", size)
+            return segmentColumns(seg)
+                    .set("row_kind", MemorySchema.KIND_BLOCK)
+                    .set("segment_ordinal", segPosition)
+                    .set("block_ordinal", position)
+                    .set("address", address)
+                    .set("size", size)
                     .set("requested_size", Numbers.wholeNumber(b.get("requested_size")))
                     .set("state", SnapshotValues.asText(b.get("state")))
                     .set("frame", SnapshotValues.frameSummary(b.get("frames")))
@@ -229,8 +253,12 @@ public final class MemorySnapshotReader implements TraceReader {
 
         /** The columns a segment row and its blocks' rows share. */
         private RowBuilder segmentColumns(Map<Object, Object> seg) {
-            return segmentOrBlock.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
-                    .set("device", deviceOf(seg)).set("segment_address", Numbers.wholeNumber(seg.get("address")))
+            return segmentOrBlock
+                    .set("workload", task.workload())
+                    .set("rank", report.rank)
+                    .set("source_file", task.path())
+                    .set("device", deviceOf(seg))
+                    .set("segment_address", Numbers.wholeNumber(seg.get("address")))
                     .set("stream", Numbers.wholeNumber(seg.get("stream")))
                     .set("segment_type", SnapshotValues.asText(seg.get("segment_type")))
                     .set("segment_pool_id", SnapshotValues.asText(seg.get("segment_pool_id")))
@@ -242,5 +270,4 @@ public final class MemorySnapshotReader implements TraceReader {
             return d == null ? 0 : d;
         }
     }
-
 }

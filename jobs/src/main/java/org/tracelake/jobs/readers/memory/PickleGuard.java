@@ -17,6 +17,7 @@ public final class PickleGuard {
 
     /** Arguments of an allowed opcode: fixed bytes, or a length prefix of 1, 4 or 8 bytes then that many bytes. */
     private static final int NONE = 0;
+
     private static final int[] FIXED = new int[256];
     private static final int[] LENGTH_PREFIX = new int[256];
     private static final boolean[] ALLOWED = new boolean[256];
@@ -111,8 +112,19 @@ public final class PickleGuard {
     /** Opcodes that build objects from classes or callables: the reason a pickle can run code. */
     private static boolean constructs(String name) {
         return switch (name) {
-            case "GLOBAL", "STACK_GLOBAL", "REDUCE", "BUILD", "INST", "OBJ", "NEWOBJ", "NEWOBJ_EX", "EXT1", "EXT2",
-                    "EXT4", "PERSID", "BINPERSID" -> true;
+            case "GLOBAL",
+                    "STACK_GLOBAL",
+                    "REDUCE",
+                    "BUILD",
+                    "INST",
+                    "OBJ",
+                    "NEWOBJ",
+                    "NEWOBJ_EX",
+                    "EXT1",
+                    "EXT2",
+                    "EXT4",
+                    "PERSID",
+                    "BINPERSID" -> true;
             default -> false;
         };
     }
@@ -131,7 +143,8 @@ public final class PickleGuard {
      */
     public static long check(byte[] data, int length, String path, String what) throws InputRefusedException {
         if (length < 2 || (data[0] & 0xff) != 0x80) {
-            throw new InputRefusedException("not a pickle of protocol 2-5 (it does not start with the PROTO opcode 0x80): " + path);
+            throw new InputRefusedException(
+                    "not a pickle of protocol 2-5 (it does not start with the PROTO opcode 0x80): " + path);
         }
         int version = data[1] & 0xff;
         if (version < 2 || version > 5) {
@@ -148,15 +161,17 @@ public final class PickleGuard {
                 if (name == null) {
                     throw new InputRefusedException(String.format(
                             "refused pickle: unknown opcode 0x%02x at byte %d; %s is plain data, so this "
-                                    + "file is not one (or is corrupt): %s", op, at, what, path));
+                                    + "file is not one (or is corrupt): %s",
+                            op, at, what, path));
                 }
                 if (constructs(name)) {
-                    throw new InputRefusedException("refused pickle: opcode " + name + " at byte " + at + " would import, "
+                    throw new InputRefusedException("refused pickle: opcode " + name + " at byte " + at
+                            + " would import, "
                             + "call or construct a Python object; " + what + " holds plain data only, so "
                             + "nothing in this file was unpickled (untrusted input is never executed): " + path);
                 }
-                throw new InputRefusedException("refused pickle: opcode " + name + " at byte " + at + " is not a protocol "
-                        + "2-5 plain-data opcode; " + what + " never uses it: " + path);
+                throw new InputRefusedException("refused pickle: opcode " + name + " at byte " + at
+                        + " is not a protocol " + "2-5 plain-data opcode; " + what + " never uses it: " + path);
             }
             if (op == '.') return ops; // STOP
             long skip = FIXED[op];
@@ -166,7 +181,8 @@ public final class PickleGuard {
                 long n = littleEndian(data, pos, prefix);
                 pos += prefix;
                 if (n < 0) {
-                    throw new InputRefusedException("refused pickle: negative length for " + NAME[op] + " at byte " + at + ": " + path);
+                    throw new InputRefusedException(
+                            "refused pickle: negative length for " + NAME[op] + " at byte " + at + ": " + path);
                 }
                 skip = n;
             }

@@ -66,7 +66,8 @@ public final class SnapshotValues {
         }
         if (chosen == null) chosen = firstNamed != null ? firstNamed : asMap(frames.get(0));
         if (chosen == null) return null;
-        String text = asText(chosen.get("name")) + " " + asText(chosen.get("filename")) + ":" + Numbers.wholeNumber(chosen.get("line"));
+        String text = asText(chosen.get("name")) + " " + asText(chosen.get("filename")) + ":"
+                + Numbers.wholeNumber(chosen.get("line"));
         return text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) + "…" : text;
     }
 }

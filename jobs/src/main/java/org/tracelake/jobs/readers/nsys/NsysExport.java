@@ -52,21 +52,23 @@ final class NsysExport implements Serializable {
     void export(File report, File out, String reportName) throws IOException {
         File nsys = findNsys();
         if (nsys == null) {
-            throw new InputRefusedException("an Nsight Systems report (.nsys-rep) needs the nsys command to be read, and "
-                    + "none is on the PATH: convert it where Nsight Systems is installed with `" + manualCommand(reportName)
-                    + "` and put the .sqlite file in the archive instead (or beside it, then remove the report)");
+            throw new InputRefusedException(
+                    "an Nsight Systems report (.nsys-rep) needs the nsys command to be read, and "
+                            + "none is on the PATH: convert it where Nsight Systems is installed with `"
+                            + manualCommand(reportName)
+                            + "` and put the .sqlite file in the archive instead (or beside it, then remove the report)");
         }
         File log = new File(out.getParentFile(), "nsys-export.log");
-        Process process = new ProcessBuilder(List.of(nsys.getPath(), "export", "--type", "sqlite",
-                "--output", out.getPath(), report.getPath()))
+        Process process = new ProcessBuilder(List.of(
+                        nsys.getPath(), "export", "--type", "sqlite", "--output", out.getPath(), report.getPath()))
                 .redirectErrorStream(true)
                 .redirectOutput(log)
                 .start();
         try {
             if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
-                throw new IOException("nsys export did not finish within " + TIMEOUT_MINUTES + " minutes: convert it by hand with `"
-                        + manualCommand(reportName) + "`");
+                throw new IOException("nsys export did not finish within " + TIMEOUT_MINUTES
+                        + " minutes: convert it by hand with `" + manualCommand(reportName) + "`");
             }
         } catch (InterruptedException e) {
             process.destroyForcibly();
@@ -74,8 +76,8 @@ final class NsysExport implements Serializable {
             throw new IOException("interrupted while nsys export ran", e);
         }
         if (process.exitValue() != 0 || !out.isFile()) {
-            throw new IOException("nsys export failed (exit " + process.exitValue() + "): " + tail(log)
-                    + "; try `" + manualCommand(reportName) + "` by hand");
+            throw new IOException("nsys export failed (exit " + process.exitValue() + "): " + tail(log) + "; try `"
+                    + manualCommand(reportName) + "` by hand");
         }
     }
 

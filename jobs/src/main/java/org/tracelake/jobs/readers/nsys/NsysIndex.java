@@ -38,12 +38,14 @@ final class NsysIndex {
 
     /** ENUM_NSYS_EVENT_TYPE: ranges pushed/popped on a thread, and start/end ranges. */
     static final int NVTX_PUSH_POP = 59;
+
     static final int NVTX_START_END = 60;
     static final int NVTX_MARK = 34;
     static final int NVTX_DOMAIN_CREATE = 75;
 
     /** NCCL's NVTX payload entry names (nccl src/include/nvtx_payload_schemas.h). */
     static final String NCCL_MESSAGE_SIZE = "Message size [bytes]";
+
     static final String NCCL_RANKS = "No. of ranks";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -73,7 +75,7 @@ final class NsysIndex {
         String table = "TARGET_INFO_SESSION_START_TIME";
         if (!schema.has(table, "utcEpochNs")) return;
         try (Statement s = conn.createStatement();
-             ResultSet rs = s.executeQuery("SELECT utcEpochNs FROM " + table + " LIMIT 1")) {
+                ResultSet rs = s.executeQuery("SELECT utcEpochNs FROM " + table + " LIMIT 1")) {
             if (rs.next()) {
                 long v = rs.getLong(1);
                 if (!rs.wasNull()) sessionStartNs = v;
@@ -86,7 +88,7 @@ final class NsysIndex {
         for (String table : List.of("META_DATA_EXPORT", "EXPORT_META_DATA")) {
             if (!schema.has(table, "name") || !schema.has(table, "value")) continue;
             try (Statement s = conn.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT name, value FROM " + table)) {
+                    ResultSet rs = s.executeQuery("SELECT name, value FROM " + table)) {
                 while (rs.next()) {
                     String name = rs.getString(1);
                     String value = rs.getString(2);
@@ -102,13 +104,26 @@ final class NsysIndex {
     private void readGpus(Connection conn, SqliteSchema schema) throws SQLException, IOException {
         String table = "TARGET_INFO_GPU";
         if (!schema.has(table)) return;
-        List<String> wanted = List.of("id", "name", "busLocation", "uuid", "cuDevice", "smCount", "totalMemory",
-                "computeMajor", "computeMinor", "chipName");
+        List<String> wanted = List.of(
+                "id",
+                "name",
+                "busLocation",
+                "uuid",
+                "cuDevice",
+                "smCount",
+                "totalMemory",
+                "computeMajor",
+                "computeMinor",
+                "chipName");
         StringBuilder select = new StringBuilder();
-        for (String c : wanted) select.append(select.length() == 0 ? "" : ", ").append(schema.col("g", table, c)).append(" AS ").append(c);
+        for (String c : wanted)
+            select.append(select.length() == 0 ? "" : ", ")
+                    .append(schema.col("g", table, c))
+                    .append(" AS ")
+                    .append(c);
         ArrayNode gpus = JSON.createArrayNode();
         try (Statement s = conn.createStatement();
-             ResultSet rs = s.executeQuery("SELECT " + select + " FROM " + table + " g ORDER BY 1")) {
+                ResultSet rs = s.executeQuery("SELECT " + select + " FROM " + table + " g ORDER BY 1")) {
             while (rs.next()) {
                 ObjectNode gpu = gpus.addObject();
                 for (String c : wanted) {
@@ -125,11 +140,14 @@ final class NsysIndex {
             if (!schema.has(table, "deviceId")) continue;
             String proc = schema.has(table, "globalPid") ? "globalPid / " + GlobalIds.ONE_PROCESS : "0";
             try (Statement s = conn.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT DISTINCT " + proc + ", deviceId FROM " + table + " WHERE deviceId IS NOT NULL")) {
+                    ResultSet rs = s.executeQuery(
+                            "SELECT DISTINCT " + proc + ", deviceId FROM " + table + " WHERE deviceId IS NOT NULL")) {
                 while (rs.next()) {
                     int device = rs.getInt(2);
                     devices.add(device);
-                    devicesByProcess.computeIfAbsent(rs.getLong(1), k -> new TreeSet<>()).add(device);
+                    devicesByProcess
+                            .computeIfAbsent(rs.getLong(1), k -> new TreeSet<>())
+                            .add(device);
                 }
             }
         }
@@ -139,13 +157,15 @@ final class NsysIndex {
     private void readNvtx(Connection conn, SqliteSchema schema) throws SQLException {
         if (!schema.has(NVTX, "start") || !schema.has(NVTX, "eventType")) return;
         try (Statement s = conn.createStatement();
-             ResultSet rs = s.executeQuery("SELECT " + schema.col("n", NVTX, "domainId") + ", " + NsysQueries.nvtxText(schema)
-                     + " FROM " + NVTX + " n WHERE n.eventType = " + NVTX_DOMAIN_CREATE)) {
+                ResultSet rs = s.executeQuery(
+                        "SELECT " + schema.col("n", NVTX, "domainId") + ", " + NsysQueries.nvtxText(schema) + " FROM "
+                                + NVTX + " n WHERE n.eventType = " + NVTX_DOMAIN_CREATE)) {
             while (rs.next()) nvtxDomains.put(rs.getLong(1), rs.getString(2));
         }
-        String sql = "SELECT n.start, " + schema.col("n", NVTX, "end") + ", " + schema.col("n", NVTX, "globalTid") + ", "
-                + NsysQueries.nvtxText(schema) + ", " + NsysQueries.nvtxJson(schema)
-                + " FROM " + NVTX + " n WHERE n.eventType IN (" + NVTX_PUSH_POP + ", " + NVTX_START_END + ")";
+        String sql =
+                "SELECT n.start, " + schema.col("n", NVTX, "end") + ", " + schema.col("n", NVTX, "globalTid") + ", "
+                        + NsysQueries.nvtxText(schema) + ", " + NsysQueries.nvtxJson(schema)
+                        + " FROM " + NVTX + " n WHERE n.eventType IN (" + NVTX_PUSH_POP + ", " + NVTX_START_END + ")";
         try (Statement s = conn.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
             s.setFetchSize(NsysQueries.FETCH_SIZE);
             try (ResultSet rs = s.executeQuery(sql)) {
@@ -156,10 +176,12 @@ final class NsysIndex {
                     long thread = rs.getLong(3);
                     String text = rs.getString(4);
                     if (text == null) continue;
-                    stepsByProcess.computeIfAbsent(GlobalIds.process(thread), k -> new StepWindows())
+                    stepsByProcess
+                            .computeIfAbsent(GlobalIds.process(thread), k -> new StepWindows())
                             .offerAnnotation(NsysRows.CAT_ANNOTATION, text, start, end - start);
                     if (CollectiveKind.of(null, null, text) != null) {
-                        commRangesByThread.computeIfAbsent(thread, k -> new ArrayList<>())
+                        commRangesByThread
+                                .computeIfAbsent(thread, k -> new ArrayList<>())
                                 .add(commRange(start, end, text, rs.getString(5)));
                     }
                 }
@@ -176,8 +198,10 @@ final class NsysIndex {
         if (payloadJson != null && payloadJson.startsWith("{")) {
             try {
                 JsonNode payload = JSON.readTree(payloadJson);
-                if (payload.path(NCCL_MESSAGE_SIZE).canConvertToLong()) bytes = payload.get(NCCL_MESSAGE_SIZE).asLong();
-                if (payload.path(NCCL_RANKS).canConvertToInt()) ranks = payload.get(NCCL_RANKS).asInt();
+                if (payload.path(NCCL_MESSAGE_SIZE).canConvertToLong())
+                    bytes = payload.get(NCCL_MESSAGE_SIZE).asLong();
+                if (payload.path(NCCL_RANKS).canConvertToInt())
+                    ranks = payload.get(NCCL_RANKS).asInt();
             } catch (IOException unreadable) {
                 // a payload we cannot read adds nothing; the range still names the collective
             }

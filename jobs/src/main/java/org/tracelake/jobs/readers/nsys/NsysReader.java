@@ -35,7 +35,8 @@ public final class NsysReader implements TraceReader {
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {
         FileReport report = new FileReport(task);
-        SqliteSource source = SqliteSource.obtain(task, conf, exporter != null ? exporter : NsysExport.fromEnvironment());
+        SqliteSource source =
+                SqliteSource.obtain(task, conf, exporter != null ? exporter : NsysExport.fromEnvironment());
         Connection conn = null;
         try {
             report.contentHash = source.contentHash;
@@ -51,8 +52,10 @@ public final class NsysReader implements TraceReader {
             return new NsysRows(task, report, conn, source, schema, index, ranks);
         } catch (SQLException e) {
             closeQuietly(conn, source);
-            throw new InputRefusedException("not a readable SQLite database (" + e.getMessage()
-                    + "): the export is corrupt or truncated; re-run nsys export", e);
+            throw new InputRefusedException(
+                    "not a readable SQLite database (" + e.getMessage()
+                            + "): the export is corrupt or truncated; re-run nsys export",
+                    e);
         } catch (IOException | RuntimeException e) {
             closeQuietly(conn, source);
             throw e;
@@ -80,8 +83,10 @@ public final class NsysReader implements TraceReader {
             report.baseTimeNs = index.sessionStartNs;
         } else {
             report.timeBase = TraceFileSchema.TIME_BASE_SESSION_START;
-            report.metadata.put("time_base_warning", "no TARGET_INFO_SESSION_START_TIME table: times count from the "
-                    + "session start, not the epoch; cross-rank alignment is not meaningful");
+            report.metadata.put(
+                    "time_base_warning",
+                    "no TARGET_INFO_SESSION_START_TIME table: times count from the "
+                            + "session start, not the epoch; cross-rank alignment is not meaningful");
         }
         report.metadata.putAll(index.metadata);
         report.metadata.put("devices", index.devices.toString());

@@ -37,9 +37,19 @@ final class NsysRows extends RowStream {
 
     /** ENUM_CUDA_MEMCPY_OPER, in the short spelling CUDA tools and Kineto use ("Memcpy HtoD"). */
     private static final Map<Integer, String> COPY_KINDS = Map.ofEntries(
-            Map.entry(0, "Unknown"), Map.entry(1, "HtoD"), Map.entry(2, "DtoH"), Map.entry(3, "HtoA"), Map.entry(4, "AtoH"),
-            Map.entry(5, "AtoA"), Map.entry(6, "AtoD"), Map.entry(7, "DtoA"), Map.entry(8, "DtoD"), Map.entry(9, "HtoH"),
-            Map.entry(10, "PtoP"), Map.entry(11, "HtoD (unified)"), Map.entry(12, "DtoH (unified)"),
+            Map.entry(0, "Unknown"),
+            Map.entry(1, "HtoD"),
+            Map.entry(2, "DtoH"),
+            Map.entry(3, "HtoA"),
+            Map.entry(4, "AtoH"),
+            Map.entry(5, "AtoA"),
+            Map.entry(6, "AtoD"),
+            Map.entry(7, "DtoA"),
+            Map.entry(8, "DtoD"),
+            Map.entry(9, "HtoH"),
+            Map.entry(10, "PtoP"),
+            Map.entry(11, "HtoD (unified)"),
+            Map.entry(12, "DtoH (unified)"),
             Map.entry(13, "DtoD (unified)"));
 
     private final Connection conn;
@@ -55,8 +65,14 @@ final class NsysRows extends RowStream {
     private long lastRid = Long.MIN_VALUE;
     private long ordinal;
 
-    NsysRows(FileTask task, FileReport report, Connection conn, SqliteSource source, SqliteSchema schema, NsysIndex index,
-             DeviceRanks ranks) {
+    NsysRows(
+            FileTask task,
+            FileReport report,
+            Connection conn,
+            SqliteSource source,
+            SqliteSchema schema,
+            NsysIndex index,
+            DeviceRanks ranks) {
         super(task, report);
         this.conn = conn;
         this.source = source;
@@ -64,16 +80,23 @@ final class NsysRows extends RowStream {
         this.ranks = ranks;
         this.base = index.sessionStartNs == null ? 0L : index.sessionStartNs;
         if (schema.has(NsysIndex.KERNEL)) {
-            sections.add(new Section("kernel", NsysQueries.gpuActivity(schema, NsysIndex.KERNEL,
-                    NsysQueries.kernelNames(schema), NsysQueries.KERNEL_EXTRAS), this::kernel));
+            sections.add(new Section(
+                    "kernel",
+                    NsysQueries.gpuActivity(
+                            schema, NsysIndex.KERNEL, NsysQueries.kernelNames(schema), NsysQueries.KERNEL_EXTRAS),
+                    this::kernel));
         }
         if (schema.has(NsysIndex.MEMCPY)) {
-            sections.add(new Section("memcpy", NsysQueries.gpuActivity(schema, NsysIndex.MEMCPY, Map.of(),
-                    NsysQueries.MEMCPY_EXTRAS), this::memcpy));
+            sections.add(new Section(
+                    "memcpy",
+                    NsysQueries.gpuActivity(schema, NsysIndex.MEMCPY, Map.of(), NsysQueries.MEMCPY_EXTRAS),
+                    this::memcpy));
         }
         if (schema.has(NsysIndex.MEMSET)) {
-            sections.add(new Section("memset", NsysQueries.gpuActivity(schema, NsysIndex.MEMSET, Map.of(),
-                    NsysQueries.MEMSET_EXTRAS), this::memset));
+            sections.add(new Section(
+                    "memset",
+                    NsysQueries.gpuActivity(schema, NsysIndex.MEMSET, Map.of(), NsysQueries.MEMSET_EXTRAS),
+                    this::memset));
         }
         if (schema.has(NsysIndex.RUNTIME)) {
             boolean deviceFromActivity = ranks.fileRank() == null && index.anyProcessUsesSeveralDevices();
@@ -105,8 +128,10 @@ final class NsysRows extends RowStream {
                 if (sections.get(sectionIdx).filler.fill(rs)) return row.build(task, report);
             }
         } catch (SQLException e) {
-            throw new IOException("reading the " + sections.get(sectionIdx).kind
-                    + " rows of the Nsight export failed: " + e.getMessage(), e);
+            throw new IOException(
+                    "reading the " + sections.get(sectionIdx).kind + " rows of the Nsight export failed: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -203,8 +228,11 @@ final class NsysRows extends RowStream {
         if (range.messageBytes() == null) return;
         // NCCL reports the send size, except for reduce-scatter where it reports the receive size.
         boolean scatter = CollectiveKind.REDUCE_SCATTER.equals(row.collective);
-        Long[] sides = MessageBytes.completeSides(row.collective, scatter ? null : range.messageBytes(),
-                scatter ? range.messageBytes() : null, row.groupSize);
+        Long[] sides = MessageBytes.completeSides(
+                row.collective,
+                scatter ? null : range.messageBytes(),
+                scatter ? range.messageBytes() : null,
+                row.groupSize);
         row.inBytes = sides[0];
         row.outBytes = sides[1];
         row.bytesSource = MessageBytes.CPU_OP_ARGS;

@@ -23,7 +23,7 @@ final class SqliteSchema {
     SqliteSchema(Connection conn) throws SQLException {
         this.conn = conn;
         try (Statement s = conn.createStatement();
-             ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")) {
+                ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")) {
             while (rs.next()) tables.add(rs.getString(1));
         }
     }

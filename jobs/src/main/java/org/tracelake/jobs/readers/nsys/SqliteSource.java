@@ -45,7 +45,8 @@ final class SqliteSource implements Closeable {
             String hash;
             if (startsWithGzipMagic(fs, path)) {
                 tempDir = Files.createTempDirectory("tracelake-nsys-");
-                file = tempDir.resolve(report ? "input.nsys-rep" : "input.sqlite").toFile();
+                file = tempDir.resolve(report ? "input.nsys-rep" : "input.sqlite")
+                        .toFile();
                 try (TraceInput.Opened in = TraceInput.open(task.path(), conf, task.limits(), true)) {
                     Files.copy(in, file.toPath(), StandardCopyOption.REPLACE_EXISTING);
                     hash = in.drainAndHash();
@@ -55,7 +56,8 @@ final class SqliteSource implements Closeable {
                 hash = hash(task.path(), conf, task);
             } else {
                 tempDir = Files.createTempDirectory("tracelake-nsys-");
-                file = tempDir.resolve(report ? "input.nsys-rep" : "input.sqlite").toFile();
+                file = tempDir.resolve(report ? "input.nsys-rep" : "input.sqlite")
+                        .toFile();
                 // useRawLocalFileSystem: no .crc side file next to the copy.
                 fs.copyToLocalFile(false, path, new org.apache.hadoop.fs.Path(file.toURI()), true);
                 hash = hash(file.toURI().toString(), conf, task);

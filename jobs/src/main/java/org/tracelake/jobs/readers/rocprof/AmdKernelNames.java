@@ -11,7 +11,8 @@ public final class AmdKernelNames {
     public static String withoutDescriptorSuffix(String name) {
         if (name == null) return null;
         String n = name.strip();
-        if (n.endsWith("[clone .kd]")) return n.substring(0, n.length() - "[clone .kd]".length()).strip();
+        if (n.endsWith("[clone .kd]"))
+            return n.substring(0, n.length() - "[clone .kd]".length()).strip();
         if (n.endsWith(".kd")) return n.substring(0, n.length() - 3);
         return n;
     }

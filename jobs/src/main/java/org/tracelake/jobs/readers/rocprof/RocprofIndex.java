@@ -39,7 +39,8 @@ final class RocprofIndex {
                 index.sawTool = true;
                 JsonToken t;
                 while ((t = p.nextToken()) == JsonToken.START_OBJECT) index.readProcess(p);
-                if (t != JsonToken.END_ARRAY) throw new IOException(TOOL + " holds something other than process objects");
+                if (t != JsonToken.END_ARRAY)
+                    throw new IOException(TOOL + " holds something other than process objects");
             } else {
                 p.skipChildren();
             }
@@ -73,7 +74,8 @@ final class RocprofIndex {
     private void readMetadata(JsonNode m, RocprofProcess proc, String prefix) {
         if (m.hasNonNull("pid")) proc.pid = m.get("pid").asText();
         JsonNode node = m.path("node");
-        if (node.hasNonNull("hostname")) metadata.put(prefix + "hostname", node.get("hostname").asText());
+        if (node.hasNonNull("hostname"))
+            metadata.put(prefix + "hostname", node.get("hostname").asText());
         for (String k : new String[] {"pid", "init_time", "fini_time"}) {
             if (m.hasNonNull(k)) metadata.put(prefix + k, m.get(k).asText());
         }
@@ -87,7 +89,8 @@ final class RocprofIndex {
             JsonNode gpu = a.has("gpu_index") ? a.get("gpu_index") : a.path("logical_node_type_id");
             if (!handle.canConvertToLong() || a.path("type").asInt() != 2 || !gpu.canConvertToInt()) continue;
             proc.gpuIndexByAgent.put(handle.asLong(), gpu.asInt());
-            gpus.add(gpu.asInt() + ":" + a.path("name").asText("") + " " + a.path("product_name").asText(""));
+            gpus.add(gpu.asInt() + ":" + a.path("name").asText("") + " "
+                    + a.path("product_name").asText(""));
         }
         metadata.put(prefix + "gpus", gpus.toString());
     }
@@ -109,12 +112,17 @@ final class RocprofIndex {
         long position = 0;
         while (p.nextToken() == JsonToken.START_OBJECT) {
             JsonNode s = JSON.readTree(p);
-            long id = s.path("kernel_id").canConvertToLong() ? s.get("kernel_id").asLong() : position;
+            long id =
+                    s.path("kernel_id").canConvertToLong() ? s.get("kernel_id").asLong() : position;
             position++;
-            String name = first(s, "formatted_kernel_name", "demangled_kernel_name", "truncated_kernel_name", "kernel_name");
+            String name =
+                    first(s, "formatted_kernel_name", "demangled_kernel_name", "truncated_kernel_name", "kernel_name");
             if (name == null) continue;
-            proc.kernels.put(id, new RocprofProcess.KernelSymbol(AmdKernelNames.withoutDescriptorSuffix(name),
-                    AmdKernelNames.withoutDescriptorSuffix(first(s, "truncated_kernel_name"))));
+            proc.kernels.put(
+                    id,
+                    new RocprofProcess.KernelSymbol(
+                            AmdKernelNames.withoutDescriptorSuffix(name),
+                            AmdKernelNames.withoutDescriptorSuffix(first(s, "truncated_kernel_name"))));
         }
     }
 
@@ -139,7 +147,8 @@ final class RocprofIndex {
             else if (t == JsonToken.VALUE_NUMBER_INT && "handle".equals(p.currentName())) {
                 JsonStreamContext parent = p.getParsingContext().getParent();
                 String owner = parent == null ? null : parent.getCurrentName();
-                if (owner != null && owner.endsWith("agent_id") && seen.add(p.getLongValue())) handles.add(p.getLongValue());
+                if (owner != null && owner.endsWith("agent_id") && seen.add(p.getLongValue()))
+                    handles.add(p.getLongValue());
             }
         }
     }

@@ -30,7 +30,9 @@ import org.tracelake.udfs.CollectiveKind;
  * at a time, into {@code kernel} and {@code gpu_memcpy} rows. Times are the host's monotonic ns (FORMATS.md §3).
  */
 public final class RocprofReader implements TraceReader {
-    static final JsonFactory FACTORY = JsonFactory.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .build();
 
     static final String KERNEL_DISPATCH = "kernel_dispatch";
     static final String MEMORY_COPY = "memory_copy";
@@ -40,15 +42,18 @@ public final class RocprofReader implements TraceReader {
         FileReport report = new FileReport(task);
         RocprofIndex index = JsonInput.firstPass(task, conf, FACTORY, report, RocprofIndex::build);
         if (!index.sawTool) {
-            throw new IOException("no \"" + RocprofIndex.TOOL + "\" array: this JSON is not rocprofv3 --output-format json");
+            throw new IOException(
+                    "no \"" + RocprofIndex.TOOL + "\" array: this JSON is not rocprofv3 --output-format json");
         }
         DeviceRanks ranks = new DeviceRanks(task.fileName(), index.devicesUsed);
         ranks.describe(report, index.devicesUsed);
         report.timeBase = TimeBases.MONOTONIC;
-        report.metadata.put("time_base_note", "ts_ns is the host monotonic clock in ns (about the uptime), not the "
-                + "epoch: align with Kineto or AORTA traces of the same run by kernel sequence");
+        report.metadata.put(
+                "time_base_note",
+                "ts_ns is the host monotonic clock in ns (about the uptime), not the "
+                        + "epoch: align with Kineto or AORTA traces of the same run by kernel sequence");
         report.metadata.putAll(index.metadata);
-        return new Rows(task, report, index, ranks, JsonInput.open(task, conf, FACTORY, false, p -> { }));
+        return new Rows(task, report, index, ranks, JsonInput.open(task, conf, FACTORY, false, p -> {}));
     }
 
     /**
@@ -56,7 +61,14 @@ public final class RocprofReader implements TraceReader {
      * buffer_records → record arrays, and {@link #position} says at which level it stands.
      */
     private static final class Rows extends RowStream {
-        private enum Level { ROOT, PROCESSES, PROCESS, BUFFERS, RECORDS, DONE }
+        private enum Level {
+            ROOT,
+            PROCESSES,
+            PROCESS,
+            BUFFERS,
+            RECORDS,
+            DONE
+        }
 
         private static final Pattern COPY_DIRECTION = Pattern.compile("MEMORY_COPY_([A-Z]+)_TO_([A-Z]+)");
 
@@ -119,7 +131,8 @@ public final class RocprofReader implements TraceReader {
                         position = Level.PROCESSES;
                         return;
                     }
-                    if (t != JsonToken.FIELD_NAME) throw new IOException("file ends inside a " + RocprofIndex.TOOL + " element");
+                    if (t != JsonToken.FIELD_NAME)
+                        throw new IOException("file ends inside a " + RocprofIndex.TOOL + " element");
                     boolean buffers = p.currentName().equals("buffer_records");
                     if (p.nextToken() == JsonToken.START_OBJECT && buffers) position = Level.BUFFERS;
                     else p.skipChildren();
@@ -155,7 +168,7 @@ public final class RocprofReader implements TraceReader {
                         report.drops.drop(recordKind + " entry is not an object");
                     }
                 }
-                case DONE -> { }
+                case DONE -> {}
             }
         }
 
@@ -164,7 +177,8 @@ public final class RocprofReader implements TraceReader {
         }
 
         private IOException changed() {
-            return new IOException("the file changed between the two passes (no " + RocprofIndex.TOOL + " where it was): was it being rewritten?");
+            return new IOException("the file changed between the two passes (no " + RocprofIndex.TOOL
+                    + " where it was): was it being rewritten?");
         }
 
         private RocprofProcess process() {
@@ -174,11 +188,17 @@ public final class RocprofReader implements TraceReader {
         private InternalRow kernelRow(JsonNode r, long at) {
             JsonNode info = r.path("dispatch_info");
             Long kernelId = JsonNumbers.whole(info.path("kernel_id"));
-            RocprofProcess.KernelSymbol symbol = kernelId == null ? null : process().kernels.get(kernelId);
-            if (!common(r, at, process().device(JsonNumbers.whole(info.path("agent_id").path("handle"))))) return null;
+            RocprofProcess.KernelSymbol symbol =
+                    kernelId == null ? null : process().kernels.get(kernelId);
+            if (!common(
+                    r,
+                    at,
+                    process().device(JsonNumbers.whole(info.path("agent_id").path("handle"))))) return null;
             row.cat = ActivityClass.CAT_KERNEL;
             row.name = symbol != null ? symbol.name() : kernelId == null ? "unknown kernel" : "kernel_id " + kernelId;
-            row.arg("short_name", symbol == null || symbol.name().equals(symbol.shortName()) ? null : symbol.shortName());
+            row.arg(
+                    "short_name",
+                    symbol == null || symbol.name().equals(symbol.shortName()) ? null : symbol.shortName());
             row.arg("queue", JsonNumbers.whole(info.path("queue_id").path("handle")));
             row.arg("grid_size", xyz(info.path("grid_size")));
             row.arg("workgroup_size", xyz(info.path("workgroup_size")));
@@ -190,10 +210,13 @@ public final class RocprofReader implements TraceReader {
         }
 
         private InternalRow copyRow(JsonNode r, long at) {
-            Integer dst = process().device(JsonNumbers.whole(r.path("dst_agent_id").path("handle")));
-            Integer src = process().device(JsonNumbers.whole(r.path("src_agent_id").path("handle")));
+            Integer dst =
+                    process().device(JsonNumbers.whole(r.path("dst_agent_id").path("handle")));
+            Integer src =
+                    process().device(JsonNumbers.whole(r.path("src_agent_id").path("handle")));
             if (!common(r, at, dst != null ? dst : src)) return null;
-            String op = process().operationName(JsonNumbers.whole(r.path("kind")), JsonNumbers.whole(r.path("operation")));
+            String op =
+                    process().operationName(JsonNumbers.whole(r.path("kind")), JsonNumbers.whole(r.path("operation")));
             row.cat = ActivityClass.CAT_GPU_MEMCPY;
             row.name = copyName(op);
             row.arg("operation", op);
@@ -243,14 +266,15 @@ public final class RocprofReader implements TraceReader {
         private static String copyName(String operation) {
             if (operation == null) return "Memcpy";
             Matcher m = COPY_DIRECTION.matcher(operation);
-            return m.matches() ? "Memcpy " + m.group(1).charAt(0) + "to" + m.group(2).charAt(0) : "Memcpy " + operation;
+            return m.matches()
+                    ? "Memcpy " + m.group(1).charAt(0) + "to" + m.group(2).charAt(0)
+                    : "Memcpy " + operation;
         }
 
         private static String xyz(JsonNode n) {
             if (n.isMissingNode()) return null;
-            return "[" + n.path("x").asText() + ", " + n.path("y").asText() + ", " + n.path("z").asText() + "]";
+            return "[" + n.path("x").asText() + ", " + n.path("y").asText() + ", "
+                    + n.path("z").asText() + "]";
         }
-
-
     }
 }

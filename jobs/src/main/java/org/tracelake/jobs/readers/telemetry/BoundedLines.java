@@ -59,7 +59,8 @@ final class BoundedLines {
     /** Adds block[from, to) to the line up to the limit; false when something was left out. */
     private boolean append(int from, int to) {
         int n = Math.min(to - from, maxBytes - length);
-        if (length + n > line.length) line = Arrays.copyOf(line, Math.max(length + n, Math.min(maxBytes, line.length * 2)));
+        if (length + n > line.length)
+            line = Arrays.copyOf(line, Math.max(length + n, Math.min(maxBytes, line.length * 2)));
         System.arraycopy(block, from, line, length, n);
         length += n;
         return n == to - from;

@@ -59,6 +59,7 @@ public final class TelemetryReader implements TraceReader {
         private final RowBuilder row = new RowBuilder(TelemetrySchema.SCHEMA);
         /** A line gives several rows (its iteration, ranges and markers): those not yet returned. */
         private final Deque<InternalRow> pending = new ArrayDeque<>();
+
         private long lineNo;
         private long ordinal;
         private long otherRankLines;
@@ -99,9 +100,10 @@ public final class TelemetryReader implements TraceReader {
             try {
                 node = JSON.readTree(text);
             } catch (JsonProcessingException bad) {
-                report.drops.drop(line.terminated()
-                        ? "malformed JSON line (not one JSON object per line)"
-                        : "truncated last line (no newline at the end and incomplete JSON: the run was stopped while writing)");
+                report.drops.drop(
+                        line.terminated()
+                                ? "malformed JSON line (not one JSON object per line)"
+                                : "truncated last line (no newline at the end and incomplete JSON: the run was stopped while writing)");
                 return;
             }
             if (node == null || !node.isObject()) {
@@ -116,8 +118,10 @@ public final class TelemetryReader implements TraceReader {
             done = true;
             if (!rankResolved) resolveRank(null);
             if (otherRankLines > 0) {
-                report.metadata.put("rank_warning", otherRankLines + " lines carry a rank other than " + report.rank
-                        + "; every row of this file is given rank " + report.rank);
+                report.metadata.put(
+                        "rank_warning",
+                        otherRankLines + " lines carry a rank other than " + report.rank
+                                + "; every row of this file is given rank " + report.rank);
             }
             report.metadata.put("lines", Long.toString(lineNo));
             report.contentHash = in.drainAndHash();
@@ -149,16 +153,24 @@ public final class TelemetryReader implements TraceReader {
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> f = fields.next();
                 if (KNOWN.contains(f.getKey()) || f.getValue().isContainerNode()) continue;
-                extra.put(f.getKey(), clip(f.getValue().isTextual() ? f.getValue().textValue() : f.getValue().toString()));
+                extra.put(
+                        f.getKey(),
+                        clip(
+                                f.getValue().isTextual()
+                                        ? f.getValue().textValue()
+                                        : f.getValue().toString()));
             }
 
             pending.add(common(TelemetrySchema.KIND_ITERATION, worldSize, epoch, step, globalStep)
                     .set("profile_index", hasProfile ? JsonNumbers.whole(profile.get("index")) : null)
-                    .set("loss", JsonNumbers.decimal(n.get("loss"))).set("grad_norm", JsonNumbers.decimal(n.get("grad_norm")))
+                    .set("loss", JsonNumbers.decimal(n.get("loss")))
+                    .set("grad_norm", JsonNumbers.decimal(n.get("grad_norm")))
                     .set("lr", JsonNumbers.decimal(n.get("lr")))
                     .set("total_ms", hasProfile ? JsonNumbers.decimal(profile.get("total_ms")) : null)
-                    .set("compute_ms", stream(perStream, "compute")).set("allreduce_ms", stream(perStream, "allreduce"))
-                    .set("reducescatter_ms", stream(perStream, "reducescatter")).set("aux_ms", stream(perStream, "aux"))
+                    .set("compute_ms", stream(perStream, "compute"))
+                    .set("allreduce_ms", stream(perStream, "allreduce"))
+                    .set("reducescatter_ms", stream(perStream, "reducescatter"))
+                    .set("aux_ms", stream(perStream, "aux"))
                     .set("overlap_compute_allreduce_ms", stream(overlapMs, "compute_allreduce"))
                     .set("overlap_compute_reducescatter_ms", stream(overlapMs, "compute_reducescatter"))
                     .set("overlap_compute_comm_ms", stream(overlapMs, "compute_comm"))
@@ -174,8 +186,16 @@ public final class TelemetryReader implements TraceReader {
                     report.drops.drop("profile range is not an object");
                     continue;
                 }
-                pending.add(sub(TelemetrySchema.KIND_RANGE, worldSize, epoch, step, globalStep, r,
-                        JsonNumbers.decimal(r.get("start_ms")), JsonNumbers.decimal(r.get("end_ms")), JsonNumbers.decimal(r.get("duration_ms"))));
+                pending.add(sub(
+                        TelemetrySchema.KIND_RANGE,
+                        worldSize,
+                        epoch,
+                        step,
+                        globalStep,
+                        r,
+                        JsonNumbers.decimal(r.get("start_ms")),
+                        JsonNumbers.decimal(r.get("end_ms")),
+                        JsonNumbers.decimal(r.get("duration_ms"))));
             }
             for (JsonNode m : profile.path("markers")) {
                 if (!m.isObject()) {
@@ -187,20 +207,38 @@ public final class TelemetryReader implements TraceReader {
             }
         }
 
-        private InternalRow sub(String kind, Integer worldSize, Long epoch, Long step, Long globalStep, JsonNode r,
-                                Double start, Double end, Double duration) {
+        private InternalRow sub(
+                String kind,
+                Integer worldSize,
+                Long epoch,
+                Long step,
+                Long globalStep,
+                JsonNode r,
+                Double start,
+                Double end,
+                Double duration) {
             return common(kind, worldSize, epoch, step, globalStep)
-                    .set("stream", text(r.get("stream"))).set("tag", text(r.get("tag")))
-                    .set("start_ms", start).set("end_ms", end).set("duration_ms", duration)
+                    .set("stream", text(r.get("stream")))
+                    .set("tag", text(r.get("tag")))
+                    .set("start_ms", start)
+                    .set("end_ms", end)
+                    .set("duration_ms", duration)
                     .set("metadata", texts(r.get("metadata")))
                     .build();
         }
 
         /** The columns every row of a line has. */
         private RowBuilder common(String kind, Integer worldSize, Long epoch, Long step, Long globalStep) {
-            return row.set("workload", task.workload()).set("rank", report.rank).set("source_file", task.path())
-                    .set("line", lineNo).set("ordinal", ordinal++).set("row_kind", kind).set("world_size", worldSize)
-                    .set("epoch", epoch).set("step", step).set("global_step", globalStep);
+            return row.set("workload", task.workload())
+                    .set("rank", report.rank)
+                    .set("source_file", task.path())
+                    .set("line", lineNo)
+                    .set("ordinal", ordinal++)
+                    .set("row_kind", kind)
+                    .set("world_size", worldSize)
+                    .set("epoch", epoch)
+                    .set("step", step)
+                    .set("global_step", globalStep);
         }
 
         /** A stream's (or overlap's) ms: 0 when the overlap object exists without the key (AORTA omits zeros). */
@@ -221,8 +259,13 @@ public final class TelemetryReader implements TraceReader {
         private static Map<String, String> texts(JsonNode map) {
             if (map == null || !map.isObject() || map.isEmpty()) return null;
             Map<String, String> out = new LinkedHashMap<>();
-            map.fields().forEachRemaining(e -> out.put(clip(e.getKey()),
-                    clip(e.getValue().isTextual() ? e.getValue().textValue() : e.getValue().toString())));
+            map.fields()
+                    .forEachRemaining(e -> out.put(
+                            clip(e.getKey()),
+                            clip(
+                                    e.getValue().isTextual()
+                                            ? e.getValue().textValue()
+                                            : e.getValue().toString())));
             return out;
         }
 
@@ -233,9 +276,5 @@ public final class TelemetryReader implements TraceReader {
         private static String clip(String s) {
             return s != null && s.length() > 4096 ? s.substring(0, 4096) + "…" : s;
         }
-
-
-
     }
-
 }

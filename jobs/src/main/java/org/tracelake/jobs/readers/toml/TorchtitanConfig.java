@@ -24,8 +24,16 @@ public final class TorchtitanConfig {
     private static final TomlMapper TOML = new TomlMapper();
 
     /** What the file states; null where it says nothing. */
-    public record Values(Long localBatchSize, Long globalBatchSize, Long seqLen, Long dpReplicate, Long dpShard,
-                         Long tp, Long pp, Long cp, Long ep) {}
+    public record Values(
+            Long localBatchSize,
+            Long globalBatchSize,
+            Long seqLen,
+            Long dpReplicate,
+            Long dpShard,
+            Long tp,
+            Long pp,
+            Long cp,
+            Long ep) {}
 
     /** The file is not TOML, or not a torchtitan config, or holds a value of the wrong type. */
     public static final class BadConfig extends Exception {
@@ -44,8 +52,12 @@ public final class TorchtitanConfig {
         try {
             root = TOML.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new BadConfig("malformed TOML: " + firstLine(e.getOriginalMessage())
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), false);
+            throw new BadConfig(
+                    "malformed TOML: " + firstLine(e.getOriginalMessage())
+                            + (e.getLocation() == null
+                                    ? ""
+                                    : " (line " + e.getLocation().getLineNr() + ")"),
+                    false);
         }
         if (root == null || !root.isObject()) throw new BadConfig("malformed TOML: no table at the top", false);
         boolean torchtitan = false;
@@ -53,8 +65,10 @@ public final class TorchtitanConfig {
             if (root.path(s).isObject()) torchtitan = true;
         }
         if (!torchtitan) {
-            throw new BadConfig("a TOML file without the sections of a torchtitan train config ([job], [training], "
-                    + "[parallelism]): not read", true);
+            throw new BadConfig(
+                    "a TOML file without the sections of a torchtitan train config ([job], [training], "
+                            + "[parallelism]): not read",
+                    true);
         }
         JsonNode training = root.path("training");
         JsonNode parallelism = root.path("parallelism");
@@ -64,8 +78,10 @@ public final class TorchtitanConfig {
                 first(training, "global_batch_size", null, null),
                 first(training, "seq_len", null, null),
                 first(parallelism, "data_parallel_replicate_degree", training, "data_parallel_replicate_degree"),
-                firstOf(first(parallelism, "data_parallel_shard_degree", training, "data_parallel_shard_degree"),
-                        training, "data_parallel_degree"),
+                firstOf(
+                        first(parallelism, "data_parallel_shard_degree", training, "data_parallel_shard_degree"),
+                        training,
+                        "data_parallel_degree"),
                 first(parallelism, "tensor_parallel_degree", training, "tensor_parallel_degree"),
                 first(parallelism, "pipeline_parallel_degree", experimental, "pipeline_parallel_degree"),
                 first(parallelism, "context_parallel_degree", experimental, "context_parallel_degree"),
@@ -79,8 +95,15 @@ public final class TorchtitanConfig {
      * from the card, else torchtitan's default (dp_replicate 1, dp_shard −1, tp/pp/cp 1). {@code notes} receives why a
      * value could not be derived.
      */
-    public static Map<String, Object> fills(Values v, Long totalCount, Long cardDpReplicate, Long cardDpShard,
-                                            Long cardTp, Long cardPp, Long cardCp, Map<String, String> notes) {
+    public static Map<String, Object> fills(
+            Values v,
+            Long totalCount,
+            Long cardDpReplicate,
+            Long cardDpShard,
+            Long cardTp,
+            Long cardPp,
+            Long cardCp,
+            Map<String, String> notes) {
         long dpr = pick(v.dpReplicate(), cardDpReplicate, 1);
         long tp = pick(v.tp(), cardTp, 1);
         long pp = pick(v.pp(), cardPp, 1);
@@ -90,13 +113,17 @@ public final class TorchtitanConfig {
         if (shard < 0) {
             long others = dpr * tp * pp * cp;
             if (totalCount == null) {
-                notes.put("dp_shard", "data_parallel_shard_degree = -1 (all remaining ranks) and the card has no "
-                        + "hardware.xpu_spec.total_count to resolve it");
+                notes.put(
+                        "dp_shard",
+                        "data_parallel_shard_degree = -1 (all remaining ranks) and the card has no "
+                                + "hardware.xpu_spec.total_count to resolve it");
             } else if (others > 0 && totalCount % others == 0 && totalCount / others > 0) {
                 dps = totalCount / others;
             } else {
-                notes.put("dp_shard", "data_parallel_shard_degree = -1 but total_count " + totalCount
-                        + " is not a multiple of dp_replicate x tp x pp x cp = " + others);
+                notes.put(
+                        "dp_shard",
+                        "data_parallel_shard_degree = -1 but total_count " + totalCount
+                                + " is not a multiple of dp_replicate x tp x pp x cp = " + others);
             }
         }
         Map<String, Object> out = new LinkedHashMap<>();
@@ -154,7 +181,10 @@ public final class TorchtitanConfig {
                 // falls through to the error
             }
         }
-        throw new BadConfig(key + " must be a whole number, found " + (v.isTextual() ? "\"" + clip(v.textValue()) + "\"" : clip(v.toString())), false);
+        throw new BadConfig(
+                key + " must be a whole number, found "
+                        + (v.isTextual() ? "\"" + clip(v.textValue()) + "\"" : clip(v.toString())),
+                false);
     }
 
     private static String clip(String s) {

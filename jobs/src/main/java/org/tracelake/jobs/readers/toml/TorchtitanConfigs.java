@@ -36,13 +36,23 @@ public final class TorchtitanConfigs {
     @SuppressWarnings("ReferenceEquality") // fillMissing returns the same card when it fills nothing
     public static Result fill(WorkloadCard card, List<FileTask> tomlTasks, Configuration conf) {
         List<FileTask> ordered = new ArrayList<>(tomlTasks);
-        ordered.sort(Comparator.comparing((FileTask t) -> !t.fileName().equals("train_config.toml")).thenComparing(FileTask::path));
+        ordered.sort(Comparator.comparing((FileTask t) -> !t.fileName().equals("train_config.toml"))
+                .thenComparing(FileTask::path));
         List<FileReport> reports = new ArrayList<>();
         WorkloadCard current = card;
         String used = null;
         for (FileTask t : ordered) {
-            FileTask task = t.format() == TraceFormat.TORCHTITAN_TOML ? t : new FileTask(t.workload(), t.path(), t.sizeBytes(),
-                    t.modifiedAtMs(), TraceFormat.TORCHTITAN_TOML, t.fileOrderRank(), t.limits(), t.runId());
+            FileTask task = t.format() == TraceFormat.TORCHTITAN_TOML
+                    ? t
+                    : new FileTask(
+                            t.workload(),
+                            t.path(),
+                            t.sizeBytes(),
+                            t.modifiedAtMs(),
+                            TraceFormat.TORCHTITAN_TOML,
+                            t.fileOrderRank(),
+                            t.limits(),
+                            t.runId());
             FileReport r = new FileReport(task);
             reports.add(r);
             TorchtitanConfig.Values values;
@@ -71,8 +81,15 @@ public final class TorchtitanConfigs {
             }
             used = task.fileName();
             Map<String, String> notes = new LinkedHashMap<>();
-            Map<String, Object> fills = TorchtitanConfig.fills(values, current.totalCount(), current.dpReplicate(),
-                    current.dpShard(), current.tp(), current.pp(), current.cp(), notes);
+            Map<String, Object> fills = TorchtitanConfig.fills(
+                    values,
+                    current.totalCount(),
+                    current.dpReplicate(),
+                    current.dpShard(),
+                    current.tp(),
+                    current.pp(),
+                    current.cp(),
+                    notes);
             String source = "toml:" + task.fileName();
             List<String> filled = new ArrayList<>();
             List<String> kept = new ArrayList<>();
@@ -88,22 +105,29 @@ public final class TorchtitanConfigs {
                 error(r, "cannot fill the card: " + e.getMessage());
                 continue;
             }
-            r.metadata.put("filled", filled.isEmpty() ? "nothing (the card has every value this config gives)" : String.join(", ", filled));
+            r.metadata.put(
+                    "filled",
+                    filled.isEmpty()
+                            ? "nothing (the card has every value this config gives)"
+                            : String.join(", ", filled));
             if (!kept.isEmpty()) r.metadata.put("card_kept", String.join(", ", kept));
             notes.forEach((k, v) -> r.metadata.put("note." + k, v));
         }
         return new Result(current, reports);
     }
 
-    private static String read(FileTask task, Configuration conf, FileReport r) throws IOException, TorchtitanConfig.BadConfig {
+    private static String read(FileTask task, Configuration conf, FileReport r)
+            throws IOException, TorchtitanConfig.BadConfig {
         if (task.sizeBytes() > MAX_BYTES) {
-            throw new TorchtitanConfig.BadConfig("TOML of " + task.sizeBytes() + " bytes; a train config is a few KB (limit "
-                    + MAX_BYTES + ")", false);
+            throw new TorchtitanConfig.BadConfig(
+                    "TOML of " + task.sizeBytes() + " bytes; a train config is a few KB (limit " + MAX_BYTES + ")",
+                    false);
         }
         Path p = new Path(task.path());
         try (InputStream in = p.getFileSystem(conf).open(p)) {
             byte[] bytes = in.readNBytes(MAX_BYTES + 1);
-            if (bytes.length > MAX_BYTES) throw new TorchtitanConfig.BadConfig("TOML larger than " + MAX_BYTES + " bytes", false);
+            if (bytes.length > MAX_BYTES)
+                throw new TorchtitanConfig.BadConfig("TOML larger than " + MAX_BYTES + " bytes", false);
             r.contentHash = "sha256:" + Hashes.sha256Hex(bytes);
             return new String(bytes, StandardCharsets.UTF_8);
         }
@@ -122,7 +146,8 @@ public final class TorchtitanConfigs {
         said.put("ep", v.ep());
         StringBuilder sb = new StringBuilder();
         said.forEach((k, x) -> {
-            if (x != null) sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=').append(x);
+            if (x != null)
+                sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=').append(x);
         });
         r.metadata.put("config", sb.length() == 0 ? "none of the batch, sequence or parallelism keys" : sb.toString());
     }

@@ -67,5 +67,4 @@ public final class XlaCollectives {
         Matcher m = ELEMENT_TYPE.matcher(shape.trim());
         return m.find() && DtypeSize.bytes(m.group(1)) != null ? m.group(1) : null;
     }
-
 }

@@ -51,7 +51,8 @@ public final class XlaLines {
 
     private static String gpuStreamCategory(String eventName) {
         if (eventName != null) {
-            if (eventName.startsWith("Memcpy") || eventName.startsWith("MemcpyP2P")) return ActivityClass.CAT_GPU_MEMCPY;
+            if (eventName.startsWith("Memcpy") || eventName.startsWith("MemcpyP2P"))
+                return ActivityClass.CAT_GPU_MEMCPY;
             if (eventName.startsWith("Memset")) return ActivityClass.CAT_GPU_MEMSET;
         }
         return ActivityClass.CAT_KERNEL;

@@ -53,7 +53,9 @@ final class XlaTraceIndex {
                 parser.forEachEvent(p, v, e, null, index::learn);
             } else {
                 String text = parser.text(p, v);
-                index.metadata.put(FileReport.fileKey(key), text != null && text.length() > 65_536 ? text.substring(0, 65_536) + "…(truncated)" : text);
+                index.metadata.put(
+                        FileReport.fileKey(key),
+                        text != null && text.length() > 65_536 ? text.substring(0, 65_536) + "…(truncated)" : text);
             }
         }
         index.seal();

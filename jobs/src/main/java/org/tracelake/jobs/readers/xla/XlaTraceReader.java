@@ -32,15 +32,18 @@ public final class XlaTraceReader implements TraceReader {
         }
         DeviceRanks ranks = new DeviceRanks(task.fileName(), index.devices);
         describe(index, ranks, report);
-        JsonInput input = JsonInput.open(task, conf, ChromeEventParser.FACTORY, false, ChromeEventParser::seekTraceEvents);
+        JsonInput input =
+                JsonInput.open(task, conf, ChromeEventParser.FACTORY, false, ChromeEventParser::seekTraceEvents);
         return new Rows(task, report, index, ranks, input);
     }
 
     private static void describe(XlaTraceIndex index, DeviceRanks ranks, FileReport report) {
         ranks.describe(report, index.devices);
         report.timeBase = TimeBases.PROFILE_START;
-        report.metadata.put("time_base_note", "ts_ns counts from the profile start: the JSON has no epoch anchor "
-                + "(the .xplane.pb of the same run has one, in its Task Environment plane)");
+        report.metadata.put(
+                "time_base_note",
+                "ts_ns counts from the profile start: the JSON has no epoch anchor "
+                        + "(the .xplane.pb of the same run has one, in its Task Environment plane)");
         index.metadata.forEach(report.metadata::putIfAbsent);
         report.metadata.put("devices", index.devices.toString());
         report.metadata.put("step_count", Integer.toString(index.stepCount()));

@@ -31,6 +31,7 @@ final class XPlaneIndex {
     final TreeSet<Integer> devices = new TreeSet<>();
     /** Device planes the profiler wrote without events (said in the file's metadata). */
     final TreeSet<Integer> devicesWithoutEvents = new TreeSet<>();
+
     private final Map<Integer, StepWindows> deviceSteps = new HashMap<>();
     final StepWindows hostSteps = new StepWindows();
     private final Map<Long, Long> launchStarts = new HashMap<>();
@@ -42,12 +43,14 @@ final class XPlaneIndex {
         index.deviceSteps.values().forEach(StepWindows::seal);
         index.hostSteps.seal();
         if (!index.devicesWithoutEvents.isEmpty()) {
-            index.metadata.put("devices_without_events", index.devicesWithoutEvents
-                    + ": device planes with no event, not counted as ranks");
+            index.metadata.put(
+                    "devices_without_events",
+                    index.devicesWithoutEvents + ": device planes with no event, not counted as ranks");
         }
         if (space.getHostnamesCount() > 0) index.metadata.put("hostnames", String.join(",", space.getHostnamesList()));
         if (space.getErrorsCount() > 0) index.metadata.put("profiler_errors", String.join("\n", space.getErrorsList()));
-        if (space.getWarningsCount() > 0) index.metadata.put("profiler_warnings", String.join("\n", space.getWarningsList()));
+        if (space.getWarningsCount() > 0)
+            index.metadata.put("profiler_warnings", String.join("\n", space.getWarningsList()));
         return index;
     }
 
@@ -61,7 +64,8 @@ final class XPlaneIndex {
             Map<String, String> env = XStats.of(plane, plane.getStatsList());
             env.forEach((k, v) -> metadata.put("task_environment." + k, v));
             for (XStat s : plane.getStatsList()) {
-                if (XStats.statName(plane, s.getMetadataId()).equals("profile_start_time")) profileStartNs = XStats.longValue(s);
+                if (XStats.statName(plane, s.getMetadataId()).equals("profile_start_time"))
+                    profileStartNs = XStats.longValue(s);
             }
             return;
         }
@@ -76,7 +80,8 @@ final class XPlaneIndex {
         }
         for (XLine line : plane.getLinesList()) {
             boolean steps = device != null && XlaLines.STEPS.equals(line.getName());
-            boolean runtime = device == null && XlaLines.CAT_RUNTIME.equals(XlaLines.category(line.getName(), false, ""));
+            boolean runtime =
+                    device == null && XlaLines.CAT_RUNTIME.equals(XlaLines.category(line.getName(), false, ""));
             for (XEvent ev : line.getEventsList()) {
                 if (ev.getDataCase() != XEvent.DataCase.OFFSET_PS) continue;
                 long start = startNs(line, ev);
@@ -103,7 +108,8 @@ final class XPlaneIndex {
             String stat = XStats.statName(plane, s.getMetadataId());
             if (number == null && (stat.equals("step_num") || stat.equals("group_id"))) number = XStats.longValue(s);
         }
-        if (number != null) deviceSteps.computeIfAbsent(device, d -> new StepWindows()).offerNumbered(number, start, dur);
+        if (number != null)
+            deviceSteps.computeIfAbsent(device, d -> new StepWindows()).offerNumbered(number, start, dur);
     }
 
     static long startNs(XLine line, XEvent ev) {

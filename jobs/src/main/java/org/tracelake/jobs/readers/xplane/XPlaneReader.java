@@ -48,7 +48,8 @@ public final class XPlaneReader implements TraceReader {
             report.baseTimeNs = index.profileStartNs;
         } else {
             report.timeBase = TimeBases.PROFILE_START;
-            report.metadata.put("time_base_note", "no Task Environment profile_start_time: ts_ns counts from the profile start");
+            report.metadata.put(
+                    "time_base_note", "no Task Environment profile_start_time: ts_ns counts from the profile start");
         }
         report.metadata.putAll(index.metadata);
         report.metadata.put("devices", index.devices.toString());
@@ -125,7 +126,9 @@ public final class XPlaneReader implements TraceReader {
             row.args.putAll(stats);
             row.arg("line", lineName);
             if (rawName != null && !rawName.equals(row.name)) row.arg("symbol", rawName);
-            if (meta != null && !meta.getDisplayName().isEmpty() && !meta.getDisplayName().equals(rawName)) {
+            if (meta != null
+                    && !meta.getDisplayName().isEmpty()
+                    && !meta.getDisplayName().equals(rawName)) {
                 row.arg("display_name", meta.getDisplayName());
             }
             if (Picoseconds.hasSubNanos(ev.getOffsetPs())) row.arg("offset_ps", ev.getOffsetPs());

@@ -27,14 +27,17 @@ final class XSpaceFile {
             try {
                 space = XSpace.parseFrom(coded);
             } catch (InvalidProtocolBufferException e) {
-                throw new InputRefusedException("not a readable XSpace protobuf (" + e.getMessage()
-                        + "): the file is truncated or is not an XLA profiler .xplane.pb", e);
+                throw new InputRefusedException(
+                        "not a readable XSpace protobuf (" + e.getMessage()
+                                + "): the file is truncated or is not an XLA profiler .xplane.pb",
+                        e);
             }
             report.contentHash = in.drainAndHash();
         }
         if (space.getPlanesCount() == 0) {
-            throw new InputRefusedException("the XSpace has no planes: an empty profile, or not an XLA profiler "
-                    + ".xplane.pb at all" + (space.getErrorsCount() > 0 ? " (profiler errors: " + space.getErrorsList() + ")" : ""));
+            throw new InputRefusedException(
+                    "the XSpace has no planes: an empty profile, or not an XLA profiler " + ".xplane.pb at all"
+                            + (space.getErrorsCount() > 0 ? " (profiler errors: " + space.getErrorsList() + ")" : ""));
         }
         return space;
     }

@@ -40,9 +40,12 @@ final class XStats {
             case UINT64_VALUE -> Long.toUnsignedString(s.getUint64Value());
             case INT64_VALUE -> Long.toString(s.getInt64Value());
             case STR_VALUE -> s.getStrValue();
-            case BYTES_VALUE -> s.getBytesValue().size() <= MAX_BYTES_VALUE
-                    ? "base64:" + Base64.getEncoder().encodeToString(s.getBytesValue().toByteArray())
-                    : "(" + s.getBytesValue().size() + " bytes)";
+            case BYTES_VALUE ->
+                s.getBytesValue().size() <= MAX_BYTES_VALUE
+                        ? "base64:"
+                                + Base64.getEncoder()
+                                        .encodeToString(s.getBytesValue().toByteArray())
+                        : "(" + s.getBytesValue().size() + " bytes)";
             case REF_VALUE -> {
                 XStatMetadata ref = plane.getStatMetadataMap().get(s.getRefValue());
                 yield ref == null ? null : ref.getName();

@@ -28,12 +28,12 @@ import org.tracelake.schemas.EventSchema;
  * back through {@link RankEvent#of(Row)}).
  */
 class FileRankPassTest {
-    private static final FileTask TASK = new FileTask("w", "file:/archive/w/rank1_trace.json", 1, 0, TraceFormat.KINETO,
-            0, InputLimits.defaults(), "run");
+    private static final FileTask TASK = new FileTask(
+            "w", "file:/archive/w/rank1_trace.json", 1, 0, TraceFormat.KINETO, 0, InputLimits.defaults(), "run");
 
     /** One event of rank {@code rank}: a CPU op when {@code activityClass} is null, else a GPU activity. */
-    private static InternalRow event(Integer rank, String cat, String name, Long ts, Long dur, String activityClass,
-                                     String blocksPerSm) {
+    private static InternalRow event(
+            Integer rank, String cat, String name, Long ts, Long dur, String activityClass, String blocksPerSm) {
         EventRow e = new EventRow();
         e.clear();
         e.rank = rank;

@@ -48,10 +48,10 @@ class CollectiveHangsTest {
             new GroupStatus(2, 0L, "0", "default_pg", List.of(0, 1, 2), 6L, 6L),
             new GroupStatus(2, 1L, null, null, null, 2L, 2L));
 
-    static final Hang ROOT = new Hang("w", "0", "default_pg", 0L, 7, "nccl:all_reduce", "1024x8", "Float", 200L, List.of(2),
-            List.of(0, 1), true);
-    static final Hang NOT_ROOT = new Hang("w", "1", null, 1L, 3, "nccl:broadcast", "1024x8", "Float", 300L, List.of(2),
-            List.of(1), false);
+    static final Hang ROOT = new Hang(
+            "w", "0", "default_pg", 0L, 7, "nccl:all_reduce", "1024x8", "Float", 200L, List.of(2), List.of(0, 1), true);
+    static final Hang NOT_ROOT =
+            new Hang("w", "1", null, 1L, 3, "nccl:broadcast", "1024x8", "Float", 300L, List.of(2), List.of(1), false);
 
     @Test
     void rank2NeverEnqueuedSeq7() {
@@ -65,14 +65,16 @@ class CollectiveHangsTest {
         List<Entry> shuffled = new ArrayList<>(ENTRIES);
         Collections.reverse(shuffled);
         assertEquals(CollectiveHangs.of("w", ENTRIES, GROUPS).size(), 2);
-        assertEquals(new java.util.HashSet<>(CollectiveHangs.of("w", ENTRIES, GROUPS)),
+        assertEquals(
+                new java.util.HashSet<>(CollectiveHangs.of("w", ENTRIES, GROUPS)),
                 new java.util.HashSet<>(CollectiveHangs.of("w", shuffled, GROUPS)));
     }
 
     @Test
     void nobodyBehindNoRow() {
         // rank 2 caught up: every member enqueued and completed 7, so candidate 8 has nobody missing
-        List<GroupStatus> caughtUp = List.of(new GroupStatus(0, 0L, "0", "default_pg", List.of(0, 1, 2), 7L, 7L),
+        List<GroupStatus> caughtUp = List.of(
+                new GroupStatus(0, 0L, "0", "default_pg", List.of(0, 1, 2), 7L, 7L),
                 new GroupStatus(1, 0L, "0", "default_pg", List.of(0, 1, 2), 7L, 7L),
                 new GroupStatus(2, 0L, "0", "default_pg", List.of(0, 1, 2), 7L, 7L));
         assertTrue(CollectiveHangs.of("w", ENTRIES, caughtUp).isEmpty());
@@ -81,7 +83,8 @@ class CollectiveHangsTest {
     @Test
     void theFirstInputsSize() {
         assertEquals("4096x5120", Entry.inputSize(List.of(List.of(4096L, 5120L), List.of(7L))));
-        assertEquals("4096x5120", Entry.inputSize(List.of(Arrays.asList(4096L, null, 5120L)))); // array_join drops nulls
+        assertEquals(
+                "4096x5120", Entry.inputSize(List.of(Arrays.asList(4096L, null, 5120L)))); // array_join drops nulls
         assertEquals("", Entry.inputSize(List.of(List.of())));
         assertNull(Entry.inputSize(List.of()));
         assertNull(Entry.inputSize(null));
@@ -92,19 +95,63 @@ class CollectiveHangsTest {
     @Test
     void hangMetricsOfTheRows() {
         List<MetricRow> rows = HangMetrics.workload("w", List.of(NOT_ROOT, ROOT));
-        assertEquals(List.of(
-                new MetricRow("w", "hang_root_ranks", null, 1.0, "count", "workload", null, null, null, "ok",
-                        "ranks 2; root collectives: group 0 (default_pg) #7 nccl:all_reduce missing 2"),
-                new MetricRow("w", "hung_groups", null, 2.0, "count", "workload", null, null, null, "ok",
-                        "groups 0 (default_pg), 1 (?)")), rows);
+        assertEquals(
+                List.of(
+                        new MetricRow(
+                                "w",
+                                "hang_root_ranks",
+                                null,
+                                1.0,
+                                "count",
+                                "workload",
+                                null,
+                                null,
+                                null,
+                                "ok",
+                                "ranks 2; root collectives: group 0 (default_pg) #7 nccl:all_reduce missing 2"),
+                        new MetricRow(
+                                "w",
+                                "hung_groups",
+                                null,
+                                2.0,
+                                "count",
+                                "workload",
+                                null,
+                                null,
+                                null,
+                                "ok",
+                                "groups 0 (default_pg), 1 (?)")),
+                rows);
     }
 
     @Test
     void aWorkloadWithDumpsAndNoStuckCollectiveGetsZero() {
-        assertEquals(List.of(
-                new MetricRow("w", "hang_root_ranks", null, 0.0, "count", "workload", null, null, null, "ok",
-                        "no stuck collective: no member of any group is behind a collective another member holds"),
-                new MetricRow("w", "hung_groups", null, 0.0, "count", "workload", null, null, null, "ok",
-                        "no stuck collective in any process group")), HangMetrics.workload("w", List.of()));
+        assertEquals(
+                List.of(
+                        new MetricRow(
+                                "w",
+                                "hang_root_ranks",
+                                null,
+                                0.0,
+                                "count",
+                                "workload",
+                                null,
+                                null,
+                                null,
+                                "ok",
+                                "no stuck collective: no member of any group is behind a collective another member holds"),
+                        new MetricRow(
+                                "w",
+                                "hung_groups",
+                                null,
+                                0.0,
+                                "count",
+                                "workload",
+                                null,
+                                null,
+                                null,
+                                "ok",
+                                "no stuck collective in any process group")),
+                HangMetrics.workload("w", List.of()));
     }
 }

@@ -63,14 +63,16 @@ class MemoryMetricsTest {
 
     @Test
     void aDeviceReplayedByHand() {
-        DeviceReplay.Result r = MemoryMetrics.Device.replayed(0, 0, TRACE_0, SEGMENTS_0).figures();
+        DeviceReplay.Result r =
+                MemoryMetrics.Device.replayed(0, 0, TRACE_0, SEGMENTS_0).figures();
         assertEquals(new DeviceReplay.Result(644, 1000, 0.644, 2, 2, 1, 400L, RATE_0, 0.25, 34), r);
         assertEquals(1000.0, RATE_0, 1e-9);
     }
 
     @Test
     void segmentEventsMoveReservedAndEfficiencyIsReadAtTheFirstPeak() {
-        DeviceReplay.Result r = MemoryMetrics.Device.replayed(0, 1, TRACE_1, SEGMENTS_1).figures();
+        DeviceReplay.Result r =
+                MemoryMetrics.Device.replayed(0, 1, TRACE_1, SEGMENTS_1).figures();
         assertEquals(new DeviceReplay.Result(500, 2560, 0.1953125, 1, 0, 0, 500L, null, 0.0, 12), r);
     }
 
@@ -78,7 +80,8 @@ class MemoryMetricsTest {
     void theTraceIsReplayedInOrdinalOrderWhateverOrderItComesIn() {
         List<Event> shuffled = new ArrayList<>(TRACE_0);
         Collections.reverse(shuffled);
-        assertEquals(MemoryMetrics.Device.replayed(0, 0, TRACE_0, SEGMENTS_0),
+        assertEquals(
+                MemoryMetrics.Device.replayed(0, 0, TRACE_0, SEGMENTS_0),
                 MemoryMetrics.Device.replayed(0, 0, shuffled, SEGMENTS_0));
     }
 
@@ -86,28 +89,64 @@ class MemoryMetricsTest {
     void aFreeAfterAFreeOnTheSameAddressIsUnmatched() {
         // alloc 8 (16 B), free 8, free 8 again: the second free has no live alloc before it, so its 16 B were allocated
         // before the trace: start 16 → 32 → 16 → 0; peak 32 at ordinal 0; no segments, so no efficiency.
-        DeviceReplay.Result r = MemoryMetrics.Device.replayed(null, 0, List.of(
-                new Event(0, "alloc", 8L, 16L, 1L), new Event(1, "free_completed", 8L, 16L, 2L),
-                new Event(2, "free_completed", 8L, 16L, 3L)), List.of()).figures();
+        DeviceReplay.Result r = MemoryMetrics.Device.replayed(
+                        null,
+                        0,
+                        List.of(
+                                new Event(0, "alloc", 8L, 16L, 1L),
+                                new Event(1, "free_completed", 8L, 16L, 2L),
+                                new Event(2, "free_completed", 8L, 16L, 3L)),
+                        List.of())
+                .figures();
         assertEquals(32, r.peakAllocated());
         assertNull(r.memoryEfficiency());
         assertEquals(1 / (2 / 1e6), r.allocRatePerS());
     }
 
     static MetricRow row(List<MetricRow> rows, String metric, String scope, String key) {
-        return rows.stream().filter(r -> r.metric().equals(metric) && r.scope().equals(scope)
-                && java.util.Objects.equals(r.key(), key)).findFirst().orElseThrow();
+        return rows.stream()
+                .filter(r ->
+                        r.metric().equals(metric) && r.scope().equals(scope) && java.util.Objects.equals(r.key(), key))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void deviceAndWorkloadRows() {
-        List<MetricRow> rows = MemoryMetrics.workload("w", List.of(
-                MemoryMetrics.Device.replayed(0, 1, TRACE_1, SEGMENTS_1), MemoryMetrics.Device.replayed(0, 0, TRACE_0, SEGMENTS_0)));
+        List<MetricRow> rows = MemoryMetrics.workload(
+                "w",
+                List.of(
+                        MemoryMetrics.Device.replayed(0, 1, TRACE_1, SEGMENTS_1),
+                        MemoryMetrics.Device.replayed(0, 0, TRACE_0, SEGMENTS_0)));
         assertEquals(30, rows.size()); // ten per device, ten for the workload
-        assertEquals(new MetricRow("w", "peak_allocated_bytes", null, 644.0, "bytes (requested sizes)", "rank", 0, null, "cuda:0",
-                "ok", null), row(rows, "peak_allocated_bytes", "rank", "cuda:0"));
-        assertEquals(new MetricRow("w", "alloc_rate_per_s", null, null, "1/s", "rank", 0, null, "cuda:1", "missing_input",
-                "the trace spans no time (fewer than two distinct time_us)"), row(rows, "alloc_rate_per_s", "rank", "cuda:1"));
+        assertEquals(
+                new MetricRow(
+                        "w",
+                        "peak_allocated_bytes",
+                        null,
+                        644.0,
+                        "bytes (requested sizes)",
+                        "rank",
+                        0,
+                        null,
+                        "cuda:0",
+                        "ok",
+                        null),
+                row(rows, "peak_allocated_bytes", "rank", "cuda:0"));
+        assertEquals(
+                new MetricRow(
+                        "w",
+                        "alloc_rate_per_s",
+                        null,
+                        null,
+                        "1/s",
+                        "rank",
+                        0,
+                        null,
+                        "cuda:1",
+                        "missing_input",
+                        "the trace spans no time (fewer than two distinct time_us)"),
+                row(rows, "alloc_rate_per_s", "rank", "cuda:1"));
         assertEquals(644.0, row(rows, "peak_allocated_bytes", "workload", null).value());
         assertEquals(2560.0, row(rows, "peak_reserved_bytes", "workload", null).value());
         assertEquals(500.0, row(rows, "largest_alloc_bytes", "workload", null).value());
@@ -115,21 +154,50 @@ class MemoryMetricsTest {
         assertEquals(2.0, row(rows, "free_count", "workload", null).value());
         assertEquals(1.0, row(rows, "oom_count", "workload", null).value());
         assertEquals(46.0, row(rows, "internal_waste_bytes", "workload", null).value());
-        assertEquals((0.644 + 0.1953125) / 2, row(rows, "memory_efficiency", "workload", null).value());
+        assertEquals(
+                (0.644 + 0.1953125) / 2,
+                row(rows, "memory_efficiency", "workload", null).value());
         assertEquals(0.125, row(rows, "fragmentation", "workload", null).value());
-        assertEquals(new MetricRow("w", "alloc_rate_per_s", null, RATE_0, "1/s", "workload", null, null, null, "ok", null),
+        assertEquals(
+                new MetricRow("w", "alloc_rate_per_s", null, RATE_0, "1/s", "workload", null, null, null, "ok", null),
                 row(rows, "alloc_rate_per_s", "workload", null));
     }
 
     @Test
     void aWorkloadWithoutAValueSaysWhy() {
         // one device, one unmatched free of 10 B and nothing else: no alloc, no reserved memory, no time span
-        List<MetricRow> rows = MemoryMetrics.workload("w", List.of(MemoryMetrics.Device.replayed(1, 0,
-                List.of(new Event(0, "free_completed", 9L, 10L, 5L)), List.of())));
-        assertEquals(new MetricRow("w", "memory_efficiency", null, null, "ratio", "workload", null, null, null, "missing_input",
-                "no reserved memory at the peak of allocation"), row(rows, "memory_efficiency", "workload", null));
-        assertEquals(new MetricRow("w", "largest_alloc_bytes", null, null, "bytes (requested sizes)", "workload", null, null,
-                null, "missing_input", "no alloc in the trace"), row(rows, "largest_alloc_bytes", "workload", null));
+        List<MetricRow> rows = MemoryMetrics.workload(
+                "w",
+                List.of(MemoryMetrics.Device.replayed(
+                        1, 0, List.of(new Event(0, "free_completed", 9L, 10L, 5L)), List.of())));
+        assertEquals(
+                new MetricRow(
+                        "w",
+                        "memory_efficiency",
+                        null,
+                        null,
+                        "ratio",
+                        "workload",
+                        null,
+                        null,
+                        null,
+                        "missing_input",
+                        "no reserved memory at the peak of allocation"),
+                row(rows, "memory_efficiency", "workload", null));
+        assertEquals(
+                new MetricRow(
+                        "w",
+                        "largest_alloc_bytes",
+                        null,
+                        null,
+                        "bytes (requested sizes)",
+                        "workload",
+                        null,
+                        null,
+                        null,
+                        "missing_input",
+                        "no alloc in the trace"),
+                row(rows, "largest_alloc_bytes", "workload", null));
         assertEquals(10.0, row(rows, "peak_allocated_bytes", "workload", null).value());
         assertEquals(0.0, row(rows, "fragmentation", "workload", null).value());
     }

@@ -62,19 +62,62 @@ class SideFamiliesSparkTest {
     }
 
     static Row event(String workload, Integer rank, int device, Event e) {
-        return row(MemorySchema.EVENTS, cells("workload", workload, "rank", rank, "source_file", "f", "device", device,
-                "ordinal", e.ordinal(), "action", e.action(), "address", e.address(), "size", e.size(), "time_us", e.timeUs()));
+        return row(
+                MemorySchema.EVENTS,
+                cells(
+                        "workload",
+                        workload,
+                        "rank",
+                        rank,
+                        "source_file",
+                        "f",
+                        "device",
+                        device,
+                        "ordinal",
+                        e.ordinal(),
+                        "action",
+                        e.action(),
+                        "address",
+                        e.address(),
+                        "size",
+                        e.size(),
+                        "time_us",
+                        e.timeUs()));
     }
 
     static Row segment(String workload, Integer rank, int device, long ordinal, SegmentRow s) {
-        return row(MemorySchema.SEGMENTS, cells("workload", workload, "rank", rank, "source_file", "f", "device", device,
-                "row_kind", s.rowKind(), "segment_ordinal", ordinal, "address", s.address(), "size", s.size(),
-                "requested_size", s.requestedSize(), "state", s.state()));
+        return row(
+                MemorySchema.SEGMENTS,
+                cells(
+                        "workload",
+                        workload,
+                        "rank",
+                        rank,
+                        "source_file",
+                        "f",
+                        "device",
+                        device,
+                        "row_kind",
+                        s.rowKind(),
+                        "segment_ordinal",
+                        ordinal,
+                        "address",
+                        s.address(),
+                        "size",
+                        s.size(),
+                        "requested_size",
+                        s.requestedSize(),
+                        "state",
+                        s.state()));
     }
 
     /** The hand-built side tables of the tests below (and of the SQL equivalence test's edge cases). */
-    record Inputs(Dataset<Row> memoryEvents, Dataset<Row> memorySegments, Dataset<Row> telemetry, Dataset<Row> flightRecorder,
-                  Dataset<Row> groups) {}
+    record Inputs(
+            Dataset<Row> memoryEvents,
+            Dataset<Row> memorySegments,
+            Dataset<Row> telemetry,
+            Dataset<Row> flightRecorder,
+            Dataset<Row> groups) {}
 
     static Inputs inputs() {
         // memory, w1: rank 0 has cuda:0 (trace and segments) and cuda:1 (segments only: no trace at all); rank null has
@@ -87,18 +130,54 @@ class SideFamiliesSparkTest {
         for (SegmentRow s : MemoryMetricsTest.SEGMENTS_0) segments.add(segment("w1", 0, 0, segments.size(), s));
         for (SegmentRow s : MemoryMetricsTest.SEGMENTS_1) segments.add(segment("w1", 0, 1, segments.size(), s));
         for (SegmentRow s : MemoryMetricsTest.SEGMENTS_1) segments.add(segment("w2", 3, 1, segments.size(), s));
-        // telemetry, ref: TelemetryMetricsTest's lines, each with a range row beside it (not an iteration, not a sample)
+        // telemetry, ref: TelemetryMetricsTest's lines, each with a range row beside it (not an iteration, not a
+        // sample)
         List<Row> telemetry = new ArrayList<>();
         List<TelemetryMetrics.Line> lines = TelemetryMetricsTest.ref();
         for (int i = 0; i < lines.size(); i++) {
             TelemetryMetrics.Line l = lines.get(i);
-            telemetry.add(row(TelemetrySchema.SCHEMA, cells("workload", "ref", "rank", l.rank(), "source_file", "rank" + l.rank(),
-                    "line", (long) i, "ordinal", (long) i, "row_kind", "iteration", "overlap_compute_comm_ms", l.overlapMs(),
-                    "compute_ms", l.computeMs(), "overlap_compute_allreduce_ms", l.allreduceOverlapMs(),
-                    "overlap_compute_reducescatter_ms", l.reducescatterOverlapMs(),
-                    "per_stream_ms", scala.jdk.javaapi.CollectionConverters.asScala(l.perStreamMs()))));
-            telemetry.add(row(TelemetrySchema.SCHEMA, cells("workload", "ref", "rank", l.rank(), "source_file", "rank" + l.rank(),
-                    "line", (long) i, "ordinal", 100L + i, "row_kind", "range", "compute_ms", 1000.0)));
+            telemetry.add(row(
+                    TelemetrySchema.SCHEMA,
+                    cells(
+                            "workload",
+                            "ref",
+                            "rank",
+                            l.rank(),
+                            "source_file",
+                            "rank" + l.rank(),
+                            "line",
+                            (long) i,
+                            "ordinal",
+                            (long) i,
+                            "row_kind",
+                            "iteration",
+                            "overlap_compute_comm_ms",
+                            l.overlapMs(),
+                            "compute_ms",
+                            l.computeMs(),
+                            "overlap_compute_allreduce_ms",
+                            l.allreduceOverlapMs(),
+                            "overlap_compute_reducescatter_ms",
+                            l.reducescatterOverlapMs(),
+                            "per_stream_ms",
+                            scala.jdk.javaapi.CollectionConverters.asScala(l.perStreamMs()))));
+            telemetry.add(row(
+                    TelemetrySchema.SCHEMA,
+                    cells(
+                            "workload",
+                            "ref",
+                            "rank",
+                            l.rank(),
+                            "source_file",
+                            "rank" + l.rank(),
+                            "line",
+                            (long) i,
+                            "ordinal",
+                            100L + i,
+                            "row_kind",
+                            "range",
+                            "compute_ms",
+                            1000.0)));
         }
         // hangs, w: CollectiveHangsTest's hang, plus an entry without a group name (ignored); quiet: one rank's dump
         List<Row> entries = new ArrayList<>();
@@ -107,8 +186,11 @@ class SideFamiliesSparkTest {
         entries.add(frEntry("w", new Entry(2, 9, 5L, null, 7L, "nccl:all_reduce", false, null, null, 1L)));
         CollectiveHangsTest.GROUPS.forEach(g -> groups.add(frGroup("w", g)));
         groups.add(frGroup("quiet", new GroupStatus(0, 0L, "0", "default_pg", List.of(0), 4L, 4L)));
-        return new Inputs(frame(events, MemorySchema.EVENTS), frame(segments, MemorySchema.SEGMENTS),
-                frame(telemetry, TelemetrySchema.SCHEMA), frame(entries, FlightRecorderSchema.ENTRIES),
+        return new Inputs(
+                frame(events, MemorySchema.EVENTS),
+                frame(segments, MemorySchema.SEGMENTS),
+                frame(telemetry, TelemetrySchema.SCHEMA),
+                frame(entries, FlightRecorderSchema.ENTRIES),
                 frame(groups, FlightRecorderSchema.GROUPS));
     }
 
@@ -116,12 +198,15 @@ class SideFamiliesSparkTest {
     void memoryRowsAreTheReplayOfEachDevice() {
         Inputs in = inputs();
         Dataset<Row> rows = MemoryMetrics.rows(in.memoryEvents(), in.memorySegments());
-        List<MetricRow> expected = new ArrayList<>(MemoryMetrics.workload("w1", List.of(
-                MemoryMetrics.Device.replayed(0, 0, MemoryMetricsTest.TRACE_0, MemoryMetricsTest.SEGMENTS_0),
-                MemoryMetrics.Device.replayed(0, 1, List.of(), MemoryMetricsTest.SEGMENTS_1),
-                MemoryMetrics.Device.replayed(null, 0, MemoryMetricsTest.TRACE_1, List.of()))));
-        expected.addAll(MemoryMetrics.workload("w2", List.of(
-                MemoryMetrics.Device.replayed(3, 1, MemoryMetricsTest.TRACE_1, MemoryMetricsTest.SEGMENTS_1))));
+        List<MetricRow> expected = new ArrayList<>(MemoryMetrics.workload(
+                "w1",
+                List.of(
+                        MemoryMetrics.Device.replayed(0, 0, MemoryMetricsTest.TRACE_0, MemoryMetricsTest.SEGMENTS_0),
+                        MemoryMetrics.Device.replayed(0, 1, List.of(), MemoryMetricsTest.SEGMENTS_1),
+                        MemoryMetrics.Device.replayed(null, 0, MemoryMetricsTest.TRACE_1, List.of()))));
+        expected.addAll(MemoryMetrics.workload(
+                "w2",
+                List.of(MemoryMetrics.Device.replayed(3, 1, MemoryMetricsTest.TRACE_1, MemoryMetricsTest.SEGMENTS_1))));
         assertEquals(40 + 20, expected.size());
         assertSameRows(expected, collected(rows), MetricRow::toString);
         assertOneShuffle(rows);
@@ -130,25 +215,70 @@ class SideFamiliesSparkTest {
     @Test
     void telemetryRowsAreTheMeansOfTheLinesInRankFileLineOrder() {
         Dataset<Row> out = TelemetryMetrics.rows(inputs().telemetry());
-        assertSameRows(TelemetryMetrics.workload("ref", TelemetryMetricsTest.ref()), collected(out),
-                MetricRow::toString);
+        assertSameRows(
+                TelemetryMetrics.workload("ref", TelemetryMetricsTest.ref()), collected(out), MetricRow::toString);
         assertOneShuffle(out);
     }
 
     static Row frEntry(String workload, Entry e) {
-        scala.collection.Seq<Long> dims = scala.jdk.javaapi.CollectionConverters.asScala(List.of(1024L, 8L)).toSeq();
-        return row(FlightRecorderSchema.ENTRIES, cells("workload", workload, "rank", e.rank(), "source_file", "f",
-                "ordinal", e.ordinal(), "pg_id", e.pgId(), "pg_name", e.pgName(), "collective_seq_id", e.collectiveSeqId(),
-                "op", e.op(), "is_p2p", e.isP2p(), "time_created_ns", e.createdNs(),
-                "input_sizes", scala.jdk.javaapi.CollectionConverters.asScala(List.of(dims)).toSeq(),
-                "input_dtypes", scala.jdk.javaapi.CollectionConverters.asScala(List.of("Float")).toSeq()));
+        scala.collection.Seq<Long> dims = scala.jdk.javaapi.CollectionConverters.asScala(List.of(1024L, 8L))
+                .toSeq();
+        return row(
+                FlightRecorderSchema.ENTRIES,
+                cells(
+                        "workload",
+                        workload,
+                        "rank",
+                        e.rank(),
+                        "source_file",
+                        "f",
+                        "ordinal",
+                        e.ordinal(),
+                        "pg_id",
+                        e.pgId(),
+                        "pg_name",
+                        e.pgName(),
+                        "collective_seq_id",
+                        e.collectiveSeqId(),
+                        "op",
+                        e.op(),
+                        "is_p2p",
+                        e.isP2p(),
+                        "time_created_ns",
+                        e.createdNs(),
+                        "input_sizes",
+                        scala.jdk.javaapi.CollectionConverters.asScala(List.of(dims))
+                                .toSeq(),
+                        "input_dtypes",
+                        scala.jdk.javaapi.CollectionConverters.asScala(List.of("Float"))
+                                .toSeq()));
     }
 
     static Row frGroup(String workload, GroupStatus g) {
-        return row(FlightRecorderSchema.GROUPS, cells("workload", workload, "rank", g.rank(), "source_file", "f",
-                "pg_id", g.pgId(), "pg_name", g.pgName(), "pg_desc", g.pgDesc(),
-                "pg_ranks", g.pgRanks() == null ? null : scala.jdk.javaapi.CollectionConverters.asScala(g.pgRanks()).toSeq(),
-                "last_enqueued_collective", g.lastEnqueued(), "last_completed_collective", g.lastCompleted()));
+        return row(
+                FlightRecorderSchema.GROUPS,
+                cells(
+                        "workload",
+                        workload,
+                        "rank",
+                        g.rank(),
+                        "source_file",
+                        "f",
+                        "pg_id",
+                        g.pgId(),
+                        "pg_name",
+                        g.pgName(),
+                        "pg_desc",
+                        g.pgDesc(),
+                        "pg_ranks",
+                        g.pgRanks() == null
+                                ? null
+                                : scala.jdk.javaapi.CollectionConverters.asScala(g.pgRanks())
+                                        .toSeq(),
+                        "last_enqueued_collective",
+                        g.lastEnqueued(),
+                        "last_completed_collective",
+                        g.lastCompleted()));
     }
 
     @Test
@@ -157,8 +287,11 @@ class SideFamiliesSparkTest {
         Dataset<Row> fr = in.flightRecorder();
         Dataset<Row> pgs = in.groups();
         Dataset<Row> hangs = CollectiveHangs.table(fr, pgs);
-        List<CollectiveHangs.Hang> got = hangs.collectAsList().stream().map(CollectiveHangs.Hang::fromRow).toList();
-        assertEquals(new HashSet<>(List.of(CollectiveHangsTest.ROOT, CollectiveHangsTest.NOT_ROOT)), new HashSet<>(got));
+        List<CollectiveHangs.Hang> got = hangs.collectAsList().stream()
+                .map(CollectiveHangs.Hang::fromRow)
+                .toList();
+        assertEquals(
+                new HashSet<>(List.of(CollectiveHangsTest.ROOT, CollectiveHangsTest.NOT_ROOT)), new HashSet<>(got));
         assertEquals(2, got.size());
         assertOneShuffle(hangs);
 
@@ -195,7 +328,8 @@ class SideFamiliesSparkTest {
     }
 
     private static void collect(SparkPlan node, List<SparkPlan> keyed) {
-        if (node instanceof ShuffleExchangeExec e && e.outputPartitioning() instanceof HashPartitioning) keyed.add(node);
+        if (node instanceof ShuffleExchangeExec e && e.outputPartitioning() instanceof HashPartitioning)
+            keyed.add(node);
         for (SparkPlan child : children(node)) collect(child, keyed);
     }
 
@@ -210,9 +344,14 @@ class SideFamiliesSparkTest {
         for (T a : actual) counts.merge(a, -1, Integer::sum);
         StringBuilder diff = new StringBuilder();
         counts.forEach((row, n) -> {
-            if (n != 0) diff.append(n > 0 ? "only expected (" + n + "): " : "only computed (" + -n + "): ").append(show.apply(row)).append('\n');
+            if (n != 0)
+                diff.append(n > 0 ? "only expected (" + n + "): " : "only computed (" + -n + "): ")
+                        .append(show.apply(row))
+                        .append('\n');
         });
-        if (diff.length() > 0) org.junit.jupiter.api.Assertions.fail(expected.size() + " expected rows, " + actual.size() + " computed:\n" + diff);
+        if (diff.length() > 0)
+            org.junit.jupiter.api.Assertions.fail(
+                    expected.size() + " expected rows, " + actual.size() + " computed:\n" + diff);
         org.junit.jupiter.api.Assertions.assertTrue(expected.size() > 0);
     }
 }

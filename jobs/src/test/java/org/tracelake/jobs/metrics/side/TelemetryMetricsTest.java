@@ -27,7 +27,8 @@ class TelemetryMetricsTest {
         List<Line> lines = new ArrayList<>();
         for (int s = 0; s < 5; s++) {
             double compute = 10 + 2 * s;
-            lines.add(new Line(0, 2.0 + s, compute, 2.0 + s, null, Map.of("compute", compute, "allreduce", 4.0, "aux", 1.0)));
+            lines.add(new Line(
+                    0, 2.0 + s, compute, 2.0 + s, null, Map.of("compute", compute, "allreduce", 4.0, "aux", 1.0)));
         }
         for (int s = 0; s < 5; s++) {
             double compute = 11 + 2 * s;
@@ -37,8 +38,12 @@ class TelemetryMetricsTest {
     }
 
     static Double value(List<MetricRow> rows, String metric, String figure, Integer rank, String key) {
-        List<MetricRow> hits = rows.stream().filter(r -> r.metric().equals(metric) && Objects.equals(r.figure(), figure)
-                && Objects.equals(r.rank(), rank) && Objects.equals(r.key(), key)).toList();
+        List<MetricRow> hits = rows.stream()
+                .filter(r -> r.metric().equals(metric)
+                        && Objects.equals(r.figure(), figure)
+                        && Objects.equals(r.rank(), rank)
+                        && Objects.equals(r.key(), key))
+                .toList();
         assertEquals(1, hits.size(), () -> metric + " " + figure + " " + rank + " " + key + ": " + hits);
         assertEquals(rank == null ? "workload" : "rank", hits.get(0).scope());
         assertEquals("ok", hits.get(0).status());
@@ -63,18 +68,35 @@ class TelemetryMetricsTest {
         assertEquals(2.0, value(rows, "telemetry_stream_ms", null, null, "allreduce"));
         assertEquals(1.5, value(rows, "telemetry_stream_ms", null, null, "reducescatter"));
         assertEquals(0.5, value(rows, "telemetry_stream_ms", null, null, "aux"));
-        MetricRow ratio = rows.stream().filter(r -> "overlap_ratio".equals(r.figure()) && r.rank() == null).findFirst().orElseThrow();
-        assertEquals(new MetricRow("ref", "telemetry_overlap", "overlap_ratio", 0.2413793103448276, "ratio", "workload", null, null,
-                null, "ok", null), ratio);
+        MetricRow ratio = rows.stream()
+                .filter(r -> "overlap_ratio".equals(r.figure()) && r.rank() == null)
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                new MetricRow(
+                        "ref",
+                        "telemetry_overlap",
+                        "overlap_ratio",
+                        0.2413793103448276,
+                        "ratio",
+                        "workload",
+                        null,
+                        null,
+                        null,
+                        "ok",
+                        null),
+                ratio);
     }
 
     @Test
     void linesWithoutProfileCountAsZeroAndAStreamOfOneLineIsAveragedOverAll() {
         // two lines: one without any profile (every key absent = 0), one with compute 0 and an extra stream "copy" 3:
         // mean compute 0, so overlap_ratio is 0 (not a division by zero); copy = 3 / 2 = 1.5, the four streams 0.
-        List<MetricRow> rows = TelemetryMetrics.workload("w", List.of(
-                new Line(0, null, null, null, null, null),
-                new Line(0, 0.0, 0.0, null, null, Map.of("compute", 0.0, "copy", 3.0))));
+        List<MetricRow> rows = TelemetryMetrics.workload(
+                "w",
+                List.of(
+                        new Line(0, null, null, null, null, null),
+                        new Line(0, 0.0, 0.0, null, null, Map.of("compute", 0.0, "copy", 3.0))));
         assertEquals(0.0, value(rows, "telemetry_overlap", "overlap_ratio", null, null));
         assertEquals(2.0, value(rows, "telemetry_overlap", "iterations", null, null));
         assertEquals(1.5, value(rows, "telemetry_stream_ms", null, null, "copy"));

@@ -26,16 +26,16 @@ class KernelTotalsFamilyTest {
         unsized.outBytes = null;
         RankEvent memcpy = gpu("gpu_memcpy", "memcpy", "Memcpy HtoD", 300, 30, 1);
         memcpy.kernelCategory = "memory";
-        Workload w = workload(rank(0, List.of(
-                gemm(0, 100), gemm(200, 50),
-                memcpy,
-                allReduce(400, 100), allReduce(520, 120), unsized)));
+        Workload w = workload(rank(
+                0, List.of(gemm(0, 100), gemm(200, 50), memcpy, allReduce(400, 100), allReduce(520, 120), unsized)));
         String nccl = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
-        assertEquals(List.of(
-                new Workload.KernelTotal(0, "Memcpy HtoD", "memcpy", "memory", null, null, 1, 30, null, 0),
-                new Workload.KernelTotal(0, "sm90_gemm", "compute", "gemm", null, null, 2, 150, null, 0),
-                new Workload.KernelTotal(0, nccl, "comm", "comm", "all_reduce", null, 1, 80, null, 0),
-                new Workload.KernelTotal(0, nccl, "comm", "comm", "all_reduce", 524_288L, 2, 220, 2_000_000L, 2)),
+        assertEquals(
+                List.of(
+                        new Workload.KernelTotal(0, "Memcpy HtoD", "memcpy", "memory", null, null, 1, 30, null, 0),
+                        new Workload.KernelTotal(0, "sm90_gemm", "compute", "gemm", null, null, 2, 150, null, 0),
+                        new Workload.KernelTotal(0, nccl, "comm", "comm", "all_reduce", null, 1, 80, null, 0),
+                        new Workload.KernelTotal(
+                                0, nccl, "comm", "comm", "all_reduce", 524_288L, 2, 220, 2_000_000L, 2)),
                 w.kernelTotals);
     }
 

@@ -58,8 +58,12 @@ class MetricFamiliesTest {
     static MetricRow one(Workload w, String metric, String figure, String scope, Integer rank) {
         List<MetricRow> found = new ArrayList<>();
         for (MetricRow r : w.metrics) {
-            if (r.metric().equals(metric) && java.util.Objects.equals(r.figure(), figure) && r.scope().equals(scope)
-                    && java.util.Objects.equals(r.rank(), rank) && r.step() == null && r.key() == null) {
+            if (r.metric().equals(metric)
+                    && java.util.Objects.equals(r.figure(), figure)
+                    && r.scope().equals(scope)
+                    && java.util.Objects.equals(r.rank(), rank)
+                    && r.step() == null
+                    && r.key() == null) {
                 found.add(r);
             }
         }
@@ -75,18 +79,38 @@ class MetricFamiliesTest {
      */
     @Test
     void overlapAndStragglerOfTwoRanks() {
-        RankSummary r0 = rank(0, List.of(cpu("user_annotation", "ProfilerStep#1", 0, 1000),
-                gpu("kernel", "compute", "sm90_gemm", 0, 100, 1), allReduce(50, 100)));
-        RankSummary r1 = rank(1, List.of(cpu("user_annotation", "ProfilerStep#1", 0, 1000),
-                gpu("kernel", "compute", "sm90_gemm", 0, 100, 1), allReduce(60, 100)));
+        RankSummary r0 = rank(
+                0,
+                List.of(
+                        cpu("user_annotation", "ProfilerStep#1", 0, 1000),
+                        gpu("kernel", "compute", "sm90_gemm", 0, 100, 1),
+                        allReduce(50, 100)));
+        RankSummary r1 = rank(
+                1,
+                List.of(
+                        cpu("user_annotation", "ProfilerStep#1", 0, 1000),
+                        gpu("kernel", "compute", "sm90_gemm", 0, 100, 1),
+                        allReduce(60, 100)));
         Workload w = workload(r0, r1);
-        assertEquals(0.5, one(w, "comm_comp_overlap", "overlap_ratio_of_comm", "rank", 0).value());
-        assertEquals(0.4, one(w, "comm_comp_overlap", "overlap_ratio_of_comm", "rank", 1).value());
-        assertEquals(0.45, one(w, "comm_comp_overlap", "overlap_ratio_of_comm", "workload", null).value(), 1e-15);
-        assertEquals(0.01, one(w, "straggler_lag", "max_lag_us", "workload", null).value(), 1e-15);
-        assertEquals(1.0, one(w, "straggler_lag", "straggler_rank", "workload", null).value());
-        assertEquals(1.0, one(w, "straggler_lag", "last_arrival_share", "rank", 1).value());
-        assertEquals(0.0, one(w, "straggler_lag", "last_arrival_share", "rank", 0).value());
+        assertEquals(
+                0.5,
+                one(w, "comm_comp_overlap", "overlap_ratio_of_comm", "rank", 0).value());
+        assertEquals(
+                0.4,
+                one(w, "comm_comp_overlap", "overlap_ratio_of_comm", "rank", 1).value());
+        assertEquals(
+                0.45,
+                one(w, "comm_comp_overlap", "overlap_ratio_of_comm", "workload", null)
+                        .value(),
+                1e-15);
+        assertEquals(
+                0.01, one(w, "straggler_lag", "max_lag_us", "workload", null).value(), 1e-15);
+        assertEquals(
+                1.0, one(w, "straggler_lag", "straggler_rank", "workload", null).value());
+        assertEquals(
+                1.0, one(w, "straggler_lag", "last_arrival_share", "rank", 1).value());
+        assertEquals(
+                0.0, one(w, "straggler_lag", "last_arrival_share", "rank", 0).value());
         assertEquals(1, w.instances.size());
         assertEquals(2, w.members.size());
         // iter_time: one step of 1000 ns on each rank = 0.001 ms
@@ -122,7 +146,8 @@ class MetricFamiliesTest {
         RankEvent memset = gpu("gpu_memset", "memset", "Memset (Device)", 700, 10, 1);
         memset.argBytes = "9999";
         Workload w = workload(rank(0, List.of(runtime, copy1, copy2, memset)));
-        assertEquals(10.0, one(w, "average_memory_bandwidth", null, "workload", null).value());
+        assertEquals(
+                10.0, one(w, "average_memory_bandwidth", null, "workload", null).value());
     }
 
     static RankEvent allReduce(long ts, long dur, long bytes) {
@@ -132,12 +157,31 @@ class MetricFamiliesTest {
         return e;
     }
 
-    static final Card A100 = new Card("training", null, null, 8L, "NVIDIA A100-SXM4-80GB", null, null, null, null, null,
-            null, null, null, null, null);
+    static final Card A100 = new Card(
+            "training",
+            null,
+            null,
+            8L,
+            "NVIDIA A100-SXM4-80GB",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
 
     /** A workload on A100s whose interconnect table gives A100 300 GB/s per direction. */
     static Workload onA100(RankSummary... ranks) {
-        Workload w = new Workload("w", A100, List.of(ranks), null, List.of(),
+        Workload w = new Workload(
+                "w",
+                A100,
+                List.of(ranks),
+                null,
+                List.of(),
                 new DevicePeakTable(List.of(), List.of(new DevicePeakTable.Entry("A100", 300e9))));
         Families.compute(w, List.of());
         return w;
@@ -175,9 +219,12 @@ class MetricFamiliesTest {
             MetricRow r = one(w, m, null, "workload", null);
             assertNull(r.value(), m);
             assertEquals("not_meaningful", r.status(), m);
-            org.junit.jupiter.api.Assertions.assertTrue(r.reason().contains("above the 300.0 GB/s per direction")
-                    && r.reason().contains("alpha = ") && r.reason().contains("beta = ")
-                    && r.reason().contains("R² = "), r.reason());
+            org.junit.jupiter.api.Assertions.assertTrue(
+                    r.reason().contains("above the 300.0 GB/s per direction")
+                            && r.reason().contains("alpha = ")
+                            && r.reason().contains("beta = ")
+                            && r.reason().contains("R² = "),
+                    r.reason());
         }
     }
 
@@ -192,8 +239,8 @@ class MetricFamiliesTest {
         MetricRow r = one(w, "hockney_inverse_beta_Bps", null, "workload", null);
         assertNull(r.value());
         assertEquals("not_meaningful", r.status());
-        org.junit.jupiter.api.Assertions.assertTrue(r.reason().contains("R² = 0.1") && r.reason().contains("needs R² >= 0.5"),
-                r.reason());
+        org.junit.jupiter.api.Assertions.assertTrue(
+                r.reason().contains("R² = 0.1") && r.reason().contains("needs R² >= 0.5"), r.reason());
     }
 
     static RankEvent allReduce3(long ts, long end) {
@@ -203,9 +250,13 @@ class MetricFamiliesTest {
     }
 
     static MetricRow keyed(Workload w, String metric, String figure, String scope, String key) {
-        List<MetricRow> found = w.metrics.stream().filter(r -> r.metric().equals(metric)
-                && java.util.Objects.equals(r.figure(), figure) && r.scope().equals(scope) && r.rank() == null
-                && java.util.Objects.equals(r.key(), key)).toList();
+        List<MetricRow> found = w.metrics.stream()
+                .filter(r -> r.metric().equals(metric)
+                        && java.util.Objects.equals(r.figure(), figure)
+                        && r.scope().equals(scope)
+                        && r.rank() == null
+                        && java.util.Objects.equals(r.key(), key))
+                .toList();
         assertEquals(1, found.size(), metric + " " + figure + " " + key + ": " + found);
         return found.get(0);
     }
@@ -226,23 +277,47 @@ class MetricFamiliesTest {
     @Test
     void waitFreeBandwidthAndCollectiveWait() {
         RankSummary r0 = rank(0, List.of(allReduce3(0, 3000), allReduce3(10_000, 12_000), allReduce3(20_000, 24_000)));
-        RankSummary r1 = rank(1, List.of(allReduce3(1000, 3000), allReduce3(10_000, 14_000), allReduce3(21_000, 25_000)));
-        RankSummary r2 = rank(2, List.of(allReduce3(2000, 3000), allReduce3(11_000, 14_000), allReduce3(20_500, 24_500)));
+        RankSummary r1 =
+                rank(1, List.of(allReduce3(1000, 3000), allReduce3(10_000, 14_000), allReduce3(21_000, 25_000)));
+        RankSummary r2 =
+                rank(2, List.of(allReduce3(2000, 3000), allReduce3(11_000, 14_000), allReduce3(20_500, 24_500)));
         Workload w = workload(r0, r1, r2);
-        assertEquals(200.0 / 3, keyed(w, "wait_free_busbw_gbps", "median", "workload", "all_reduce").value(), 1e-9);
-        assertEquals(40.0, keyed(w, "wait_free_busbw_gbps", "p10", "workload", "all_reduce").value(), 1e-9);
-        assertEquals(120.0, keyed(w, "wait_free_busbw_gbps", "p90", "workload", "all_reduce").value(), 1e-9);
-        assertEquals(50.0, keyed(w, "wait_free_busbw_gbps", "algbw_median", "workload", "all_reduce").value(), 1e-9);
+        assertEquals(
+                200.0 / 3,
+                keyed(w, "wait_free_busbw_gbps", "median", "workload", "all_reduce")
+                        .value(),
+                1e-9);
+        assertEquals(
+                40.0,
+                keyed(w, "wait_free_busbw_gbps", "p10", "workload", "all_reduce")
+                        .value(),
+                1e-9);
+        assertEquals(
+                120.0,
+                keyed(w, "wait_free_busbw_gbps", "p90", "workload", "all_reduce")
+                        .value(),
+                1e-9);
+        assertEquals(
+                50.0,
+                keyed(w, "wait_free_busbw_gbps", "algbw_median", "workload", "all_reduce")
+                        .value(),
+                1e-9);
         assertEquals(0.002, one(w, "collective_wait", "total_ms", "rank", 0).value(), 1e-15);
         assertEquals(0.003, one(w, "collective_wait", "total_ms", "rank", 1).value(), 1e-15);
         assertEquals(0.001, one(w, "collective_wait", "total_ms", "rank", 2).value(), 1e-15);
         assertEquals(2.0 / 3, one(w, "collective_wait", "mean_us", "rank", 0).value(), 1e-12);
         assertEquals(1.0, one(w, "collective_wait", "mean_us", "rank", 1).value(), 1e-12);
-        assertEquals(1.0, one(w, "collective_wait", "first_arrival_share", "rank", 0).value());
-        assertEquals(0.0, one(w, "collective_wait", "first_arrival_share", "rank", 1).value());
-        assertEquals(0.006, one(w, "collective_wait", "total_ms", "workload", null).value(), 1e-15);
-        assertEquals(2.0 / 3, one(w, "collective_wait", "mean_us", "workload", null).value(), 1e-12);
-        assertEquals(1.0, one(w, "collective_wait", "most_waiting_rank", "workload", null).value());
+        assertEquals(
+                1.0, one(w, "collective_wait", "first_arrival_share", "rank", 0).value());
+        assertEquals(
+                0.0, one(w, "collective_wait", "first_arrival_share", "rank", 1).value());
+        assertEquals(
+                0.006, one(w, "collective_wait", "total_ms", "workload", null).value(), 1e-15);
+        assertEquals(
+                2.0 / 3, one(w, "collective_wait", "mean_us", "workload", null).value(), 1e-12);
+        assertEquals(
+                1.0,
+                one(w, "collective_wait", "most_waiting_rank", "workload", null).value());
     }
 
     static RankEvent allToAll(long ts, long end, long in, long out, String splits) {
@@ -267,16 +342,20 @@ class MetricFamiliesTest {
      */
     @Test
     void unevenAllToAllTakesItsBusBandwidthFromSplits() {
-        RankSummary r0 = rank(0, List.of(allToAll(0, 1000, 1000, 2800, "[100, 150]"),
-                allToAll(5000, 6000, 1000, 2800, null)));
-        RankSummary r1 = rank(1, List.of(allToAll(500, 1000, 4000, 2200, "[600, 400]"),
-                allToAll(5000, 6000, 4000, 2200, null)));
+        RankSummary r0 =
+                rank(0, List.of(allToAll(0, 1000, 1000, 2800, "[100, 150]"), allToAll(5000, 6000, 1000, 2800, null)));
+        RankSummary r1 =
+                rank(1, List.of(allToAll(500, 1000, 4000, 2200, "[600, 400]"), allToAll(5000, 6000, 4000, 2200, null)));
         Workload w = workload(r0, r1);
         MetricRow median = keyed(w, "wait_free_busbw_gbps", "median", "workload", "all_to_all");
         assertEquals(4.8, median.value(), 1e-12);
         assertEquals("partial", median.status());
         assertEquals("1 of 2 instances left out: uneven all_to_all without split sizes", median.reason());
-        assertEquals(8.0, keyed(w, "wait_free_busbw_gbps", "algbw_median", "workload", "all_to_all").value(), 1e-12);
+        assertEquals(
+                8.0,
+                keyed(w, "wait_free_busbw_gbps", "algbw_median", "workload", "all_to_all")
+                        .value(),
+                1e-12);
         MetricRow second = keyed(w, "wait_free_busbw_gbps", "instance", "key", "stream=7 kind=all_to_all k=2");
         assertNull(second.value());
         assertEquals("not_meaningful", second.status());
@@ -292,14 +371,24 @@ class MetricFamiliesTest {
         MetricRow none = one(workload(), "collective_vol_allreduce_gb", null, "workload", null);
         assertNull(none.value());
         assertEquals("no trace with collectives in this workload (no trace with events on a rank)", none.reason());
-        assertEquals(Gaps.NO_RANKS, one(workload(), "straggler_lag", "mean_lag_us", "workload", null).reason());
-        Workload computeOnly = workload(rank(4, List.of(gpu("kernel", "compute", "loop_fusion_1", 0, 100, 1))),
+        assertEquals(
+                Gaps.NO_RANKS,
+                one(workload(), "straggler_lag", "mean_lag_us", "workload", null)
+                        .reason());
+        Workload computeOnly = workload(
+                rank(4, List.of(gpu("kernel", "compute", "loop_fusion_1", 0, 100, 1))),
                 rank(6, List.of(gpu("kernel", "compute", "loop_fusion_1", 0, 100, 1))));
-        assertEquals("no trace with collectives in this workload (ranks 4, 6 hold events, none of them communication"
-                + " kernels)", one(computeOnly, "collective_vol_allreduce_gb", null, "workload", null).reason());
+        assertEquals(
+                "no trace with collectives in this workload (ranks 4, 6 hold events, none of them communication"
+                        + " kernels)",
+                one(computeOnly, "collective_vol_allreduce_gb", null, "workload", null)
+                        .reason());
         Workload noRank0 = workload(rank(4, List.of(allReduce(0, 100))), rank(6, List.of(allReduce(10, 100))));
-        assertEquals("no trace of rank 0: the ranks that hold events are 4, 6, and CCL-Bench's collective volumes are"
-                + " rank 0's", one(noRank0, "collective_vol_allreduce_gb", null, "workload", null).reason());
+        assertEquals(
+                "no trace of rank 0: the ranks that hold events are 4, 6, and CCL-Bench's collective volumes are"
+                        + " rank 0's",
+                one(noRank0, "collective_vol_allreduce_gb", null, "workload", null)
+                        .reason());
     }
 
     /**
@@ -310,20 +399,34 @@ class MetricFamiliesTest {
      */
     @Test
     void noStepReasonNamesTheNearestAnnotation() {
-        RankSummary r0 = rank(0, List.of(cpu("user_annotation", "Profiler Step 12", 0, 1000),
-                cpu("user_annotation", "forward", 10, 100), gpu("kernel", "compute", "sm90_gemm", 0, 100, 1)));
-        RankSummary r1 = rank(1, List.of(cpu("user_annotation", "model_step", 0, 1000),
-                cpu("gpu_user_annotation", "ProfilerStep#x", 0, 1000), gpu("kernel", "compute", "sm90_gemm", 0, 100, 1)));
+        RankSummary r0 = rank(
+                0,
+                List.of(
+                        cpu("user_annotation", "Profiler Step 12", 0, 1000),
+                        cpu("user_annotation", "forward", 10, 100),
+                        gpu("kernel", "compute", "sm90_gemm", 0, 100, 1)));
+        RankSummary r1 = rank(
+                1,
+                List.of(
+                        cpu("user_annotation", "model_step", 0, 1000),
+                        cpu("gpu_user_annotation", "ProfilerStep#x", 0, 1000),
+                        gpu("kernel", "compute", "sm90_gemm", 0, 100, 1)));
         MetricRow iter = one(workload(r0, r1), "iter_time", "avg_ms", "workload", null);
         assertNull(iter.value());
         String reason = iter.reason();
-        org.junit.jupiter.api.Assertions.assertTrue(reason.contains("looked for ProfilerStep#<N>; vLLM execute_context_"),
+        org.junit.jupiter.api.Assertions.assertTrue(
+                reason.contains("looked for ProfilerStep#<N>; vLLM execute_context_"), reason);
+        org.junit.jupiter.api.Assertions.assertTrue(
+                reason.endsWith("the nearest annotation seen is 'Profiler Step 12'"
+                        + " (rank 0), which does not match the ProfilerStep#<N> form"),
                 reason);
-        org.junit.jupiter.api.Assertions.assertTrue(reason.endsWith("the nearest annotation seen is 'Profiler Step 12'"
-                + " (rank 0), which does not match the ProfilerStep#<N> form"), reason);
-        MetricRow none = one(workload(rank(0, List.of(gpu("kernel", "compute", "sm90_gemm", 0, 100, 1)))), "iter_time",
-                "avg_ms", "workload", null);
-        org.junit.jupiter.api.Assertions.assertTrue(none.reason().endsWith("the traces hold no other CPU-side annotation"),
-                none.reason());
+        MetricRow none = one(
+                workload(rank(0, List.of(gpu("kernel", "compute", "sm90_gemm", 0, 100, 1)))),
+                "iter_time",
+                "avg_ms",
+                "workload",
+                null);
+        org.junit.jupiter.api.Assertions.assertTrue(
+                none.reason().endsWith("the traces hold no other CPU-side annotation"), none.reason());
     }
 }

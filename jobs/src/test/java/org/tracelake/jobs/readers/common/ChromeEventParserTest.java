@@ -33,14 +33,22 @@ class ChromeEventParserTest {
      */
     @Test
     void wholeNumberArraysComeBackAsTheGeneratorWritesThem() throws IOException {
-        String[] arrays = {"[132, 1, 1]", "[]", "[-0, 0, -7]", "[2147483648, -2147483649, 12345678901234567890]",
-                "[1, 2.5, \"x\", [3, 4], {\"a\": [5]}, null, true]", "[1, [2, [3]], 4]", "[[]]", "[7, \"8\"]"};
+        String[] arrays = {
+            "[132, 1, 1]",
+            "[]",
+            "[-0, 0, -7]",
+            "[2147483648, -2147483649, 12345678901234567890]",
+            "[1, 2.5, \"x\", [3, 4], {\"a\": [5]}, null, true]",
+            "[1, [2, [3]], 4]",
+            "[[]]",
+            "[7, \"8\"]"
+        };
         ChromeEventParser events = new ChromeEventParser(false);
         for (String array : arrays) {
             String expected;
             try (JsonParser q = ChromeEventParser.FACTORY.createParser(array);
-                 java.io.StringWriter out = new java.io.StringWriter();
-                 com.fasterxml.jackson.core.JsonGenerator g = ChromeEventParser.FACTORY.createGenerator(out)) {
+                    java.io.StringWriter out = new java.io.StringWriter();
+                    com.fasterxml.jackson.core.JsonGenerator g = ChromeEventParser.FACTORY.createGenerator(out)) {
                 q.nextToken();
                 g.copyCurrentStructure(q);
                 g.flush();

@@ -23,11 +23,13 @@ import org.tracelake.jobs.source.FileOpening;
  * malformed file was reported as a reader bug. A field named like one of tracelake's keys is kept as "trace.<name>".
  */
 class FileMetadataKeysTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private FileReport read(String name, String json) throws IOException {
         Path f = Files.writeString(dir.resolve(name), json, StandardCharsets.UTF_8);
-        FileTask task = new FileTask("w", f.toUri().toString(), Files.size(f), 0L, null, 0, InputLimits.defaults(), "r");
+        FileTask task =
+                new FileTask("w", f.toUri().toString(), Files.size(f), 0L, null, 0, InputLimits.defaults(), "r");
         FileOpening.Outcome opened = FileOpening.open(task, new Configuration(), null);
         try (EventStream rows = opened.stream()) {
             while (rows.hasNext()) rows.next();
@@ -37,9 +39,11 @@ class FileMetadataKeysTest {
 
     @Test
     void aKinetoTraceCannotClaimAReaderBugOrItsStepCount() throws IOException {
-        FileReport r = read("rank0_trace.json", "{\"reader_bug\":1,\"step_count\":\"99\",\"schemaVersion\":1,"
-                + "\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":10,"
-                + "\"dur\":5,\"args\":{\"device\":0}}]}");
+        FileReport r = read(
+                "rank0_trace.json",
+                "{\"reader_bug\":1,\"step_count\":\"99\",\"schemaVersion\":1,"
+                        + "\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":10,"
+                        + "\"dur\":5,\"args\":{\"device\":0}}]}");
         assertFalse(r.isError(), r.error);
         assertNull(r.metadata.get(FileReport.READER_BUG));
         assertEquals("1", r.metadata.get("trace.reader_bug"));
@@ -50,9 +54,12 @@ class FileMetadataKeysTest {
 
     @Test
     void anXlaTraceCannotClaimAReaderBug() throws IOException {
-        String seed = new String(getClass().getResourceAsStream(
-                "/org/tracelake/jobs/readers/fuzz/ReaderFuzzTestInputs/xlaTraceJson/seed-tpu-async-2chip.trace.json")
-                .readAllBytes(), StandardCharsets.UTF_8);
+        String seed = new String(
+                getClass()
+                        .getResourceAsStream(
+                                "/org/tracelake/jobs/readers/fuzz/ReaderFuzzTestInputs/xlaTraceJson/seed-tpu-async-2chip.trace.json")
+                        .readAllBytes(),
+                StandardCharsets.UTF_8);
         FileReport r = read("host0.trace.json", "{\"reader_bug\":\"yes\"," + seed.substring(1));
         assertFalse(r.isError(), r.error);
         assertNull(r.metadata.get(FileReport.READER_BUG));

@@ -59,8 +59,8 @@ class RowStreamTest {
     }
 
     private static FileReport report() {
-        return new FileReport(new FileTask("w", "file:/x/rank0_trace.json", 10, 0, TraceFormat.KINETO, 0,
-                InputLimits.defaults(), "r"));
+        return new FileReport(new FileTask(
+                "w", "file:/x/rank0_trace.json", 10, 0, TraceFormat.KINETO, 0, InputLimits.defaults(), "r"));
     }
 
     @Test

@@ -31,6 +31,7 @@ class TraceEventsSieveTest {
 
     /** The categories the test filter keeps, and the one name it keeps whatever the category. */
     private static final Set<String> KEPT_CATS = Set.of("cuda_runtime", "user_annotation");
+
     private static final String KEPT_NAME = "ncclAllReduce \"x\"";
 
     private static boolean keep(String cat, String name) {
@@ -41,8 +42,10 @@ class TraceEventsSieveTest {
 
     @Test
     void realKinetoFilesLoseExactlyTheEntriesTheFilterTurnsDown() throws IOException {
-        List<String> files = List.of("kineto/dlrm-8rank-v100/worker0_step_12.1694128201545.pt.trace.json.gz",
-                "kineto/hta-nccl-args-rank0of2/nccl_data.json.gz", "kineto/hta-sampled-2rank/sampled_rank-1.json.gz",
+        List<String> files = List.of(
+                "kineto/dlrm-8rank-v100/worker0_step_12.1694128201545.pt.trace.json.gz",
+                "kineto/hta-nccl-args-rank0of2/nccl_data.json.gz",
+                "kineto/hta-sampled-2rank/sampled_rank-1.json.gz",
                 "kineto/aorta-rocm-mi350-tiny/smci350-zts-gtu-c6-25_200691.1758927066581847260.pt.trace.json.gz");
         for (String file : files) {
             byte[] doc;
@@ -52,7 +55,10 @@ class TraceEventsSieveTest {
             JsonNode expected = expectedAfterSieve(doc, new BitSet());
             JsonNode sieved = JSON.readTree(sieve(doc));
             assertEquals(expected, sieved, file);
-            assertTrue(sieved.get("traceEvents").size() < JSON.readTree(doc).get("traceEvents").size() / 2, file);
+            assertTrue(
+                    sieved.get("traceEvents").size()
+                            < JSON.readTree(doc).get("traceEvents").size() / 2,
+                    file);
         }
     }
 
@@ -66,15 +72,18 @@ class TraceEventsSieveTest {
         Random random = new Random(20261124);
         for (int doc = 0; doc < 20; doc++) {
             BitSet unsure = new BitSet();
-            byte[] bytes = randomDocument(random, 1500 + random.nextInt(1500), unsure).getBytes(StandardCharsets.UTF_8);
+            byte[] bytes =
+                    randomDocument(random, 1500 + random.nextInt(1500), unsure).getBytes(StandardCharsets.UTF_8);
             assertSameEntries(expectedAfterSieve(bytes, unsure), JSON.readTree(sieve(bytes)), "document " + doc);
         }
     }
 
     @Test
     void entriesThatAreNotObjectsEndTheSievingAndGoThroughWhole() throws IOException {
-        String doc = "{\"traceEvents\": [{\"cat\": \"kernel\"}, {\"cat\": \"cuda_runtime\"}, 7, {\"cat\": \"kernel\"}], \"x\": 1}";
-        assertEquals(JSON.readTree("{\"traceEvents\": [{\"cat\": \"cuda_runtime\"}, 7, {\"cat\": \"kernel\"}], \"x\": 1}"),
+        String doc =
+                "{\"traceEvents\": [{\"cat\": \"kernel\"}, {\"cat\": \"cuda_runtime\"}, 7, {\"cat\": \"kernel\"}], \"x\": 1}";
+        assertEquals(
+                JSON.readTree("{\"traceEvents\": [{\"cat\": \"cuda_runtime\"}, 7, {\"cat\": \"kernel\"}], \"x\": 1}"),
                 JSON.readTree(sieve(doc.getBytes(StandardCharsets.UTF_8))));
     }
 
@@ -89,16 +98,19 @@ class TraceEventsSieveTest {
     void everythingOutsideTheArrayGoesThroughUnchanged() throws IOException {
         String doc = "{\"a\": {\"traceEvents\": [1]}, \"traceEvents\": [{\"cat\": \"kernel\"}], "
                 + "\"b\": \"]}\\\"\", \"baseTimeNanoseconds\": 1700000000000000000}";
-        assertEquals("{\"a\": {\"traceEvents\": [1]}, \"traceEvents\": [], \"b\": \"]}\\\"\", "
-                + "\"baseTimeNanoseconds\": 1700000000000000000}", new String(sieve(doc.getBytes(StandardCharsets.UTF_8)),
-                StandardCharsets.UTF_8));
+        assertEquals(
+                "{\"a\": {\"traceEvents\": [1]}, \"traceEvents\": [], \"b\": \"]}\\\"\", "
+                        + "\"baseTimeNanoseconds\": 1700000000000000000}",
+                new String(sieve(doc.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8));
     }
 
     @Test
     void theTraceEventsKeyIsFoundWhenAChunkEndsInsideIt() throws IOException {
         String pad = "x".repeat(65_518); // puts the end of the sieve's first 64 KiB chunk inside "traceEvents"
-        String doc = "{\"pad\": \"" + pad + "\", \"traceEvents\": [{\"cat\": \"kernel\"}, {\"cat\": \"cuda_runtime\"}]}";
-        assertEquals("{\"pad\": \"" + pad + "\", \"traceEvents\": [{\"cat\": \"cuda_runtime\"}]}",
+        String doc =
+                "{\"pad\": \"" + pad + "\", \"traceEvents\": [{\"cat\": \"kernel\"}, {\"cat\": \"cuda_runtime\"}]}";
+        assertEquals(
+                "{\"pad\": \"" + pad + "\", \"traceEvents\": [{\"cat\": \"cuda_runtime\"}]}",
                 new String(sieve(doc.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8));
     }
 
@@ -117,7 +129,8 @@ class TraceEventsSieveTest {
         ArrayNode kept = JSON.createArrayNode();
         int i = 0;
         for (JsonNode entry : root.get("traceEvents")) {
-            if (!entry.isObject() || unsure.get(i) || keep(text(entry.get("cat")), text(entry.get("name")))) kept.add(entry);
+            if (!entry.isObject() || unsure.get(i) || keep(text(entry.get("cat")), text(entry.get("name"))))
+                kept.add(entry);
             i++;
         }
         root.set("traceEvents", kept);
@@ -128,7 +141,8 @@ class TraceEventsSieveTest {
     private static void assertSameEntries(JsonNode expected, JsonNode actual, String what) {
         JsonNode want = expected.get("traceEvents");
         JsonNode got = actual.get("traceEvents");
-        for (int i = 0; i < Math.min(want.size(), got.size()); i++) assertEquals(want.get(i), got.get(i), what + ", entry " + i);
+        for (int i = 0; i < Math.min(want.size(), got.size()); i++)
+            assertEquals(want.get(i), got.get(i), what + ", entry " + i);
         assertEquals(want.size(), got.size(), what + ": entries");
         assertEquals(expected, actual, what);
     }
@@ -138,7 +152,8 @@ class TraceEventsSieveTest {
     }
 
     private static String randomDocument(Random random, int entries, BitSet unsure) {
-        StringBuilder doc = new StringBuilder("{\"schemaVersion\": 1, \"deviceProperties\": [{\"name\": \"{[\\\"\"}],\n");
+        StringBuilder doc =
+                new StringBuilder("{\"schemaVersion\": 1, \"deviceProperties\": [{\"name\": \"{[\\\"\"}],\n");
         doc.append("\"traceEvents\": [");
         String[] cats = {"cpu_op", "kernel", "cuda_runtime", "user_annotation", "ac2g", "cuda\\u005fruntime"};
         for (int i = 0; i < entries; i++) {
@@ -159,12 +174,17 @@ class TraceEventsSieveTest {
                 if (hasCat) unsure.set(i);
             }
             field(doc, fields++, "name");
-            doc.append('"').append(random.nextInt(8) == 0 ? "ncclAllReduce \\\"x\\\"" : randomText(random)).append('"');
+            doc.append('"')
+                    .append(random.nextInt(8) == 0 ? "ncclAllReduce \\\"x\\\"" : randomText(random))
+                    .append('"');
             field(doc, fields++, "ts");
             doc.append(random.nextInt(1_000_000));
             field(doc, fields++, "args");
-            doc.append("{\"Input Dims\": [[").append(random.nextInt(9)).append(", 2]], \"s\": \"")
-                    .append(randomText(random)).append("\", \"o\": {\"cat\": \"cuda_runtime\", \"n\": [\"}\"]}}");
+            doc.append("{\"Input Dims\": [[")
+                    .append(random.nextInt(9))
+                    .append(", 2]], \"s\": \"")
+                    .append(randomText(random))
+                    .append("\", \"o\": {\"cat\": \"cuda_runtime\", \"n\": [\"}\"]}}");
             doc.append('}');
         }
         doc.append("],\n\"traceName\": \"").append(randomText(random)).append("\", \"baseTimeNanoseconds\": 1}");
@@ -177,7 +197,9 @@ class TraceEventsSieveTest {
     }
 
     private static String randomText(Random random) {
-        String[] pieces = {"aten::mm", "{", "}", "[", "]", "\\\"", "\\\\", ",", ":", "é", "\\u00e9", "步", " ", "\\n", "cat"};
+        String[] pieces = {
+            "aten::mm", "{", "}", "[", "]", "\\\"", "\\\\", ",", ":", "é", "\\u00e9", "步", " ", "\\n", "cat"
+        };
         StringBuilder s = new StringBuilder();
         int n = random.nextInt(40);
         for (int i = 0; i < n; i++) s.append(pieces[random.nextInt(pieces.length)]);

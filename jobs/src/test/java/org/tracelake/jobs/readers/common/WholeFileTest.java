@@ -27,11 +27,14 @@ import org.tracelake.jobs.readers.InputRefusedException;
  */
 class WholeFileTest {
     private static final int CAP = 4096;
-    @TempDir Path dir;
+
+    @TempDir
+    Path dir;
 
     private byte[] read(String name, byte[] content, FileReport report) throws IOException {
         Path f = Files.write(dir.resolve(name), content);
-        FileTask task = new FileTask("w", f.toUri().toString(), Files.size(f), 0L, null, 0, InputLimits.defaults(), "r");
+        FileTask task =
+                new FileTask("w", f.toUri().toString(), Files.size(f), 0L, null, 0, InputLimits.defaults(), "r");
         return WholeFile.read(task, new Configuration(), CAP, report, "memory snapshot");
     }
 
@@ -49,7 +52,8 @@ class WholeFileTest {
     @Test
     void oneByteMoreIsRefusedNamingTheCapAndTheFile() {
         FileReport r = report();
-        InputRefusedException e = assertThrows(InputRefusedException.class, () -> read("over.pickle", new byte[CAP + 1], r));
+        InputRefusedException e =
+                assertThrows(InputRefusedException.class, () -> read("over.pickle", new byte[CAP + 1], r));
         assertTrue(e.getMessage().startsWith("memory snapshot decodes to more than " + CAP + " bytes"), e.getMessage());
         assertTrue(e.getMessage().endsWith("over.pickle"), e.getMessage());
         assertNull(r.contentHash);
@@ -62,8 +66,8 @@ class WholeFileTest {
             out.write(new byte[CAP * 4]);
         }
         assertTrue(gz.size() < CAP, "the compressed file is under the cap: " + gz.size());
-        InputRefusedException e = assertThrows(InputRefusedException.class,
-                () -> read("snapshot.pickle.gz", gz.toByteArray(), report()));
+        InputRefusedException e =
+                assertThrows(InputRefusedException.class, () -> read("snapshot.pickle.gz", gz.toByteArray(), report()));
         assertTrue(e.getMessage().contains("more than " + CAP + " bytes"), e.getMessage());
     }
 }

@@ -30,7 +30,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * out by hand (8192 BFloat16 elements = 16384 bytes; all_gather out = in × 8).
  */
 class EtReaderTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static final String CHAKRA = """
             {"schema": "1.1.0-chakra.0.0.4", "pid": 7, "time": "2024-10-01 08:00:00", "start_ts": 5,
@@ -66,7 +67,8 @@ class EtReaderTest {
     private FileTask task(String name, String content) throws Exception {
         Path f = tmp.resolve(name);
         Files.write(f, content.getBytes(StandardCharsets.UTF_8));
-        return new FileTask("w", f.toUri().toString(), Files.size(f), 0, TraceFormat.PYTORCH_ET, 5, InputLimits.defaults(), "run");
+        return new FileTask(
+                "w", f.toUri().toString(), Files.size(f), 0, TraceFormat.PYTORCH_ET, 5, InputLimits.defaults(), "run");
     }
 
     private static Object col(Row r, String c) {
@@ -117,7 +119,8 @@ class EtReaderTest {
 
     @Test
     void aFileCutShortFails() throws Exception {
-        String cut = CHAKRA.substring(0, CHAKRA.indexOf("\"attrs\": [{\"name\": \"rf_id\", \"type\": \"uint64\", \"value\": 77}"));
+        String cut = CHAKRA.substring(
+                0, CHAKRA.indexOf("\"attrs\": [{\"name\": \"rf_id\", \"type\": \"uint64\", \"value\": 77}"));
         try (EventStream s = new EtReader().open(task("rank3_et.json", cut), new Configuration())) {
             while (s.hasNext()) s.next(); // the stream ends early; what went wrong is in the report, not thrown
             assertTrue(s.report().isError());

@@ -32,7 +32,8 @@ import org.tracelake.schemas.TraceFileSchema;
  * and mutation so it can be replayed.
  */
 class FlightRecorderFuzzTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static final long SEED = 0x15_f1_16_47L;
     static final int CASES = 600;

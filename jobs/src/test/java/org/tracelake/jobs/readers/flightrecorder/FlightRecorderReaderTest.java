@@ -41,7 +41,8 @@ import org.tracelake.schemas.TraceFileSchema;
  * entry point, so detection and the registry are part of what is tested.
  */
 class FlightRecorderReaderTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** A callable the unpickler would build if it were ever asked for GLOBAL tracelake_test.fr_boom. */
     static final AtomicBoolean CONSTRUCTED = new AtomicBoolean();
@@ -58,8 +59,15 @@ class FlightRecorderReaderTest {
     }
 
     static FileTask task(Path file) throws IOException {
-        return new FileTask("w", file.toAbsolutePath().toUri().toString(), Files.size(file), 0, null, 0,
-                InputLimits.defaults(), "test-run");
+        return new FileTask(
+                "w",
+                file.toAbsolutePath().toUri().toString(),
+                Files.size(file),
+                0,
+                null,
+                0,
+                InputLimits.defaults(),
+                "test-run");
     }
 
     /** The file opened as ingest opens it, then drained: the envelopes and the report. */
@@ -79,7 +87,10 @@ class FlightRecorderReaderTest {
         List<Row> groups = new ArrayList<>();
         if (o.stream() != null) {
             try (var s = o.stream()) {
-                for (Row env : InternalRows.drain(s, TableRows.schema(ReaderRegistry.entry(TraceFormat.FLIGHT_RECORDER).outputs()))) {
+                for (Row env : InternalRows.drain(
+                        s,
+                        TableRows.schema(ReaderRegistry.entry(TraceFormat.FLIGHT_RECORDER)
+                                .outputs()))) {
                     if (env.getInt(0) == FlightRecorderReader.ENTRIES) entries.add(env.getStruct(1));
                     else groups.add(env.getStruct(2));
                 }
@@ -99,11 +110,18 @@ class FlightRecorderReaderTest {
 
     @Test
     void namesAndContent() throws IOException {
-        for (String n : List.of("_dump_0", "_dump_15", "nccl_trace_rank_3", "job-nccl_trace_rank_3.pkl", "rank_7",
-                "rank_7.json", "_dump_2.gz")) {
+        for (String n : List.of(
+                "_dump_0",
+                "_dump_15",
+                "nccl_trace_rank_3",
+                "job-nccl_trace_rank_3.pkl",
+                "rank_7",
+                "rank_7.json",
+                "_dump_2.gz")) {
             assertEquals(TraceFormat.FLIGHT_RECORDER, FormatDetector.byName(n), n);
         }
-        for (String n : List.of("rank_00_metrics.jsonl", "rank3_trace.json", "rank_3_trace.json", "memory.pickle", "dump")) {
+        for (String n :
+                List.of("rank_00_metrics.jsonl", "rank3_trace.json", "rank_3_trace.json", "memory.pickle", "dump")) {
             assertFalse(FormatDetector.byName(n) == TraceFormat.FLIGHT_RECORDER, n);
         }
         byte[] head = Files.readAllBytes(dump("nvrx-gpu-error-1st", 0));
@@ -121,12 +139,19 @@ class FlightRecorderReaderTest {
         assertEquals(TraceFileSchema.STATUS_OK, r.status(), r.error());
         assertEquals(27, r.entries().size());
         assertEquals(12, r.entries().get(0).getInt(r.entries().get(0).fieldIndex("rank")));
-        assertEquals(List.of(0L, 26L), List.of(r.entries().get(0).getLong(3), r.entries().get(26).getLong(3)));
+        assertEquals(
+                List.of(0L, 26L),
+                List.of(r.entries().get(0).getLong(3), r.entries().get(26).getLong(3)));
         assertEquals(90109L, r.entries().get(26).getLong(r.entries().get(26).fieldIndex("record_id")));
-        long statusRows = r.groups().stream().filter(g -> !g.isNullAt(g.fieldIndex("last_enqueued_collective"))).count();
+        long statusRows = r.groups().stream()
+                .filter(g -> !g.isNullAt(g.fieldIndex("last_enqueued_collective")))
+                .count();
         assertEquals(13, statusRows);
-        long named = r.groups().stream().filter(g -> !g.isNullAt(g.fieldIndex("pg_name"))).map(g -> g.getString(g.fieldIndex("pg_name")))
-                .distinct().count();
+        long named = r.groups().stream()
+                .filter(g -> !g.isNullAt(g.fieldIndex("pg_name")))
+                .map(g -> g.getString(g.fieldIndex("pg_name")))
+                .distinct()
+                .count();
         assertEquals(13, named); // every pg_config group appears once, linked or not
     }
 
@@ -135,8 +160,29 @@ class FlightRecorderReaderTest {
         // {'version': '2.9', 'pg_config': tracelake_test.fr_boom()} as protocol 2: PROTO 2, EMPTY_DICT, MARK,
         // BINUNICODE 'version', BINUNICODE '2.9', BINUNICODE 'pg_config', GLOBAL, EMPTY_TUPLE, REDUCE, SETITEMS, STOP;
         // GLOBAL at byte 2 + 1 + 1 + (1 + 4 + 7) + (1 + 4 + 3) + (1 + 4 + 9) = 38.
-        byte[] hostile = bytes(0x80, 2, "}(", "X", 7, 0, 0, 0, "version", "X", 3, 0, 0, 0, "2.9", "X", 9, 0, 0, 0,
-                "pg_config", "ctracelake_test\nfr_boom\n)Ru.");
+        byte[] hostile = bytes(
+                0x80,
+                2,
+                "}(",
+                "X",
+                7,
+                0,
+                0,
+                0,
+                "version",
+                "X",
+                3,
+                0,
+                0,
+                0,
+                "2.9",
+                "X",
+                9,
+                0,
+                0,
+                0,
+                "pg_config",
+                "ctracelake_test\nfr_boom\n)Ru.");
         Path f = tmp.resolve("_dump_3");
         Files.write(f, hostile);
         assertEquals(TraceFormat.FLIGHT_RECORDER, FormatDetector.byContent(hostile));
@@ -167,8 +213,10 @@ class FlightRecorderReaderTest {
         Read r = read(dump("nvrx-lock-gil-1st", 14));
         assertEquals(TraceFileSchema.STATUS_OK, r.status(), r.error());
         assertEquals(0, r.entries().size());
-        Row five = r.groups().stream().filter(g -> !g.isNullAt(g.fieldIndex("pg_id")) && g.getLong(g.fieldIndex("pg_id")) == 5L)
-                .findFirst().orElseThrow();
+        Row five = r.groups().stream()
+                .filter(g -> !g.isNullAt(g.fieldIndex("pg_id")) && g.getLong(g.fieldIndex("pg_id")) == 5L)
+                .findFirst()
+                .orElseThrow();
         assertEquals(14, five.getInt(five.fieldIndex("rank")));
         assertEquals(88683L, five.getLong(five.fieldIndex("last_enqueued_collective")));
         assertEquals(-1L, five.getLong(five.fieldIndex("last_started_collective")));
@@ -182,7 +230,8 @@ class FlightRecorderReaderTest {
         PickleGuard.check(pickle, pickle.length, "_dump_13", "an NCCL Flight Recorder dump");
         Object graph = new PlainUnpickler().loadChecked(new ByteArrayInputStream(pickle));
         Path json = tmp.resolve("nccl_trace_rank_13.json");
-        Files.write(json, new ObjectMapper().writeValueAsBytes(graph)); // tuples become lists, as in PyTorch's JSON dump
+        Files.write(
+                json, new ObjectMapper().writeValueAsBytes(graph)); // tuples become lists, as in PyTorch's JSON dump
         Read fromPickle = read(dump("nvrx-gpu-error-1st", 13));
         Read fromJson = read(json);
         assertEquals(TraceFileSchema.STATUS_OK, fromJson.status(), fromJson.error());
@@ -195,7 +244,9 @@ class FlightRecorderReaderTest {
         List<String> out = new ArrayList<>();
         for (Row r : rows) {
             StringBuilder sb = new StringBuilder();
-            for (int i = 0; i < r.length(); i++) if (!r.schema().fields()[i].name().equals("source_file")) sb.append(r.get(i)).append('|');
+            for (int i = 0; i < r.length(); i++)
+                if (!r.schema().fields()[i].name().equals("source_file"))
+                    sb.append(r.get(i)).append('|');
             out.add(sb.toString());
         }
         assertNotNull(out);

@@ -105,7 +105,8 @@ class ReaderFuzzTest {
         try {
             WorkloadCardLoader.parse(new String(input, StandardCharsets.UTF_8), "fuzz.yaml");
         } catch (CardException e) {
-            if (e.getMessage() == null || e.getMessage().isBlank()) throw new AssertionError("a card error without a message", e);
+            if (e.getMessage() == null || e.getMessage().isBlank())
+                throw new AssertionError("a card error without a message", e);
         }
     }
 
@@ -113,7 +114,8 @@ class ReaderFuzzTest {
     @FuzzTest
     void torchtitanToml(byte[] input) {
         FileTask task = write("train_config.toml", input, TraceFormat.TORCHTITAN_TOML);
-        List<FileReport> reports = TorchtitanConfigs.fill(CARD, List.of(task), CONF).reports();
+        List<FileReport> reports =
+                TorchtitanConfigs.fill(CARD, List.of(task), CONF).reports();
         for (FileReport r : reports) check(task.fileName(), r);
     }
 
@@ -121,7 +123,8 @@ class ReaderFuzzTest {
 
     private static WorkloadCard card() {
         try {
-            return WorkloadCardLoader.parse(String.join("\n", "workload:", "  model:", "    phase: training", ""), "card.yaml");
+            return WorkloadCardLoader.parse(
+                    String.join("\n", "workload:", "  model:", "    phase: training", ""), "card.yaml");
         } catch (CardException e) {
             throw new IllegalStateException(e);
         }

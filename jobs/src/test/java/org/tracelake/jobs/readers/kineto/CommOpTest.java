@@ -13,9 +13,25 @@ class CommOpTest {
     @Test
     void keepsTheArgsCommDetailsReadsAndShowsThemAsAMap() {
         // a record_param_comms op as tracelake generate writes it (args as pass 1 sees them)
-        Map<String, String> args = Map.of("External id", "2", "Collective name", "_allgather_base",
-                "In msg nelems", "13631488", "Out msg nelems", "13631488", "Group size", "1", "dtype", "BFloat16",
-                "In split size", "[]", "Process Group Name", "0", "Seq", "1");
+        Map<String, String> args = Map.of(
+                "External id",
+                "2",
+                "Collective name",
+                "_allgather_base",
+                "In msg nelems",
+                "13631488",
+                "Out msg nelems",
+                "13631488",
+                "Group size",
+                "1",
+                "dtype",
+                "BFloat16",
+                "In split size",
+                "[]",
+                "Process Group Name",
+                "0",
+                "Seq",
+                "1");
         CommOp op = CommOp.of("record_param_comms", "41000", 10, 29, args);
         Map<String, String> kept = op.args();
         assertEquals("13631488", kept.get(CommDetails.IN_NELEMS));

@@ -35,6 +35,7 @@ class LaunchOrderTest {
     private static final int IN_ORDER = Launches.ORDER_SAMPLE + 76;
     /** The kernel whose launch may come after it: starts in step 2, launched near the end of step 1. */
     private static final long LATE_KERNEL_START = T0 + 12_000_000;
+
     private static final long LATE_LAUNCH = T0 + 9_990_000;
     private static final long LATE_CORRELATION = 1_000_001;
 
@@ -122,8 +123,15 @@ class LaunchOrderTest {
     /** The kernels' rows by correlation id, after checking how many launch scans the reader made. */
     private static Map<Long, InternalRow> read(Path dir, String json, int expectedScans) throws IOException {
         Path file = Files.writeString(dir.resolve("rank0_trace.json"), json);
-        FileTask task = new FileTask("order", file.toUri().toString(), Files.size(file), 0L, TraceFormat.KINETO, 0,
-                InputLimits.defaults(), "test");
+        FileTask task = new FileTask(
+                "order",
+                file.toUri().toString(),
+                Files.size(file),
+                0L,
+                TraceFormat.KINETO,
+                0,
+                InputLimits.defaults(),
+                "test");
         Map<Long, InternalRow> kernels = new HashMap<>();
         try (EventStream rows = new KinetoReader().open(task, new Configuration())) {
             while (rows.hasNext()) {

@@ -28,7 +28,9 @@ import org.tracelake.jobs.testing.TestArchive;
  */
 @RealTraces({"memory-snapshot/cs336-bcrafton", "memory-snapshot/cs336-magma27-windows"})
 class MemorySnapshotIngestTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static TestArchive archive;
     static Refresh.Result result;
@@ -55,7 +57,8 @@ class MemorySnapshotIngestTest {
         assertEquals(2, result.workloads().size());
         result.workloads().forEach(w -> assertTrue(w.clean(), () -> w.workload() + ": " + w.problems()));
         List<Row> files = spark.sql("SELECT workload, format, status, rank, rank_source, metadata['trace_entries'] "
-                + "FROM mem_files_t WHERE format = 'memory_snapshot' ORDER BY workload").collectAsList();
+                        + "FROM mem_files_t WHERE format = 'memory_snapshot' ORDER BY workload")
+                .collectAsList();
         assertEquals(2, files.size());
         for (Row f : files) {
             assertEquals("ok", f.getString(2));
@@ -70,21 +73,43 @@ class MemorySnapshotIngestTest {
     void traceEntriesPerDeviceAndAction() {
         // python: Counter(e['action'] for e in s['device_traces'][0]); len(...) per file.
         Map<String, Long> counts = new HashMap<>();
-        for (Row r : spark.sql("SELECT workload, device, action, count(*) FROM mem_ev_t GROUP BY 1, 2, 3").collectAsList()) {
+        for (Row r : spark.sql("SELECT workload, device, action, count(*) FROM mem_ev_t GROUP BY 1, 2, 3")
+                .collectAsList()) {
             counts.put(r.getString(0) + "/" + r.getInt(1) + "/" + r.getString(2), r.getLong(3));
         }
-        assertEquals(Map.of(
-                "bcrafton/0/alloc", 2162L, "bcrafton/0/free_requested", 2162L, "bcrafton/0/free_completed", 2162L,
-                "magma27/0/alloc", 1721L, "magma27/0/free_requested", 1721L, "magma27/0/free_completed", 1721L), counts);
-        assertEquals(6486L, spark.sql("SELECT count(*) FROM mem_ev_t WHERE workload = 'bcrafton' AND device = 0").first().getLong(0));
-        assertEquals(5163L, spark.sql("SELECT count(*) FROM mem_ev_t WHERE workload = 'magma27' AND device = 0").first().getLong(0));
+        assertEquals(
+                Map.of(
+                        "bcrafton/0/alloc",
+                        2162L,
+                        "bcrafton/0/free_requested",
+                        2162L,
+                        "bcrafton/0/free_completed",
+                        2162L,
+                        "magma27/0/alloc",
+                        1721L,
+                        "magma27/0/free_requested",
+                        1721L,
+                        "magma27/0/free_completed",
+                        1721L),
+                counts);
+        assertEquals(
+                6486L,
+                spark.sql("SELECT count(*) FROM mem_ev_t WHERE workload = 'bcrafton' AND device = 0")
+                        .first()
+                        .getLong(0));
+        assertEquals(
+                5163L,
+                spark.sql("SELECT count(*) FROM mem_ev_t WHERE workload = 'magma27' AND device = 0")
+                        .first()
+                        .getLong(0));
     }
 
     @Test
     void firstEntryAsWritten() {
         // python: s['device_traces'][0][0] of each file.
         Row b = spark.sql("SELECT action, address, size, stream, time_us, ts_ns, frame, frame_count FROM mem_ev_t "
-                + "WHERE workload = 'bcrafton' AND ordinal = 0").first();
+                        + "WHERE workload = 'bcrafton' AND ordinal = 0")
+                .first();
         assertEquals("alloc", b.getString(0));
         assertEquals(126972587876352L, b.getLong(1));
         assertEquals(512L, b.getLong(2));
@@ -93,7 +118,8 @@ class MemorySnapshotIngestTest {
         assertEquals(1773270053858957000L, b.getLong(5));
         // The innermost Python frame of a 50-frame C++/Python stack.
         assertEquals("fake_train /home/brian/Desktop/assignment2-systems/benchmarking_script.py:49", b.getString(6));
-        Row m = spark.sql("SELECT address, size, frame FROM mem_ev_t WHERE workload = 'magma27' AND ordinal = 0").first();
+        Row m = spark.sql("SELECT address, size, frame FROM mem_ev_t WHERE workload = 'magma27' AND ordinal = 0")
+                .first();
         assertEquals(47294971904L, m.getLong(0));
         assertEquals(25165824L, m.getLong(1));
         assertEquals("forward D:\\Dev\\assignment2-systems\\cs336-basics\\cs336_basics\\model.py:54", m.getString(2));
@@ -103,18 +129,22 @@ class MemorySnapshotIngestTest {
     void finalSegmentsAndBlocks() {
         // python: len(segments), sum(len(seg['blocks'])), sum(total_size) for device 0.
         Map<String, Long> counts = new HashMap<>();
-        for (Row r : spark.sql("SELECT workload, row_kind, count(*), sum(size) FROM mem_seg_t GROUP BY 1, 2").collectAsList()) {
+        for (Row r : spark.sql("SELECT workload, row_kind, count(*), sum(size) FROM mem_seg_t GROUP BY 1, 2")
+                .collectAsList()) {
             counts.put(r.getString(0) + "/" + r.getString(1), r.getLong(2));
             if (r.getString(1).equals("segment")) {
                 assertEquals(r.getString(0).equals("bcrafton") ? 4238344192L : 14180941824L, r.getLong(3));
             }
         }
-        assertEquals(Map.of("bcrafton/segment", 96L, "bcrafton/block", 550L, "magma27/segment", 216L, "magma27/block", 455L), counts);
+        assertEquals(
+                Map.of("bcrafton/segment", 96L, "bcrafton/block", 550L, "magma27/segment", 216L, "magma27/block", 455L),
+                counts);
     }
 
     private double metric(String workload, String metric) {
         Row r = spark.sql("SELECT value, status FROM mem_metrics_t WHERE workload = '" + workload + "' AND metric = '"
-                + metric + "' AND scope = 'workload'").first();
+                        + metric + "' AND scope = 'workload'")
+                .first();
         assertEquals("ok", r.getString(1), metric);
         return r.getDouble(0);
     }
@@ -159,7 +189,8 @@ class MemorySnapshotIngestTest {
     @Test
     void perDeviceRowsAndUnitNote() {
         Row r = spark.sql("SELECT value, unit, rank, key FROM mem_metrics_t WHERE workload = 'bcrafton' "
-                + "AND metric = 'peak_allocated_bytes' AND scope = 'rank'").first();
+                        + "AND metric = 'peak_allocated_bytes' AND scope = 'rank'")
+                .first();
         assertEquals(3853700352.0, r.getDouble(0));
         assertEquals("bytes (requested sizes)", r.getString(1));
         assertEquals(0, r.getInt(2));
@@ -169,7 +200,8 @@ class MemorySnapshotIngestTest {
     @Test
     void noTelemetryMeansAReasonNotAValue() {
         Row r = spark.sql("SELECT value, status, reason FROM mem_metrics_t WHERE workload = 'bcrafton' "
-                + "AND metric = 'telemetry_overlap' AND figure = 'overlap_ratio' AND scope = 'workload'").first();
+                        + "AND metric = 'telemetry_overlap' AND figure = 'overlap_ratio' AND scope = 'workload'")
+                .first();
         assertNull(r.get(0));
         assertEquals("missing_input", r.getString(1));
         assertTrue(r.getString(2).contains("no AORTA iteration telemetry"));

@@ -30,7 +30,8 @@ import org.tracelake.jobs.readers.TraceFormat;
  * {@code pickle.dumps(collections.OrderedDict(), 2)} is GLOBAL, EMPTY_TUPLE, REDUCE).
  */
 class PickleGuardTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** A callable the unpickler would build if it ever got to see GLOBAL tracelake_test.boom. */
     static final AtomicBoolean CONSTRUCTED = new AtomicBoolean();
@@ -53,7 +54,8 @@ class PickleGuardTest {
     }
 
     private static String refusal(byte[] pickle) {
-        return assertThrows(InputRefusedException.class, () -> PickleGuard.check(pickle, pickle.length, "x.pickle")).getMessage();
+        return assertThrows(InputRefusedException.class, () -> PickleGuard.check(pickle, pickle.length, "x.pickle"))
+                .getMessage();
     }
 
     @Test
@@ -70,7 +72,8 @@ class PickleGuardTest {
         String why = refusal(bytes(0x80, 4, "])R."));
         assertTrue(why.contains("REDUCE at byte 4"), why);
         // pickle.dumps(collections.OrderedDict(), 2): GLOBAL comes first and is refused there.
-        assertTrue(refusal(bytes(0x80, 2, "ccollections\nOrderedDict\n", 'q', 0, ")R", 'q', 1, ".")).contains("GLOBAL at byte 2"));
+        assertTrue(refusal(bytes(0x80, 2, "ccollections\nOrderedDict\n", 'q', 0, ")R", 'q', 1, "."))
+                .contains("GLOBAL at byte 2"));
     }
 
     @Test
@@ -93,9 +96,43 @@ class PickleGuardTest {
     @Test
     void plainDataPassesAndLoads() throws Exception {
         // {'segments': [], 'n': 300, 'big': 2**40, 'f': False} as CPython protocol 4 writes it (no FRAME for brevity).
-        byte[] pickle = bytes(0x80, 4, "}", 0x94, "(", 0x8c, 8, "segments", 0x94, "]", 0x94,
-                0x8c, 1, "n", 0x94, 'M', 0x2c, 0x01, 0x8c, 3, "big", 0x94, 0x8a, 6, 0, 0, 0, 0, 0, 1,
-                0x8c, 1, "f", 0x94, 0x89, "u.");
+        byte[] pickle = bytes(
+                0x80,
+                4,
+                "}",
+                0x94,
+                "(",
+                0x8c,
+                8,
+                "segments",
+                0x94,
+                "]",
+                0x94,
+                0x8c,
+                1,
+                "n",
+                0x94,
+                'M',
+                0x2c,
+                0x01,
+                0x8c,
+                3,
+                "big",
+                0x94,
+                0x8a,
+                6,
+                0,
+                0,
+                0,
+                0,
+                0,
+                1,
+                0x8c,
+                1,
+                "f",
+                0x94,
+                0x89,
+                "u.");
         assertEquals(19, PickleGuard.check(pickle, pickle.length, "x.pickle")); // 19 opcodes up to and including STOP
         Object root = new PlainUnpickler().loadChecked(new ByteArrayInputStream(pickle));
         Map<?, ?> m = (Map<?, ?>) root;
@@ -120,27 +157,36 @@ class PickleGuardTest {
         // junk. The guard passes it (every opcode is plain), razorvine fails with an index error inside its stack.
         byte[] pickle = bytes(0x80, 2, ".", 0, 0, 0, 0xfb, '"');
         assertEquals(2, PickleGuard.check(pickle, pickle.length, "x.pickle"));
-        PickleException e = assertThrows(PickleException.class,
-                () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(pickle)));
-        assertEquals("a damaged pickle: the opcode before byte 3 does not fit the values before it"
-                + " (IndexOutOfBoundsException)", e.getMessage());
+        PickleException e = assertThrows(
+                PickleException.class, () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(pickle)));
+        assertEquals(
+                "a damaged pickle: the opcode before byte 3 does not fit the values before it"
+                        + " (IndexOutOfBoundsException)",
+                e.getMessage());
         // a dict's SETITEM on a list: razorvine casts
         byte[] setitemOnList = bytes(0x80, 2, "]", 0x4b, 1, 0x4b, 2, "s.");
-        assertTrue(assertThrows(PickleException.class,
-                () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(setitemOnList))).getMessage()
+        assertTrue(assertThrows(PickleException.class, () -> new PlainUnpickler()
+                        .loadChecked(new ByteArrayInputStream(setitemOnList)))
+                .getMessage()
                 .startsWith("a damaged pickle: the opcode before byte 8"));
         // APPEND to a None (ReaderFuzzTestInputs/flightRecorderPickle/crash-9036…): razorvine dereferences it
         byte[] appendToNone = bytes(0x80, 2, "N", 0x4b, 1, "a.");
-        assertEquals("a damaged pickle: the opcode before byte 6 does not fit the values before it"
-                + " (NullPointerException)", assertThrows(PickleException.class,
-                () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(appendToNone))).getMessage());
+        assertEquals(
+                "a damaged pickle: the opcode before byte 6 does not fit the values before it"
+                        + " (NullPointerException)",
+                assertThrows(PickleException.class, () -> new PlainUnpickler()
+                                .loadChecked(new ByteArrayInputStream(appendToNone)))
+                        .getMessage());
         // d = {}; d["a"] = d; d[d] = None (ReaderFuzzTestInputs/flightRecorderPickle/crash-a3bf…): hashing the key
         // d recurses through d["a"] forever; Python's own unpickler says "unhashable type: 'dict'"
         byte[] selfKey = bytes(0x80, 2, "}", 'q', 0, 'X', 1, 0, 0, 0, "a", 'h', 0, "s", 'h', 0, "Ns.");
         assertEquals(10, PickleGuard.check(selfKey, selfKey.length, "x.pickle")); // plain opcodes only: it passes
-        assertEquals("a damaged pickle: the opcode before byte 18 hashes a value that contains itself, or one nested"
-                + " too deeply to follow", assertThrows(PickleException.class,
-                () -> new PlainUnpickler().loadChecked(new ByteArrayInputStream(selfKey))).getMessage());
+        assertEquals(
+                "a damaged pickle: the opcode before byte 18 hashes a value that contains itself, or one nested"
+                        + " too deeply to follow",
+                assertThrows(PickleException.class, () -> new PlainUnpickler()
+                                .loadChecked(new ByteArrayInputStream(selfKey)))
+                        .getMessage());
     }
 
     @Test
@@ -149,10 +195,17 @@ class PickleGuardTest {
         byte[] hostile = bytes(0x80, 2, "ctracelake_test\nboom\n)R.");
         Path file = tmp.resolve("rank0_memory_snapshot.pickle");
         Files.write(file, hostile);
-        FileTask task = new FileTask("w", file.toUri().toString(), hostile.length, 0, TraceFormat.MEMORY_SNAPSHOT, 0,
-                InputLimits.defaults(), "run");
-        InputRefusedException e = assertThrows(InputRefusedException.class,
-                () -> new MemorySnapshotReader().open(task, new Configuration()));
+        FileTask task = new FileTask(
+                "w",
+                file.toUri().toString(),
+                hostile.length,
+                0,
+                TraceFormat.MEMORY_SNAPSHOT,
+                0,
+                InputLimits.defaults(),
+                "run");
+        InputRefusedException e = assertThrows(
+                InputRefusedException.class, () -> new MemorySnapshotReader().open(task, new Configuration()));
         assertTrue(e.getMessage().contains("GLOBAL"), e.getMessage());
         assertFalse(CONSTRUCTED.get(), "the constructor of a pickled global must never run");
         // The second line of defence refuses the same stream at dispatch, should the walker ever let it through.

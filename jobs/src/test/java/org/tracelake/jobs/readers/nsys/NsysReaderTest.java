@@ -58,7 +58,9 @@ class NsysReaderTest {
     }
 
     private static List<Row> rows(ReaderTestSupport.Read read, String cat) {
-        return read.rows().stream().filter(r -> cat.equals(col(r, EventSchema.CAT))).toList();
+        return read.rows().stream()
+                .filter(r -> cat.equals(col(r, EventSchema.CAT)))
+                .toList();
     }
 
     @Test
@@ -85,7 +87,11 @@ class NsysReaderTest {
         rows(real(), "gpu_memcpy").forEach(r -> copies.merge(col(r, EventSchema.NAME), 1, Integer::sum));
         assertEquals(Map.of("Memcpy HtoD", 254, "Memcpy DtoH", 25), copies);
         // sqlite3: SELECT sum(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY → 225116952
-        assertEquals(225_116_952L, rows(real(), "gpu_memcpy").stream().mapToLong(r -> Long.parseLong(arg(r, "bytes"))).sum());
+        assertEquals(
+                225_116_952L,
+                rows(real(), "gpu_memcpy").stream()
+                        .mapToLong(r -> Long.parseLong(arg(r, "bytes")))
+                        .sum());
     }
 
     @Test
@@ -111,13 +117,18 @@ class NsysReaderTest {
         //   → PdV_kernel (instance 2) 19404589, calc_dt_kernel 18650735, PdV_kernel (instance 1) 15984402;
         //   SELECT count(DISTINCT demangledName) → 102
         List<Map.Entry<String, Long>> top = timeByName.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(3).toList();
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(3)
+                .toList();
         assertEquals(102, timeByName.size());
         assertEquals(19_404_589L, top.get(0).getValue());
-        assertTrue(top.get(0).getKey().startsWith("void clover::par_ranged2d_kernel<PdV_kernel(bool, int, int, int, int, double, "));
+        assertTrue(top.get(0)
+                .getKey()
+                .startsWith("void clover::par_ranged2d_kernel<PdV_kernel(bool, int, int, int, int, double, "));
         assertTrue(top.get(0).getKey().endsWith("::[lambda(int, int) (instance 2)]>(clover::Range2d, T1)"));
         assertEquals(18_650_735L, top.get(1).getValue());
-        assertTrue(top.get(1).getKey().startsWith("void clover::par_reduce_kernel<calc_dt_kernel(global_variables &, "));
+        assertTrue(
+                top.get(1).getKey().startsWith("void clover::par_reduce_kernel<calc_dt_kernel(global_variables &, "));
         assertEquals(15_984_402L, top.get(2).getValue());
         assertTrue(top.get(2).getKey().endsWith("::[lambda(int, int) (instance 1)]>(clover::Range2d, T1)"));
     }
@@ -126,7 +137,9 @@ class NsysReaderTest {
     void cloverleafLaunchesPidsAndMetadata() {
         // sqlite3: the earliest kernel (start 533338240, correlation 452) was launched by cudaLaunchKernel_v7000 at
         // 533303007 on globalTid 310028055214088: PID (g >> 24) & 0xFFFFFF = 1701896, TID g & 0xFFFFFF = 1701896
-        Row first = rows(real(), "kernel").stream().min(Comparator.comparingLong(r -> (Long) col(r, EventSchema.TS_NS))).orElseThrow();
+        Row first = rows(real(), "kernel").stream()
+                .min(Comparator.comparingLong(r -> (Long) col(r, EventSchema.TS_NS)))
+                .orElseThrow();
         assertEquals(452L, (Long) col(first, EventSchema.CORRELATION));
         assertEquals(SESSION_START + 533_303_007L, (Long) col(first, EventSchema.LAUNCH_TS_NS));
         assertEquals(SESSION_START + 533_338_240L, (Long) col(first, EventSchema.TS_NS));
@@ -136,8 +149,13 @@ class NsysReaderTest {
         assertEquals("115426", arg(first, "gridX"));
         // sqlite3: every kernel's correlationId has a runtime call (… WHERE correlationId IN (SELECT … RUNTIME) → 1312)
         assertTrue(rows(real(), "kernel").stream().allMatch(r -> col(r, EventSchema.LAUNCH_TS_NS) != null));
-        // sqlite3: SELECT value FROM StringIds JOIN RUNTIME … GROUP BY → cudaLaunchKernel_v7000 1312, cudaDeviceSynchronize_v3020 1312
-        assertEquals(1_312, rows(real(), "cuda_runtime").stream().filter(r -> "cudaLaunchKernel_v7000".equals(col(r, EventSchema.NAME))).count());
+        // sqlite3: SELECT value FROM StringIds JOIN RUNTIME … GROUP BY → cudaLaunchKernel_v7000 1312,
+        // cudaDeviceSynchronize_v3020 1312
+        assertEquals(
+                1_312,
+                rows(real(), "cuda_runtime").stream()
+                        .filter(r -> "cudaLaunchKernel_v7000".equals(col(r, EventSchema.NAME)))
+                        .count());
         Map<String, String> meta = real().report().metadata;
         assertEquals("3.13.2", meta.get("export_schema_version")); // META_DATA_EXPORT
         assertEquals("2024.5.1.113", meta.get("nsys_version"));
@@ -151,7 +169,8 @@ class NsysReaderTest {
     @Test
     void stepsNcclRangesMemsetsAndTwoDevices(@TempDir Path dir) throws Exception {
         Path db = SyntheticExport.write(dir.resolve("train.sqlite"));
-        ReaderTestSupport.Read read = ReaderTestSupport.readAll(new NsysReader(), ReaderTestSupport.task(db, TraceFormat.NSYS_SQLITE));
+        ReaderTestSupport.Read read =
+                ReaderTestSupport.readAll(new NsysReader(), ReaderTestSupport.task(db, TraceFormat.NSYS_SQLITE));
         assertEquals(3 + 1 + 5 + 4, read.rows().size()); // kernels, memset, runtime calls, NVTX ranges and mark
         Map<Long, Row> kernels = new HashMap<>();
         rows(read, "kernel").forEach(r -> kernels.put(col(r, EventSchema.CORRELATION), r));
@@ -183,18 +202,28 @@ class NsysReaderTest {
         assertEquals(5L, (Long) col(memset, EventSchema.STEP));
 
         Map<String, Row> runtime = new HashMap<>();
-        rows(read, "cuda_runtime").forEach(r -> runtime.put(col(r, EventSchema.CORRELATION).toString(), r));
+        rows(read, "cuda_runtime")
+                .forEach(r -> runtime.put(col(r, EventSchema.CORRELATION).toString(), r));
         assertEquals(1, (Integer) col(runtime.get("5"), EventSchema.RANK)); // launched on device 1
         assertEquals(0, (Integer) col(runtime.get("1"), EventSchema.RANK));
         assertNull(col(runtime.get("4"), EventSchema.RANK)); // cudaMalloc of a process driving two GPUs
         assertNull(col(runtime.get("4"), EventSchema.STEP)); // before the first step
 
         List<Row> nvtx = rows(read, "user_annotation");
-        Row step6 = nvtx.stream().filter(r -> "ProfilerStep#6".equals(col(r, EventSchema.NAME))).findFirst().orElseThrow();
+        Row step6 = nvtx.stream()
+                .filter(r -> "ProfilerStep#6".equals(col(r, EventSchema.NAME)))
+                .findFirst()
+                .orElseThrow();
         assertEquals(6L, (Long) col(step6, EventSchema.STEP));
-        Row range = nvtx.stream().filter(r -> "ncclAllReduce".equals(col(r, EventSchema.NAME))).findFirst().orElseThrow();
+        Row range = nvtx.stream()
+                .filter(r -> "ncclAllReduce".equals(col(r, EventSchema.NAME)))
+                .findFirst()
+                .orElseThrow();
         assertEquals("NCCL", arg(range, "domain"));
-        Row mark = nvtx.stream().filter(r -> "i".equals(col(r, EventSchema.PH))).findFirst().orElseThrow();
+        Row mark = nvtx.stream()
+                .filter(r -> "i".equals(col(r, EventSchema.PH)))
+                .findFirst()
+                .orElseThrow();
         assertNull(col(mark, EventSchema.DUR_NS));
 
         assertNull(read.report().rank);
@@ -207,11 +236,13 @@ class NsysReaderTest {
     void aRankInTheFileNameWinsAndGzipIsUndone(@TempDir Path dir) throws Exception {
         Path db = SyntheticExport.write(dir.resolve("plain.sqlite"));
         Path gz = dir.resolve("rank3_train.sqlite.gz");
-        try (InputStream in = Files.newInputStream(db); OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+        try (InputStream in = Files.newInputStream(db);
+                OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
             in.transferTo(out);
         }
         long tempDirsBefore = nsysTempDirs();
-        ReaderTestSupport.Read read = ReaderTestSupport.readAll(new NsysReader(), ReaderTestSupport.task(gz, TraceFormat.NSYS_SQLITE));
+        ReaderTestSupport.Read read =
+                ReaderTestSupport.readAll(new NsysReader(), ReaderTestSupport.task(gz, TraceFormat.NSYS_SQLITE));
         assertEquals(13, read.rows().size());
         read.rows().forEach(r -> assertEquals(3, (Integer) col(r, EventSchema.RANK)));
         assertEquals(3, read.report().rank);
@@ -223,9 +254,14 @@ class NsysReaderTest {
     void aReportWithoutNsysNamesTheCommandToRun(@TempDir Path dir) throws IOException {
         Path rep = dir.resolve("run3.nsys-rep");
         Files.writeString(rep, "not really a report");
-        IOException e = assertThrows(IOException.class, () -> ReaderTestSupport.readAll(
-                new NsysReader(new NsysExport(dir.resolve("no-bin").toString())), ReaderTestSupport.task(rep, TraceFormat.NSYS_REP)));
-        assertTrue(e.getMessage().contains("`nsys export --type sqlite --output run3.sqlite run3.nsys-rep`"), e.getMessage());
+        IOException e = assertThrows(
+                IOException.class,
+                () -> ReaderTestSupport.readAll(
+                        new NsysReader(new NsysExport(dir.resolve("no-bin").toString())),
+                        ReaderTestSupport.task(rep, TraceFormat.NSYS_REP)));
+        assertTrue(
+                e.getMessage().contains("`nsys export --type sqlite --output run3.sqlite run3.nsys-rep`"),
+                e.getMessage());
     }
 
     @Test
@@ -234,13 +270,15 @@ class NsysReaderTest {
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path nsys = bin.resolve("nsys");
         // a stand-in for NVIDIA's tool: checks the arguments it is given and "exports" the prepared database
-        Files.writeString(nsys, "#!/bin/sh\n[ \"$1 $2 $3 $4\" = \"export --type sqlite --output\" ] || exit 3\n"
-                + "cp '" + db + "' \"$5\"\n");
+        Files.writeString(
+                nsys,
+                "#!/bin/sh\n[ \"$1 $2 $3 $4\" = \"export --type sqlite --output\" ] || exit 3\n" + "cp '" + db
+                        + "' \"$5\"\n");
         Files.setPosixFilePermissions(nsys, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path rep = dir.resolve("run.nsys-rep");
         Files.writeString(rep, "report bytes");
-        ReaderTestSupport.Read read = ReaderTestSupport.readAll(new NsysReader(new NsysExport(bin.toString())),
-                ReaderTestSupport.task(rep, TraceFormat.NSYS_REP));
+        ReaderTestSupport.Read read = ReaderTestSupport.readAll(
+                new NsysReader(new NsysExport(bin.toString())), ReaderTestSupport.task(rep, TraceFormat.NSYS_REP));
         assertEquals(13, read.rows().size());
         assertNotNull(read.report().contentHash);
     }
@@ -249,8 +287,10 @@ class NsysReaderTest {
     void aFileThatIsNotSqliteGetsAClearError(@TempDir Path dir) throws IOException {
         Path bad = dir.resolve("broken.sqlite");
         Files.writeString(bad, "SQLite format 3\0 but then nothing sensible".repeat(40));
-        IOException e = assertThrows(IOException.class,
-                () -> ReaderTestSupport.readAll(new NsysReader(), ReaderTestSupport.task(bad, TraceFormat.NSYS_SQLITE)));
+        IOException e = assertThrows(
+                IOException.class,
+                () -> ReaderTestSupport.readAll(
+                        new NsysReader(), ReaderTestSupport.task(bad, TraceFormat.NSYS_SQLITE)));
         assertTrue(e.getMessage().contains("re-run nsys export"), e.getMessage());
     }
 
@@ -262,7 +302,8 @@ class NsysReaderTest {
         var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(realFile(), TraceFormat.NSYS_SQLITE), reports);
         df.createOrReplaceTempView("nsys_events");
         Row r = spark.sql("SELECT count(*), sum(CASE WHEN cat = 'kernel' THEN 1 ELSE 0 END), "
-                + "sum(CASE WHEN activity_class = 'memcpy' THEN 1 ELSE 0 END) FROM nsys_events").first();
+                        + "sum(CASE WHEN activity_class = 'memcpy' THEN 1 ELSE 0 END) FROM nsys_events")
+                .first();
         assertEquals(4_639L, r.getLong(0));
         assertEquals(1_312L, r.getLong(1));
         assertEquals(279L, r.getLong(2));
@@ -272,7 +313,8 @@ class NsysReaderTest {
 
     private static long nsysTempDirs() throws IOException {
         try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return s.filter(p -> p.getFileName().toString().startsWith("tracelake-nsys-")).count();
+            return s.filter(p -> p.getFileName().toString().startsWith("tracelake-nsys-"))
+                    .count();
         }
     }
 
@@ -281,43 +323,58 @@ class NsysReaderTest {
         static final long BASE = 1_700_000_000_000_000_000L;
         /** hardware 1, VM 0, PID 4321; the thread is TID 4325. */
         static final long GLOBAL_PID = (1L << 56) | (4321L << 24);
+
         static final long GLOBAL_TID = GLOBAL_PID | 4325L;
 
         static Path write(Path file) throws SQLException {
-            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                    Statement s = c.createStatement()) {
                 s.executeUpdate("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL)");
                 s.executeUpdate("INSERT INTO StringIds VALUES (1, 'gemm_kernel_128x64'), (2, 'gemm'),"
                         + " (3, 'ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)'),"
                         + " (4, 'ncclDevKernel_AllReduce_Sum_f32_RING_LL'), (5, 'short_only_kernel'), (10, 'cudaLaunchKernel_v7000'),"
                         + " (11, 'cudaMemsetAsync_v3020'), (12, 'cudaMalloc_v3020'), (20, 'ProfilerStep#5')");
-                s.executeUpdate("CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT)");
+                s.executeUpdate(
+                        "CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT)");
                 s.executeUpdate("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (" + BASE + ", 'x', 'y')");
                 s.executeUpdate("CREATE TABLE EXPORT_META_DATA (name TEXT, value TEXT)");
-                s.executeUpdate("INSERT INTO EXPORT_META_DATA VALUES ('EXPORT_SCHEMA_VERSION', '2.9.1'), ('EXPORT_PRODUCT_VERSION', '2022.2.1.31')");
-                s.executeUpdate("CREATE TABLE TARGET_INFO_GPU (id INTEGER, name TEXT, busLocation TEXT, cuDevice INTEGER)");
-                s.executeUpdate("INSERT INTO TARGET_INFO_GPU VALUES (0, 'H100', '0000:01:00.0', 0), (1, 'H100', '0000:02:00.0', 1)");
+                s.executeUpdate(
+                        "INSERT INTO EXPORT_META_DATA VALUES ('EXPORT_SCHEMA_VERSION', '2.9.1'), ('EXPORT_PRODUCT_VERSION', '2022.2.1.31')");
+                s.executeUpdate(
+                        "CREATE TABLE TARGET_INFO_GPU (id INTEGER, name TEXT, busLocation TEXT, cuDevice INTEGER)");
+                s.executeUpdate(
+                        "INSERT INTO TARGET_INFO_GPU VALUES (0, 'H100', '0000:01:00.0', 0), (1, 'H100', '0000:02:00.0', 1)");
                 // an extra "name" column, as pipit adds after export: columns are selected by name
-                s.executeUpdate("CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
-                        + " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
-                        + " gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER, name TEXT)");
+                s.executeUpdate(
+                        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+                                + " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+                                + " gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER, name TEXT)");
                 s.executeUpdate("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
                         + " (2500, 3500, 0, 1, 7, 1, " + GLOBAL_PID + ", 1, 2, 64, 1, 1, 128, 1, 1, 'ignored'),"
                         + " (9500, 9900, 0, 1, 13, 2, " + GLOBAL_PID + ", 3, 4, 8, 1, 1, 512, 1, 1, 'ignored'),"
                         + " (8200, 8300, 1, 2, 7, 5, " + GLOBAL_PID + ", NULL, 5, 1, 1, 1, 32, 1, 1, 'ignored')");
-                s.executeUpdate("CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
-                        + " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, value INTEGER, bytes INTEGER, memKind INTEGER)");
-                s.executeUpdate("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (3200, 3300, 0, 1, 7, 3, " + GLOBAL_PID + ", 0, 4096, 2)");
-                s.executeUpdate("CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
-                        + " correlationId INTEGER, nameId INTEGER, returnValue INTEGER)");
-                s.executeUpdate("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (2000, 2100, 1, " + GLOBAL_TID + ", 1, 10, 0),"
-                        + " (6100, 6200, 1, " + GLOBAL_TID + ", 2, 10, 0), (3000, 3050, 1, " + GLOBAL_TID + ", 3, 11, 0),"
-                        + " (500, 900, 1, " + GLOBAL_TID + ", 4, 12, 0), (8000, 8100, 1, " + GLOBAL_TID + ", 5, 10, 0)");
-                s.executeUpdate("CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,"
-                        + " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER, jsonText TEXT)");
+                s.executeUpdate(
+                        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+                                + " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, value INTEGER, bytes INTEGER, memKind INTEGER)");
+                s.executeUpdate("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (3200, 3300, 0, 1, 7, 3, " + GLOBAL_PID
+                        + ", 0, 4096, 2)");
+                s.executeUpdate(
+                        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
+                                + " correlationId INTEGER, nameId INTEGER, returnValue INTEGER)");
+                s.executeUpdate(
+                        "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (2000, 2100, 1, " + GLOBAL_TID + ", 1, 10, 0),"
+                                + " (6100, 6200, 1, " + GLOBAL_TID + ", 2, 10, 0), (3000, 3050, 1, " + GLOBAL_TID
+                                + ", 3, 11, 0),"
+                                + " (500, 900, 1, " + GLOBAL_TID + ", 4, 12, 0), (8000, 8100, 1, " + GLOBAL_TID
+                                + ", 5, 10, 0)");
+                s.executeUpdate(
+                        "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,"
+                                + " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER, jsonText TEXT)");
                 s.executeUpdate("INSERT INTO NVTX_EVENTS VALUES"
                         + " (100, NULL, 75, NULL, NULL, NULL, 'NCCL', " + GLOBAL_TID + ", NULL, NULL, 1, NULL),"
                         + " (1000, 5000, 59, NULL, NULL, NULL, NULL, " + GLOBAL_TID + ", NULL, 20, 0, NULL),"
-                        + " (5000, 9000, 59, NULL, NULL, NULL, 'ProfilerStep#6', " + GLOBAL_TID + ", NULL, NULL, 0, NULL),"
+                        + " (5000, 9000, 59, NULL, NULL, NULL, 'ProfilerStep#6', " + GLOBAL_TID
+                        + ", NULL, NULL, 0, NULL),"
                         + " (6000, 6500, 59, NULL, NULL, NULL, 'ncclAllReduce', " + GLOBAL_TID + ", NULL, NULL, 1,"
                         + " '{\"NCCL communicator ID\": 99, \"Message size [bytes]\": 1048576, \"No. of ranks\": 2}'),"
                         + " (7000, NULL, 34, NULL, NULL, NULL, 'checkpoint', " + GLOBAL_TID + ", NULL, NULL, 0, NULL)");

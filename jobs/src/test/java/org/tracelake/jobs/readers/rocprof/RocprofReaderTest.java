@@ -50,10 +50,10 @@ class RocprofReaderTest {
         return ReaderTestSupport.readOnce(new RocprofReader(), realFile(), TraceFormat.ROCPROF_JSON);
     }
 
-
     @Test
     void everyKernelDispatchBecomesAKernelRowOnDeviceZero() {
-        // python: len(kernel_dispatch) == 43915; every dispatch_info.agent_id.handle is 37946, the agent with gpu_index 0
+        // python: len(kernel_dispatch) == 43915; every dispatch_info.agent_id.handle is 37946, the agent with gpu_index
+        // 0
         assertEquals(43_915, real().rows().size());
         assertEquals(43_915L, real().report().eventsRead);
         assertEquals(0L, real().report().drops.total());
@@ -73,14 +73,20 @@ class RocprofReaderTest {
     @Test
     void rcclKernelsAreCommunicationOfUnknownKind() {
         // python: 1310 dispatches match the comm regex, all named ncclDevKernel_Generic_1(...), 1309 on stream 565
-        List<Row> comm = real().rows().stream().filter(r -> "comm".equals(col(r, EventSchema.ACTIVITY_CLASS))).toList();
+        List<Row> comm = real().rows().stream()
+                .filter(r -> "comm".equals(col(r, EventSchema.ACTIVITY_CLASS)))
+                .toList();
         assertEquals(1_310, comm.size());
         for (Row r : comm) {
             assertEquals("ncclDevKernel_Generic_1(ncclDevKernelArgsStorage<4096ul>)", col(r, EventSchema.NAME));
             assertEquals("other", col(r, EventSchema.COLLECTIVE)); // RCCL's generic kernel names no collective
             assertEquals("comm", col(r, EventSchema.KERNEL_CATEGORY));
         }
-        assertEquals(1_309, comm.stream().filter(r -> Long.valueOf(565).equals(col(r, EventSchema.STREAM))).count());
+        assertEquals(
+                1_309,
+                comm.stream()
+                        .filter(r -> Long.valueOf(565).equals(col(r, EventSchema.STREAM)))
+                        .count());
     }
 
     @Test
@@ -99,7 +105,8 @@ class RocprofReaderTest {
         assertEquals(63_857_982_592_000L, minTs);
         assertEquals(63_873_104_615_494L, maxEnd);
         assertEquals(4_441_741_378L, sum);
-        // python: kernel_dispatch[0] = __amd_rocclr_copyBuffer.kd, 63857982592000 → 63857982594840, thread 908, queue 16
+        // python: kernel_dispatch[0] = __amd_rocclr_copyBuffer.kd, 63857982592000 → 63857982594840, thread 908, queue
+        // 16
         Row first = real().rows().get(0);
         assertEquals("__amd_rocclr_copyBuffer", col(first, EventSchema.NAME));
         assertEquals(2_840L, (Long) col(first, EventSchema.DUR_NS));
@@ -113,9 +120,11 @@ class RocprofReaderTest {
         // python: the most frequent names after joining kernel_symbols and stripping ".kd" / " [clone .kd]"
         Map<String, Integer> counts = new HashMap<>();
         for (Row r : real().rows()) counts.merge(col(r, EventSchema.NAME), 1, Integer::sum);
-        assertEquals(5_450, counts.get("void at::native::vectorized_elementwise_kernel<4, at::native::bfloat16_copy_kernel_cuda("
-                + "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda("
-                + "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)"));
+        assertEquals(
+                5_450,
+                counts.get("void at::native::vectorized_elementwise_kernel<4, at::native::bfloat16_copy_kernel_cuda("
+                        + "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda("
+                        + "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)"));
         assertEquals(3_213, counts.get("__amd_rocclr_fillBufferAligned"));
         assertEquals(3_153, counts.get("__amd_rocclr_copyBuffer"));
         assertTrue(counts.keySet().stream().noneMatch(n -> n.endsWith(".kd")));
@@ -136,12 +145,14 @@ class RocprofReaderTest {
                 + "\"metadata\":{\"pid\":77}},"
                 + "{\"metadata\":{\"pid\":78},\"agents\":[{\"id\":{\"handle\":30},\"type\":2,\"gpu_index\":5}],"
                 + "\"kernel_symbols\":[{},{\"kernel_id\":1,\"demangled_kernel_name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(x) [clone .kd]\"}],"
-                + "\"buffer_records\":{\"kernel_dispatch\":[" + dispatch(1, 7, 500, 900, 13).replace("\"handle\":21", "\"handle\":30") + "]}}]}";
+                + "\"buffer_records\":{\"kernel_dispatch\":["
+                + dispatch(1, 7, 500, 900, 13).replace("\"handle\":21", "\"handle\":30") + "]}}]}";
         Path file = dir.resolve("77_results.json.gz");
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
             out.write(json.getBytes(StandardCharsets.UTF_8));
         }
-        ReaderTestSupport.Read read = ReaderTestSupport.readAll(new RocprofReader(), ReaderTestSupport.task(file, TraceFormat.ROCPROF_JSON));
+        ReaderTestSupport.Read read =
+                ReaderTestSupport.readAll(new RocprofReader(), ReaderTestSupport.task(file, TraceFormat.ROCPROF_JSON));
         assertEquals(3, read.rows().size());
         Row kernel = read.rows().get(0);
         assertEquals("foo()", col(kernel, EventSchema.NAME));
@@ -168,8 +179,10 @@ class RocprofReaderTest {
     void aFileWithoutTheToolKeyIsRefusedWithAReason(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("1_results.json");
         Files.writeString(file, "{\"something\":[]}");
-        IOException e = assertThrows(IOException.class,
-                () -> ReaderTestSupport.readAll(new RocprofReader(), ReaderTestSupport.task(file, TraceFormat.ROCPROF_JSON)));
+        IOException e = assertThrows(
+                IOException.class,
+                () -> ReaderTestSupport.readAll(
+                        new RocprofReader(), ReaderTestSupport.task(file, TraceFormat.ROCPROF_JSON)));
         assertTrue(e.getMessage().contains("rocprofiler-sdk-tool"), e.getMessage());
     }
 
@@ -181,7 +194,8 @@ class RocprofReaderTest {
         var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(realFile(), TraceFormat.ROCPROF_JSON), reports);
         df.createOrReplaceTempView("rocprof_events");
         Row counts = spark.sql("SELECT count(*), sum(CASE WHEN activity_class = 'comm' THEN 1 ELSE 0 END), "
-                + "count(DISTINCT rank) FROM rocprof_events").first();
+                        + "count(DISTINCT rank) FROM rocprof_events")
+                .first();
         assertEquals(43_915L, counts.getLong(0));
         assertEquals(1_310L, counts.getLong(1));
         assertEquals(1L, counts.getLong(2));
@@ -191,10 +205,13 @@ class RocprofReaderTest {
     }
 
     private static String dispatch(long kernelId, long thread, long start, long end, long correlation) {
-        return "{\"kind\":11,\"operation\":2,\"thread_id\":" + thread + ",\"correlation_id\":{\"internal\":" + correlation
+        return "{\"kind\":11,\"operation\":2,\"thread_id\":" + thread + ",\"correlation_id\":{\"internal\":"
+                + correlation
                 + ",\"external\":0},\"start_timestamp\":" + start + ",\"end_timestamp\":" + end + ",\"dispatch_info\":{"
-                + "\"agent_id\":{\"handle\":21},\"queue_id\":{\"handle\":1},\"kernel_id\":" + kernelId + ",\"dispatch_id\":"
-                + correlation + ",\"workgroup_size\":{\"x\":64,\"y\":1,\"z\":1},\"grid_size\":{\"x\":640,\"y\":1,\"z\":1}},"
+                + "\"agent_id\":{\"handle\":21},\"queue_id\":{\"handle\":1},\"kernel_id\":" + kernelId
+                + ",\"dispatch_id\":"
+                + correlation
+                + ",\"workgroup_size\":{\"x\":64,\"y\":1,\"z\":1},\"grid_size\":{\"x\":640,\"y\":1,\"z\":1}},"
                 + "\"stream_id\":{\"handle\":2}}";
     }
 }

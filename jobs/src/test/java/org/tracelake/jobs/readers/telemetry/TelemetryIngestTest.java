@@ -42,26 +42,60 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * </pre>
  */
 class TelemetryIngestTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static Refresh.Result result;
     static TestArchive archive;
 
     /** One AORTA line: two ranges (compute, then the comm stream), one marker, the overlap object. */
-    static String line(int rank, int step, String loss, double compute, String commStream, double commMs,
-                       String overlapKey, double overlap, Double auxMs) {
+    static String line(
+            int rank,
+            int step,
+            String loss,
+            double compute,
+            String commStream,
+            double commMs,
+            String overlapKey,
+            double overlap,
+            Double auxMs) {
         double total = compute + 5.0;
-        String perStream = String.format(Locale.ROOT, "\"compute\":%s,\"%s\":%s%s", compute, commStream, commMs,
+        String perStream = String.format(
+                Locale.ROOT,
+                "\"compute\":%s,\"%s\":%s%s",
+                compute,
+                commStream,
+                commMs,
                 auxMs == null ? "" : ",\"aux\":" + auxMs);
-        return String.format(Locale.ROOT, "{\"rank\":%d,\"world_size\":2,\"epoch\":0,\"step\":%d,\"global_step\":%d,"
+        return String.format(
+                Locale.ROOT,
+                "{\"rank\":%d,\"world_size\":2,\"epoch\":0,\"step\":%d,\"global_step\":%d,"
                         + "\"loss\":%s,\"grad_norm\":1.5,\"lr\":0.0001,\"profile\":{\"index\":%d,\"total_ms\":%s,"
                         + "\"ranges\":[{\"stream\":\"compute\",\"tag\":\"epoch0_step%d_forward\",\"start_ms\":0.0,\"end_ms\":%s,\"duration_ms\":%s,\"metadata\":{}},"
                         + "{\"stream\":\"%s\",\"tag\":\"all_reduce\",\"start_ms\":1.0,\"end_ms\":%s,\"duration_ms\":%s,\"metadata\":{\"function\":\"all_reduce\"}}],"
                         + "\"markers\":[{\"stream\":\"compute\",\"tag\":\"epoch0_step%d_end\",\"time_ms\":%s,\"metadata\":{}}],"
                         + "\"overlap\":{\"per_stream_ms\":{%s},\"overlap_ms\":{\"%s\":%s,\"compute_comm\":%s,\"idle\":0.5},"
                         + "\"active_segments\":[],\"utilization\":{\"compute\":%s}}}}\n",
-                rank, step, step, loss, step, total, step, compute, compute, commStream, 1.0 + commMs, commMs, step, total,
-                perStream, overlapKey, overlap, overlap, compute / total);
+                rank,
+                step,
+                step,
+                loss,
+                step,
+                total,
+                step,
+                compute,
+                compute,
+                commStream,
+                1.0 + commMs,
+                commMs,
+                step,
+                total,
+                perStream,
+                overlapKey,
+                overlap,
+                overlap,
+                compute / total);
     }
 
     @BeforeAll
@@ -96,19 +130,34 @@ class TelemetryIngestTest {
     void rowsPerKind() {
         // 10 lines per workload kept (cand's sixth line is cut): one iteration, two range and one marker row each.
         Map<String, Long> n = new HashMap<>();
-        for (Row r : spark.sql("SELECT workload, row_kind, count(*) FROM tel_t GROUP BY 1, 2").collectAsList()) {
+        for (Row r : spark.sql("SELECT workload, row_kind, count(*) FROM tel_t GROUP BY 1, 2")
+                .collectAsList()) {
             n.put(r.getString(0) + "/" + r.getString(1), r.getLong(2));
         }
-        assertEquals(Map.of("ref/iteration", 10L, "ref/range", 20L, "ref/marker", 10L,
-                "cand/iteration", 10L, "cand/range", 20L, "cand/marker", 10L), n);
+        assertEquals(
+                Map.of(
+                        "ref/iteration",
+                        10L,
+                        "ref/range",
+                        20L,
+                        "ref/marker",
+                        10L,
+                        "cand/iteration",
+                        10L,
+                        "cand/range",
+                        20L,
+                        "cand/marker",
+                        10L),
+                n);
     }
 
     @Test
     void iterationRowAsWritten() {
         Row r = spark.sql("SELECT rank, world_size, epoch, step, global_step, profile_index, loss, grad_norm, lr, "
-                + "total_ms, compute_ms, allreduce_ms, reducescatter_ms, aux_ms, overlap_compute_allreduce_ms, "
-                + "overlap_compute_reducescatter_ms, overlap_compute_comm_ms, idle_ms, utilization['compute'] "
-                + "FROM tel_t WHERE workload = 'ref' AND rank = 0 AND step = 3 AND row_kind = 'iteration'").first();
+                        + "total_ms, compute_ms, allreduce_ms, reducescatter_ms, aux_ms, overlap_compute_allreduce_ms, "
+                        + "overlap_compute_reducescatter_ms, overlap_compute_comm_ms, idle_ms, utilization['compute'] "
+                        + "FROM tel_t WHERE workload = 'ref' AND rank = 0 AND step = 3 AND row_kind = 'iteration'")
+                .first();
         assertEquals(0, r.getInt(0));
         assertEquals(2, r.getInt(1));
         assertEquals(0L, r.getLong(2));
@@ -132,8 +181,10 @@ class TelemetryIngestTest {
 
     @Test
     void rangesCarryTheirStep() {
-        Row r = spark.sql("SELECT stream, tag, start_ms, end_ms, duration_ms, metadata['function'] FROM tel_t "
-                + "WHERE workload = 'ref' AND rank = 1 AND step = 4 AND row_kind = 'range' AND stream <> 'compute'").first();
+        Row r = spark.sql(
+                        "SELECT stream, tag, start_ms, end_ms, duration_ms, metadata['function'] FROM tel_t "
+                                + "WHERE workload = 'ref' AND rank = 1 AND step = 4 AND row_kind = 'range' AND stream <> 'compute'")
+                .first();
         assertEquals("reducescatter", r.getString(0));
         assertEquals("all_reduce", r.getString(1));
         assertEquals(1.0, r.getDouble(2));
@@ -144,14 +195,18 @@ class TelemetryIngestTest {
 
     @Test
     void nanLossIsKept() {
-        Row r = spark.sql("SELECT loss FROM tel_t WHERE workload = 'cand' AND rank = 0 AND step = 2 AND row_kind = 'iteration'").first();
+        Row r = spark.sql(
+                        "SELECT loss FROM tel_t WHERE workload = 'cand' AND rank = 0 AND step = 2 AND row_kind = 'iteration'")
+                .first();
         assertTrue(Double.isNaN(r.getDouble(0)));
     }
 
     @Test
     void truncatedLastLineIsReportedAndTheRestKept() {
-        Row f = spark.sql("SELECT status, events_read, events_dropped, drop_reasons, error, rank, rank_source, metadata['lines'] "
-                + "FROM tel_files_t WHERE workload = 'cand' AND path LIKE '%rank_01_metrics.jsonl'").first();
+        Row f = spark.sql(
+                        "SELECT status, events_read, events_dropped, drop_reasons, error, rank, rank_source, metadata['lines'] "
+                                + "FROM tel_files_t WHERE workload = 'cand' AND path LIKE '%rank_01_metrics.jsonl'")
+                .first();
         assertEquals("error", f.getString(0));
         assertEquals(20L, f.getLong(1)); // 5 lines × (1 iteration + 2 ranges + 1 marker)
         assertEquals(1L, f.getLong(2));
@@ -162,20 +217,29 @@ class TelemetryIngestTest {
         assertEquals(1, f.getInt(5));
         assertEquals("distributed_info", f.getString(6)); // the line's own "rank"
         assertEquals("6", f.getString(7));
-        assertEquals(5L, spark.sql("SELECT count(*) FROM tel_t WHERE workload = 'cand' AND rank = 1 AND row_kind = 'iteration'")
-                .first().getLong(0));
-        WorkloadIngest cand = result.workloads().stream().filter(w -> w.workload().equals("cand")).findFirst().orElseThrow();
+        assertEquals(
+                5L,
+                spark.sql("SELECT count(*) FROM tel_t WHERE workload = 'cand' AND rank = 1 AND row_kind = 'iteration'")
+                        .first()
+                        .getLong(0));
+        WorkloadIngest cand = result.workloads().stream()
+                .filter(w -> w.workload().equals("cand"))
+                .findFirst()
+                .orElseThrow();
         assertTrue(cand.ok(), "a dropped line does not stop the workload");
         assertFalse(cand.clean());
-        List<Row> ok = spark.sql("SELECT status FROM tel_files_t WHERE workload = 'ref' AND format = 'aorta_jsonl'").collectAsList();
+        List<Row> ok = spark.sql("SELECT status FROM tel_files_t WHERE workload = 'ref' AND format = 'aorta_jsonl'")
+                .collectAsList();
         assertEquals(2, ok.size());
         ok.forEach(r -> assertEquals("ok", r.getString(0)));
     }
 
     private double metric(String workload, String metric, String figure, String scope, Integer rank, String key) {
-        String sql = "SELECT value, status FROM tel_metrics_t WHERE workload = '" + workload + "' AND metric = '" + metric
-                + "' AND scope = '" + scope + "'" + (figure == null ? " AND figure IS NULL" : " AND figure = '" + figure + "'")
-                + (rank == null ? "" : " AND rank = " + rank) + (key == null ? "" : " AND key = '" + key + "'");
+        String sql =
+                "SELECT value, status FROM tel_metrics_t WHERE workload = '" + workload + "' AND metric = '" + metric
+                        + "' AND scope = '" + scope + "'"
+                        + (figure == null ? " AND figure IS NULL" : " AND figure = '" + figure + "'")
+                        + (rank == null ? "" : " AND rank = " + rank) + (key == null ? "" : " AND key = '" + key + "'");
         List<Row> rows = spark.sql(sql).collectAsList();
         assertEquals(1, rows.size(), sql);
         assertEquals("ok", rows.get(0).getString(1));
@@ -184,11 +248,16 @@ class TelemetryIngestTest {
 
     @Test
     void overlapMetricsPooledOverRanksAndSteps() {
-        assertEquals(0.2413793103448276, metric("ref", "telemetry_overlap", "overlap_ratio", "workload", null, null), 1e-12);
+        assertEquals(
+                0.2413793103448276, metric("ref", "telemetry_overlap", "overlap_ratio", "workload", null, null), 1e-12);
         assertEquals(3.5, metric("ref", "telemetry_overlap", "mean_overlap_ms", "workload", null, null), 1e-12);
         assertEquals(14.5, metric("ref", "telemetry_overlap", "mean_compute_ms", "workload", null, null), 1e-12);
-        assertEquals(2.0, metric("ref", "telemetry_overlap", "mean_allreduce_overlap_ms", "workload", null, null), 1e-12);
-        assertEquals(1.5, metric("ref", "telemetry_overlap", "mean_reducescatter_overlap_ms", "workload", null, null), 1e-12);
+        assertEquals(
+                2.0, metric("ref", "telemetry_overlap", "mean_allreduce_overlap_ms", "workload", null, null), 1e-12);
+        assertEquals(
+                1.5,
+                metric("ref", "telemetry_overlap", "mean_reducescatter_overlap_ms", "workload", null, null),
+                1e-12);
         assertEquals(10.0, metric("ref", "telemetry_overlap", "iterations", "workload", null, null));
         assertEquals(0.2857142857142857, metric("ref", "telemetry_overlap", "overlap_ratio", "rank", 0, null), 1e-12);
         assertEquals(0.2, metric("ref", "telemetry_overlap", "overlap_ratio", "rank", 1, null), 1e-12);
@@ -196,8 +265,12 @@ class TelemetryIngestTest {
         assertEquals(0.4, metric("cand", "telemetry_overlap", "overlap_ratio", "workload", null, null), 1e-12);
         assertEquals(6.0, metric("cand", "telemetry_overlap", "mean_overlap_ms", "workload", null, null), 1e-12);
         assertEquals(15.0, metric("cand", "telemetry_overlap", "mean_compute_ms", "workload", null, null), 1e-12);
-        assertEquals(4.0, metric("cand", "telemetry_overlap", "mean_allreduce_overlap_ms", "workload", null, null), 1e-12);
-        assertEquals(2.0, metric("cand", "telemetry_overlap", "mean_reducescatter_overlap_ms", "workload", null, null), 1e-12);
+        assertEquals(
+                4.0, metric("cand", "telemetry_overlap", "mean_allreduce_overlap_ms", "workload", null, null), 1e-12);
+        assertEquals(
+                2.0,
+                metric("cand", "telemetry_overlap", "mean_reducescatter_overlap_ms", "workload", null, null),
+                1e-12);
     }
 
     @Test
@@ -215,18 +288,21 @@ class TelemetryIngestTest {
     /** AORTA's overlap_report.py comparison (reference, candidate, ratio_delta), as report --compare gives it. */
     @Test
     void comparisonForReportCompare() throws java.io.IOException {
-        Reports reports = new Reports(spark, new Warehouse(archive.warehouse.toString(),
-                spark.sparkContext().hadoopConfiguration()));
+        Reports reports = new Reports(
+                spark,
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
         Comparison.Row overlap = reports.compare("ref", "cand").rows().stream()
                 .filter(r -> r.metric().equals("telemetry_overlap") && "overlap_ratio".equals(r.figure()))
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         assertEquals(0.2413793103448276, overlap.reference(), 1e-12);
         assertEquals(0.4, overlap.candidate(), 1e-12);
         assertTrue(overlap.hasDelta());
         assertEquals(0.15862068965517243, overlap.ratioDelta(), 1e-12);
         Comparison.Row iterations = reports.compare("ref", "cand").rows().stream()
                 .filter(r -> r.metric().equals("telemetry_overlap") && "iterations".equals(r.figure()))
-                .findFirst().orElseThrow();
+                .findFirst()
+                .orElseThrow();
         assertEquals(10.0, iterations.reference(), 0.0);
         assertEquals(10.0, iterations.candidate(), 0.0);
     }

@@ -30,7 +30,9 @@ import org.tracelake.jobs.testing.TestArchive;
  * </pre>
  */
 class TorchtitanCardFillTest {
-    @TempDir static Path tmp;
+    @TempDir
+    static Path tmp;
+
     static SparkSession spark;
     static Refresh.Result result;
 
@@ -46,17 +48,39 @@ class TorchtitanCardFillTest {
         spark = SharedSpark.get();
         TestArchive archive = new TestArchive(tmp)
                 .write("titan", "profile_trace/iteration_10/rank0_trace.json", trace())
-                .write("titan", "train_configs/llama3_8b.toml", String.join("\n",
-                        "[job]", "description = \"Llama 3 8B training\"",
-                        "[training]", "local_batch_size = 2", "seq_len = 4096",
-                        "[parallelism]", "data_parallel_replicate_degree = 1", "data_parallel_shard_degree = -1",
-                        "tensor_parallel_degree = 2", ""))
+                .write(
+                        "titan",
+                        "train_configs/llama3_8b.toml",
+                        String.join(
+                                "\n",
+                                "[job]",
+                                "description = \"Llama 3 8B training\"",
+                                "[training]",
+                                "local_batch_size = 2",
+                                "seq_len = 4096",
+                                "[parallelism]",
+                                "data_parallel_replicate_degree = 1",
+                                "data_parallel_shard_degree = -1",
+                                "tensor_parallel_degree = 2",
+                                ""))
                 .card("titan", "training", "llama", "nvidia_h100", 8)
                 .write("titan_broken", "profile_trace/iteration_10/rank0_trace.json", trace())
                 .write("titan_broken", "train_config.toml", "[training\nlocal_batch_size = 2\n")
-                .write("titan_broken", "titan_broken.yaml", String.join("\n",
-                        "workload:", "  model:", "    phase: training", "  data:", "    batch_size: 4", "    seq_len: 1024",
-                        "  hardware:", "    xpu_spec:", "      total_count: 8", ""));
+                .write(
+                        "titan_broken",
+                        "titan_broken.yaml",
+                        String.join(
+                                "\n",
+                                "workload:",
+                                "  model:",
+                                "    phase: training",
+                                "  data:",
+                                "    batch_size: 4",
+                                "    seq_len: 1024",
+                                "  hardware:",
+                                "    xpu_spec:",
+                                "      total_count: 8",
+                                ""));
         result = archive.refresh(spark);
         spark.read().parquet(archive.table("workloads")).createOrReplaceTempView("titan_workloads_t");
         spark.read().parquet(archive.table("metrics")).createOrReplaceTempView("titan_metrics_t");
@@ -66,7 +90,8 @@ class TorchtitanCardFillTest {
     @Test
     void cardFilledFromTheConfig() {
         Row w = spark.sql("SELECT batch_size, seq_len, dp_replicate, dp_shard, tp, field_sources "
-                + "FROM titan_workloads_t WHERE workload = 'titan'").first();
+                        + "FROM titan_workloads_t WHERE workload = 'titan'")
+                .first();
         assertEquals(8L, w.getLong(0));
         assertEquals(4096L, w.getLong(1));
         assertEquals(1L, w.getLong(2));
@@ -77,7 +102,8 @@ class TorchtitanCardFillTest {
         assertEquals("toml:llama3_8b.toml", sources.get("seq_len"));
         assertEquals("card", sources.get("total_count"));
         Row f = spark.sql("SELECT status, format, metadata['filled'] FROM titan_files_t "
-                + "WHERE workload = 'titan' AND path LIKE '%llama3_8b.toml'").first();
+                        + "WHERE workload = 'titan' AND path LIKE '%llama3_8b.toml'")
+                .first();
         assertEquals("ok", f.getString(0));
         assertEquals("torchtitan_toml", f.getString(1));
         assertEquals("seq_len=4096, dp_replicate=1, dp_shard=4, tp=2, batch_size=8", f.getString(2));
@@ -85,7 +111,8 @@ class TorchtitanCardFillTest {
 
     private Row throughput(String workload, String figure) {
         return spark.sql("SELECT value, status, reason FROM titan_metrics_t WHERE workload = '" + workload
-                + "' AND metric = 'throughput_tokens' AND figure = '" + figure + "' AND scope = 'workload'").first();
+                        + "' AND metric = 'throughput_tokens' AND figure = '" + figure + "' AND scope = 'workload'")
+                .first();
     }
 
     @Test
@@ -98,16 +125,23 @@ class TorchtitanCardFillTest {
 
     @Test
     void aMalformedConfigIsAnErrorRowNotAFailedWorkload() {
-        WorkloadIngest broken = result.workloads().stream().filter(w -> w.workload().equals("titan_broken")).findFirst().orElseThrow();
+        WorkloadIngest broken = result.workloads().stream()
+                .filter(w -> w.workload().equals("titan_broken"))
+                .findFirst()
+                .orElseThrow();
         assertTrue(broken.ok(), () -> String.join("; ", broken.problems()));
         assertFalse(broken.clean());
-        Row f = spark.sql("SELECT status, error FROM titan_files_t WHERE workload = 'titan_broken' AND path LIKE '%train_config.toml'").first();
+        Row f = spark.sql(
+                        "SELECT status, error FROM titan_files_t WHERE workload = 'titan_broken' AND path LIKE '%train_config.toml'")
+                .first();
         assertEquals("error", f.getString(0));
         assertTrue(f.getString(1).startsWith("malformed TOML"), f.getString(1));
         Row r = throughput("titan_broken", "tokens_per_s");
         assertEquals("ok", r.getString(1), r.getString(2));
         assertEquals(40960.0, r.getDouble(0), 1e-6);
-        Row w = spark.sql("SELECT batch_size, field_sources['batch_size'] FROM titan_workloads_t WHERE workload = 'titan_broken'").first();
+        Row w = spark.sql(
+                        "SELECT batch_size, field_sources['batch_size'] FROM titan_workloads_t WHERE workload = 'titan_broken'")
+                .first();
         assertEquals(4L, w.getLong(0));
         assertEquals("card", w.getString(1));
     }

@@ -23,7 +23,8 @@ import org.tracelake.schemas.card.WorkloadCardLoader;
 
 /** torchtitan TOML spellings (FORMATS.md §8) and what they fill on a card; expected values worked out by hand. */
 class TorchtitanConfigTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** torchtitan/models/llama3/train_configs/llama3_8b.toml at 238fa995, as FORMATS.md §8 quotes it. */
     static final String LLAMA3_8B = """
@@ -117,20 +118,27 @@ class TorchtitanConfigTest {
         assertNull(g.get("batch_size")); // torchtitan's default dp_shard is -1 too
         assertTrue(notes2.get("batch_size").contains("data-parallel degree"));
         // An explicit dp_shard needs no world size: 4 × 2 × 3.
-        assertEquals(24L, fills("[training]\nlocal_batch_size = 4\n[parallelism]\ndata_parallel_replicate_degree = 2\n"
-                + "data_parallel_shard_degree = 3\n", null, new LinkedHashMap<>()).get("batch_size"));
+        assertEquals(
+                24L,
+                fills(
+                                "[training]\nlocal_batch_size = 4\n[parallelism]\ndata_parallel_replicate_degree = 2\n"
+                                        + "data_parallel_shard_degree = 3\n",
+                                null,
+                                new LinkedHashMap<>())
+                        .get("batch_size"));
     }
 
     @Test
     void badFiles() {
-        TorchtitanConfig.BadConfig malformed = assertThrows(TorchtitanConfig.BadConfig.class,
-                () -> TorchtitanConfig.parse("[training\nlocal_batch_size = 2\n"));
+        TorchtitanConfig.BadConfig malformed = assertThrows(
+                TorchtitanConfig.BadConfig.class, () -> TorchtitanConfig.parse("[training\nlocal_batch_size = 2\n"));
         assertTrue(malformed.getMessage().startsWith("malformed TOML"), malformed.getMessage());
         assertFalse(malformed.notTorchtitan);
-        TorchtitanConfig.BadConfig wrongType = assertThrows(TorchtitanConfig.BadConfig.class,
-                () -> TorchtitanConfig.parse("[training]\nseq_len = \"long\"\n"));
+        TorchtitanConfig.BadConfig wrongType = assertThrows(
+                TorchtitanConfig.BadConfig.class, () -> TorchtitanConfig.parse("[training]\nseq_len = \"long\"\n"));
         assertEquals("seq_len must be a whole number, found \"long\"", wrongType.getMessage());
-        TorchtitanConfig.BadConfig pyproject = assertThrows(TorchtitanConfig.BadConfig.class,
+        TorchtitanConfig.BadConfig pyproject = assertThrows(
+                TorchtitanConfig.BadConfig.class,
                 () -> TorchtitanConfig.parse("[project]\nname = \"x\"\n[tool.black]\nline-length = 100\n"));
         assertTrue(pyproject.notTorchtitan);
     }
@@ -139,19 +147,39 @@ class TorchtitanConfigTest {
         Path f = tmp.resolve(name);
         Files.createDirectories(f.getParent());
         Files.write(f, content.getBytes(StandardCharsets.UTF_8));
-        return new FileTask("w", f.toUri().toString(), Files.size(f), 0, TraceFormat.TORCHTITAN_TOML, 0,
-                InputLimits.defaults(), "run");
+        return new FileTask(
+                "w",
+                f.toUri().toString(),
+                Files.size(f),
+                0,
+                TraceFormat.TORCHTITAN_TOML,
+                0,
+                InputLimits.defaults(),
+                "run");
     }
 
     @Test
     void fillsOnlyWhatTheCardLacksAndSaysWhere() throws Exception {
-        WorkloadCard card = WorkloadCardLoader.parse(String.join("\n",
-                "workload:", "  model:", "    phase: training", "  data:", "    seq_len: 1024",
-                "  hardware:", "    xpu_spec:", "      total_count: 64", ""), "w.yaml");
-        TorchtitanConfigs.Result r = TorchtitanConfigs.fill(card, List.of(
-                task("train_configs/broken.toml", "[training\n"),
-                task("train_configs/llama3_8b.toml", LLAMA3_8B),
-                task("train_configs/llama3_old.toml", OLD_SPELLING)), new Configuration()); // path order: broken, llama3_8b, llama3_old
+        WorkloadCard card = WorkloadCardLoader.parse(
+                String.join(
+                        "\n",
+                        "workload:",
+                        "  model:",
+                        "    phase: training",
+                        "  data:",
+                        "    seq_len: 1024",
+                        "  hardware:",
+                        "    xpu_spec:",
+                        "      total_count: 64",
+                        ""),
+                "w.yaml");
+        TorchtitanConfigs.Result r = TorchtitanConfigs.fill(
+                card,
+                List.of(
+                        task("train_configs/broken.toml", "[training\n"),
+                        task("train_configs/llama3_8b.toml", LLAMA3_8B),
+                        task("train_configs/llama3_old.toml", OLD_SPELLING)),
+                new Configuration()); // path order: broken, llama3_8b, llama3_old
         assertEquals(64L, r.card().batchSize());
         assertEquals(1024L, r.card().seqLen()); // the card's own value wins
         assertEquals(64L, r.card().dpShard());
@@ -161,10 +189,14 @@ class TorchtitanConfigTest {
 
         assertEquals(3, r.reports().size());
         assertEquals("error", r.reports().get(0).status);
-        assertTrue(r.reports().get(0).error.startsWith("malformed TOML"), r.reports().get(0).error);
+        assertTrue(
+                r.reports().get(0).error.startsWith("malformed TOML"),
+                r.reports().get(0).error);
         assertFalse(r.reports().get(0).fatal, "a bad config never fails the workload");
         assertEquals("ok", r.reports().get(1).status);
-        assertEquals("dp_replicate=1, dp_shard=64, tp=1, pp=1, cp=1, batch_size=64", r.reports().get(1).metadata.get("filled"));
+        assertEquals(
+                "dp_replicate=1, dp_shard=64, tp=1, pp=1, cp=1, batch_size=64",
+                r.reports().get(1).metadata.get("filled"));
         assertEquals("seq_len", r.reports().get(1).metadata.get("card_kept"));
         assertTrue(r.reports().get(2).metadata.get("filled").contains("llama3_8b.toml filled the card"));
     }
@@ -183,7 +215,9 @@ class TorchtitanConfigTest {
         for (FileTask t : List.of(listedHuge, grew)) {
             TorchtitanConfigs.Result r = TorchtitanConfigs.fill(null, List.of(t), new Configuration());
             assertEquals("error", r.reports().get(0).status, t.path());
-            assertTrue(r.reports().get(0).error.contains(String.valueOf(TorchtitanConfigs.MAX_BYTES)), r.reports().get(0).error);
+            assertTrue(
+                    r.reports().get(0).error.contains(String.valueOf(TorchtitanConfigs.MAX_BYTES)),
+                    r.reports().get(0).error);
             assertFalse(r.reports().get(0).fatal, "a bad config never fails the workload");
             assertNull(r.reports().get(0).contentHash, "refused before hashing: never read whole");
         }

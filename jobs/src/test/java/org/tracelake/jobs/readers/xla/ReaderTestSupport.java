@@ -27,8 +27,15 @@ public final class ReaderTestSupport {
     private ReaderTestSupport() {}
 
     public static FileTask task(Path file, TraceFormat format) throws IOException {
-        return new FileTask("w", file.toAbsolutePath().toUri().toString(), Files.size(file),
-                Files.getLastModifiedTime(file).toMillis(), format, 7, InputLimits.defaults(), "test-run");
+        return new FileTask(
+                "w",
+                file.toAbsolutePath().toUri().toString(),
+                Files.size(file),
+                Files.getLastModifiedTime(file).toMillis(),
+                format,
+                7,
+                InputLimits.defaults(),
+                "test-run");
     }
 
     public record Read(List<Row> rows, FileReport report) {}
@@ -80,12 +87,26 @@ public final class ReaderTestSupport {
      * reader registry, the reader, the events schema — as a DataFrame; the file's report is added to {@code reports}.
      */
     public static Dataset<Row> ingest(SparkSession spark, FileTask task, List<FileReport> reports) {
-        FileTask undetected = new FileTask(task.workload(), task.path(), task.sizeBytes(), task.modifiedAtMs(), null,
-                task.fileOrderRank(), task.limits(), task.runId());
+        FileTask undetected = new FileTask(
+                task.workload(),
+                task.path(),
+                task.sizeBytes(),
+                task.modifiedAtMs(),
+                null,
+                task.fileOrderRank(),
+                task.limits(),
+                task.runId());
         try {
             Path reportsDir = Files.createTempDirectory("reports");
-            Dataset<Row> df = TraceSource.read(spark, List.of(undetected), Tables.EVENTS, false,
-                    reportsDir.toUri().toString(), null, null).cache();
+            Dataset<Row> df = TraceSource.read(
+                            spark,
+                            List.of(undetected),
+                            Tables.EVENTS,
+                            false,
+                            reportsDir.toUri().toString(),
+                            null,
+                            null)
+                    .cache();
             df.count();
             reports.addAll(ReportSink.readAll(reportsDir.toUri().toString(), new Configuration()));
             return df;

@@ -50,7 +50,8 @@ class XlaTraceReaderTest {
     }
 
     private static ReaderTestSupport.Read read() throws Exception {
-        return ReaderTestSupport.readAll(new XlaTraceReader(), ReaderTestSupport.task(trace(), TraceFormat.XLA_TRACE_JSON));
+        return ReaderTestSupport.readAll(
+                new XlaTraceReader(), ReaderTestSupport.task(trace(), TraceFormat.XLA_TRACE_JSON));
     }
 
     /** What each row must come out as: (category, activity class, kernel category, collective). */
@@ -64,11 +65,13 @@ class XlaTraceReaderTest {
         if ("XLA Modules".equals(line)) return new Expected("xla_module", null, null, null);
         if (name.startsWith("$")) return new Expected("python_function", null, null, null);
         if (name.startsWith("PjitFunction")) return new Expected("cpu_op", null, null, null);
-        if (name.startsWith("fusion.") || name.startsWith("convolution.")) return new Expected("kernel", "compute", "other", null);
+        if (name.startsWith("fusion.") || name.startsWith("convolution."))
+            return new Expected("kernel", "compute", "other", null);
         if (name.startsWith("all-reduce.")) return new Expected("kernel", "comm", "comm", "all_reduce");
         if (name.startsWith("all-gather.")) return new Expected("kernel", "comm", "comm", "all_gather");
         if (name.startsWith("collective-permute.")) return new Expected("kernel", "comm", "comm", "send_recv");
-        if (name.startsWith("copy-start.") || name.startsWith("copy-done.")) return new Expected("kernel", "memcpy", "memory", null);
+        if (name.startsWith("copy-start.") || name.startsWith("copy-done."))
+            return new Expected("kernel", "memcpy", "memory", null);
         throw new AssertionError("unexpected row " + name + " on " + line);
     }
 
@@ -107,12 +110,20 @@ class XlaTraceReaderTest {
             assertEquals(String.valueOf(step), arg(r, "group_id")); // the ops' own group_id agrees with the Steps line
         }
         // device 3 is named only at the end of the file, "Async XLA Ops" too: both still apply (two passes)
-        assertEquals(24, read.rows().stream().filter(r -> Integer.valueOf(3).equals(col(r, EventSchema.DEVICE))
-                && col(r, EventSchema.TS_NS) != null).count());
-        assertEquals(16, read.rows().stream().filter(r -> "X".equals(col(r, EventSchema.PH))
-                && "Async XLA Ops".equals(arg(r, "line"))).count());
+        assertEquals(
+                24,
+                read.rows().stream()
+                        .filter(r -> Integer.valueOf(3).equals(col(r, EventSchema.DEVICE))
+                                && col(r, EventSchema.TS_NS) != null)
+                        .count());
+        assertEquals(
+                16,
+                read.rows().stream()
+                        .filter(r -> "X".equals(col(r, EventSchema.PH)) && "Async XLA Ops".equals(arg(r, "line")))
+                        .count());
         // host spans belong to no single chip
-        read.rows().stream().filter(r -> "701".equals(col(r, EventSchema.PID)) && col(r, EventSchema.TS_NS) != null)
+        read.rows().stream()
+                .filter(r -> "701".equals(col(r, EventSchema.PID)) && col(r, EventSchema.TS_NS) != null)
                 .forEach(r -> assertNull(col(r, EventSchema.RANK)));
         assertNull(read.report().rank);
         assertEquals("[0, 1, 2, 3]", read.report().metadata.get("devices"));
@@ -125,8 +136,11 @@ class XlaTraceReaderTest {
     void timesComeFromDeviceDurationAndMicrosecondText() throws Exception {
         ReaderTestSupport.Read read = read();
         // the file: chip 0, step 10, all-reduce.5 has "ts":2337.251749 and device_duration_ps 1123481067
-        Row r = read.rows().stream().filter(x -> "all-reduce.5".equals(col(x, EventSchema.NAME))
-                && Integer.valueOf(0).equals(col(x, EventSchema.DEVICE))).findFirst().orElseThrow();
+        Row r = read.rows().stream()
+                .filter(x -> "all-reduce.5".equals(col(x, EventSchema.NAME))
+                        && Integer.valueOf(0).equals(col(x, EventSchema.DEVICE)))
+                .findFirst()
+                .orElseThrow();
         assertEquals(2_337_252L, (Long) col(r, EventSchema.TS_NS)); // 2337251.749 ns, half up
         assertEquals(1_123_481L, (Long) col(r, EventSchema.DUR_NS)); // 1123481.067 ns
         assertEquals("15838478290367340135", arg(r, "program_id")); // > 2^63, quoted in the file: kept as text
@@ -134,7 +148,10 @@ class XlaTraceReaderTest {
         assertEquals(67_108_864L, (Long) col(r, EventSchema.IN_BYTES));
         assertEquals("xla_args", col(r, EventSchema.BYTES_SOURCE));
         assertEquals(4, (Integer) col(r, EventSchema.GROUP_SIZE));
-        Row gather = read.rows().stream().filter(x -> "all-gather.6".equals(col(x, EventSchema.NAME))).findFirst().orElseThrow();
+        Row gather = read.rows().stream()
+                .filter(x -> "all-gather.6".equals(col(x, EventSchema.NAME)))
+                .findFirst()
+                .orElseThrow();
         assertEquals(8_388_608L, (Long) col(gather, EventSchema.IN_BYTES)); // raw_bytes_accessed
         assertEquals(33_554_432L, (Long) col(gather, EventSchema.OUT_BYTES)); // all_gather: out = in × 4
     }
@@ -149,7 +166,8 @@ class XlaTraceReaderTest {
             int n = col(r, EventSchema.GROUP_SIZE);
             double x = (double) s * 2.0 * (n - 1) / n;
             long dur = col(r, EventSchema.DUR_NS);
-            assertEquals((double) Math.round(ALPHA_NS + x / BYTES_PER_NS), (double) dur, 1.0, "instance of " + s + " bytes");
+            assertEquals(
+                    (double) Math.round(ALPHA_NS + x / BYTES_PER_NS), (double) dur, 1.0, "instance of " + s + " bytes");
             points.add(new double[] {x, (double) dur});
         }
         assertEquals(24, points.size());
@@ -173,8 +191,10 @@ class XlaTraceReaderTest {
         List<FileReport> reports = new ArrayList<>();
         var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(trace(), TraceFormat.XLA_TRACE_JSON), reports);
         df.createOrReplaceTempView("xla_events");
-        List<Row> perRank = spark.sql("SELECT rank, count(*), sum(in_bytes) FROM xla_events WHERE activity_class = 'comm' "
-                + "GROUP BY rank ORDER BY rank").collectAsList();
+        List<Row> perRank = spark.sql(
+                        "SELECT rank, count(*), sum(in_bytes) FROM xla_events WHERE activity_class = 'comm' "
+                                + "GROUP BY rank ORDER BY rank")
+                .collectAsList();
         assertEquals(4, perRank.size());
         for (Row r : perRank) {
             assertEquals(10L, r.getLong(1)); // 5 collectives × 2 steps
@@ -200,5 +220,4 @@ class XlaTraceReaderTest {
         double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
         return new double[] {(sy - slope * sx) / n, slope};
     }
-
 }

@@ -49,6 +49,7 @@ class XPlaneReaderTest {
     private static final String REAL_TRACE = "xplane/jax-conv-8xmi300/tw003.xplane.pb";
     /** decode_raw: Task Environment stat profile_start_time (uint64, field 3). */
     private static final long PROFILE_START = 1_771_595_639_214_724_894L;
+
     private static SparkSession spark;
 
     /** The real file: tests that need it are skipped where the shared traces are absent, the others run. */
@@ -60,7 +61,6 @@ class XPlaneReaderTest {
     private static ReaderTestSupport.Read real() {
         return ReaderTestSupport.readOnce(new XPlaneReader(), realFile(), TraceFormat.XPLANE);
     }
-
 
     @Test
     void eightDevicePlanesWithTheirEventCounts() throws IOException {
@@ -87,7 +87,8 @@ class XPlaneReaderTest {
         // decode_raw: GPU:0 lines Stream #17(Kernel) 9, #15 9, #16 34, #18 8
         Map<Long, Integer> byStream = new TreeMap<>();
         for (Row r : real().rows()) {
-            if (Integer.valueOf(0).equals(col(r, EventSchema.DEVICE))) byStream.merge(col(r, EventSchema.STREAM), 1, Integer::sum);
+            if (Integer.valueOf(0).equals(col(r, EventSchema.DEVICE)))
+                byStream.merge(col(r, EventSchema.STREAM), 1, Integer::sum);
         }
         assertEquals(Map.of(15L, 9, 16L, 34, 17L, 9, 18L, 8), byStream);
     }
@@ -98,7 +99,10 @@ class XPlaneReaderTest {
         // "loop_transpose_fusion.kd"; stats correlation_id 171, kernel_details → ref 20, hlo_op → ref 22,
         // hlo_module → ref 18, program_id 15; the host runtime call with correlation 171 starts at 911061 ns +
         // its offset, i.e. 1771595639241915310 after adding profile_start_time.
-        Row first = real().rows().stream().filter(r -> Integer.valueOf(1).equals(col(r, EventSchema.DEVICE))).findFirst().orElseThrow();
+        Row first = real().rows().stream()
+                .filter(r -> Integer.valueOf(1).equals(col(r, EventSchema.DEVICE)))
+                .findFirst()
+                .orElseThrow();
         assertEquals("loop_transpose_fusion", col(first, EventSchema.NAME));
         assertEquals("loop_transpose_fusion.kd", arg(first, "symbol"));
         assertEquals(PROFILE_START + 911_061L + 26_345_875L, (Long) col(first, EventSchema.TS_NS));
@@ -121,17 +125,31 @@ class XPlaneReaderTest {
     void hostRuntimeCallsLinkToTheirKernels() {
         // python over decode_raw: 234 events on the "Host Threads/<tid>" lines, all with a correlation_id; all 235
         // device events carry a correlation_id that one of them has.
-        List<Row> runtime = real().rows().stream().filter(r -> "cuda_runtime".equals(col(r, EventSchema.CAT))).toList();
+        List<Row> runtime = real().rows().stream()
+                .filter(r -> "cuda_runtime".equals(col(r, EventSchema.CAT)))
+                .toList();
         assertEquals(234, runtime.size());
         runtime.forEach(r -> assertNotNull(col(r, EventSchema.RANK), "a launch takes the rank of its kernel's device"));
-        long device = real().rows().stream().filter(r -> col(r, EventSchema.DEVICE) != null).count();
-        long linked = real().rows().stream().filter(r -> col(r, EventSchema.LAUNCH_TS_NS) != null).count();
+        long device = real().rows().stream()
+                .filter(r -> col(r, EventSchema.DEVICE) != null)
+                .count();
+        long linked = real().rows().stream()
+                .filter(r -> col(r, EventSchema.LAUNCH_TS_NS) != null)
+                .count();
         assertEquals(235, device);
         assertEquals(235, linked);
         // decode_raw: no device event name is a collective; the 35 rocclr copyBuffer are the runtime's copies (memcpy
         // by §2), the 200 others (fusions, Im3d2Col, Cijk_ GEMM) compute
-        assertEquals(200, real().rows().stream().filter(r -> "compute".equals(col(r, EventSchema.ACTIVITY_CLASS))).count());
-        assertEquals(35, real().rows().stream().filter(r -> "memcpy".equals(col(r, EventSchema.ACTIVITY_CLASS))).count());
+        assertEquals(
+                200,
+                real().rows().stream()
+                        .filter(r -> "compute".equals(col(r, EventSchema.ACTIVITY_CLASS)))
+                        .count());
+        assertEquals(
+                35,
+                real().rows().stream()
+                        .filter(r -> "memcpy".equals(col(r, EventSchema.ACTIVITY_CLASS)))
+                        .count());
     }
 
     /** A TPU-shaped XSpace built here (no public TPU xplane exists): Steps line, XLA Ops, a collective, no anchor. */
@@ -141,21 +159,53 @@ class XPlaneReaderTest {
         statMeta(tpu, 1, "hlo_category");
         statMeta(tpu, 2, "raw_bytes_accessed");
         statMeta(tpu, 3, "long_name");
-        tpu.putEventMetadata(1, XEventMetadata.newBuilder().setId(1).setName("7").build());
-        tpu.putEventMetadata(2, XEventMetadata.newBuilder().setId(2).setName("all-reduce.3")
-                .addStats(str(1, "all-reduce")).addStats(XStat.newBuilder().setMetadataId(2).setUint64Value(8_388_608))
-                .addStats(str(3, "%all-reduce.3 = bf16[4096,1024]{1,0} all-reduce(%x), replica_groups=[2,4]<=[8]")).build());
-        tpu.putEventMetadata(3, XEventMetadata.newBuilder().setId(3).setName("fusion.1").addStats(str(1, "loop fusion")).build());
-        tpu.addLines(XLine.newBuilder().setId(1).setName("Steps").setTimestampNs(1_000)
+        tpu.putEventMetadata(
+                1, XEventMetadata.newBuilder().setId(1).setName("7").build());
+        tpu.putEventMetadata(
+                2,
+                XEventMetadata.newBuilder()
+                        .setId(2)
+                        .setName("all-reduce.3")
+                        .addStats(str(1, "all-reduce"))
+                        .addStats(XStat.newBuilder().setMetadataId(2).setUint64Value(8_388_608))
+                        .addStats(str(
+                                3, "%all-reduce.3 = bf16[4096,1024]{1,0} all-reduce(%x), replica_groups=[2,4]<=[8]"))
+                        .build());
+        tpu.putEventMetadata(
+                3,
+                XEventMetadata.newBuilder()
+                        .setId(3)
+                        .setName("fusion.1")
+                        .addStats(str(1, "loop fusion"))
+                        .build());
+        tpu.addLines(XLine.newBuilder()
+                .setId(1)
+                .setName("Steps")
+                .setTimestampNs(1_000)
                 .addEvents(XEvent.newBuilder().setMetadataId(1).setOffsetPs(0).setDurationPs(50_000_000)));
-        tpu.addLines(XLine.newBuilder().setId(2).setName("XLA Ops").setTimestampNs(1_000)
-                .addEvents(XEvent.newBuilder().setMetadataId(3).setOffsetPs(1_000_000).setDurationPs(2_000_500))
-                .addEvents(XEvent.newBuilder().setMetadataId(2).setOffsetPs(4_000_000).setDurationPs(9_000_000))
-                .addEvents(XEvent.newBuilder().setMetadataId(3).setNumOccurrences(12).setDurationPs(5)));
+        tpu.addLines(XLine.newBuilder()
+                .setId(2)
+                .setName("XLA Ops")
+                .setTimestampNs(1_000)
+                .addEvents(XEvent.newBuilder()
+                        .setMetadataId(3)
+                        .setOffsetPs(1_000_000)
+                        .setDurationPs(2_000_500))
+                .addEvents(XEvent.newBuilder()
+                        .setMetadataId(2)
+                        .setOffsetPs(4_000_000)
+                        .setDurationPs(9_000_000))
+                .addEvents(XEvent.newBuilder()
+                        .setMetadataId(3)
+                        .setNumOccurrences(12)
+                        .setDurationPs(5)));
         Path file = dir.resolve("host0.xplane.pb");
-        Files.write(file, XSpace.newBuilder().addPlanes(tpu).addHostnames("host0").build().toByteArray());
+        Files.write(
+                file,
+                XSpace.newBuilder().addPlanes(tpu).addHostnames("host0").build().toByteArray());
 
-        ReaderTestSupport.Read read = ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(file, TraceFormat.XPLANE));
+        ReaderTestSupport.Read read =
+                ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(file, TraceFormat.XPLANE));
         assertEquals(3, read.rows().size());
         assertEquals(0L, read.report().drops.total()); // an aggregate is skipped, not a bad event
         assertEquals("1", read.report().metadata.get("aggregated_events_not_kept"));
@@ -187,10 +237,12 @@ class XPlaneReaderTest {
     @Test
     void devicePlanesWithoutEventsAreNotRanks(@TempDir Path dir) throws IOException {
         Path file = org.tracelake.jobs.testing.PartlyProfiledXSpace.write(dir.resolve("host0.xplane.pb"));
-        ReaderTestSupport.Read read = ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(file, TraceFormat.XPLANE));
+        ReaderTestSupport.Read read =
+                ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(file, TraceFormat.XPLANE));
         assertEquals(List.of(4, 6), new ArrayList<>(read.report().ranksHeld()));
         assertEquals("[4, 6]", read.report().metadata.get("devices"));
-        assertEquals("[0, 1, 2, 3, 5, 7]: device planes with no event, not counted as ranks",
+        assertEquals(
+                "[0, 1, 2, 3, 5, 7]: device planes with no event, not counted as ranks",
                 read.report().metadata.get("devices_without_events"));
         assertEquals(4, read.rows().size());
         for (Row r : read.rows()) assertTrue(List.of(4, 6).contains((Integer) col(r, EventSchema.RANK)));
@@ -200,7 +252,8 @@ class XPlaneReaderTest {
     void garbageIsRefusedWithAReason(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("bad.xplane.pb");
         Files.write(file, new byte[] {0x0a, (byte) 0xff, (byte) 0xff, 0x01, 0x02});
-        IOException e = assertThrows(IOException.class,
+        IOException e = assertThrows(
+                IOException.class,
                 () -> ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(file, TraceFormat.XPLANE)));
         assertTrue(e.getMessage().contains("XSpace"), e.getMessage());
     }
@@ -213,7 +266,8 @@ class XPlaneReaderTest {
         var df = ReaderTestSupport.ingest(spark, ReaderTestSupport.task(realFile(), TraceFormat.XPLANE), reports);
         df.createOrReplaceTempView("xplane_events");
         List<Row> perDevice = spark.sql("SELECT device, count(*) FROM xplane_events WHERE device IS NOT NULL "
-                + "GROUP BY device ORDER BY device").collectAsList();
+                        + "GROUP BY device ORDER BY device")
+                .collectAsList();
         assertEquals(8, perDevice.size());
         assertEquals(60L, perDevice.get(0).getLong(1));
         for (int d = 1; d < 8; d++) assertEquals(25L, perDevice.get(d).getLong(1));
@@ -222,7 +276,9 @@ class XPlaneReaderTest {
         assertNull(reports.get(0).rank); // eight devices, no rank in the name: one rank per device
         assertEquals("device", reports.get(0).rankSource);
         // what the run summary counts (issue 14 item 8: it said "ranks 0"): the eight ranks the rows carry
-        assertEquals(java.util.List.of(0, 1, 2, 3, 4, 5, 6, 7), new ArrayList<>(reports.get(0).ranksHeld()));
+        assertEquals(
+                java.util.List.of(0, 1, 2, 3, 4, 5, 6, 7),
+                new ArrayList<>(reports.get(0).ranksHeld()));
     }
 
     /**
@@ -233,19 +289,24 @@ class XPlaneReaderTest {
     void aWorkerNumberOnAFileOfEightDevicesNamesTheHost(@TempDir Path dir) throws Exception {
         Path worker1 = dir.resolve("worker1.xplane.pb");
         Files.copy(realFile(), worker1);
-        ReaderTestSupport.Read read = ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(worker1, TraceFormat.XPLANE));
+        ReaderTestSupport.Read read =
+                ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(worker1, TraceFormat.XPLANE));
         for (Row r : read.rows()) {
             Integer device = (Integer) col(r, EventSchema.DEVICE);
             if (device != null) assertEquals(device, col(r, EventSchema.RANK));
         }
         assertNull(read.report().rank);
-        assertEquals(java.util.List.of(0, 1, 2, 3, 4, 5, 6, 7), new ArrayList<>(read.report().ranksHeld()));
-        assertEquals("one rank per device index; the 1 in the file name names the host, not a rank, in a file of 8 devices",
+        assertEquals(
+                java.util.List.of(0, 1, 2, 3, 4, 5, 6, 7),
+                new ArrayList<>(read.report().ranksHeld()));
+        assertEquals(
+                "one rank per device index; the 1 in the file name names the host, not a rank, in a file of 8 devices",
                 read.report().metadata.get("rank_note"));
     }
 
     private static void statMeta(XPlane.Builder plane, long id, String name) {
-        plane.putStatMetadata(id, XStatMetadata.newBuilder().setId(id).setName(name).build());
+        plane.putStatMetadata(
+                id, XStatMetadata.newBuilder().setId(id).setName(name).build());
     }
 
     private static XStat str(long id, String value) {
@@ -267,7 +328,8 @@ class XPlaneReaderTest {
                 while (plane.hasRemaining()) {
                     long k = varint(plane);
                     ByteBuffer v = field(plane, k);
-                    if (k >>> 3 == 2 && v != null) name = StandardCharsets.UTF_8.decode(v).toString();
+                    if (k >>> 3 == 2 && v != null)
+                        name = StandardCharsets.UTF_8.decode(v).toString();
                     if (k >>> 3 == 3 && v != null) {
                         lines++;
                         while (v.hasRemaining()) {
