@@ -126,7 +126,8 @@ class LeaderboardExportTest {
                 "us", doc.get("metric_info").get("straggler_lag").get("unit").asText());
 
         JsonNode rows = doc.get("rows");
-        assertEquals(2, rows.size());
+        // one row per workload of data/: the two Kineto runs, then the seven format samples (sample-*), by name
+        assertEquals(9, rows.size());
         assertEquals("dlrm-ddp-v100x4-legacy", rows.get(0).get("trace").asText());
         assertEquals("llama3-8b-fsdp-h100x4", rows.get(1).get("trace").asText());
         for (JsonNode row : rows) {
