@@ -47,7 +47,7 @@ public final class ExportCommand implements Callable<Integer> {
             System.err.println("give what to export: --leaderboard [FILE]");
             return ExitCodes.USAGE;
         }
-        WarehouseWriter writer = new WarehouseWriter("export", warehouseOption, sparkOptions);
+        LockedSparkCommand writer = new LockedSparkCommand("export", warehouseOption, sparkOptions);
         String target =
                 leaderboard.isEmpty() ? writer.warehouse().table(Tables.EXPORTS) + "/leaderboard.json" : leaderboard;
         return writer.lockedIf(writer.inWarehouse(target), (lock, spark) -> {

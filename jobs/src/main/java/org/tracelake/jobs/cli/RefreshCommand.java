@@ -45,7 +45,7 @@ public final class RefreshCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String runId = RunIds.newId();
-        return new WarehouseWriter("refresh", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
+        return new LockedSparkCommand("refresh", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
             Warehouse warehouse = new Warehouse(
                     warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
             Refresh.Result result =

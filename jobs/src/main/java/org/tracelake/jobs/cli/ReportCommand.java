@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.report.ChromeTrace;
 import org.tracelake.jobs.report.Comparison;
-import org.tracelake.jobs.report.Outputs;
+import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.report.ReportQueries;
 import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.report.StepList;
@@ -160,7 +160,7 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println("--timeline-cap must be at least 1");
             return ExitCodes.USAGE;
         }
-        WarehouseWriter writer = new WarehouseWriter("report", warehouseOption, sparkOptions);
+        LockedSparkCommand writer = new LockedSparkCommand("report", warehouseOption, sparkOptions);
         // Text on stdout writes nothing; pages and files under the warehouse (the --html default) make it a writer.
         String written = out != null
                 ? out
@@ -238,7 +238,7 @@ public final class ReportCommand implements Callable<Integer> {
                 System.out.print(text);
             } else {
                 System.err.println("wrote "
-                        + org.tracelake.jobs.report.Outputs.write(
+                        + org.tracelake.jobs.report.ReportFileWriter.write(
                                 spark.sparkContext().hadoopConfiguration(), out, text));
             }
         }
@@ -268,7 +268,7 @@ public final class ReportCommand implements Callable<Integer> {
         String file = out != null
                 ? out
                 : dir + "/"
-                        + Outputs.fileName(
+                        + ReportFileWriter.fileName(
                                 trace,
                                 (bounds.step() != null ? "-step" + bounds.step() : "-window") + ".pt.trace.json");
         ChromeTrace.Written w;

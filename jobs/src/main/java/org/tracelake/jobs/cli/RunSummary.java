@@ -8,11 +8,11 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
-import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.metrics.MetricsPhase;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.refresh.History;
 import org.tracelake.jobs.refresh.Refresh;
-import org.tracelake.jobs.report.Fmt;
+import org.tracelake.jobs.report.ReportFormatting;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
@@ -41,7 +41,7 @@ final class RunSummary {
                 Locale.ROOT,
                 "run %s: %s refreshed, %d unchanged (not read), %d failed, %d removed%n",
                 run.runId(),
-                Fmt.count(refreshed, "workload"),
+                ReportFormatting.count(refreshed, "workload"),
                 run.unchanged().size(),
                 failed,
                 run.removed().size());
@@ -93,7 +93,7 @@ final class RunSummary {
         List<String> metrics =
                 Arrays.stream(HEADLINES).map(h -> h[0]).distinct().toList();
         // figures of one headline metric at workload scope: a few dozen at most (kernel_breakdown-like keys excluded)
-        return new MetricsRun(spark, warehouse, run.runId()).workloadRows(ok, metrics, ok.size() * 64);
+        return new MetricsPhase(spark, warehouse, run.runId()).workloadRows(ok, metrics, ok.size() * 64);
     }
 
     private static void printWorkloads(

@@ -12,7 +12,7 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.serve.ClientLoader;
 import org.tracelake.jobs.sql.ResultPrinter;
 import org.tracelake.jobs.sql.SqlRunner;
-import org.tracelake.jobs.sql.SqlText;
+import org.tracelake.jobs.sql.SqlStatementSplitter;
 import org.tracelake.jobs.warehouse.Warehouse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -143,7 +143,7 @@ public final class SqlCommand implements Callable<Integer> {
         if (file != null) {
             text = Files.readString(file, StandardCharsets.UTF_8);
         }
-        return text == null ? null : SqlText.split(text);
+        return text == null ? null : SqlStatementSplitter.split(text);
     }
 
     /**

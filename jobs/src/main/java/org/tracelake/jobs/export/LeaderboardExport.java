@@ -22,7 +22,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.MetricCatalog;
-import org.tracelake.jobs.report.Outputs;
+import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
@@ -170,7 +170,7 @@ public final class LeaderboardExport {
     public String write(String target, Collection<String> only) throws IOException {
         Map<String, Object> doc = build(only, OffsetDateTime.now(ZoneOffset.UTC));
         String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
-        return Outputs.write(spark.sparkContext().hadoopConfiguration(), target, json);
+        return ReportFileWriter.write(spark.sparkContext().hadoopConfiguration(), target, json);
     }
 
     private static void put(

@@ -32,11 +32,4 @@ public enum TraceFormat {
     public static boolean isTrace(String formatId) {
         return formatId == null || !NOT_TRACES.contains(formatId);
     }
-
-    public static TraceFormat fromId(String id) {
-        for (TraceFormat f : values()) {
-            if (f.id.equals(id)) return f;
-        }
-        throw new IllegalArgumentException("unknown trace format id: " + id);
-    }
 }

@@ -10,7 +10,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
-import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.metrics.MetricsPhase;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.RunSchema;
@@ -61,7 +61,7 @@ public final class History {
      */
     Regressions record(List<String> workloads, boolean regressionsWritten) {
         if (workloads.isEmpty()) return Regressions.NONE;
-        Dataset<Row> current = new MetricsRun(spark, warehouse, runId).readLive(workloads);
+        Dataset<Row> current = new MetricsPhase(spark, warehouse, runId).readLive(workloads);
         Regressions moved = Regressions.NONE;
         if (warehouse.exists(Tables.METRICS_HISTORY) && !regressionsWritten) {
             current.createOrReplaceTempView("run_metrics");

@@ -8,7 +8,7 @@ import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
-import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.metrics.MetricsPhase;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
@@ -29,7 +29,7 @@ final class JournalReplay {
         for (RunJournal j : RunJournal.leftBehind(warehouse, currentRunId)) {
             List<String> swapped = swappedIn(spark, warehouse, j);
             for (String gone : j.vanished()) warehouse.remove(gone, Tables.PER_WORKLOAD);
-            MetricsRun metrics = new MetricsRun(spark, warehouse, j.runId());
+            MetricsPhase metrics = new MetricsPhase(spark, warehouse, j.runId());
             if (j.metrics()) metrics.export(swapped);
             for (String gone : j.vanished()) metrics.dropExport(gone);
             if (!j.metrics()) for (String w : swapped) metrics.dropExport(w);

@@ -11,10 +11,10 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.archive.WorkloadFolder;
-import org.tracelake.jobs.ingest.IngestRun;
+import org.tracelake.jobs.ingest.IngestPhase;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
-import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.metrics.MetricsPhase;
 import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
@@ -47,7 +47,7 @@ public final class Refresh {
      * metrics; a workload it commits loses its old tables of the metrics stage ({@code metrics}, {@code collectives},
      * {@code collective_members}: they described other events), and the next refresh computes them.
      */
-    public Refresh withoutMetrics() {
+    public Refresh ingestOnly() {
         computeMetrics = false;
         return this;
     }
@@ -92,8 +92,8 @@ public final class Refresh {
         if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);
         JournalReplay.replay(spark, warehouse, runId);
 
-        IngestRun ingest = new IngestRun(spark, warehouse, runId, limits);
-        List<WorkloadFolder> selected = IngestRun.select(ingest.scan(archive), only);
+        IngestPhase ingest = new IngestPhase(spark, warehouse, runId, limits);
+        List<WorkloadFolder> selected = IngestPhase.select(ingest.scan(archive), only);
         ChangePlan plan =
                 ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty(), computeMetrics);
         Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
@@ -109,7 +109,7 @@ public final class Refresh {
         List<String> ok = new ArrayList<>();
         for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
         cpu.end("ingest");
-        MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
+        MetricsPhase metrics = new MetricsPhase(spark, warehouse, runId);
         long metricsStart = System.nanoTime();
         if (computeMetrics && !ok.isEmpty()) {
             Progress.info("computing metrics for " + ok.size() + " workloads");
@@ -133,7 +133,7 @@ public final class Refresh {
         journal.write(warehouse);
         // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
         for (WorkloadIngest r : results) {
-            ingest.commit(r, MetricsRun.TABLES);
+            ingest.commit(r, MetricsPhase.TABLES);
             CrashPoints.reached("swap");
         }
         for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);

@@ -64,7 +64,7 @@ public final class HtmlReport {
         card.add(List.of(
                 "trace files",
                 f.total() + " (" + f.ok() + " ok, " + f.skipped() + " skipped, " + f.error() + " error)"));
-        card.add(List.of("ranks · events", f.ranks() + " · " + Fmt.num(f.events())));
+        card.add(List.of("ranks · events", f.ranks() + " · " + ReportFormatting.num(f.events())));
         for (String e : f.errors()) card.add(List.of("error", e));
         d.put("cardAll", cardAll);
         d.put("card", card);
@@ -161,7 +161,9 @@ public final class HtmlReport {
     }
 
     private static String text(Object v) {
-        return v instanceof Double x ? Fmt.num(x) : v instanceof Long l ? Fmt.num(l) : String.valueOf(v);
+        return v instanceof Double x
+                ? ReportFormatting.num(x)
+                : v instanceof Long l ? ReportFormatting.num(l) : String.valueOf(v);
     }
 
     private static void fact(List<List<Object>> card, String key, Object value) {
@@ -203,7 +205,7 @@ public final class HtmlReport {
         o.put("figure", r.figure());
         o.put("key", r.key());
         o.put("value", r.value());
-        o.put("text", Fmt.num(r.value()));
+        o.put("text", ReportFormatting.num(r.value()));
         o.put("unit", r.unit());
         o.put("status", r.status());
         o.put("reason", r.reason());
@@ -324,7 +326,7 @@ public final class HtmlReport {
         }
         List<Long> sizeList = new ArrayList<>(sizes);
         List<String> labels = new ArrayList<>();
-        for (Long s : sizeList) labels.add(Fmt.bucket(s));
+        for (Long s : sizeList) labels.add(ReportFormatting.bucket(s));
         if (unknown) labels.add("unknown");
         Map<String, List<Double>> bytes = new LinkedHashMap<>();
         Map<String, List<Double>> busbw = new LinkedHashMap<>();

@@ -113,9 +113,9 @@ public final class ReportQueries {
                 Locale.ROOT,
                 "report %s: card, %s (%,d ok), %s",
                 name,
-                Fmt.count(files.total(), "trace file"),
+                ReportFormatting.count(files.total(), "trace file"),
                 files.ok(),
-                Fmt.count(files.events(), "event")));
+                ReportFormatting.count(files.events(), "event")));
         List<MetricRow> workloadRows = metricRows(metrics.where(col("scope").equalTo(lit("workload"))));
         List<MetricRow> rankRows = metricRows(metrics.where(col("scope").equalTo(lit("rank"))));
         List<MetricRow> keyRows = metricRows(
@@ -136,8 +136,8 @@ public final class ReportQueries {
                 Locale.ROOT,
                 "report %s: communication, %s, %s (lag map of %,d)",
                 name,
-                Fmt.count(buckets.size(), "kind and size bucket"),
-                Fmt.count(lag.totalInstances(), "matched collective instance"),
+                ReportFormatting.count(buckets.size(), "kind and size bucket"),
+                ReportFormatting.count(lag.totalInstances(), "matched collective instance"),
                 lag.instances().size()));
         ReportModel.Timeline timeline = new TimelineQuery(spark)
                 .timeline(step, timelineCap, card.get("count_per_node") instanceof Number n ? n.longValue() : null);
@@ -157,10 +157,10 @@ public final class ReportQueries {
                 Locale.ROOT,
                 "report %s: kernels (%s), memory (%s), hangs (%s), all-to-all (%s)",
                 name,
-                Fmt.count(categories.size(), "rank and category row"),
-                Fmt.count(memory.series().size(), "device"),
-                Fmt.count(hang.rows().size(), "stuck collective"),
-                Fmt.count(allToAll.instances().size(), "instance")));
+                ReportFormatting.count(categories.size(), "rank and category row"),
+                ReportFormatting.count(memory.series().size(), "device"),
+                ReportFormatting.count(hang.rows().size(), "stuck collective"),
+                ReportFormatting.count(allToAll.instances().size(), "instance")));
         return new ReportModel(
                 workload,
                 runId,

@@ -41,7 +41,7 @@ public final class Reports {
         List<String> written = new ArrayList<>();
         for (String w : workloads) {
             String page = HtmlReport.render(model(w, step, timelineCap));
-            written.add(Outputs.write(conf(), dir + "/" + Outputs.fileName(w, ".html"), page));
+            written.add(ReportFileWriter.write(conf(), dir + "/" + ReportFileWriter.fileName(w, ".html"), page));
         }
         return written;
     }
@@ -86,9 +86,9 @@ public final class Reports {
         Progress.info(String.format(
                 Locale.ROOT,
                 "compare: breakdown of %s, %s and %s",
-                Fmt.count(c.breakdown().categories().size(), "kernel category"),
-                Fmt.count(c.breakdown().movedKernels().size(), "moved kernel"),
-                Fmt.count(c.breakdown().collectives().size(), "collective bucket")));
+                ReportFormatting.count(c.breakdown().categories().size(), "kernel category"),
+                ReportFormatting.count(c.breakdown().movedKernels().size(), "moved kernel"),
+                ReportFormatting.count(c.breakdown().collectives().size(), "collective bucket")));
         return c;
     }
 
@@ -99,24 +99,24 @@ public final class Reports {
                 Locale.ROOT,
                 "history %s: %s, %s",
                 Progress.printable(workload),
-                Fmt.count(h.runs().size(), "run"),
-                Fmt.count(h.series().size(), "headline series")));
+                ReportFormatting.count(h.runs().size(), "run"),
+                ReportFormatting.count(h.series().size(), "headline series")));
         return h;
     }
 
     /** {@code history.txt} and {@code history.html} in {@code dir}; returns the files. */
     public List<String> writeHistory(RunHistory h, String dir) throws IOException {
         return List.of(
-                Outputs.write(conf(), dir + "/history.txt", h.text()),
-                Outputs.write(conf(), dir + "/history.html", h.html()));
+                ReportFileWriter.write(conf(), dir + "/history.txt", h.text()),
+                ReportFileWriter.write(conf(), dir + "/history.html", h.html()));
     }
 
     /** {@code compare.txt}, {@code compare.html} and {@code summary.json} in {@code dir}; returns the files. */
     public List<String> writeComparison(Comparison c, String dir) throws IOException {
         List<String> written = new ArrayList<>();
-        written.add(Outputs.write(conf(), dir + "/compare.txt", c.text()));
-        written.add(Outputs.write(conf(), dir + "/compare.html", c.html()));
-        written.add(Outputs.write(conf(), dir + "/summary.json", prettyJson(c.summary())));
+        written.add(ReportFileWriter.write(conf(), dir + "/compare.txt", c.text()));
+        written.add(ReportFileWriter.write(conf(), dir + "/compare.html", c.html()));
+        written.add(ReportFileWriter.write(conf(), dir + "/summary.json", prettyJson(c.summary())));
         return written;
     }
 

@@ -2,13 +2,13 @@ package org.tracelake.jobs.source;
 
 import org.apache.hadoop.conf.Configuration;
 import org.tracelake.jobs.readers.EventStream;
-import org.tracelake.jobs.readers.FileKinds;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.FormatDetector;
 import org.tracelake.jobs.readers.ReaderRegistry;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.TraceInput;
+import org.tracelake.jobs.readers.UnrecognisedFiles;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -49,9 +49,9 @@ public final class FileOpening {
             if (format == null) {
                 if (named != null) {
                     report.fail("named like a " + named.id() + " file but its content is not: it is "
-                            + FileKinds.describe(task.fileName(), head));
+                            + UnrecognisedFiles.describe(task.fileName(), head));
                 } else {
-                    report = FileReport.skipped(task, FileKinds.describe(task.fileName(), head));
+                    report = FileReport.skipped(task, UnrecognisedFiles.describe(task.fileName(), head));
                 }
                 return new Outcome(null, report);
             }
@@ -70,8 +70,8 @@ public final class FileOpening {
                                     "a " + format.id() + " file: its rows belong to " + entry.table() + ", not "
                                             + table));
                 }
-                report.fail("named like a " + (named == null ? "trace" : named.id()) + " file but its content is "
-                        + format.id() + " (first bytes: " + FileKinds.printable(head)
+                report.fail("named like a " + named.id() + " file but its content is "
+                        + format.id() + " (first bytes: " + UnrecognisedFiles.printable(head)
                         + "); rename it to match its content");
                 return new Outcome(null, report);
             }

@@ -4,8 +4,8 @@ import java.io.Serializable;
 import java.util.List;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.tracelake.jobs.readers.MultiTableRows;
 import org.tracelake.jobs.readers.ReaderRegistry;
-import org.tracelake.jobs.readers.TableRows;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
 
@@ -18,7 +18,7 @@ import org.tracelake.schemas.TraceFileSchema;
  * @param readerTable  the reader group's table, as {@link ReaderRegistry.Entry#table()} names it (null: any)
  * @param output       which output of a multi-table reader is kept (-1: every row as it comes, or envelopes)
  * @param width        the kept output's column count (to unwrap it from its envelope)
- * @param envelopes    rows of every output of the group, wrapped ({@link TableRows})
+ * @param envelopes    rows of every output of the group, wrapped ({@link MultiTableRows})
  * @param reportsDir   where file reports go, or null
  * @param rankSummariesDir where ingest's per-rank pass leaves each file's rank summaries (events only), or null
  */
@@ -63,7 +63,7 @@ record ReadPlan(
     StructType schema() {
         if (readsTraceFiles()) return TraceFileSchema.SCHEMA;
         List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(readerTable);
-        if (envelopes) return TableRows.schema(outputs);
+        if (envelopes) return MultiTableRows.schema(outputs);
         return output >= 0 ? outputs.get(output).schema() : outputs.get(0).schema();
     }
 }

@@ -14,7 +14,7 @@ public final class TraceSource {
     /**
      * The rows of {@code table} from the given files, one partition per file.
      *
-     * @param envelopes  for a multi-table reader: rows of all its tables as envelopes ({@code TableRows}), read once
+     * @param envelopes  for a multi-table reader: rows of all its tables as envelopes ({@code MultiTableRows}), read once
      * @param reportsDir where each file's report is left ({@link ReportSink#readAll} once the data was written)
      * @param etNodes    the et_nodes table whose ET sizes fill Kineto kernels without one, or null
      * @param rankSummariesDir for the events table: where each file's per-rank summaries are left, or null

@@ -49,7 +49,7 @@ public final class TraceSourceOptions {
     static final String RANK_SUMMARIES_DIR = "tracelake.rankSummariesDir";
     /** Internal: the files to read, as planned by ingest (instead of a path). */
     static final String TASKS = "tracelake.tasks";
-    /** Internal: rows of a multi-table reader as envelopes of all its tables ({@code TableRows}), read once. */
+    /** Internal: rows of a multi-table reader as envelopes of all its tables ({@code MultiTableRows}), read once. */
     static final String ENVELOPES = "tracelake.envelopes";
 
     static String table(CaseInsensitiveStringMap options) {

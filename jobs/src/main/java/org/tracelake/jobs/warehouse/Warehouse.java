@@ -9,10 +9,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructType;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -76,12 +72,6 @@ public final class Warehouse {
     public static String partitionDir(String workload) {
         return Tables.PARTITION_COLUMN + "="
                 + org.apache.spark.sql.catalyst.catalog.ExternalCatalogUtils.escapePathName(workload);
-    }
-
-    /** A live table as a DataFrame, or an empty one with the schema when it does not exist yet. */
-    public Dataset<Row> read(SparkSession spark, String table, StructType schemaIfAbsent) {
-        if (exists(table)) return spark.read().parquet(table(table));
-        return spark.createDataFrame(new ArrayList<>(), schemaIfAbsent);
     }
 
     public boolean exists(String table) {

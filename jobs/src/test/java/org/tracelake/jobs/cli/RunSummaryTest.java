@@ -107,11 +107,11 @@ class RunSummaryTest {
 
     @Test
     void oneWorkloadIsSingular() {
-        assertEquals("1 workload", org.tracelake.jobs.report.Fmt.count(1, "workload"));
-        assertEquals("0 workloads", org.tracelake.jobs.report.Fmt.count(0, "workload"));
-        assertEquals("1,200 files", org.tracelake.jobs.report.Fmt.count(1200, "file"));
-        assertEquals("6 kernel categories", org.tracelake.jobs.report.Fmt.count(6, "kernel category"));
-        assertEquals("2 days", org.tracelake.jobs.report.Fmt.count(2, "day"));
+        assertEquals("1 workload", org.tracelake.jobs.report.ReportFormatting.count(1, "workload"));
+        assertEquals("0 workloads", org.tracelake.jobs.report.ReportFormatting.count(0, "workload"));
+        assertEquals("1,200 files", org.tracelake.jobs.report.ReportFormatting.count(1200, "file"));
+        assertEquals("6 kernel categories", org.tracelake.jobs.report.ReportFormatting.count(6, "kernel category"));
+        assertEquals("2 days", org.tracelake.jobs.report.ReportFormatting.count(2, "day"));
     }
 
     /** A workload with its card, a skipped README and a trace that failed with no events: nothing to commit. */

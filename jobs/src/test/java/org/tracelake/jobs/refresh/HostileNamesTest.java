@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.cli.ExitCodes;
 import org.tracelake.jobs.export.LeaderboardExport;
-import org.tracelake.jobs.report.Outputs;
+import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.sql.ResultPrinter;
 import org.tracelake.jobs.sql.SqlRunner;
@@ -191,8 +191,8 @@ class HostileNamesTest {
         assertEquals(
                 all().size(), new TreeSet<>(written).size(), "one page per workload, none overwritten: " + written);
         // names that differ only in characters a file name cannot keep still get pages of their own
-        assertNotEquals(Outputs.fileName("a b", ".html"), Outputs.fileName("a_b", ".html"));
-        assertNotEquals(Outputs.fileName("it's", ".html"), Outputs.fileName("it\"s", ".html"));
+        assertNotEquals(ReportFileWriter.fileName("a b", ".html"), ReportFileWriter.fileName("a_b", ".html"));
+        assertNotEquals(ReportFileWriter.fileName("it's", ".html"), ReportFileWriter.fileName("it\"s", ".html"));
         for (String f : written) assertTrue(Path.of(f).normalize().startsWith(pages), f);
         try (Stream<Path> files = Files.list(pages)) {
             assertEquals(all().size(), files.count());

@@ -97,7 +97,7 @@ public final class TestArchive {
             Warehouse wh =
                     new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
             return new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults())
-                    .withoutMetrics()
+                    .ingestOnly()
                     .run(archive.toString(), java.util.Set.of(), true)
                     .workloads();
         } catch (IOException e) {

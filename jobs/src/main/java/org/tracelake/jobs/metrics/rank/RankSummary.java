@@ -14,7 +14,7 @@ import java.util.TreeMap;
 public final class RankSummary implements Serializable {
     public int rank;
 
-    /** Whole-trace interval facts ({@link Facts}); empty for a rank with neither GPU activity nor step windows. */
+    /** Whole-trace interval facts ({@link RankFactNames}); empty for a rank with neither GPU activity nor step windows. */
     public final Map<String, Long> whole = new HashMap<>();
     /** Per-step facts: the step's window and its GPU activity (by each activity's step). */
     public final TreeMap<Long, Map<String, Long>> steps = new TreeMap<>();

@@ -137,52 +137,54 @@ public final class RankSweep {
 
     public void emit(Consumer<Fact> out) {
         if (gpuFirst != Long.MAX_VALUE) {
-            out.accept(new Fact(null, Facts.GPU_FIRST, gpuFirst));
-            out.accept(new Fact(null, Facts.GPU_LAST, gpuLast));
-            out.accept(new Fact(null, Facts.GPU_UNION, gpu.length()));
-            out.accept(new Fact(null, Facts.COMM_UNION, comm.length()));
-            out.accept(new Fact(null, Facts.COMPUTE_UNION, compute.length()));
-            out.accept(new Fact(
-                    null, Facts.OVERLAP, IntervalList.intersect(comm, compute).length()));
-            out.accept(new Fact(null, Facts.ALLGATHER_UNION, allGather.length()));
+            out.accept(new Fact(null, RankFactNames.GPU_FIRST, gpuFirst));
+            out.accept(new Fact(null, RankFactNames.GPU_LAST, gpuLast));
+            out.accept(new Fact(null, RankFactNames.GPU_UNION, gpu.length()));
+            out.accept(new Fact(null, RankFactNames.COMM_UNION, comm.length()));
+            out.accept(new Fact(null, RankFactNames.COMPUTE_UNION, compute.length()));
             out.accept(new Fact(
                     null,
-                    Facts.ALLGATHER_OVERLAP,
+                    RankFactNames.OVERLAP,
+                    IntervalList.intersect(comm, compute).length()));
+            out.accept(new Fact(null, RankFactNames.ALLGATHER_UNION, allGather.length()));
+            out.accept(new Fact(
+                    null,
+                    RankFactNames.ALLGATHER_OVERLAP,
                     IntervalList.intersect(allGather, compute).length()));
         }
         if (kernelFirst != Long.MAX_VALUE) {
-            out.accept(new Fact(null, Facts.KERNEL_FIRST, kernelFirst));
-            out.accept(new Fact(null, Facts.KERNEL_LAST, kernelLast));
-            out.accept(new Fact(null, Facts.KERNEL_UNION, kernelAll.length()));
-            out.accept(new Fact(null, Facts.CCL_COMM_TOTAL, kernelComm.length()));
+            out.accept(new Fact(null, RankFactNames.KERNEL_FIRST, kernelFirst));
+            out.accept(new Fact(null, RankFactNames.KERNEL_LAST, kernelLast));
+            out.accept(new Fact(null, RankFactNames.KERNEL_UNION, kernelAll.length()));
+            out.accept(new Fact(null, RankFactNames.CCL_COMM_TOTAL, kernelComm.length()));
         }
         if (sawCopy) {
             long overlap = IntervalList.intersect(copies, nonCopyNonComm).length();
-            out.accept(new Fact(null, Facts.COPY_PURE, copies.length() - overlap));
-            out.accept(new Fact(null, Facts.POSITIVE_FIRST, positiveFirst));
-            out.accept(new Fact(null, Facts.POSITIVE_LAST, positiveLast));
+            out.accept(new Fact(null, RankFactNames.COPY_PURE, copies.length() - overlap));
+            out.accept(new Fact(null, RankFactNames.POSITIVE_FIRST, positiveFirst));
+            out.accept(new Fact(null, RankFactNames.POSITIVE_LAST, positiveLast));
         }
         if (sawCclCopy) {
             long overlap = IntervalList.intersect(cclCopies, cclCompute).length();
-            out.accept(new Fact(null, Facts.CCL_COPY_PURE, cclCopies.length() - overlap));
-            out.accept(new Fact(null, Facts.CCL_EVENT_FIRST, cclFirst));
-            out.accept(new Fact(null, Facts.CCL_EVENT_LAST, cclLast));
+            out.accept(new Fact(null, RankFactNames.CCL_COPY_PURE, cclCopies.length() - overlap));
+            out.accept(new Fact(null, RankFactNames.CCL_EVENT_FIRST, cclFirst));
+            out.accept(new Fact(null, RankFactNames.CCL_EVENT_LAST, cclLast));
         }
         for (Map.Entry<Long, StepSets> e : bySteps.entrySet()) {
             StepSets s = e.getValue();
-            out.accept(new Fact(e.getKey(), Facts.GPU_UNION, s.gpu.length()));
-            out.accept(new Fact(e.getKey(), Facts.COMM_UNION, s.comm.length()));
-            out.accept(new Fact(e.getKey(), Facts.COMPUTE_UNION, s.compute.length()));
+            out.accept(new Fact(e.getKey(), RankFactNames.GPU_UNION, s.gpu.length()));
+            out.accept(new Fact(e.getKey(), RankFactNames.COMM_UNION, s.comm.length()));
+            out.accept(new Fact(e.getKey(), RankFactNames.COMPUTE_UNION, s.compute.length()));
             out.accept(new Fact(
                     e.getKey(),
-                    Facts.OVERLAP,
+                    RankFactNames.OVERLAP,
                     IntervalList.intersect(s.comm, s.compute).length()));
             if (s.copies.size() > 0) {
                 long overlap =
                         IntervalList.intersect(s.copies, s.nonCopyNonComm).length();
-                out.accept(new Fact(e.getKey(), Facts.COPY_PURE, s.copies.length() - overlap));
-                out.accept(new Fact(e.getKey(), Facts.POSITIVE_FIRST, s.positiveFirst));
-                out.accept(new Fact(e.getKey(), Facts.POSITIVE_LAST, s.positiveLast));
+                out.accept(new Fact(e.getKey(), RankFactNames.COPY_PURE, s.copies.length() - overlap));
+                out.accept(new Fact(e.getKey(), RankFactNames.POSITIVE_FIRST, s.positiveFirst));
+                out.accept(new Fact(e.getKey(), RankFactNames.POSITIVE_LAST, s.positiveLast));
             }
         }
         emitWindows(out);
@@ -218,24 +220,24 @@ public final class RankSweep {
         if (windows.isEmpty()) return;
         IntervalList cclOverlap = IntervalList.intersect(kernelComm, kernelCompute);
         for (Window w : windows) {
-            out.accept(new Fact(w.step, Facts.WINDOW_START, w.start));
-            out.accept(new Fact(w.step, Facts.WINDOW_END, w.end));
-            out.accept(new Fact(w.step, Facts.GPU_IN_WINDOW, gpu.lengthWithin(w.start, w.end)));
+            out.accept(new Fact(w.step, RankFactNames.WINDOW_START, w.start));
+            out.accept(new Fact(w.step, RankFactNames.WINDOW_END, w.end));
+            out.accept(new Fact(w.step, RankFactNames.GPU_IN_WINDOW, gpu.lengthWithin(w.start, w.end)));
         }
         for (int i = 0; i < trimmed.size(); i++) {
             Window w = trimmed.get(i);
-            out.accept(new Fact(w.step, Facts.TRIMMED, 1));
-            out.accept(new Fact(w.step, Facts.CCL_COMM_IN_WINDOW, kernelComm.lengthWithin(w.start, w.end)));
-            out.accept(new Fact(w.step, Facts.CCL_OVERLAP_IN_WINDOW, cclOverlap.lengthWithin(w.start, w.end)));
-            out.accept(new Fact(w.step, Facts.CCL_COMM_DUR_OVERLAPPING, trimmedCommDur[i]));
-            out.accept(new Fact(w.step, Facts.CCL_KERNEL_DUR_OVERLAPPING, trimmedKernelDur[i]));
+            out.accept(new Fact(w.step, RankFactNames.TRIMMED, 1));
+            out.accept(new Fact(w.step, RankFactNames.CCL_COMM_IN_WINDOW, kernelComm.lengthWithin(w.start, w.end)));
+            out.accept(new Fact(w.step, RankFactNames.CCL_OVERLAP_IN_WINDOW, cclOverlap.lengthWithin(w.start, w.end)));
+            out.accept(new Fact(w.step, RankFactNames.CCL_COMM_DUR_OVERLAPPING, trimmedCommDur[i]));
+            out.accept(new Fact(w.step, RankFactNames.CCL_KERNEL_DUR_OVERLAPPING, trimmedKernelDur[i]));
         }
-        out.accept(new Fact(null, Facts.TRIMMED_STEPS, trimmed.size()));
+        out.accept(new Fact(null, RankFactNames.TRIMMED_STEPS, trimmed.size()));
         // CCL-Bench clips to the trimmed span only when it trimmed (more than two steps); with one or two steps it
         // divides the whole-trace union, kernels that run past the last step included.
         long spanStart = trimmed.get(0).start;
         long spanEnd = trimmed.get(trimmed.size() - 1).end;
         long basis = windows.size() > 2 ? kernelComm.lengthWithin(spanStart, spanEnd) : kernelComm.length();
-        out.accept(new Fact(null, Facts.CCL_COMM_PER_STEP_BASIS, basis));
+        out.accept(new Fact(null, RankFactNames.CCL_COMM_PER_STEP_BASIS, basis));
     }
 }

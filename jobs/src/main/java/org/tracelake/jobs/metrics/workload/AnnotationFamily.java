@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.tracelake.jobs.metrics.rank.Facts;
+import org.tracelake.jobs.metrics.rank.RankFactNames;
 import org.tracelake.jobs.metrics.rank.RankSummary;
 
 /**
@@ -76,10 +76,10 @@ final class AnnotationFamily {
         for (RankSummary r : w.ranks) {
             if (r.whole.isEmpty()) continue;
             anyRank = true;
-            Long union = r.whole.get(Facts.ALLGATHER_UNION);
+            Long union = r.whole.get(RankFactNames.ALLGATHER_UNION);
             if (union != null && union > 0) {
                 anyAllGather = true;
-                double ratio = (double) r.whole.get(Facts.ALLGATHER_OVERLAP) / union;
+                double ratio = (double) r.whole.get(RankFactNames.ALLGATHER_OVERLAP) / union;
                 ratios.add(ratio);
                 w.ok("fsdp_prefetch_overlap", null, ratio, "ratio", SCOPE_RANK, r.rank, null, null);
             }

@@ -17,7 +17,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.Facts;
+import org.tracelake.jobs.metrics.rank.RankFactNames;
 import org.tracelake.jobs.metrics.rank.RankSummary;
 import org.tracelake.udfs.BusBandwidth;
 import org.tracelake.udfs.CollectiveKind;
@@ -164,7 +164,7 @@ final class CommunicationFamily {
         List<Double> values = new ArrayList<>();
         for (RankSummary r : w.ranks) {
             if (r.whole.isEmpty()) continue;
-            long union = r.whole.getOrDefault(Facts.COMM_UNION, 0L);
+            long union = r.whole.getOrDefault(RankFactNames.COMM_UNION, 0L);
             w.ok("comm_time_s", null, union / 1e9, "s", SCOPE_RANK, r.rank, null, null);
             values.add((double) union);
         }
@@ -179,11 +179,11 @@ final class CommunicationFamily {
     private static void totalCommunicationTime(Workload w) {
         List<Double> values = new ArrayList<>();
         for (RankSummary r : w.ranks) {
-            if (!r.whole.containsKey(Facts.KERNEL_FIRST)) continue;
-            long trimmed = r.whole.getOrDefault(Facts.TRIMMED_STEPS, 0L);
+            if (!r.whole.containsKey(RankFactNames.KERNEL_FIRST)) continue;
+            long trimmed = r.whole.getOrDefault(RankFactNames.TRIMMED_STEPS, 0L);
             double value = (trimmed > 0
-                            ? (double) r.whole.get(Facts.CCL_COMM_PER_STEP_BASIS) / trimmed
-                            : (double) r.whole.getOrDefault(Facts.CCL_COMM_TOTAL, 0L))
+                            ? (double) r.whole.get(RankFactNames.CCL_COMM_PER_STEP_BASIS) / trimmed
+                            : (double) r.whole.getOrDefault(RankFactNames.CCL_COMM_TOTAL, 0L))
                     / 1e9;
             values.add(value);
             w.ok("total_communication_time", null, value, "s/step", SCOPE_RANK, r.rank, null, null);
@@ -202,9 +202,9 @@ final class CommunicationFamily {
         for (RankSummary r : w.ranks) {
             List<Double> pcts = new ArrayList<>();
             r.steps.forEach((step, f) -> {
-                Long kernel = f.get(Facts.CCL_KERNEL_DUR_OVERLAPPING);
-                if (f.getOrDefault(Facts.TRIMMED, 0L) != 1 || kernel == null || kernel <= 0) return;
-                double pct = 100.0 * f.get(Facts.CCL_COMM_DUR_OVERLAPPING) / kernel;
+                Long kernel = f.get(RankFactNames.CCL_KERNEL_DUR_OVERLAPPING);
+                if (f.getOrDefault(RankFactNames.TRIMMED, 0L) != 1 || kernel == null || kernel <= 0) return;
+                double pct = 100.0 * f.get(RankFactNames.CCL_COMM_DUR_OVERLAPPING) / kernel;
                 pcts.add(pct);
                 w.ok("communication_fraction", null, pct, "%", SCOPE_STEP, r.rank, step, null);
             });

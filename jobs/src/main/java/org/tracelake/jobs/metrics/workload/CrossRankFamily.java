@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.Facts;
+import org.tracelake.jobs.metrics.rank.RankFactNames;
 import org.tracelake.jobs.metrics.rank.RankSummary;
 import org.tracelake.udfs.BusBandwidth;
 
@@ -235,7 +235,7 @@ final class CrossRankFamily {
     private static void loadImbalance(Workload w) {
         List<Long> unions = new ArrayList<>();
         for (RankSummary r : w.ranks) {
-            Long u = r.whole.get(Facts.KERNEL_UNION);
+            Long u = r.whole.get(RankFactNames.KERNEL_UNION);
             if (u != null) unions.add(u);
         }
         if (unions.size() < 2) return;
@@ -249,8 +249,8 @@ final class CrossRankFamily {
         TreeMap<Long, List<Long>> ends = new TreeMap<>();
         for (RankSummary r : w.ranks) {
             r.steps.forEach((step, f) -> {
-                if (f.containsKey(Facts.WINDOW_START))
-                    ends.computeIfAbsent(step, k -> new ArrayList<>()).add(f.get(Facts.WINDOW_END));
+                if (f.containsKey(RankFactNames.WINDOW_START))
+                    ends.computeIfAbsent(step, k -> new ArrayList<>()).add(f.get(RankFactNames.WINDOW_END));
             });
         }
         List<Double> skews = new ArrayList<>();

@@ -15,7 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.tracelake.jobs.metrics.rank.Facts;
+import org.tracelake.jobs.metrics.rank.RankFactNames;
 import org.tracelake.jobs.metrics.rank.RankSummary;
 
 /**
@@ -119,10 +119,10 @@ final class KernelFamily {
         long span = 0;
         int ranksWithCopies = 0;
         for (RankSummary r : w.ranks) {
-            Long p = r.whole.get(Facts.CCL_COPY_PURE);
+            Long p = r.whole.get(RankFactNames.CCL_COPY_PURE);
             if (p == null) continue;
             ranksWithCopies++;
-            long s = r.whole.get(Facts.CCL_EVENT_LAST) - r.whole.get(Facts.CCL_EVENT_FIRST);
+            long s = r.whole.get(RankFactNames.CCL_EVENT_LAST) - r.whole.get(RankFactNames.CCL_EVENT_FIRST);
             pure += p;
             span += s;
             if (s > 0) w.ok("memory_transfer_overhead", null, 100.0 * p / s, "%", SCOPE_RANK, r.rank, null, null);
@@ -160,18 +160,18 @@ final class KernelFamily {
         long span = 0;
         int ranksWithCopies = 0;
         for (RankSummary r : w.ranks) {
-            Long p = r.whole.get(Facts.COPY_PURE);
+            Long p = r.whole.get(RankFactNames.COPY_PURE);
             if (p != null) {
                 ranksWithCopies++;
-                long s = r.whole.get(Facts.POSITIVE_LAST) - r.whole.get(Facts.POSITIVE_FIRST);
+                long s = r.whole.get(RankFactNames.POSITIVE_LAST) - r.whole.get(RankFactNames.POSITIVE_FIRST);
                 pure += p;
                 span += s;
                 if (s > 0) w.ok("memcpy_exposed_pct", null, 100.0 * p / s, "%", SCOPE_RANK, r.rank, null, null);
             }
             r.steps.forEach((step, f) -> {
-                Long sp = f.get(Facts.COPY_PURE);
+                Long sp = f.get(RankFactNames.COPY_PURE);
                 if (sp == null) return;
-                long s = f.get(Facts.POSITIVE_LAST) - f.get(Facts.POSITIVE_FIRST);
+                long s = f.get(RankFactNames.POSITIVE_LAST) - f.get(RankFactNames.POSITIVE_FIRST);
                 if (s > 0) w.ok("memcpy_exposed_pct", null, 100.0 * sp / s, "%", SCOPE_STEP, r.rank, step, null);
             });
         }

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.tracelake.jobs.metrics.rank.Facts;
+import org.tracelake.jobs.metrics.rank.RankFactNames;
 import org.tracelake.jobs.metrics.rank.RankSummary;
 import org.tracelake.udfs.StepNames;
 
@@ -32,10 +32,14 @@ final class StepFamily {
     static List<Window> windows(RankSummary r) {
         List<Window> out = new ArrayList<>();
         r.steps.forEach((step, f) -> {
-            Long start = f.get(Facts.WINDOW_START);
+            Long start = f.get(RankFactNames.WINDOW_START);
             if (start != null) {
                 out.add(new Window(
-                        r.rank, step, start, f.get(Facts.WINDOW_END), f.getOrDefault(Facts.TRIMMED, 0L) == 1));
+                        r.rank,
+                        step,
+                        start,
+                        f.get(RankFactNames.WINDOW_END),
+                        f.getOrDefault(RankFactNames.TRIMMED, 0L) == 1));
             }
         });
         return out;

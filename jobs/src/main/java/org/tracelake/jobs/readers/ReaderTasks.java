@@ -7,8 +7,8 @@ import java.util.Map;
 import org.tracelake.jobs.archive.WorkloadFolder;
 
 /** Input files of one workload as reader tasks. */
-public final class FileTasks {
-    private FileTasks() {}
+public final class ReaderTasks {
+    private ReaderTasks() {}
 
     /**
      * One task per file, in the order given; the rank of last resort (METRICS.md §1) is the file's position among the

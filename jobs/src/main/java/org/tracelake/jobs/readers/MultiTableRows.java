@@ -11,8 +11,8 @@ import org.apache.spark.sql.types.StructType;
  * {@code (table index, t0, t1, …)} with exactly one of the {@code t<i>} structs set. Ingest caches the envelopes
  * and writes each table from them, so the file is parsed once.
  */
-public final class TableRows {
-    private TableRows() {}
+public final class MultiTableRows {
+    private MultiTableRows() {}
 
     public static final String INDEX = "_table";
 

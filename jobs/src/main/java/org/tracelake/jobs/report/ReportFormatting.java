@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 /** Number formatting and aligned text tables for the reports: Locale.ROOT everywhere, so the bytes never vary. */
-public final class Fmt {
-    private Fmt() {}
+public final class ReportFormatting {
+    private ReportFormatting() {}
 
     /** A number for a person: integers with thousands separators, others with about four significant digits. */
     public static String num(Double v) {

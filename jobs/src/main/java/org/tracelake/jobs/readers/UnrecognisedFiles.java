@@ -7,8 +7,8 @@ import java.util.Locale;
  * What a file that no reader takes is, in words a person acts on ("a zip archive"), from its first decoded bytes and
  * its name; the fallback shows the first bytes.
  */
-public final class FileKinds {
-    private FileKinds() {}
+public final class UnrecognisedFiles {
+    private UnrecognisedFiles() {}
 
     public static String describe(String fileName, byte[] head) {
         String n = fileName.toLowerCase(Locale.ROOT);

@@ -16,13 +16,13 @@ import org.tracelake.schemas.Tables;
  * whole: a workload that failed keeps its previous events and card, and only its {@code trace_files} ledger (which
  * says what went wrong) is replaced.
  */
-public final class IngestRun {
+public final class IngestPhase {
     private final SparkSession spark;
     private final Warehouse warehouse;
     private final String runId;
     private final InputLimits limits;
 
-    public IngestRun(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
+    public IngestPhase(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
         this.spark = spark;
         this.warehouse = warehouse;
         this.runId = runId;
@@ -55,7 +55,7 @@ public final class IngestRun {
                 files,
                 workloads.size(),
                 bytes / 1e6));
-        List<WorkloadIngest> results = new IngestJob(spark, warehouse, runId, limits).ingest(workloads);
+        List<WorkloadIngest> results = new IngestStaging(spark, warehouse, runId, limits).ingest(workloads);
         int n = 0;
         for (WorkloadIngest result : results) {
             Progress.workloadDone(++n, results.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");
@@ -75,7 +75,7 @@ public final class IngestRun {
         if (result.ok()) {
             // trace_files last: after a crash mid-swap the ledger still describes the old inputs, so the next
             // refresh sees the workload as changed and redoes it.
-            List<String> tables = new ArrayList<>(IngestJob.TABLES);
+            List<String> tables = new ArrayList<>(IngestStaging.TABLES);
             tables.remove(Tables.TRACE_FILES);
             tables.addAll(alsoTables);
             tables.add(Tables.TRACE_FILES);

@@ -25,11 +25,11 @@ import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.FileTasks;
 import org.tracelake.jobs.readers.FormatDetector;
 import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.readers.MultiTableRows;
 import org.tracelake.jobs.readers.ReaderRegistry;
-import org.tracelake.jobs.readers.TableRows;
+import org.tracelake.jobs.readers.ReaderTasks;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.et.KinetoLink;
@@ -53,8 +53,8 @@ import org.tracelake.schemas.WorkloadSchema;
  * The number of Spark jobs does not grow with the number of workloads, and nothing becomes visible until the caller
  * swaps each workload in (one at a time, so each stays atomic).
  */
-public final class IngestJob {
-    private static final Logger LOG = LogManager.getLogger(IngestJob.class);
+public final class IngestStaging {
+    private static final Logger LOG = LogManager.getLogger(IngestStaging.class);
 
     /**
      * Tables an ingest stages for a workload; swapped in together. A table with nothing staged for a workload (no
@@ -68,7 +68,7 @@ public final class IngestJob {
     private final String runId;
     private final InputLimits limits;
 
-    public IngestJob(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
+    public IngestStaging(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
         this.spark = spark;
         this.warehouse = warehouse;
         this.runId = runId;
@@ -159,7 +159,7 @@ public final class IngestJob {
         WorkloadCards.Outcome card = WorkloadCards.read(w, warehouse.conf());
         List<FileTask> configs = new ArrayList<>();
         boolean hasEt = false;
-        for (FileTask t : FileTasks.of(w.name(), w.files(), limits, runId)) {
+        for (FileTask t : ReaderTasks.of(w.name(), w.files(), limits, runId)) {
             if (t.format() == TraceFormat.TORCHTITAN_TOML) {
                 configs.add(t);
                 continue;
@@ -210,8 +210,8 @@ public final class IngestJob {
                 try {
                     for (int i = 0; i < outputs.size(); i++) {
                         Dataset<Row> part = envelopes
-                                .where(col(TableRows.INDEX).equalTo(i))
-                                .select(col(TableRows.column(i) + ".*"));
+                                .where(col(MultiTableRows.INDEX).equalTo(i))
+                                .select(col(MultiTableRows.column(i) + ".*"));
                         write(part, outputs.get(i).table());
                     }
                 } finally {

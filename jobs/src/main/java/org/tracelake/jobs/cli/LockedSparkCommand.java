@@ -15,7 +15,7 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * and hold it until the command ends. A second writer — whatever the pair of commands: refresh, ingest, export or
  * report into the warehouse — stops at once with exit 75 and the owner's name, without starting Spark.
  */
-final class WarehouseWriter {
+final class LockedSparkCommand {
     /** The command's work, given the lock it holds (null when its output is outside the warehouse). */
     interface Work {
         int run(WarehouseLock lock, SparkSession spark) throws Exception;
@@ -26,7 +26,7 @@ final class WarehouseWriter {
     private final SparkConf conf;
     private final Warehouse warehouse;
 
-    WarehouseWriter(String command, WarehouseOption warehouseOption, SparkOptions options) throws IOException {
+    LockedSparkCommand(String command, WarehouseOption warehouseOption, SparkOptions options) throws IOException {
         this.command = command;
         this.options = options;
         this.conf = options.conf("tracelake " + command);

@@ -4,8 +4,8 @@ package org.tracelake.jobs.metrics.rank;
  * Names of the per-rank interval facts the sweep produces ({@code rank_facts} view: workload, rank, step, fact,
  * value_ns). Whole-trace facts have a null step; step facts carry the step number.
  */
-public final class Facts {
-    private Facts() {}
+public final class RankFactNames {
+    private RankFactNames() {}
 
     // whole trace, and per step (GPU activity grouped by its step column)
     public static final String GPU_UNION = "gpu_union_ns";

@@ -8,8 +8,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /** Writes a report file on any Hadoop file system, through a temporary file and a rename (never half a file). */
-public final class Outputs {
-    private Outputs() {}
+public final class ReportFileWriter {
+    private ReportFileWriter() {}
 
     public static String write(Configuration conf, String target, String content) throws IOException {
         Path path = new Path(target);

@@ -7,22 +7,23 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Statement splitting: ';' ends a statement only outside quotes and comments. */
-class SqlTextTest {
+class SqlStatementSplitterTest {
     @Test
     void splitsAtSemicolonsOutsideQuotesAndComments() {
         assertEquals(
                 List.of("SELECT 1", "SELECT ';' AS s, \"a;b\" AS t, `c;d`", "-- x; y\nSELECT 2", "SELECT /* ; */ 3"),
-                SqlText.split("SELECT 1; SELECT ';' AS s, \"a;b\" AS t, `c;d`;\n-- x; y\nSELECT 2;\nSELECT /* ; */ 3"));
-        assertEquals(List.of("SELECT 'it\\'s;'"), SqlText.split("SELECT 'it\\'s;';"));
-        assertEquals(List.of(), SqlText.split("  ;\n-- only a comment;\n /* and this */ ; "));
+                SqlStatementSplitter.split(
+                        "SELECT 1; SELECT ';' AS s, \"a;b\" AS t, `c;d`;\n-- x; y\nSELECT 2;\nSELECT /* ; */ 3"));
+        assertEquals(List.of("SELECT 'it\\'s;'"), SqlStatementSplitter.split("SELECT 'it\\'s;';"));
+        assertEquals(List.of(), SqlStatementSplitter.split("  ;\n-- only a comment;\n /* and this */ ; "));
     }
 
     @Test
     void scanKeepsAnUnfinishedStatement() {
-        SqlText.Scan s = SqlText.scan("SELECT 1;\nSELECT 'open;\n");
+        SqlStatementSplitter.Scan s = SqlStatementSplitter.scan("SELECT 1;\nSELECT 'open;\n");
         assertEquals(List.of("SELECT 1"), s.statements());
         assertEquals("\nSELECT 'open;\n", s.rest());
-        assertTrue(SqlText.isBlank(" -- c\n/* d */ "));
+        assertTrue(SqlStatementSplitter.isBlank(" -- c\n/* d */ "));
     }
 
     @Test

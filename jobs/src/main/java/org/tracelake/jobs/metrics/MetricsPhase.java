@@ -29,7 +29,7 @@ import org.tracelake.schemas.Tables;
  * The metrics phase of a refresh: computes the metric stage's tables for the workloads this run ingested (their
  * events, cards and side tables as staged) into the run's staging area; after the swap, writes their exports.
  */
-public final class MetricsRun {
+public final class MetricsPhase {
     /** Tables a metrics run stages for a workload. */
     public static final List<String> TABLES = TableCatalog.perWorkload(TableCatalog.Stage.METRICS);
 
@@ -37,7 +37,7 @@ public final class MetricsRun {
     private final Warehouse warehouse;
     private final String runId;
 
-    public MetricsRun(SparkSession spark, Warehouse warehouse, String runId) {
+    public MetricsPhase(SparkSession spark, Warehouse warehouse, String runId) {
         this.spark = spark;
         this.warehouse = warehouse;
         this.runId = runId;

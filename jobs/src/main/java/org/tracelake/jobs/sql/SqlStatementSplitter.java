@@ -8,8 +8,8 @@ import java.util.List;
  * comment. Comments stay in the statement text (Spark's parser skips them, and {@code /*+ hints *}{@code /} must
  * survive); a piece that holds nothing but comments and blanks is no statement.
  */
-public final class SqlText {
-    private SqlText() {}
+public final class SqlStatementSplitter {
+    private SqlStatementSplitter() {}
 
     /** The complete statements of {@code text} (each without its {@code ;}) and what follows the last one. */
     public record Scan(List<String> statements, String rest) {}
