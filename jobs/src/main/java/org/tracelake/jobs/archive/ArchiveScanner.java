@@ -8,6 +8,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,6 +21,15 @@ import org.apache.hadoop.fs.Path;
  */
 public final class ArchiveScanner {
     private ArchiveScanner() {}
+
+    /** The workload folders of an archive, only those named in {@code only} when it names any. */
+    public static List<WorkloadFolder> scan(String archive, Set<String> only, Configuration conf) throws IOException {
+        List<WorkloadFolder> all = scan(archive, conf);
+        if (only == null || only.isEmpty()) return all;
+        List<WorkloadFolder> out = new ArrayList<>();
+        for (WorkloadFolder w : all) if (only.contains(w.name())) out.add(w);
+        return out;
+    }
 
     public static List<WorkloadFolder> scan(String archive, Configuration conf) throws IOException {
         Path root = new Path(archive);

@@ -50,13 +50,11 @@ public final class IngestCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String runId = RunIds.newId();
-        return new LockedSparkCommand("ingest", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
-            Warehouse warehouse = new Warehouse(
-                    warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Refresh.Result result = new Refresh(spark, warehouse, runId, Limits.from(spark))
+        return new LockedSparkCommand("ingest", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
+            Refresh.Result result = new Refresh(tables, runId, Limits.from(tables.spark()))
                     .ingestOnly()
                     .run(lock, archive, workloads, full);
-            printSummary(warehouse, result.workloads());
+            printSummary(tables.warehouse(), result.workloads());
             return result.workloads().stream().allMatch(WorkloadIngest::ok) ? ExitCodes.OK : ExitCodes.PARTIAL;
         });
     }

@@ -9,6 +9,7 @@ import org.tracelake.jobs.refresh.WarehouseLock;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.spark.SparkSessions;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * What a command that writes the warehouse does before anything else: take the warehouse lock, before Spark starts,
@@ -16,9 +17,12 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * report into the warehouse — stops at once with exit 75 and the owner's name, without starting Spark.
  */
 final class LockedSparkCommand {
-    /** The command's work, given the lock it holds (null when its output is outside the warehouse). */
+    /**
+     * The command's work, given the lock it holds (null when its output is outside the warehouse) and the warehouse's
+     * tables over the session started for it: the command's one {@link Warehouse}, passed down.
+     */
     interface Work {
-        int run(WarehouseLock lock, SparkSession spark) throws Exception;
+        int run(WarehouseLock lock, WarehouseTables tables) throws Exception;
     }
 
     private final String command;
@@ -73,7 +77,7 @@ final class LockedSparkCommand {
     private int withSpark(WarehouseLock lock, Work work) throws Exception {
         SparkSession spark = options.session(conf);
         try {
-            return work.run(lock, spark);
+            return work.run(lock, new WarehouseTables(spark, warehouse));
         } finally {
             spark.stop();
         }

@@ -4,7 +4,6 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.tracelake.jobs.refresh.Refresh;
-import org.tracelake.jobs.warehouse.Warehouse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,12 +44,10 @@ public final class RefreshCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String runId = RunIds.newId();
-        return new LockedSparkCommand("refresh", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
-            Warehouse warehouse = new Warehouse(
-                    warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+        return new LockedSparkCommand("refresh", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
             Refresh.Result result =
-                    new Refresh(spark, warehouse, runId, Limits.from(spark)).run(lock, archive, workloads, full);
-            RunSummary.print(spark, warehouse, result);
+                    new Refresh(tables, runId, Limits.from(tables.spark())).run(lock, archive, workloads, full);
+            RunSummary.print(tables, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;
         });
     }

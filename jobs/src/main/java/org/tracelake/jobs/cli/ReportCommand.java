@@ -10,6 +10,7 @@ import org.tracelake.jobs.report.ReportQueries;
 import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.report.StepList;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -168,7 +169,7 @@ public final class ReportCommand implements Callable<Integer> {
                         ? writer.warehouse().table(Tables.EXPORTS) + "/reports"
                         : trace != null ? writer.warehouse().table(Tables.EXPORTS) + "/traces" : null;
         return writer.lockedIf(
-                written != null && writer.inWarehouse(written), (lock, spark) -> report(spark, written, windowMs));
+                written != null && writer.inWarehouse(written), (lock, tables) -> report(tables, written, windowMs));
     }
 
     /** "A:B" as {A, B} milliseconds, or null when it is not two numbers with 0 <= A < B. */
@@ -185,10 +186,10 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     /** The report asked for; {@code written} is where --html and --out write (null: stdout). */
-    private int report(SparkSession spark, String written, double[] windowMs) throws java.io.IOException {
-        Warehouse warehouse =
-                new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-        Reports reports = new Reports(spark, warehouse);
+    private int report(WarehouseTables tables, String written, double[] windowMs) throws java.io.IOException {
+        SparkSession spark = tables.spark();
+        Warehouse warehouse = tables.warehouse();
+        Reports reports = new Reports(tables);
         List<String> known = reports.workloads();
         if (known.isEmpty()) {
             System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");

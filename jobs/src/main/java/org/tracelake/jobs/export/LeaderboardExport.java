@@ -24,6 +24,7 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -91,26 +92,26 @@ public final class LeaderboardExport {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
 
-    public LeaderboardExport(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public LeaderboardExport(WarehouseTables tables) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
     }
 
     /** The export of the given workloads (every workload with metrics when empty). */
     public Map<String, Object> build(Collection<String> only, OffsetDateTime generatedAt) {
         if (!warehouse.exists(Tables.METRICS))
             throw new IllegalStateException("no metrics table under " + warehouse.root());
-        Dataset<Row> metrics = spark.read()
-                .parquet(warehouse.table(Tables.METRICS))
-                .where(col("scope").equalTo(lit("workload")));
+        Dataset<Row> metrics = tables.live(Tables.METRICS).where(col("scope").equalTo(lit("workload")));
         if (!only.isEmpty()) metrics = metrics.where(col("workload").isin(only.toArray()));
         List<Row> rows = metrics.select("workload", "metric", "figure", "key", "value", "unit")
                 .orderBy("workload", "metric", "figure", "key")
                 .collectAsList();
         Map<String, Row> cards = new TreeMap<>();
         if (warehouse.exists(Tables.WORKLOADS)) {
-            for (Row r : spark.read().parquet(warehouse.table(Tables.WORKLOADS)).collectAsList()) {
+            for (Row r : tables.live(Tables.WORKLOADS).collectAsList()) {
                 cards.put(r.getAs("workload"), r);
             }
         }

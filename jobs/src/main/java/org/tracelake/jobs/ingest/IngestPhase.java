@@ -3,12 +3,10 @@ package org.tracelake.jobs.ingest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import org.apache.spark.sql.SparkSession;
-import org.tracelake.jobs.archive.ArchiveScanner;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -17,27 +15,16 @@ import org.tracelake.schemas.Tables;
  * says what went wrong) is replaced.
  */
 public final class IngestPhase {
-    private final SparkSession spark;
+    private final WarehouseTables tables;
     private final Warehouse warehouse;
     private final String runId;
     private final InputLimits limits;
 
-    public IngestPhase(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public IngestPhase(WarehouseTables tables, String runId, InputLimits limits) {
+        this.tables = tables;
+        this.warehouse = tables.warehouse();
         this.runId = runId;
         this.limits = limits;
-    }
-
-    public static List<WorkloadFolder> select(List<WorkloadFolder> all, Set<String> only) {
-        if (only == null || only.isEmpty()) return all;
-        List<WorkloadFolder> out = new ArrayList<>();
-        for (WorkloadFolder w : all) if (only.contains(w.name())) out.add(w);
-        return out;
-    }
-
-    public List<WorkloadFolder> scan(String archive) throws IOException {
-        return ArchiveScanner.scan(archive, warehouse.conf());
     }
 
     /** Ingest the workloads into the run's staging area, all in the same Spark jobs, committing nothing. */
@@ -55,7 +42,7 @@ public final class IngestPhase {
                 files,
                 workloads.size(),
                 bytes / 1e6));
-        List<WorkloadIngest> results = new IngestStaging(spark, warehouse, runId, limits).ingest(workloads);
+        List<WorkloadIngest> results = new IngestStaging(tables, runId, limits).ingest(workloads);
         int n = 0;
         for (WorkloadIngest result : results) {
             Progress.workloadDone(++n, results.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");

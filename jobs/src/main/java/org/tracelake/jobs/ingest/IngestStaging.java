@@ -8,18 +8,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.fs.Path;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
@@ -37,11 +30,11 @@ import org.tracelake.jobs.source.ReportSink;
 import org.tracelake.jobs.source.TraceSource;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
-import org.tracelake.schemas.WorkloadSchema;
 
 /**
  * Ingests workloads into the run's staging area, all of them at once: their cards into {@code workloads} (filled from
@@ -65,12 +58,14 @@ public final class IngestStaging {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
     private final String runId;
     private final InputLimits limits;
 
-    public IngestStaging(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public IngestStaging(WarehouseTables tables, String runId, InputLimits limits) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
         this.runId = runId;
         this.limits = limits;
     }
@@ -97,7 +92,7 @@ public final class IngestStaging {
         // (EtSizes), so events is written once, already linked.
         List<String> order = new ArrayList<>(byTable.keySet());
         if (order.remove(Tables.ET_NODES)) order.add(0, Tables.ET_NODES);
-        String etNodes = byTable.containsKey(Tables.ET_NODES) ? warehouse.staging(runId) + "/" + Tables.ET_NODES : null;
+        String etNodes = byTable.containsKey(Tables.ET_NODES) ? warehouse.stagedTable(runId, Tables.ET_NODES) : null;
         for (String table : order) {
             List<FileTask> tasks = byTable.get(table);
             if (tasks.isEmpty()) continue;
@@ -105,7 +100,7 @@ public final class IngestStaging {
                 planned.get(r.task.workload()).reports().add(r);
             }
         }
-        stageEmptyEvents(planned.keySet());
+        tables.stageEmptyPartitions(runId, Tables.EVENTS, planned.keySet());
 
         List<WorkloadIngest> results = new ArrayList<>();
         List<Row> fileRows = new ArrayList<>();
@@ -131,8 +126,8 @@ public final class IngestStaging {
         }
         // a workload whose name cannot be a folder gets its row too, under a stand-in name that can (PartitionNames)
         for (WorkloadIngest u : unnameable) for (FileReport r : u.files()) fileRows.add(r.toRow());
-        writeStaged(Tables.TRACE_FILES, fileRows, TraceFileSchema.SCHEMA);
-        writeStaged(Tables.WORKLOADS, cardRows, WorkloadSchema.SCHEMA);
+        tables.stageSmall(runId, Tables.TRACE_FILES, fileRows);
+        tables.stageSmall(runId, Tables.WORKLOADS, cardRows);
         results.addAll(unnameable);
         return results;
     }
@@ -195,14 +190,14 @@ public final class IngestStaging {
      */
     private List<FileReport> readInto(String table, List<FileTask> tasks, String etNodes) throws IOException {
         List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(table);
-        String reportsDir = warehouse.staging(runId) + "/_reports/" + table;
+        String reportsDir = warehouse.stagedAside(runId, "_reports/" + table);
         spark.sparkContext().setJobDescription("ingest: " + tasks.size() + " files into " + table);
         try {
             if (outputs.size() == 1) {
                 // the events read also runs the per-rank metric pass over each file as it is read
                 boolean rankPass =
                         table.equals(Tables.EVENTS) && Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
-                String summaries = rankPass ? RankSummaryFiles.dir(warehouse.staging(runId)) : null;
+                String summaries = rankPass ? warehouse.stagedAside(runId, RankSummaryFiles.FOLDER) : null;
                 write(TraceSource.read(spark, tasks, table, false, reportsDir, etNodes, summaries), table);
             } else {
                 Dataset<Row> envelopes = TraceSource.read(spark, tasks, table, true, reportsDir, etNodes, null)
@@ -227,43 +222,8 @@ public final class IngestStaging {
     }
 
     private void write(Dataset<Row> rows, String table) {
-        DataFrameWriter<Row> writer = rows.write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN);
-        if (table.equals(Tables.EVENTS)) {
-            // parquet-hadoop's per-column setting ("key#column"), handed to the writer through the write's options
-            for (String c : EventSchema.NEAR_UNIQUE_COLUMNS)
-                writer = writer.option("parquet.enable.dictionary#" + c, "false");
-        }
-        writer.parquet(warehouse.staging(runId) + "/" + table);
-    }
-
-    /**
-     * Every workload gets an events partition, also one without events (the metrics read it): workloads the write
-     * left without one get a copy of one empty Parquet file, written once — file copies, not a Spark job each.
-     */
-    private void stageEmptyEvents(Iterable<String> workloads) throws IOException {
-        FileSystem fs = warehouse.fs();
-        Path empty = null;
-        for (String w : workloads) {
-            Path partition = new Path(warehouse.stagingPartition(runId, Tables.EVENTS, w));
-            if (fs.exists(partition)) continue;
-            if (empty == null) empty = emptyEventsFile();
-            fs.mkdirs(partition);
-            FileUtil.copy(fs, empty, fs, new Path(partition, empty.getName()), false, warehouse.conf());
-        }
-    }
-
-    private Path emptyEventsFile() throws IOException {
-        String dir = warehouse.staging(runId) + "/_empty/" + Tables.EVENTS;
-        spark.createDataFrame(new ArrayList<Row>(), EventSchema.SCHEMA)
-                .drop(Tables.PARTITION_COLUMN)
-                .coalesce(1)
-                .write()
-                .mode(SaveMode.Overwrite)
-                .parquet(dir);
-        for (FileStatus f : warehouse.fs().listStatus(new Path(dir))) {
-            if (f.getPath().getName().endsWith(".parquet")) return f.getPath();
-        }
-        throw new IOException("Spark wrote no Parquet file for an empty events table under " + dir);
+        // events: the columns whose values are nearly all distinct gain nothing from a dictionary
+        tables.stage(runId, table, rows, table.equals(Tables.EVENTS) ? EventSchema.NEAR_UNIQUE_COLUMNS : List.of());
     }
 
     private FileReport cardReport(WorkloadFolder w, WorkloadCards.Outcome card) {
@@ -289,16 +249,5 @@ public final class IngestStaging {
         FileReport r = FileReport.skipped(task, refused.reason());
         if (refused.error()) r.status = TraceFileSchema.STATUS_ERROR;
         return r;
-    }
-
-    /** Rows the driver made (a row per file, a card per workload), as one write partitioned by workload. */
-    private void writeStaged(String table, List<Row> rows, StructType schema) {
-        // a few rows per workload: one task writes them all (a shuffle by workload would be two jobs)
-        spark.createDataFrame(rows, schema)
-                .coalesce(1)
-                .write()
-                .mode(SaveMode.Overwrite)
-                .partitionBy(Tables.PARTITION_COLUMN)
-                .parquet(warehouse.staging(runId) + "/" + table);
     }
 }

@@ -3,7 +3,6 @@ package org.tracelake.jobs.metrics;
 import static org.apache.spark.sql.functions.col;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +13,6 @@ import java.util.TreeMap;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.metrics.engine.MetricEngine;
@@ -22,6 +20,7 @@ import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.PartitionFiles;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
 
@@ -35,25 +34,14 @@ public final class MetricsPhase {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
     private final String runId;
 
-    public MetricsPhase(SparkSession spark, Warehouse warehouse, String runId) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public MetricsPhase(WarehouseTables tables, String runId) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
         this.runId = runId;
-    }
-
-    /** Reads the given workloads' partitions of a table from a root holding {@code <table>/workload=<w>/}. */
-    Dataset<Row> readPartitions(String tableRoot, List<String> workloads) {
-        String[] paths = workloads.stream()
-                .map(w -> tableRoot + "/" + Warehouse.partitionDir(w))
-                .toArray(String[]::new);
-        // the catalog's schema, so that Spark reads no file to infer one (a job of its own per read)
-        String table = new Path(tableRoot).getName();
-        return spark.read()
-                .schema(TableCatalog.of(table).schema())
-                .option("basePath", tableRoot)
-                .parquet(paths);
     }
 
     /**
@@ -62,48 +50,25 @@ public final class MetricsPhase {
      */
     public void computeStaged(List<String> workloads, Set<String> summarised) {
         if (workloads.isEmpty()) return;
-        String stagingRoot = warehouse.staging(runId);
         List<String> fromEvents =
                 workloads.stream().filter(w -> !summarised.contains(w)).toList();
         List<String> fromSummaries =
                 workloads.stream().filter(summarised::contains).toList();
-        Dataset<Row> events =
-                fromEvents.isEmpty() ? null : readPartitions(stagingRoot + "/" + Tables.EVENTS, fromEvents);
-        Dataset<Row> summaries = null;
-        String summariesDir = RankSummaryFiles.dir(stagingRoot);
-        try {
-            // no folder: no file of the run had events to summarise
-            if (!fromSummaries.isEmpty() && warehouse.fs().exists(new Path(summariesDir))) {
-                summaries = RankSummaryFiles.read(spark, summariesDir, fromSummaries);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        compute(
-                events,
-                summaries,
-                readPartitions(stagingRoot + "/" + Tables.WORKLOADS, workloads),
-                sideTables(stagingRoot, workloads));
+        Dataset<Row> events = fromEvents.isEmpty() ? null : tables.staged(runId, Tables.EVENTS, fromEvents);
+        // none: no file of the run had events to summarise
+        Dataset<Row> summaries = fromSummaries.isEmpty() ? null : RankSummaryFiles.read(tables, runId, fromSummaries);
+        compute(events, summaries, tables.staged(runId, Tables.WORKLOADS, workloads), sideTables(workloads));
     }
 
     /**
      * The memory and telemetry tables of the workloads that have them (most have neither: a table is read only
      * from the partitions that exist, and left out when none does).
      */
-    private Map<String, Dataset<Row>> sideTables(String root, List<String> workloads) {
+    private Map<String, Dataset<Row>> sideTables(List<String> workloads) {
         Map<String, Dataset<Row>> out = new TreeMap<>();
         for (String table : MetricEngine.SIDE_TABLES) {
-            String tableRoot = root + "/" + table;
-            List<String> present = new ArrayList<>();
-            for (String w : workloads) {
-                String path = tableRoot + "/" + Warehouse.partitionDir(w);
-                try {
-                    if (warehouse.fs().exists(new Path(path))) present.add(w);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
-            if (!present.isEmpty()) out.put(table, readPartitions(tableRoot, present));
+            List<String> present = tables.stagedWith(runId, table, workloads);
+            if (!present.isEmpty()) out.put(table, tables.staged(runId, table, present));
         }
         return out;
     }
@@ -131,7 +96,6 @@ public final class MetricsPhase {
 
     private void compute(
             Dataset<Row> events, Dataset<Row> summaries, Dataset<Row> workloads, Map<String, Dataset<Row>> sideTables) {
-        String stagingRoot = warehouse.staging(runId);
         SessionSettings.with(spark, settings(), () -> {
             try {
                 spark.sparkContext().setJobDescription("metrics");
@@ -143,7 +107,7 @@ public final class MetricsPhase {
                                 workloads,
                                 sideTables,
                                 DevicePeaks.table(spark),
-                                new PartitionFiles(stagingRoot, warehouse.conf()));
+                                new PartitionFiles(warehouse.staging(runId), warehouse.conf()));
                 Progress.info(String.format(
                         Locale.ROOT,
                         "metrics: %,d rows and %,d collective instances for %d workloads",
@@ -152,11 +116,7 @@ public final class MetricsPhase {
                         result.workloads()));
                 if (result.hangs() != null) {
                     spark.sparkContext().setJobDescription("metrics: " + Tables.COLLECTIVE_HANGS);
-                    result.hangs()
-                            .write()
-                            .mode(SaveMode.Overwrite)
-                            .partitionBy(Tables.PARTITION_COLUMN)
-                            .parquet(stagingRoot + "/" + Tables.COLLECTIVE_HANGS);
+                    tables.stage(runId, Tables.COLLECTIVE_HANGS, result.hangs(), List.of());
                 }
                 return null;
             } finally {
@@ -176,7 +136,7 @@ public final class MetricsPhase {
 
     /** The live metrics rows of some workloads. */
     public Dataset<Row> readLive(List<String> workloads) {
-        return readPartitions(warehouse.table(Tables.METRICS), workloads);
+        return tables.live(Tables.METRICS, workloads);
     }
 
     /** After the swap: exports/metrics/<workload>.json from the live metrics of the workloads, written by executors. */
@@ -187,9 +147,7 @@ public final class MetricsPhase {
             // without adaptive execution the export's one shuffle is one job, not a job per stage
             SessionSettings.with(spark, Map.of("spark.sql.adaptive.enabled", "false"), () -> {
                 MetricsExport.writeAll(
-                        readPartitions(warehouse.table(Tables.METRICS), workloads),
-                        warehouse.fs(),
-                        warehouse.table(Tables.EXPORTS));
+                        tables.live(Tables.METRICS, workloads), warehouse.fs(), warehouse.table(Tables.EXPORTS));
                 return null;
             });
         } finally {

@@ -9,13 +9,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.ingest.PartitionNames;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
-import org.tracelake.schemas.WorkloadSchema;
 
 /**
  * Which workloads a refresh must redo: those with a new, changed or vanished file (path, size, modification
@@ -72,14 +71,10 @@ public final class ChangePlan {
      *                    refresh computes them; an ingest, which computes none, passes false
      */
     public static ChangePlan of(
-            SparkSession spark,
-            Warehouse warehouse,
-            List<WorkloadFolder> scanned,
-            boolean full,
-            boolean limited,
-            boolean needMetrics)
+            WarehouseTables tables, List<WorkloadFolder> scanned, boolean full, boolean limited, boolean needMetrics)
             throws IOException {
-        Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(spark, warehouse);
+        Warehouse warehouse = tables.warehouse();
+        Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(tables);
         Set<String> withMetrics = full || !needMetrics ? null : warehouse.livePartitions(Tables.METRICS);
         ChangePlan plan = new ChangePlan();
         for (WorkloadFolder w : scanned) {
@@ -94,7 +89,7 @@ public final class ChangePlan {
             Set<String> present = new TreeSet<>();
             for (WorkloadFolder w : scanned)
                 present.add(PartitionNames.ledgerName(w.name())); // a too-long name's stand-in
-            for (String known : ledgerWorkloads(spark, warehouse, full ? ledger(spark, warehouse) : ledger)) {
+            for (String known : ledgerWorkloads(tables, full ? ledger(tables) : ledger)) {
                 if (!present.contains(known)) plan.vanished.add(known);
             }
         }
@@ -128,14 +123,10 @@ public final class ChangePlan {
     }
 
     /** workload → path → what the last refresh saw. File metadata only: a row per input file. */
-    private static Map<String, Map<String, Seen>> ledger(SparkSession spark, Warehouse warehouse) {
+    private static Map<String, Map<String, Seen>> ledger(WarehouseTables tables) {
         Map<String, Map<String, Seen>> out = new HashMap<>();
-        if (!warehouse.exists(Tables.TRACE_FILES)) return out;
-        // The schema given, not inferred: inferring it reads the footers in a Spark job of its own, a cost every
-        // no-change refresh paid.
-        for (Row r : spark.read()
-                .schema(TraceFileSchema.SCHEMA)
-                .parquet(warehouse.table(Tables.TRACE_FILES))
+        if (!tables.warehouse().exists(Tables.TRACE_FILES)) return out;
+        for (Row r : tables.live(Tables.TRACE_FILES)
                 .select("workload", "path", "size_bytes", "modified_at", "status", "events_read")
                 .collectAsList()) {
             Timestamp t = r.getTimestamp(3);
@@ -148,16 +139,11 @@ public final class ChangePlan {
     }
 
     /** Workloads the warehouse knows: those of the ledger, and any with a card row (a workload whose files all failed). */
-    private static Set<String> ledgerWorkloads(
-            SparkSession spark, Warehouse warehouse, Map<String, Map<String, Seen>> ledger) {
+    private static Set<String> ledgerWorkloads(WarehouseTables tables, Map<String, Map<String, Seen>> ledger) {
         Set<String> out = new TreeSet<>(ledger.keySet());
-        if (warehouse.exists(Tables.WORKLOADS)) {
+        if (tables.warehouse().exists(Tables.WORKLOADS)) {
             // A plain collect of one row per workload: distinct() would add a shuffle to every no-change run
-            for (Row r : spark.read()
-                    .schema(WorkloadSchema.SCHEMA)
-                    .parquet(warehouse.table(Tables.WORKLOADS))
-                    .select("workload")
-                    .collectAsList()) {
+            for (Row r : tables.live(Tables.WORKLOADS).select("workload").collectAsList()) {
                 out.add(r.getString(0));
             }
         }

@@ -10,6 +10,7 @@ import java.util.Set;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.archive.ArchiveScanner;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.ingest.IngestPhase;
 import org.tracelake.jobs.ingest.Progress;
@@ -20,6 +21,7 @@ import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -31,13 +33,15 @@ import org.tracelake.schemas.Tables;
 public final class Refresh {
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
     private final String runId;
     private final InputLimits limits;
     private boolean computeMetrics = true;
 
-    public Refresh(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public Refresh(WarehouseTables tables, String runId, InputLimits limits) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
         this.runId = runId;
         this.limits = limits;
     }
@@ -90,12 +94,10 @@ public final class Refresh {
         PhaseCpu cpu = new PhaseCpu();
         List<String> restored = warehouse.recoverInterrupted(runId);
         if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);
-        JournalReplay.replay(spark, warehouse, runId);
+        JournalReplay.replay(tables, runId);
 
-        IngestPhase ingest = new IngestPhase(spark, warehouse, runId, limits);
-        List<WorkloadFolder> selected = IngestPhase.select(ingest.scan(archive), only);
-        ChangePlan plan =
-                ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty(), computeMetrics);
+        List<WorkloadFolder> selected = ArchiveScanner.scan(archive, only, warehouse.conf());
+        ChangePlan plan = ChangePlan.of(tables, selected, full, only != null && !only.isEmpty(), computeMetrics);
         Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
                 + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
                 + plan.vanished.size() + " gone");
@@ -104,12 +106,13 @@ public final class Refresh {
 
         List<WorkloadFolder> toRead = new ArrayList<>();
         for (ChangePlan.Redo r : plan.redo) toRead.add(r.folder());
+        IngestPhase ingest = new IngestPhase(tables, runId, limits);
         List<WorkloadIngest> results = ingest.ingestAll(toRead);
 
         List<String> ok = new ArrayList<>();
         for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
         cpu.end("ingest");
-        MetricsPhase metrics = new MetricsPhase(spark, warehouse, runId);
+        MetricsPhase metrics = new MetricsPhase(tables, runId);
         long metricsStart = System.nanoTime();
         if (computeMetrics && !ok.isEmpty()) {
             Progress.info("computing metrics for " + ok.size() + " workloads");
@@ -125,7 +128,7 @@ public final class Refresh {
         }
         lock.checkHeld(); // a run whose lock was taken over changes nothing live
         // Before the first swap: what this run owes after it, for the next run to finish if this one is killed.
-        History history = new History(spark, warehouse, runId);
+        History history = new History(tables, runId);
         List<Row> changeRows = history.changeRows(plan.redo);
         Result planned = new Result(runId, results, plan.unchanged, plan.vanished, History.Regressions.NONE, restored);
         RunJournal journal = new RunJournal(

@@ -13,6 +13,7 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.report.ReportModel.Memory;
 import org.tracelake.jobs.report.ReportModel.MemorySeries;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -27,19 +28,20 @@ final class MemoryQuery {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
 
-    MemoryQuery(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    MemoryQuery(WarehouseTables tables) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
     }
 
     Memory series(String workload, int points) {
         if (!warehouse.exists(Tables.MEMORY_EVENTS)) {
             return new Memory("no memory_events table (no CUDA memory snapshot in the archive)", List.of());
         }
-        Dataset<Row> df = spark.read()
-                .parquet(warehouse.table(Tables.MEMORY_EVENTS))
-                .where(col("workload").equalTo(lit(workload)));
+        Dataset<Row> df =
+                tables.live(Tables.MEMORY_EVENTS).where(col("workload").equalTo(lit(workload)));
         List<String> cols = ReportQueries.columns(df);
         String time = first(cols, TIME_COLUMNS);
         String size = first(cols, SIZE_COLUMNS);

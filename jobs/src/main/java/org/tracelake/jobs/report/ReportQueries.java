@@ -22,6 +22,7 @@ import org.tracelake.jobs.report.ReportModel.LagMap;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 import org.tracelake.jobs.report.ReportModel.RankLastArrivals;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.KernelTotalsSchema;
 import org.tracelake.schemas.Tables;
 
@@ -44,10 +45,12 @@ public final class ReportQueries {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
 
-    public ReportQueries(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public ReportQueries(WarehouseTables tables) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
     }
 
     /** The workloads that have metrics, sorted. */
@@ -150,9 +153,9 @@ public final class ReportQueries {
                 timeline.spans().size()));
         List<KernelTime> categories = categoryByRank();
         List<KernelTime> top = topKernels();
-        ReportModel.Memory memory = new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS);
-        ReportModel.Hang hang = new HangQuery(spark, warehouse).hang(workload);
-        ReportModel.AllToAll allToAll = new AllToAllQuery(spark, warehouse).allToAll(workload, metrics);
+        ReportModel.Memory memory = new MemoryQuery(tables).series(workload, MEMORY_POINTS);
+        ReportModel.Hang hang = new HangQuery(tables).hang(workload);
+        ReportModel.AllToAll allToAll = new AllToAllQuery(tables).allToAll(workload, metrics);
         Progress.info(String.format(
                 Locale.ROOT,
                 "report %s: kernels (%s), memory (%s), hangs (%s), all-to-all (%s)",
@@ -229,7 +232,7 @@ public final class ReportQueries {
     }
 
     Dataset<Row> table(String name) {
-        return spark.read().parquet(warehouse.table(name));
+        return tables.live(name);
     }
 
     /** One workload's rows of a table, or an empty frame when the table does not exist. */

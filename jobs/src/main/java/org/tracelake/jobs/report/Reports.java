@@ -7,6 +7,7 @@ import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /** The {@code report} job's work, callable from the command line and from tests with any SparkSession. */
 public final class Reports {
@@ -14,10 +15,10 @@ public final class Reports {
     private final Warehouse warehouse;
     private final ReportQueries queries;
 
-    public Reports(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
-        this.queries = new ReportQueries(spark, warehouse);
+    public Reports(WarehouseTables tables) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.queries = new ReportQueries(tables);
     }
 
     public List<String> workloads() {

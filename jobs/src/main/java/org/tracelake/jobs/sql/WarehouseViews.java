@@ -54,7 +54,7 @@ public final class WarehouseViews {
         }
         for (String table : Tables.ALL) {
             if (registered.contains(table) || !warehouse.exists(table)) continue;
-            spark.sql(create(table) + "SELECT * FROM parquet." + quoted(warehouse.table(table)));
+            spark.sql(create(table) + "SELECT * FROM " + warehouse.sqlSource(table));
             registered.add(table);
         }
         List<String> tables = new ArrayList<>(registered);

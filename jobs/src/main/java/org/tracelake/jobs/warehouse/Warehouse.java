@@ -54,8 +54,30 @@ public final class Warehouse {
         return root + "/_staging/" + runId;
     }
 
+    /** A table as this run stages it, before its workloads are swapped in. */
+    public String stagedTable(String runId, String table) {
+        return staging(runId) + "/" + table;
+    }
+
     public String stagingPartition(String runId, String table, String workload) {
-        return staging(runId) + "/" + table + "/" + partitionDir(workload);
+        return stagedTable(runId, table) + "/" + partitionDir(workload);
+    }
+
+    /**
+     * A folder of the run's staging area that holds no table: what ingest leaves for the phases after it (the files'
+     * reports, the rank summaries). Its name starts with {@code _}, which no table's does.
+     */
+    public String stagedAside(String runId, String folder) {
+        if (!folder.startsWith("_")) throw new IllegalArgumentException("not a staging folder name: " + folder);
+        return staging(runId) + "/" + folder;
+    }
+
+    /**
+     * A live table as SQL names it for a view: its folder, listed again by every query that reads the view, so a view
+     * made once sees every later refresh's files.
+     */
+    public String sqlSource(String table) {
+        return "parquet.`" + table(table).replace("`", "``") + "`";
     }
 
     /** The partition folders ({@code workload=…}) a live table has: one listing, no Spark job. */

@@ -24,6 +24,7 @@ import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.refresh.History;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.RunSchema;
 
 /**
@@ -62,7 +63,8 @@ class RunSummaryTest {
         PrintStream stdout = System.out;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
-            RunSummary.print(null, warehouse, run); // no workload was read: the summary needs no Spark
+            RunSummary.print(
+                    new WarehouseTables(null, warehouse), run); // no workload was read: the summary needs no Spark
         } finally {
             System.setOut(stdout);
         }
@@ -139,7 +141,9 @@ class RunSummaryTest {
         PrintStream stdout = System.out;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
-            RunSummary.print(null, warehouse, run); // no workload committed: no headline rows to read, no Spark
+            RunSummary.print(
+                    new WarehouseTables(null, warehouse),
+                    run); // no workload committed: no headline rows to read, no Spark
         } finally {
             System.setOut(stdout);
         }

@@ -35,6 +35,7 @@ import org.tracelake.jobs.testing.MainProcess;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.udfs.UdfRegistry;
 
 /**
@@ -183,7 +184,7 @@ class HostileNamesTest {
     void reportsAndTheLeaderboardNameEveryWorkload() throws IOException {
         Warehouse warehouse =
                 new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration());
-        Reports reports = new Reports(spark, warehouse);
+        Reports reports = new Reports(new WarehouseTables(spark, warehouse));
         assertEquals(all(), new TreeSet<>(reports.workloads()));
         for (String name : HOSTILE) assertTrue(reports.text(name, null).contains(name), name);
         Path pages = tmp.resolve("out-pages");
@@ -199,7 +200,7 @@ class HostileNamesTest {
         }
 
         Path board = tmp.resolve("out-leaderboard.json");
-        new LeaderboardExport(spark, warehouse).write(board.toString(), Set.of());
+        new LeaderboardExport(new WarehouseTables(spark, warehouse)).write(board.toString(), Set.of());
         Set<String> traces = new TreeSet<>();
         new ObjectMapper()
                 .readTree(board.toFile())

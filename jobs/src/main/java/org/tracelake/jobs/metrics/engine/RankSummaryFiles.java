@@ -11,12 +11,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.rank.FileRankPass;
 import org.tracelake.jobs.metrics.rank.RankSummary;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.source.ReportSink;
 import org.tracelake.jobs.warehouse.PartitionFiles;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * The rank summaries ingest computes as it reads each file ({@link FileRankPass}), left in the run's staging area as
@@ -32,10 +33,8 @@ public final class RankSummaryFiles {
 
     private RankSummaryFiles() {}
 
-    /** The folder of a run's summaries under its staging root. */
-    public static String dir(String stagingRoot) {
-        return stagingRoot + "/_rank_summaries";
-    }
+    /** The folder of a run's staging area that holds its summaries ({@link Warehouse#stagedAside}). */
+    public static final String FOLDER = "_rank_summaries";
 
     /**
      * Writes the summaries of one input file's ranks and records them in its report; a file the pass could not
@@ -73,11 +72,9 @@ public final class RankSummaryFiles {
         return true;
     }
 
-    /** The summaries of some workloads, as workload-step inputs. */
-    public static Dataset<Row> read(SparkSession spark, String dir, List<String> workloads) {
-        return spark.read()
-                .schema(WorkloadInput.SCHEMA)
-                .parquet(dir)
-                .where(col("workload").isin(workloads.toArray()));
+    /** The summaries of some workloads, as workload-step inputs; null when the run left none. */
+    public static Dataset<Row> read(WarehouseTables tables, String runId, List<String> workloads) {
+        Dataset<Row> all = tables.stagedAside(runId, FOLDER, WorkloadInput.SCHEMA);
+        return all == null ? null : all.where(col("workload").isin(workloads.toArray()));
     }
 }
