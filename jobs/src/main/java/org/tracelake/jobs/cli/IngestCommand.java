@@ -6,7 +6,9 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.tracelake.jobs.ingest.WorkloadIngest;
+import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
+import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 import picocli.CommandLine.Command;
@@ -51,7 +53,7 @@ public final class IngestCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         String runId = RunIds.newId();
         return new LockedSparkCommand("ingest", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
-            Refresh.Result result = new Refresh(tables, runId, Limits.from(tables.spark()))
+            Refresh.Result result = new Refresh(tables, runId, InputLimits.from(Settings.of(tables.spark())))
                     .ingestOnly()
                     .run(lock, archive, workloads, full);
             printSummary(tables.warehouse(), result.workloads());

@@ -3,7 +3,9 @@ package org.tracelake.jobs.cli;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
+import org.tracelake.jobs.spark.Settings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,8 +47,8 @@ public final class RefreshCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         String runId = RunIds.newId();
         return new LockedSparkCommand("refresh", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
-            Refresh.Result result =
-                    new Refresh(tables, runId, Limits.from(tables.spark())).run(lock, archive, workloads, full);
+            Refresh.Result result = new Refresh(tables, runId, InputLimits.from(Settings.of(tables.spark())))
+                    .run(lock, archive, workloads, full);
             RunSummary.print(tables, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;
         });

@@ -16,7 +16,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.metrics.engine.MetricEngine;
-import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
+import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.PartitionFiles;
 import org.tracelake.jobs.warehouse.Warehouse;

@@ -44,7 +44,7 @@ public final class FileReport implements Serializable {
 
     /**
      * For a file of ingest's events read: whether its rows were summarised per rank as they were read (null for any
-     * other read), and the ranks summarised ({@code org.tracelake.jobs.metrics.engine.RankSummaryFiles}).
+     * other read), and the ranks summarised ({@code org.tracelake.jobs.rank.RankSummaryFiles}).
      */
     public Boolean ranksSummarised;
 

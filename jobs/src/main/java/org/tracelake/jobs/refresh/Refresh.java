@@ -16,7 +16,7 @@ import org.tracelake.jobs.ingest.IngestPhase;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsPhase;
-import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
+import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.spark.Settings;

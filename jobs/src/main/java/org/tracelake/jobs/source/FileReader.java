@@ -6,8 +6,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
-import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
-import org.tracelake.jobs.metrics.rank.FileRankPass;
+import org.tracelake.jobs.rank.FileRankPass;
+import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
@@ -80,7 +80,13 @@ final class FileReader implements PartitionReader<InternalRow> {
         if (report == null) report = stream.report();
         if (report.isError()) LOG.warn("{}: {}", report.task.path(), report.error);
         if (rankPass != null) {
-            RankSummaryFiles.write(plan.rankSummariesDir(), report, report.task.workload(), rankPass, conf);
+            RankSummaryFiles.write(
+                    plan.rankSummariesDir(),
+                    ReportSink.fileKey(report.task.path()),
+                    report,
+                    report.task.workload(),
+                    rankPass,
+                    conf);
         }
         if (plan.reportsDir() != null) ReportSink.write(plan.reportsDir(), report, conf);
         return report;

@@ -17,10 +17,10 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.tracelake.jobs.archive.ArchiveLayout;
+import org.tracelake.jobs.archive.ReaderTasks;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.InputLimits;
-import org.tracelake.jobs.readers.ReaderTasks;
 import org.tracelake.jobs.readers.TraceFormat;
 
 /**

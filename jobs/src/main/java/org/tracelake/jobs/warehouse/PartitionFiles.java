@@ -14,7 +14,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
-import org.tracelake.jobs.ingest.SerializableConf;
+import org.tracelake.jobs.spark.SerializableConf;
 import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.cli.RunIds;
 import org.tracelake.jobs.ingest.WorkloadIngest;
-import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
+import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;

@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.tracelake.jobs.metrics.rank.RankFactNames;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * Metrics of CPU-side annotations (METRICS.md §4): phase_time_ms (forward / backward / optimizer per step), fsdp_*

@@ -16,9 +16,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankFactNames;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.BusBandwidth;
 import org.tracelake.udfs.CollectiveKind;
 

@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankFactNames;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.BusBandwidth;
 
 /**

@@ -10,8 +10,8 @@ import java.util.Objects;
 import java.util.Set;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * Every metric of the catalog appears for every workload at workload scope (METRICS.md §5): where no family gave a

@@ -15,8 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.tracelake.jobs.metrics.rank.RankFactNames;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * Kernel-level metrics (METRICS.md §4): CCL-Bench's leaderboard numbers pooled over every rank

@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.tracelake.jobs.metrics.rank.RankFactNames;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * Overlap and idle time (METRICS.md §4) from each rank's interval facts: comm_comp_overlap, time_breakdown,

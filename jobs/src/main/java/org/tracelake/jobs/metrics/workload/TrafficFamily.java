@@ -7,8 +7,8 @@ import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.CollectiveKind;
 
 /**

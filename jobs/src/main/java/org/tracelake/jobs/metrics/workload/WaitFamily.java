@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import org.tracelake.jobs.metrics.rank.CommInstance;
+import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.udfs.BusBandwidth;
 import org.tracelake.udfs.CollectiveKind;
 

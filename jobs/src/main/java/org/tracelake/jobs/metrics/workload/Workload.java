@@ -3,8 +3,8 @@ package org.tracelake.jobs.metrics.workload;
 import java.util.ArrayList;
 import java.util.List;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.schemas.MetricSchema;
 
 /**

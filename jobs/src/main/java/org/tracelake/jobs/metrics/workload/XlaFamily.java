@@ -5,8 +5,8 @@ import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.CollectiveKind;
 
 /**

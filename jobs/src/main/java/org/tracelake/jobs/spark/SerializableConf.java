@@ -1,4 +1,4 @@
-package org.tracelake.jobs.ingest;
+package org.tracelake.jobs.spark;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.metrics.rank;
+package org.tracelake.jobs.rank;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.readers.toml;
+package org.tracelake.jobs.ingest.toml;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

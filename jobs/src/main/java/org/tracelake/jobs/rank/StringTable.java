@@ -1,4 +1,4 @@
-package org.tracelake.jobs.metrics.rank;
+package org.tracelake.jobs.rank;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.metrics.rank;
+package org.tracelake.jobs.rank;
 
 /**
  * Names of the per-rank interval facts the sweep produces ({@code rank_facts} view: workload, rank, step, fact,

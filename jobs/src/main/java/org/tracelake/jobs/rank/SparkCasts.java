@@ -1,4 +1,4 @@
-package org.tracelake.jobs.metrics.rank;
+package org.tracelake.jobs.rank;
 
 /** Spark SQL's {@code CAST(string AS DOUBLE)} for the args the rules read: null for what is not a number. */
 public final class SparkCasts {

@@ -1,10 +1,13 @@
-package org.tracelake.jobs.readers;
+package org.tracelake.jobs.archive;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.FormatDetector;
+import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.readers.TraceFormat;
 
 /** Input files of one workload as reader tasks. */
 public final class ReaderTasks {

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.metrics.rank;
+package org.tracelake.jobs.rank;
 
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;

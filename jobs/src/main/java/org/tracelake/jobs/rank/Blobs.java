@@ -1,4 +1,4 @@
-package org.tracelake.jobs.metrics.engine;
+package org.tracelake.jobs.rank;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -12,10 +12,10 @@ import java.io.UncheckedIOException;
  * Java serialisation of what the per-rank pass hands to the workload step (a few objects per rank, never per event):
  * the summaries are plain Java values the families read as they are, with no schema to keep in step with them.
  */
-final class Blobs {
+public final class Blobs {
     private Blobs() {}
 
-    static byte[] write(Serializable value) {
+    public static byte[] write(Serializable value) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeObject(value);
@@ -25,7 +25,7 @@ final class Blobs {
         return bytes.toByteArray();
     }
 
-    static Object read(byte[] blob) {
+    public static Object read(byte[] blob) {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(blob))) {
             return in.readObject();
         } catch (IOException e) {

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.readers.toml;
+package org.tracelake.jobs.ingest.toml;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.readers.toml;
+package org.tracelake.jobs.ingest.toml;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
