@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -147,7 +148,9 @@ public final class LeaderboardExport {
         values.values().forEach(v -> all.addAll(v.keySet()));
 
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("generated_at", generatedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx")));
+        out.put(
+                "generated_at",
+                generatedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx", Locale.ROOT)));
         out.put("all_metrics", new ArrayList<>(all));
         out.put("metric_categories", LeaderboardCategories.CATEGORIES);
         Map<String, Object> info = new LinkedHashMap<>();
