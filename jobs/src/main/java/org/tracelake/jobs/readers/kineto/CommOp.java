@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * A CPU-side communication op (a name of {@link org.tracelake.udfs.CommOpNames}) with the args that describe the
  * message — only those {@link CommDetails} reads ({@link CommDetails#OP_ARGS}), as an array in that order. The index
- * keeps one op per collective for the whole second pass: a full copy of every op's args grew it with the file (843 MB
- * for a 2.2 GB trace, BENCHMARKS.md), and a map per op still cost ~180 bytes of hash table for eight args.
+ * keeps one op per collective for the whole second pass, so an op holds only the args it needs, in an array rather
+ * than a map, which keeps the index small for a large trace.
  */
 final class CommOp {
     private static final String[] NO_ARGS = new String[0];
