@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -16,6 +17,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.schemas.CollectiveMemberSchema;
+import org.tracelake.schemas.CollectiveSchema;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -167,8 +170,8 @@ public final class ChromeTrace {
         Dataset<Row> members = queries.forWorkload(Tables.COLLECTIVE_MEMBERS, workload);
         Dataset<Row> instances = queries.forWorkload(Tables.COLLECTIVES, workload);
         if (members.columns().length == 0 || instances.columns().length == 0) {
-            members = spark.createDataFrame(List.of(), org.tracelake.schemas.CollectiveMemberSchema.SCHEMA);
-            instances = spark.createDataFrame(List.of(), org.tracelake.schemas.CollectiveSchema.SCHEMA);
+            members = spark.createDataFrame(List.of(), CollectiveMemberSchema.SCHEMA);
+            instances = spark.createDataFrame(List.of(), CollectiveSchema.SCHEMA);
         }
         members.createOrReplaceTempView("_trace_members");
         instances.createOrReplaceTempView("_trace_collectives");
@@ -334,7 +337,7 @@ public final class ChromeTrace {
         }
         if (part == null) throw new IOException("the trace was not written: no part file in " + tmp);
         // on the local file system, the raw one: a checksummed rename would carry a .crc file beside the output
-        FileSystem mover = fs instanceof org.apache.hadoop.fs.ChecksumFileSystem c ? c.getRawFileSystem() : fs;
+        FileSystem mover = fs instanceof ChecksumFileSystem c ? c.getRawFileSystem() : fs;
         if (mover.exists(qualified)) mover.delete(qualified, false);
         if (!mover.rename(part, qualified)) throw new IOException("could not rename " + part + " to " + qualified);
         fs.delete(tmp, true);

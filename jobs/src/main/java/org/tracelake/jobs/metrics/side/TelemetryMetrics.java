@@ -3,6 +3,7 @@ package org.tracelake.jobs.metrics.side;
 import static org.apache.spark.sql.functions.col;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -172,7 +173,7 @@ public final class TelemetryMetrics {
     public static Dataset<Row> rows(Dataset<Row> iterationTelemetry) {
         Dataset<Row> lines = iterationTelemetry
                 .where(col("row_kind").equalTo(TelemetrySchema.KIND_ITERATION))
-                .select(COLUMNS[0], java.util.Arrays.copyOfRange(COLUMNS, 1, COLUMNS.length));
+                .select(COLUMNS[0], Arrays.copyOfRange(COLUMNS, 1, COLUMNS.length));
         return lines.groupByKey((MapFunction<Row, String>) r -> r.getString(0), Encoders.STRING())
                 .flatMapSortedGroups(
                         new Column[] {

@@ -9,10 +9,12 @@ import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import org.tracelake.jobs.metrics.rank.CommInstance;
 import org.tracelake.udfs.BusBandwidth;
@@ -213,7 +215,7 @@ final class WaitFamily {
         if (pairs == null) return null;
         Map<Integer, long[]> byRank = new HashMap<>(); // rank → sent off-rank, received off-rank, sent in all
         for (Workload.Member mb : m.members()) byRank.put(mb.rank(), new long[3]);
-        java.util.Set<Integer> senders = new java.util.HashSet<>();
+        Set<Integer> senders = new HashSet<>();
         for (Workload.Pair p : pairs) {
             if (p.bytes() == null) return null;
             senders.add(p.srcRank());

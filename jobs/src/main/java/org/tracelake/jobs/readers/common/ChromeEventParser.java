@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.tracelake.jobs.readers.DropCounter;
 import org.tracelake.udfs.Numbers;
@@ -164,11 +165,7 @@ public final class ChromeEventParser {
      * to {@code learn}: a first pass. Elements that are not objects are passed over (the second pass reports them).
      */
     public void forEachEvent(
-            JsonParser p,
-            JsonToken v,
-            ChromeEvent e,
-            Predicate<ChromeEvent> wantsArgs,
-            java.util.function.Consumer<ChromeEvent> learn)
+            JsonParser p, JsonToken v, ChromeEvent e, Predicate<ChromeEvent> wantsArgs, Consumer<ChromeEvent> learn)
             throws IOException {
         if (v != JsonToken.START_ARRAY) throw new IOException("traceEvents is not an array");
         JsonToken t;

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BinaryOperator;
 
 /**
  * A CPU-side communication op (a name of {@link org.tracelake.udfs.CommOpNames}) with the args that describe the
@@ -36,7 +37,7 @@ final class CommOp {
     }
 
     /** The args CommDetails reads, by position, each value passed through {@code keep(key, value)} (to share it). */
-    static String[] keptArgs(Map<String, String> args, java.util.function.BinaryOperator<String> keep) {
+    static String[] keptArgs(Map<String, String> args, BinaryOperator<String> keep) {
         List<String> keys = CommDetails.OP_ARGS;
         String[] kept = null;
         for (int i = 0; i < keys.size(); i++) {
