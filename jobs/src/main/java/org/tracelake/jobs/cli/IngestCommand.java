@@ -1,9 +1,7 @@
 package org.tracelake.jobs.cli;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.refresh.Refresh;
@@ -23,20 +21,8 @@ import picocli.CommandLine.Option;
                     + "members, which described other events; the next refresh computes them."
         })
 public final class IngestCommand implements Callable<Integer> {
-    @Option(
-            names = {"-a", "--archive"},
-            defaultValue = "data",
-            paramLabel = "URI",
-            description =
-                    "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
-    String archive;
-
-    @Option(
-            names = "--workloads",
-            split = ",",
-            paramLabel = "NAME",
-            description = "Only these workloads (comma-separated).")
-    Set<String> workloads = new LinkedHashSet<>();
+    @Mixin
+    ArchiveOptions archiveOptions;
 
     @Option(names = "--full", description = "Read every workload, changed or not.")
     boolean full;
@@ -55,7 +41,7 @@ public final class IngestCommand implements Callable<Integer> {
                     warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
             Refresh.Result result = new Refresh(spark, warehouse, runId, Limits.from(spark))
                     .ingestOnly()
-                    .run(lock, archive, workloads, full);
+                    .run(lock, archiveOptions.archive, archiveOptions.workloads, full);
             printSummary(warehouse, result.workloads());
             return result.workloads().stream().allMatch(WorkloadIngest::ok) ? ExitCodes.OK : ExitCodes.PARTIAL;
         });

@@ -1,7 +1,5 @@
 package org.tracelake.jobs.cli;
 
-import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -18,20 +16,8 @@ import picocli.CommandLine.Option;
             "a workload that fails keeps its previous tables."
         })
 public final class RefreshCommand implements Callable<Integer> {
-    @Option(
-            names = {"-a", "--archive"},
-            defaultValue = "data",
-            paramLabel = "URI",
-            description =
-                    "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
-    String archive;
-
-    @Option(
-            names = "--workloads",
-            split = ",",
-            paramLabel = "NAME",
-            description = "Only these workloads (comma-separated).")
-    Set<String> workloads = new LinkedHashSet<>();
+    @Mixin
+    ArchiveOptions archiveOptions;
 
     @Option(names = "--full", description = "Refresh every workload, changed or not.")
     boolean full;
@@ -48,8 +34,8 @@ public final class RefreshCommand implements Callable<Integer> {
         return new LockedSparkCommand("refresh", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
             Warehouse warehouse = new Warehouse(
                     warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Refresh.Result result =
-                    new Refresh(spark, warehouse, runId, Limits.from(spark)).run(lock, archive, workloads, full);
+            Refresh.Result result = new Refresh(spark, warehouse, runId, Limits.from(spark))
+                    .run(lock, archiveOptions.archive, archiveOptions.workloads, full);
             RunSummary.print(spark, warehouse, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;
         });

@@ -4,7 +4,6 @@ import static org.apache.spark.sql.functions.col;
 
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -19,7 +18,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.spark.api.java.function.CoGroupFunction;
-import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
@@ -340,14 +338,11 @@ public final class CollectiveHangs {
      * cogrouped, the entries sorted by group so that each group is attributed as its entries stream by.
      */
     public static Dataset<Row> table(Dataset<Row> flightRecorder, Dataset<Row> processGroupStatus) {
-        Dataset<Row> entries =
-                flightRecorder.select(ENTRY_COLUMNS[0], Arrays.copyOfRange(ENTRY_COLUMNS, 1, ENTRY_COLUMNS.length));
-        Dataset<Row> groups =
-                processGroupStatus.select(GROUP_COLUMNS[0], Arrays.copyOfRange(GROUP_COLUMNS, 1, GROUP_COLUMNS.length));
-        MapFunction<Row, String> workload = r -> r.getString(0);
-        return entries.groupByKey(workload, Encoders.STRING())
+        Dataset<Row> entries = SideInputs.project(flightRecorder, ENTRY_COLUMNS);
+        Dataset<Row> groups = SideInputs.project(processGroupStatus, GROUP_COLUMNS);
+        return entries.groupByKey(SideInputs.WORKLOAD, Encoders.STRING())
                 .cogroupSorted(
-                        groups.groupByKey(workload, Encoders.STRING()),
+                        groups.groupByKey(SideInputs.WORKLOAD, Encoders.STRING()),
                         new Column[] {
                             col("pg_name").asc_nulls_first(), col("pg_id").asc_nulls_last()
                         },

@@ -111,14 +111,11 @@ public final class HangMetrics {
                             return seen.iterator();
                         },
                         Encoders.STRING());
-        MapFunction<Row, String> workloadOfHang = r -> r.getString(0);
-        String[] columns = FlightRecorderSchema.HANGS.fieldNames();
-        Dataset<Row> hangRowsByName =
-                collectiveHangs.select(columns[0], Arrays.copyOfRange(columns, 1, columns.length));
+        Dataset<Row> hangRowsByName = SideInputs.project(collectiveHangs, FlightRecorderSchema.HANGS.fieldNames());
         return withDumps
                 .groupByKey((MapFunction<String, String>) w -> w, Encoders.STRING())
                 .cogroup(
-                        hangRowsByName.groupByKey(workloadOfHang, Encoders.STRING()),
+                        hangRowsByName.groupByKey(SideInputs.WORKLOAD, Encoders.STRING()),
                         (CoGroupFunction<String, String, Row, Row>) (workload, dumps, hangRows) -> {
                             if (!dumps.hasNext()) return Collections.emptyIterator();
                             List<CollectiveHangs.Hang> hangs = new ArrayList<>();
