@@ -26,6 +26,7 @@ import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The leaderboard export, in the shape of CCL-Bench's {@code website/benchmark_data.json} (written there by
@@ -236,7 +237,8 @@ public final class LeaderboardExport {
         if (w == null) return meta;
         Map<String, String> card = new TreeMap<>();
         if (!w.isNullAt(w.fieldIndex("card"))) {
-            scala.jdk.javaapi.CollectionConverters.asJava(w.<scala.collection.Map<String, String>>getAs("card"))
+            // scala.collection.Map stays qualified: Map here is java.util's.
+            CollectionConverters.asJava(w.<scala.collection.Map<String, String>>getAs("card"))
                     .forEach((k, v) -> card.put(k, v));
         }
         for (String[] m : METADATA) {

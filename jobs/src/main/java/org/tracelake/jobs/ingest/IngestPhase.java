@@ -3,6 +3,7 @@ package org.tracelake.jobs.ingest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.archive.ArchiveScanner;
@@ -50,11 +51,7 @@ public final class IngestPhase {
             for (WorkloadFolder.InputFile f : w.files()) bytes += f.sizeBytes();
         }
         Progress.info(String.format(
-                java.util.Locale.ROOT,
-                "reading %d files of %d workloads, %.1f MB",
-                files,
-                workloads.size(),
-                bytes / 1e6));
+                Locale.ROOT, "reading %d files of %d workloads, %.1f MB", files, workloads.size(), bytes / 1e6));
         List<WorkloadIngest> results = new IngestStaging(spark, warehouse, runId, limits).ingest(workloads);
         int n = 0;
         for (WorkloadIngest result : results) {

@@ -1,5 +1,6 @@
 package org.tracelake.jobs.refresh;
 
+import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ public final class History {
         return !spark.read()
                 .schema(TableCatalog.of(table).schema())
                 .parquet(warehouse.table(table))
-                .where(org.apache.spark.sql.functions.col("run_id").equalTo(runId))
+                .where(col("run_id").equalTo(runId))
                 .select("run_id")
                 .limit(1)
                 .isEmpty();

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -24,6 +25,7 @@ import org.tracelake.jobs.report.ReportModel.RankLastArrivals;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.KernelTotalsSchema;
 import org.tracelake.schemas.Tables;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The Spark side of the reports: every query filters one workload (by the Column API: a workload name is never
@@ -92,10 +94,10 @@ public final class ReportQueries {
             if (!w.isEmpty()) {
                 Row r = w.get(0);
                 runId = r.getAs("ingest_run_id");
+                // scala.collection.Map stays qualified: Map here is java.util's.
                 Map<?, ?> cardMap = r.isNullAt(r.fieldIndex("card"))
                         ? Map.of()
-                        : scala.jdk.javaapi.CollectionConverters.asJava(
-                                r.<scala.collection.Map<Object, Object>>getAs("card"));
+                        : CollectionConverters.asJava(r.<scala.collection.Map<Object, Object>>getAs("card"));
                 Object description = cardMap.get("description");
                 if (description != null)
                     card.put("description", description.toString().strip());
@@ -407,7 +409,7 @@ public final class ReportQueries {
         List<String> instances = new ArrayList<>();
         List<Integer> rowInstance = new ArrayList<>();
         String previous = null;
-        java.util.TreeSet<Integer> ranks = new java.util.TreeSet<>();
+        TreeSet<Integer> ranks = new TreeSet<>();
         for (Row r : rows) {
             String id = r.getLong(0) + "\u0000" + r.getString(1) + "\u0000" + n(r, 3);
             if (!id.equals(previous)) instances.add((r.isNullAt(2) ? "unknown" : r.getString(2)) + " #" + n(r, 3));
