@@ -54,8 +54,7 @@ public final class EventSchema {
 
     /**
      * Columns (nearly) unique per row. Parquet's dictionary encoding tries every value of a column chunk before it
-     * falls back to plain encoding, which on these was the hottest method of an ingest (BENCHMARKS.md): writers turn
-     * it off for them.
+     * falls back to plain encoding, wasted work on columns like these: writers turn it off for them.
      */
     public static final List<String> NEAR_UNIQUE_COLUMNS =
             List.of(ORDINAL, TS_NS, DUR_NS, CORRELATION, EXTERNAL_ID, LAUNCH_TS_NS);

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -52,6 +53,7 @@ public final class ArchiveScanner {
      * without a word.
      */
     private static List<WorkloadFolder> scanLocal(Path root) throws IOException {
+        // java.nio's Path stays qualified in this class: the imported Path is Hadoop's.
         java.nio.file.Path rootDir = Paths.get(root.toUri());
         List<java.nio.file.Path> entries = new ArrayList<>();
         try (DirectoryStream<java.nio.file.Path> stream = Files.newDirectoryStream(rootDir)) {
@@ -154,7 +156,7 @@ public final class ArchiveScanner {
     }
 
     private static FileStatus[] sorted(FileStatus[] entries) {
-        java.util.Arrays.sort(entries, Comparator.comparing(s -> s.getPath().getName()));
+        Arrays.sort(entries, Comparator.comparing(s -> s.getPath().getName()));
         return entries;
     }
 }

@@ -1,9 +1,7 @@
 package org.tracelake.jobs.cli;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.readers.InputLimits;
@@ -25,20 +23,8 @@ import picocli.CommandLine.Option;
                     + "members, which described other events; the next refresh computes them."
         })
 public final class IngestCommand implements Callable<Integer> {
-    @Option(
-            names = {"-a", "--archive"},
-            defaultValue = "data",
-            paramLabel = "URI",
-            description =
-                    "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
-    String archive;
-
-    @Option(
-            names = "--workloads",
-            split = ",",
-            paramLabel = "NAME",
-            description = "Only these workloads (comma-separated).")
-    Set<String> workloads = new LinkedHashSet<>();
+    @Mixin
+    ArchiveOptions archiveOptions;
 
     @Option(names = "--full", description = "Read every workload, changed or not.")
     boolean full;
@@ -55,7 +41,7 @@ public final class IngestCommand implements Callable<Integer> {
         return new LockedSparkCommand("ingest", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
             Refresh.Result result = new Refresh(tables, runId, InputLimits.from(Settings.of(tables.spark())))
                     .ingestOnly()
-                    .run(lock, archive, workloads, full);
+                    .run(lock, archiveOptions.archive, archiveOptions.workloads, full);
             printSummary(tables.warehouse(), result.workloads());
             return result.workloads().stream().allMatch(WorkloadIngest::ok) ? ExitCodes.OK : ExitCodes.PARTIAL;
         });

@@ -1,7 +1,5 @@
 package org.tracelake.jobs.cli;
 
-import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
@@ -19,20 +17,8 @@ import picocli.CommandLine.Option;
             "a workload that fails keeps its previous tables."
         })
 public final class RefreshCommand implements Callable<Integer> {
-    @Option(
-            names = {"-a", "--archive"},
-            defaultValue = "data",
-            paramLabel = "URI",
-            description =
-                    "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
-    String archive;
-
-    @Option(
-            names = "--workloads",
-            split = ",",
-            paramLabel = "NAME",
-            description = "Only these workloads (comma-separated).")
-    Set<String> workloads = new LinkedHashSet<>();
+    @Mixin
+    ArchiveOptions archiveOptions;
 
     @Option(names = "--full", description = "Refresh every workload, changed or not.")
     boolean full;
@@ -48,7 +34,7 @@ public final class RefreshCommand implements Callable<Integer> {
         String runId = RunIds.newId();
         return new LockedSparkCommand("refresh", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
             Refresh.Result result = new Refresh(tables, runId, InputLimits.from(Settings.of(tables.spark())))
-                    .run(lock, archive, workloads, full);
+                    .run(lock, archiveOptions.archive, archiveOptions.workloads, full);
             RunSummary.print(tables, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;
         });

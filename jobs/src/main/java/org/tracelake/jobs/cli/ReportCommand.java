@@ -1,6 +1,8 @@
 package org.tracelake.jobs.cli;
 
+import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.report.ChromeTrace;
@@ -8,6 +10,7 @@ import org.tracelake.jobs.report.Comparison;
 import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.report.ReportQueries;
 import org.tracelake.jobs.report.Reports;
+import org.tracelake.jobs.report.RunHistory;
 import org.tracelake.jobs.report.StepList;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
@@ -186,7 +189,7 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     /** The report asked for; {@code written} is where --html and --out write (null: stdout). */
-    private int report(WarehouseTables tables, String written, double[] windowMs) throws java.io.IOException {
+    private int report(WarehouseTables tables, String written, double[] windowMs) throws IOException {
         SparkSession spark = tables.spark();
         Warehouse warehouse = tables.warehouse();
         Reports reports = new Reports(tables);
@@ -224,7 +227,7 @@ public final class ReportCommand implements Callable<Integer> {
                 reports.writeComparison(c, out).forEach(f -> System.err.println("wrote " + f));
             }
         } else if (history != null) {
-            org.tracelake.jobs.report.RunHistory h = reports.history(history);
+            RunHistory h = reports.history(history);
             if (out == null) {
                 System.out.print(h.text());
             } else {
@@ -238,16 +241,15 @@ public final class ReportCommand implements Callable<Integer> {
             if (out == null) {
                 System.out.print(text);
             } else {
-                System.err.println("wrote "
-                        + org.tracelake.jobs.report.ReportFileWriter.write(
-                                spark.sparkContext().hadoopConfiguration(), out, text));
+                System.err.println(
+                        "wrote " + ReportFileWriter.write(spark.sparkContext().hadoopConfiguration(), out, text));
             }
         }
         return ExitCodes.OK;
     }
 
     /** {@code --trace}: the step (named, or the first every rank has) or the window, written as one file. */
-    private int trace(Reports reports, StepList steps, String dir, double[] windowMs) throws java.io.IOException {
+    private int trace(Reports reports, StepList steps, String dir, double[] windowMs) throws IOException {
         ChromeTrace.Bounds bounds;
         if (windowMs != null) {
             bounds = ChromeTrace.Bounds.ofWindow(windowMs[0], windowMs[1]);
@@ -280,14 +282,14 @@ public final class ReportCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         System.err.printf(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "wrote %s: %d ranks, %,d activities%s, %,d collective instances, %,d flow"
                         + " arrows (open it in ui.perfetto.dev or chrome://tracing)%n",
                 w.file(),
                 w.ranks(),
                 w.activities(),
                 w.activities() < w.inBounds()
-                        ? String.format(java.util.Locale.ROOT, " (the earliest of %,d: --max-events)", w.inBounds())
+                        ? String.format(Locale.ROOT, " (the earliest of %,d: --max-events)", w.inBounds())
                         : "",
                 w.instances(),
                 w.flows());

@@ -1,6 +1,7 @@
 package org.tracelake.jobs.cli;
 
 import java.io.BufferedReader;
+import java.io.Console;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -153,10 +154,10 @@ public final class SqlCommand implements Callable<Integer> {
      */
     @SuppressWarnings("SystemConsoleNull") // handled: the null test holds up to JDK 21, isTerminal() after
     private static boolean stdinIsATerminal() {
-        java.io.Console console = System.console();
+        Console console = System.console();
         if (console == null) return false;
         try {
-            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
         } catch (ReflectiveOperationException beforeJdk22) {
             return true;
         }

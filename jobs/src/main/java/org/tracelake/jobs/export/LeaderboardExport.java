@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -26,6 +27,7 @@ import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The leaderboard export, in the shape of CCL-Bench's {@code website/benchmark_data.json} (written there by
@@ -148,7 +150,9 @@ public final class LeaderboardExport {
         values.values().forEach(v -> all.addAll(v.keySet()));
 
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("generated_at", generatedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx")));
+        out.put(
+                "generated_at",
+                generatedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx", Locale.ROOT)));
         out.put("all_metrics", new ArrayList<>(all));
         out.put("metric_categories", LeaderboardCategories.CATEGORIES);
         Map<String, Object> info = new LinkedHashMap<>();
@@ -234,7 +238,8 @@ public final class LeaderboardExport {
         if (w == null) return meta;
         Map<String, String> card = new TreeMap<>();
         if (!w.isNullAt(w.fieldIndex("card"))) {
-            scala.jdk.javaapi.CollectionConverters.asJava(w.<scala.collection.Map<String, String>>getAs("card"))
+            // scala.collection.Map stays qualified: Map here is java.util's.
+            CollectionConverters.asJava(w.<scala.collection.Map<String, String>>getAs("card"))
                     .forEach((k, v) -> card.put(k, v));
         }
         for (String[] m : METADATA) {

@@ -3,6 +3,7 @@ package org.tracelake.jobs.ingest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -37,11 +38,7 @@ public final class IngestPhase {
             for (WorkloadFolder.InputFile f : w.files()) bytes += f.sizeBytes();
         }
         Progress.info(String.format(
-                java.util.Locale.ROOT,
-                "reading %d files of %d workloads, %.1f MB",
-                files,
-                workloads.size(),
-                bytes / 1e6));
+                Locale.ROOT, "reading %d files of %d workloads, %.1f MB", files, workloads.size(), bytes / 1e6));
         List<WorkloadIngest> results = new IngestStaging(tables, runId, limits).ingest(workloads);
         int n = 0;
         for (WorkloadIngest result : results) {

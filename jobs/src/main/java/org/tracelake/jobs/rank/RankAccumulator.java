@@ -1,9 +1,12 @@
 package org.tracelake.jobs.rank;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -80,7 +83,7 @@ public final class RankAccumulator {
     }
 
     /** Distinct annotation names weighed against the step forms so far (bounded: names past it are not weighed). */
-    private final java.util.Set<String> annotationNames = new java.util.HashSet<>();
+    private final Set<String> annotationNames = new HashSet<>();
 
     private static final int MAX_ANNOTATION_NAMES = 10_000;
     private double nearestScore = Double.MAX_VALUE;
@@ -197,10 +200,7 @@ public final class RankAccumulator {
         if (!windowsSealed) sealWindows();
         sweep.emit(f -> {
             if (f.step() == null) out.whole.put(f.fact(), f.value());
-            else
-                out.steps
-                        .computeIfAbsent(f.step(), k -> new java.util.HashMap<>())
-                        .put(f.fact(), f.value());
+            else out.steps.computeIfAbsent(f.step(), k -> new HashMap<>()).put(f.fact(), f.value());
         });
         phases.forEach((step, byPhase) -> byPhase.forEach((phase, union) ->
                 out.phaseNsByStep.computeIfAbsent(step, k -> new TreeMap<>()).put(phase, union.length())));

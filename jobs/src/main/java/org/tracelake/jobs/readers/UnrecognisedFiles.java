@@ -34,7 +34,7 @@ public final class UnrecognisedFiles {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < Math.min(16, head.length); i++) {
             int b = head[i] & 0xff;
-            sb.append(b >= 0x20 && b < 0x7f ? String.valueOf((char) b) : String.format("\\x%02x", b));
+            sb.append(b >= 0x20 && b < 0x7f ? String.valueOf((char) b) : String.format(Locale.ROOT, "\\x%02x", b));
         }
         return sb.length() == 0 ? "none" : "'" + sb + "'";
     }

@@ -3,10 +3,12 @@ package org.tracelake.jobs.refresh;
 import java.io.IOException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.spark.sql.Row;
 import org.tracelake.jobs.archive.WorkloadFolder;
@@ -103,7 +105,7 @@ public final class ChangePlan {
         files.addAll(w.cards());
         // entries the scan refused are in the ledger as size 0, time 0 (never opened): present, not "removed"
         for (WorkloadFolder.Refused r : w.refused()) files.add(new WorkloadFolder.InputFile(r.path(), 0, 0));
-        files.sort(java.util.Comparator.comparing(WorkloadFolder.InputFile::path));
+        files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
         List<Change> changes = new ArrayList<>();
         Set<String> present = new TreeSet<>();
         for (WorkloadFolder.InputFile f : files) {
@@ -114,7 +116,7 @@ public final class ChangePlan {
                 changes.add(new Change(CHANGED_FILE, f.fileName()));
             else if (s.failed()) changes.add(new Change(RETRY, f.fileName()));
         }
-        for (Map.Entry<String, Seen> e : new java.util.TreeMap<>(seen).entrySet()) {
+        for (Map.Entry<String, Seen> e : new TreeMap<>(seen).entrySet()) {
             if (present.contains(e.getKey())) continue;
             // In the ledger, gone from the folder (a failed file that was deleted counts too: its error goes with it).
             changes.add(new Change(REMOVED_FILE, new WorkloadFolder.InputFile(e.getKey(), 0, 0).fileName()));

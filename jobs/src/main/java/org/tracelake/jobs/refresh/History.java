@@ -1,5 +1,6 @@
 package org.tracelake.jobs.refresh;
 
+import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
@@ -134,7 +135,7 @@ public final class History {
     boolean written(String table) {
         if (!warehouse.exists(table)) return false;
         return !tables.live(table)
-                .where(org.apache.spark.sql.functions.col("run_id").equalTo(runId))
+                .where(col("run_id").equalTo(runId))
                 .select("run_id")
                 .limit(1)
                 .isEmpty();

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -23,6 +24,7 @@ import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * One refresh, the nightly job: under the warehouse lock, find what changed since the last run, ingest only
@@ -119,7 +121,7 @@ public final class Refresh {
             boolean atIngest = Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
             metrics.computeStaged(ok, atIngest ? summarised(results) : Set.of());
             Progress.info(String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "metrics staged in %.1f s (%.1f CPU-s)",
                     (System.nanoTime() - metricsStart) / 1e9,
                     cpu.end("metrics")));
@@ -156,7 +158,7 @@ public final class Refresh {
         CrashPoints.reached("run");
         journal.delete(warehouse);
         Progress.info(String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "exports, metric history and run recorded in %.1f s",
                 (System.nanoTime() - exportStart) / 1e9));
         ingest.finish();
@@ -194,7 +196,7 @@ public final class Refresh {
                 filesUnchanged,
                 bytes,
                 events,
-                scala.jdk.javaapi.CollectionConverters.asScala(errors).toSeq());
+                CollectionConverters.asScala(errors).toSeq());
     }
 
     /** The workloads whose metrics can start from the rank summaries ingest left (the others read their events). */

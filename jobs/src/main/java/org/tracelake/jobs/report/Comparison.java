@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiPredicate;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 
@@ -23,7 +24,7 @@ public final class Comparison {
                     || "overlap_ratio".equals(figure)
                     || (figure != null && figure.startsWith("overlap_ratio_"));
 
-    static final java.util.Set<String> COUNTS_OF_THINGS = java.util.Set.of(
+    static final Set<String> COUNTS_OF_THINGS = Set.of(
             "straggler_lag.num_collectives",
             "telemetry_overlap.iterations",
             "hung_groups",

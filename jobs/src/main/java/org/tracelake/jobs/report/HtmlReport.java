@@ -1,6 +1,7 @@
 package org.tracelake.jobs.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,7 +135,7 @@ public final class HtmlReport {
         o.put("ranks", h.ranks());
         List<List<Object>> cells = new ArrayList<>();
         for (ReportModel.HangCell c : h.cells()) {
-            cells.add(java.util.Arrays.asList(
+            cells.add(Arrays.asList(
                     h.ranks().indexOf(c.rank()), h.groups().indexOf(c.group()), c.enqueued(), c.completed()));
         }
         o.put("cells", cells);
@@ -147,8 +148,7 @@ public final class HtmlReport {
     private static Map<String, Object> allToAll(ReportModel.AllToAll a) {
         Map<String, Object> o = new LinkedHashMap<>();
         List<List<Object>> instances = new ArrayList<>();
-        for (ReportModel.Imbalance i : a.instances())
-            instances.add(java.util.Arrays.asList(i.instance(), i.imbalance()));
+        for (ReportModel.Imbalance i : a.instances()) instances.add(Arrays.asList(i.instance(), i.imbalance()));
         o.put("instances", instances);
         o.put("ranks", a.ranks());
         List<List<Object>> cells = new ArrayList<>();
@@ -363,7 +363,7 @@ public final class HtmlReport {
     private static Map<String, Object> waitFree(WaitFreeBandwidth wf) {
         List<List<Object>> rows = new ArrayList<>();
         for (WaitFreeBandwidth.Kind k : wf.kinds()) {
-            rows.add(java.util.Arrays.asList(k.kind(), k.busbw(), k.waitFree(), k.p10(), k.p90(), k.note()));
+            rows.add(Arrays.asList(k.kind(), k.busbw(), k.waitFree(), k.p10(), k.p90(), k.note()));
         }
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("rows", rows);

@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.lit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -59,19 +60,21 @@ final class MemoryQuery {
                 sum(CASE WHEN action = 'alloc' THEN CAST(%1$s AS DOUBLE)
                          WHEN action = 'free_completed' THEN -CAST(%1$s AS DOUBLE) ELSE 0 END)
                   OVER (PARTITION BY dev ORDER BY %2$s ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)""".formatted(size, order);
-        List<Row> rows = spark.sql("""
+        List<Row> rows = spark.sql(String.format(
+                        Locale.ROOT,
+                        """
                 WITH e AS (SELECT *, %s AS dev, CAST(%s AS DOUBLE) AS t FROM _report_memory WHERE %s IS NOT NULL%s),
                 l AS (SELECT dev, t, %s AS level FROM e),
                 b AS (SELECT dev, t, level, min(t) OVER (PARTITION BY dev) AS t0, max(t) OVER (PARTITION BY dev) AS t1 FROM l)
                 SELECT dev, CAST(floor(CASE WHEN t1 > t0 THEN (t - t0) / (t1 - t0) * %d ELSE 0 END) AS INT) AS bucket,
                        min(t - t0) AS t, max(level) AS level
-                FROM b GROUP BY 1, 2 ORDER BY 1, 2""".formatted(
-                                device,
-                                time,
-                                time,
-                                level ? "" : " AND action IN ('alloc', 'free_completed')",
-                                levelExpr,
-                                points - 1))
+                FROM b GROUP BY 1, 2 ORDER BY 1, 2""",
+                        device,
+                        time,
+                        time,
+                        level ? "" : " AND action IN ('alloc', 'free_completed')",
+                        levelExpr,
+                        points - 1))
                 .collectAsList();
         Map<String, List<double[]>> byDevice = new LinkedHashMap<>();
         for (Row r : rows) {

@@ -3,6 +3,11 @@ package org.tracelake.jobs.report;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -14,17 +19,14 @@ public final class ReportFileWriter {
     public static String write(Configuration conf, String target, String content) throws IOException {
         Path path = new Path(target);
         if (path.toUri().getScheme() == null || "file".equals(path.toUri().getScheme())) {
-            // a local file: plain java.nio (Hadoop's local file system would leave a .crc file beside it)
+            // a local file: plain java.nio (Hadoop's local file system would leave a .crc file beside it); its Path
+            // stays qualified, as Path here is Hadoop's
             java.nio.file.Path file =
                     java.nio.file.Path.of(path.toUri().getPath()).toAbsolutePath();
-            if (file.getParent() != null) java.nio.file.Files.createDirectories(file.getParent());
+            if (file.getParent() != null) Files.createDirectories(file.getParent());
             java.nio.file.Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
-            java.nio.file.Files.writeString(tmp, content, StandardCharsets.UTF_8);
-            java.nio.file.Files.move(
-                    tmp,
-                    file,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return file.toString();
         }
         FileSystem fs = path.getFileSystem(conf);
@@ -52,9 +54,9 @@ public final class ReportFileWriter {
 
     private static String shortHash(String text) {
         try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(d, 0, 4);
-        } catch (java.security.NoSuchAlgorithmException e) {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e); // every JVM has SHA-256
         }
     }

@@ -1,13 +1,17 @@
 package org.tracelake.jobs.report;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
+import org.tracelake.schemas.Tables;
 
 /** The {@code report} job's work, callable from the command line and from tests with any SparkSession. */
 public final class Reports {
@@ -49,7 +53,7 @@ public final class Reports {
 
     /** The steps the workload's events carry (what --step may name). */
     public StepList steps(String workload) {
-        return StepList.of(queries.forWorkload(org.tracelake.schemas.Tables.EVENTS, workload));
+        return StepList.of(queries.forWorkload(Tables.EVENTS, workload));
     }
 
     /**
@@ -123,16 +127,13 @@ public final class Reports {
 
     static String prettyJson(Object o) {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper()
-                            .writerWithDefaultPrettyPrinter()
-                            .writeValueAsString(o)
-                    + "\n";
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(o) + "\n";
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    private org.apache.hadoop.conf.Configuration conf() {
+    private Configuration conf() {
         return spark.sparkContext().hadoopConfiguration();
     }
 

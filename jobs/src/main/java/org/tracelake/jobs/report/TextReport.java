@@ -3,6 +3,7 @@ package org.tracelake.jobs.report;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -67,7 +68,7 @@ public final class TextReport {
 
     static void kv(StringBuilder sb, String key, String value) {
         sb.append("  ")
-                .append(String.format(java.util.Locale.ROOT, "%-26s", key))
+                .append(String.format(Locale.ROOT, "%-26s", key))
                 .append(value)
                 .append('\n');
     }

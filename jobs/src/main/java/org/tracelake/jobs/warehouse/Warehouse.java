@@ -1,6 +1,7 @@
 package org.tracelake.jobs.warehouse;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -9,6 +10,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.catalog.ExternalCatalogUtils;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -92,8 +94,7 @@ public final class Warehouse {
     }
 
     public static String partitionDir(String workload) {
-        return Tables.PARTITION_COLUMN + "="
-                + org.apache.spark.sql.catalyst.catalog.ExternalCatalogUtils.escapePathName(workload);
+        return Tables.PARTITION_COLUMN + "=" + ExternalCatalogUtils.escapePathName(workload);
     }
 
     public boolean exists(String table) {
@@ -106,7 +107,7 @@ public final class Warehouse {
             }
             return false;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
@@ -43,7 +44,7 @@ class RunSummaryTest {
             shown.add(new GenericRowWithSchema(
                     new Object[] {
                         "run",
-                        String.format("w%02d", i),
+                        String.format(Locale.ROOT, "w%02d", i),
                         "avg_step_time",
                         "mean_ms",
                         null,

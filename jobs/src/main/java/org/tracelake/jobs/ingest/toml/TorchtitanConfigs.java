@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.Path;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.schemas.card.CardException;
 import org.tracelake.schemas.card.Hashes;
 import org.tracelake.schemas.card.WorkloadCard;
@@ -60,7 +61,7 @@ public final class TorchtitanConfigs {
                 values = TorchtitanConfig.parse(read(task, conf, r));
             } catch (TorchtitanConfig.BadConfig e) {
                 if (e.notTorchtitan) {
-                    r.status = org.tracelake.schemas.TraceFileSchema.STATUS_SKIPPED;
+                    r.status = TraceFileSchema.STATUS_SKIPPED;
                     r.error = e.getMessage();
                 } else {
                     error(r, e.getMessage() + " (the workload card alone is used)");
@@ -154,7 +155,7 @@ public final class TorchtitanConfigs {
 
     /** An error for this file only: not fatal, the workload is committed with its card as it is. */
     private static void error(FileReport r, String message) {
-        r.status = org.tracelake.schemas.TraceFileSchema.STATUS_ERROR;
+        r.status = TraceFileSchema.STATUS_ERROR;
         r.error = message;
     }
 }

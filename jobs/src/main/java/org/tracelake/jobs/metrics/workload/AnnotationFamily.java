@@ -85,15 +85,11 @@ final class AnnotationFamily {
             }
         }
         if (!anyRank) return;
-        w.row(
+        w.workloadRow(
                 "fsdp_prefetch_overlap",
                 null,
                 ratios.isEmpty() ? null : Stats.mean(ratios),
                 "ratio",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 anyAllGather ? STATUS_OK : STATUS_MISSING_INPUT,
                 anyAllGather ? null : "no all_gather communication in the traces");
     }

@@ -81,15 +81,11 @@ final class CommunicationFamily {
         }
         if (nRanks == 0) return;
         w.ok("coll_call_num", null, Stats.mean(counts), "count", SCOPE_WORKLOAD, null, null, null);
-        w.row(
+        w.workloadRow(
                 "comm_bytes_total",
                 null,
                 (double) knownAll,
                 "bytes",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 unknownAll > 0 ? STATUS_PARTIAL : STATUS_OK,
                 unknownAll > 0 ? unknownAll + " of " + nAll + " collective instances have no known size" : null);
         byKind.forEach((kind, k) -> {
@@ -318,38 +314,8 @@ final class CommunicationFamily {
         }
         boolean meaningful = reason == null;
         String status = meaningful ? STATUS_OK : STATUS_NOT_MEANINGFUL;
-        w.row(
-                "hockney_alpha_s",
-                null,
-                meaningful ? alpha : null,
-                "s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
-                status,
-                reason);
-        w.row(
-                "hockney_beta_s_per_byte",
-                null,
-                meaningful ? beta : null,
-                "s/byte",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
-                status,
-                reason);
-        w.row(
-                "hockney_inverse_beta_Bps",
-                null,
-                meaningful ? 1.0 / beta : null,
-                "bytes/s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
-                status,
-                reason);
+        w.workloadRow("hockney_alpha_s", null, meaningful ? alpha : null, "s", status, reason);
+        w.workloadRow("hockney_beta_s_per_byte", null, meaningful ? beta : null, "s/byte", status, reason);
+        w.workloadRow("hockney_inverse_beta_Bps", null, meaningful ? 1.0 / beta : null, "bytes/s", status, reason);
     }
 }

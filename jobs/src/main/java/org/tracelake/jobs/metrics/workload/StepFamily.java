@@ -126,30 +126,22 @@ final class StepFamily {
         if (!c.isTraining()) return;
         String reason = tokensReason(w, stepS);
         Double tokens = tokensPerS(c, stepS);
-        w.row(
+        w.workloadRow(
                 "throughput_tokens",
                 "tokens_per_s",
                 reason == null ? tokens : null,
                 "tokens/s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 reason == null ? STATUS_OK : STATUS_MISSING_INPUT,
                 reason);
         String perGpuReason = reason != null
                 ? reason
                 : c.deviceCount() == null || c.deviceCount() <= 0 ? "card lacks hardware.xpu_spec.total_count" : null;
         Double perGpu = tokens == null || c.deviceCount() == null ? null : tokens / c.deviceCount();
-        w.row(
+        w.workloadRow(
                 "throughput_tokens",
                 "tokens_per_s_per_gpu",
                 perGpuReason == null ? perGpu : null,
                 "tokens/s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 perGpuReason == null ? STATUS_OK : STATUS_MISSING_INPUT,
                 perGpuReason);
     }
