@@ -76,13 +76,21 @@ public final class WarehouseTables {
      * their writer gives; null when there are none.
      */
     public Dataset<Row> stagedAside(String runId, String folder, StructType schema) {
-        String dir = warehouse.stagedAside(runId, folder);
+        // its files by name: Spark takes a folder whose name starts with '_' for hidden and warns that it ignored
+        // it (then reads it anyway), a warning no user could act on
+        List<String> files = new ArrayList<>();
         try {
-            if (!warehouse.fs().exists(new Path(dir))) return null;
+            Path dir = new Path(warehouse.stagedAside(runId, folder));
+            if (!warehouse.fs().exists(dir)) return null;
+            for (FileStatus f : warehouse.fs().listStatus(dir)) {
+                if (f.getPath().getName().endsWith(".parquet"))
+                    files.add(f.getPath().toString());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return spark.read().schema(schema).parquet(dir);
+        if (files.isEmpty()) return null;
+        return spark.read().schema(schema).parquet(files.toArray(String[]::new));
     }
 
     /**
