@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.serve.ClientLoader;
+import org.tracelake.jobs.sql.ConnectSql;
 import org.tracelake.jobs.sql.ResultPrinter;
 import org.tracelake.jobs.sql.SqlRunner;
 import org.tracelake.jobs.sql.SqlStatementSplitter;
@@ -102,6 +103,13 @@ public final class SqlCommand implements Callable<Integer> {
             if (!remote.startsWith("sc://")) {
                 System.err.println("--remote takes a Spark Connect address, sc://HOST:PORT, not " + remote);
                 return ExitCodes.USAGE;
+            }
+            if (statements != null && ConnectSql.handles(remote)) {
+                // Statements from a fresh process: the thin client, which starts in a fraction of the JVM client's
+                // time.
+                return ConnectSql.run(remote, statements, fmt, limit, System.out, System.err) == 0
+                        ? ExitCodes.OK
+                        : ExitCodes.FAILED;
             }
             BufferedReader in = statements != null
                     ? null
