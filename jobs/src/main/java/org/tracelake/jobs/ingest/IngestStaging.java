@@ -19,12 +19,10 @@ import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.FormatDetector;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.readers.MultiTableRows;
 import org.tracelake.jobs.readers.ReaderRegistry;
 import org.tracelake.jobs.readers.TraceFormat;
-import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.et.KinetoLink;
 import org.tracelake.jobs.source.ReportSink;
 import org.tracelake.jobs.source.TraceSource;
@@ -41,8 +39,8 @@ import org.tracelake.schemas.TraceFileSchema;
  * a torchtitan TOML where the card lacks values), every other file into the table its reader writes — one Spark job per
  * table whose tasks are every file of every workload, largest first (events; memory_events + memory_segments;
  * iteration_telemetry; et_nodes — see {@link ReaderRegistry}), written partitioned by workload — then the
- * execution-trace link, and a row per file into {@code trace_files}. Tasks are grouped by the format their file NAME
- * suggests; a file whose name says nothing goes to the events job, which sniffs it and skips what it cannot read.
+ * execution-trace link, and a row per file into {@code trace_files}. Tasks are grouped by the format decided for each
+ * file on the driver ({@link ReaderTasks}); a file of no known format goes to the events job, which says what it is.
  * The number of Spark jobs does not grow with the number of workloads, and nothing becomes visible until the caller
  * swaps each workload in (one at a time, so each stays atomic).
  */
@@ -154,31 +152,18 @@ public final class IngestStaging {
         WorkloadCards.Outcome card = WorkloadCards.read(w, warehouse.conf());
         List<FileTask> configs = new ArrayList<>();
         boolean hasEt = false;
-        for (FileTask t : ReaderTasks.of(w.name(), w.files(), limits, runId)) {
+        for (FileTask t : ReaderTasks.of(w.name(), w.files(), limits, runId, warehouse.conf())) {
             if (t.format() == TraceFormat.TORCHTITAN_TOML) {
                 configs.add(t);
                 continue;
             }
-            ReaderRegistry.Entry entry = ReaderRegistry.entry(t.format() != null ? t.format() : formatByContent(t));
+            ReaderRegistry.Entry entry = ReaderRegistry.entry(t.format());
             String table = entry == null ? Tables.EVENTS : entry.table();
             byTable.computeIfAbsent(table, k -> new ArrayList<>()).add(t);
             hasEt |= table.equals(Tables.ET_NODES);
         }
         WorkloadCards.Filled filled = WorkloadCards.fillFromTorchtitanConfigs(card, configs, warehouse.conf());
         return new Planned(w, filled.card(), new ArrayList<>(filled.reports()), hasEt);
-    }
-
-    /**
-     * What a file whose name says nothing holds, from its first bytes (read here, on the driver: 4 KB per such file),
-     * so that it goes to the read of its table whatever its name; null when unknown or unreadable (the events read
-     * then says why).
-     */
-    private TraceFormat formatByContent(FileTask t) {
-        try {
-            return FormatDetector.byContent(TraceInput.head(t.path(), warehouse.conf(), FormatDetector.SNIFF_BYTES));
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
     }
 
     /**

@@ -12,7 +12,7 @@ import org.tracelake.jobs.readers.UnrecognisedFiles;
 import org.tracelake.schemas.Tables;
 
 /**
- * The first moments of reading one file, on an executor: confirm its format by content, pick the reader of the
+ * The first moments of reading one file, on an executor: take its format from the task, pick the reader of the
  * table being read, open it. The outcome is a stream of rows, or (empty file, unknown content, a file that belongs
  * to another table's reader, a reader that refuses it at open) a finished {@link FileReport} that says why not.
  * A failing file never fails the task.
@@ -43,9 +43,15 @@ public final class FileOpening {
                 report.fail("empty file (0 bytes): nothing to read; remove it or re-export the trace");
                 return new Outcome(null, report);
             }
-            byte[] head = TraceInput.head(task.path(), conf, FormatDetector.SNIFF_BYTES);
             TraceFormat named = FormatDetector.byName(task.fileName());
-            TraceFormat format = FormatDetector.resolve(task.fileName(), head);
+            // Decided on the driver (ReaderTasks) for every file of an ingest or a data source read; a task built
+            // without one (a caller of TraceSource.read) is decided here, the one time.
+            TraceFormat format = task.format();
+            byte[] head = null;
+            if (format == null) {
+                head = TraceInput.head(task.path(), conf, FormatDetector.SNIFF_BYTES);
+                format = FormatDetector.resolve(task.fileName(), head);
+            }
             if (format == null) {
                 if (named != null) {
                     report.fail("named like a " + named.id() + " file but its content is not: it is "
@@ -70,6 +76,7 @@ public final class FileOpening {
                                     "a " + format.id() + " file: its rows belong to " + entry.table() + ", not "
                                             + table));
                 }
+                if (head == null) head = TraceInput.head(task.path(), conf, FormatDetector.SNIFF_BYTES);
                 report.fail("named like a " + named.id() + " file but its content is "
                         + format.id() + " (first bytes: " + UnrecognisedFiles.printable(head)
                         + "); rename it to match its content");

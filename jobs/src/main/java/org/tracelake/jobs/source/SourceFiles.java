@@ -91,7 +91,7 @@ final class SourceFiles {
         List<FileTask> tasks = new ArrayList<>();
         byWorkload.forEach((w, files) -> {
             files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
-            tasks.addAll(ReaderTasks.of(w, files, limits, RUN_ID));
+            tasks.addAll(ReaderTasks.of(w, files, limits, RUN_ID, conf));
         });
         cards.forEach((w, files) -> {
             for (WorkloadFolder.InputFile c : files) {
