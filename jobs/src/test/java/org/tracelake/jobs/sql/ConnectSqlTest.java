@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +28,6 @@ import org.tracelake.jobs.testing.TestArchive;
  * nobody listens is exit code 1 with one line saying so.
  */
 class ConnectSqlTest {
-    private static final Pattern ADDRESS = Pattern.compile("listening on (sc://127\\.0\\.0\\.1:(\\d+))");
 
     @TempDir
     Path tmp;
@@ -51,27 +47,26 @@ class ConnectSqlTest {
         TestArchive archive = new TestArchive(tmp).generated("a", 2, 2, 1, 0);
         assertTrue(archive.refresh(SharedSpark.get()).allOk());
         Path stdout = tmp.resolve("serve.out");
-        ProcessBuilder pb = new ProcessBuilder(MainProcess.command(
-                        "serve",
-                        "--warehouse",
-                        archive.warehouse.toString(),
-                        "--port",
-                        "0",
-                        "--master",
-                        "local[1]",
-                        "--conf",
-                        "spark.ui.enabled=false",
-                        "--conf",
-                        "spark.sql.shuffle.partitions=2"))
-                .redirectOutput(stdout.toFile())
-                .redirectError(tmp.resolve("serve.err").toFile());
-        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-        serve = pb.start();
+        serve = MainProcess.startTo(
+                stdout,
+                tmp.resolve("serve.err"),
+                "serve",
+                "--warehouse",
+                archive.warehouse.toString(),
+                "--port",
+                "0",
+                "--master",
+                "local[1]",
+                "--conf",
+                "spark.ui.enabled=false",
+                "--conf",
+                "spark.sql.shuffle.partitions=2");
         assertTrue(
-                MainProcess.waitFor(() -> address(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),
+                MainProcess.waitFor(
+                        () -> MainProcess.serveAddress(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),
                 "serve never said where it listens");
         assertTrue(serve.isAlive(), "serve ended: " + Files.readString(tmp.resolve("serve.err")));
-        String url = address(stdout);
+        String url = MainProcess.serveAddress(stdout);
 
         List<List<String>> cases = List.of(
                 List.of("SELECT * FROM events ORDER BY source_file, ordinal LIMIT 25"),
@@ -154,16 +149,6 @@ class ConnectSqlTest {
 
         String err() {
             return e.toString(StandardCharsets.UTF_8);
-        }
-    }
-
-    private static String address(Path stdout) {
-        try {
-            if (!Files.exists(stdout)) return null;
-            Matcher m = ADDRESS.matcher(Files.readString(stdout));
-            return m.find() ? m.group(1) : null;
-        } catch (IOException e) {
-            return null;
         }
     }
 }
