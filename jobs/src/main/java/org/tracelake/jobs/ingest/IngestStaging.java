@@ -1,48 +1,49 @@
 package org.tracelake.jobs.ingest;
 
-import static org.apache.spark.sql.functions.col;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.apache.spark.sql.Dataset;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.storage.StorageLevel;
 import org.tracelake.jobs.archive.ReaderTasks;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.InputLimits;
-import org.tracelake.jobs.readers.MultiTableRows;
 import org.tracelake.jobs.readers.ReaderRegistry;
 import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.jobs.readers.et.KinetoLink;
-import org.tracelake.jobs.source.ReportSink;
-import org.tracelake.jobs.source.TraceSource;
 import org.tracelake.jobs.spark.Settings;
+import org.tracelake.jobs.warehouse.PartitionFiles;
+import org.tracelake.jobs.warehouse.RowFile;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
-import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
 
 /**
  * Ingests workloads into the run's staging area, all of them at once: their cards into {@code workloads} (filled from
- * a torchtitan TOML where the card lacks values), every other file into the table its reader writes — one Spark job per
- * table whose tasks are every file of every workload, largest first (events; memory_events + memory_segments;
- * iteration_telemetry; et_nodes — see {@link ReaderRegistry}), written partitioned by workload — then the
- * execution-trace link, and a row per file into {@code trace_files}. Tasks are grouped by the format decided for each
- * file on the driver ({@link ReaderTasks}); a file of no known format goes to the events job, which says what it is.
- * The number of Spark jobs does not grow with the number of workloads, and nothing becomes visible until the caller
- * swaps each workload in (one at a time, so each stays atomic).
+ * a torchtitan TOML where the card lacks values), every other file into the tables its reader writes (events;
+ * memory_events + memory_segments; iteration_telemetry; flight_recorder + process_group_status; et_nodes — see
+ * {@link ReaderRegistry}) — one Spark job whose tasks are every file of every workload, each writing its own rows into
+ * its workload's staged partitions ({@link FileIngest}), preceded by a job for the execution traces when there are any
+ * (the Kineto readers take message sizes from them) — then a row per file into {@code trace_files}, written on the
+ * driver. The reader of each file is the one of the format decided for it on the driver ({@link ReaderTasks}); a file
+ * of no known format goes with the events files, whose read says what it is. The number of Spark jobs does not grow
+ * with the number of workloads or tables, and nothing becomes visible until the caller swaps each workload in (one at
+ * a time, so each stays atomic).
  */
 public final class IngestStaging {
     private static final Logger LOG = LogManager.getLogger(IngestStaging.class);
@@ -82,22 +83,21 @@ public final class IngestStaging {
             else unnameable.add(unnameable(w, why));
         }
         Map<String, Planned> planned = new LinkedHashMap<>();
-        Map<String, List<FileTask>> byTable = new LinkedHashMap<>();
-        byTable.put(Tables.EVENTS, new ArrayList<>()); // always staged, so every workload has an events partition
+        Map<String, List<FileIngest.Job>> byTable = new LinkedHashMap<>();
         for (WorkloadFolder w : workloads) planned.put(w.name(), plan(w, byTable));
 
         // Execution traces first: the Kineto readers of the events read fill message sizes from their nodes
-        // (EtSizes), so events is written once, already linked.
-        List<String> order = new ArrayList<>(byTable.keySet());
-        if (order.remove(Tables.ET_NODES)) order.add(0, Tables.ET_NODES);
-        String etNodes = byTable.containsKey(Tables.ET_NODES) ? warehouse.stagedTable(runId, Tables.ET_NODES) : null;
-        for (String table : order) {
-            List<FileTask> tasks = byTable.get(table);
-            if (tasks.isEmpty()) continue;
-            for (FileReport r : readInto(table, tasks, table.equals(Tables.EVENTS) ? etNodes : null)) {
-                planned.get(r.task.workload()).reports().add(r);
-            }
+        // (EtSizes), so events are written once, already linked.
+        List<FileIngest.Job> etFiles = byTable.getOrDefault(Tables.ET_NODES, List.of());
+        List<FileIngest.Job> others = new ArrayList<>();
+        for (Map.Entry<String, List<FileIngest.Job>> t : byTable.entrySet()) {
+            if (!t.getKey().equals(Tables.ET_NODES)) others.addAll(t.getValue());
         }
+        String etNodes = etFiles.isEmpty() ? null : warehouse.stagedTable(runId, Tables.ET_NODES);
+        for (FileReport r : read(etFiles, null))
+            planned.get(r.task.workload()).reports().add(r);
+        for (FileReport r : read(others, etNodes))
+            planned.get(r.task.workload()).reports().add(r);
         tables.stageEmptyPartitions(runId, Tables.EVENTS, planned.keySet());
 
         List<WorkloadIngest> results = new ArrayList<>();
@@ -148,7 +148,7 @@ public final class IngestStaging {
      * The driver's part of a workload: its card, filled from torchtitan configs (a few KB, read here), and its other
      * files added to the read of the table their name suggests.
      */
-    private Planned plan(WorkloadFolder w, Map<String, List<FileTask>> byTable) {
+    private Planned plan(WorkloadFolder w, Map<String, List<FileIngest.Job>> byTable) {
         WorkloadCards.Outcome card = WorkloadCards.read(w, warehouse.conf());
         List<FileTask> configs = new ArrayList<>();
         boolean hasEt = false;
@@ -159,7 +159,7 @@ public final class IngestStaging {
             }
             ReaderRegistry.Entry entry = ReaderRegistry.entry(t.format());
             String table = entry == null ? Tables.EVENTS : entry.table();
-            byTable.computeIfAbsent(table, k -> new ArrayList<>()).add(t);
+            byTable.computeIfAbsent(table, k -> new ArrayList<>()).add(new FileIngest.Job(t, table));
             hasEt |= table.equals(Tables.ET_NODES);
         }
         WorkloadCards.Filled filled = WorkloadCards.fillFromTorchtitanConfigs(card, configs, warehouse.conf());
@@ -167,48 +167,42 @@ public final class IngestStaging {
     }
 
     /**
-     * One Spark job: the files of one table, of every workload, read on executors through the {@code tracelake} data
-     * source and written to that table's staging folder partitioned by workload (each output of a multi-table reader
-     * to its own table, from envelopes cached once, so each file is parsed once). Each file's report comes back
-     * through a {@link ReportSink} folder, once per file however often Spark ran its task. {@code etNodes}: the staged
-     * et_nodes whose sizes the Kineto readers take (null: none).
+     * One Spark job: the given files, of every workload and table, one task each, largest first (so that a big file
+     * does not start last and hold up the job while the other cores idle), each written into the staged tables from
+     * its task ({@link FileIngest}); their reports come back as the job's result. {@code etNodes}: the staged et_nodes
+     * whose sizes the Kineto readers take (null: none).
      */
-    private List<FileReport> readInto(String table, List<FileTask> tasks, String etNodes) throws IOException {
-        List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(table);
-        String reportsDir = warehouse.stagedAside(runId, "_reports/" + table);
-        spark.sparkContext().setJobDescription("ingest: " + tasks.size() + " files into " + table);
+    private List<FileReport> read(List<FileIngest.Job> jobs, String etNodes) {
+        if (jobs.isEmpty()) return List.of();
+        List<FileIngest.Job> ordered = new ArrayList<>(jobs);
+        ordered.sort(Comparator.comparingLong((FileIngest.Job j) -> j.task().sizeBytes())
+                .reversed()
+                .thenComparing(j -> j.task().path()));
+        Configuration conf = warehouse.conf();
+        if (etNodes != null) {
+            conf = new Configuration(conf);
+            conf.set(EtSizes.ET_NODES, etNodes);
+        }
+        boolean rankPass = Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
+        String summaries = rankPass ? warehouse.stagedAside(runId, RankSummaryFiles.FOLDER) : null;
+        // the codec Spark would write with (spark.sql.parquet.compression.codec: conf/spark-defaults.conf says zstd)
+        RowFile.Settings encoding = RowFile.Settings.of(
+                RowFile.Settings.codecNamed(spark.sessionState().conf().parquetCompressionCodec()));
+        FileIngest ingest = new FileIngest(new PartitionFiles(warehouse.staging(runId), conf), encoding, summaries);
+        Set<String> tableNames = new TreeSet<>();
+        for (FileIngest.Job j : ordered) tableNames.add(j.table());
+        spark.sparkContext()
+                .setJobDescription("ingest: " + ordered.size() + " files into " + String.join(", ", tableNames));
         try {
-            if (outputs.size() == 1) {
-                // the events read also runs the per-rank metric pass over each file as it is read
-                boolean rankPass =
-                        table.equals(Tables.EVENTS) && Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
-                String summaries = rankPass ? warehouse.stagedAside(runId, RankSummaryFiles.FOLDER) : null;
-                write(TraceSource.read(spark, tasks, table, false, reportsDir, etNodes, summaries), table);
-            } else {
-                Dataset<Row> envelopes = TraceSource.read(spark, tasks, table, true, reportsDir, etNodes, null)
-                        .persist(StorageLevel.MEMORY_AND_DISK());
-                try {
-                    for (int i = 0; i < outputs.size(); i++) {
-                        Dataset<Row> part = envelopes
-                                .where(col(MultiTableRows.INDEX).equalTo(i))
-                                .select(col(MultiTableRows.column(i) + ".*"));
-                        write(part, outputs.get(i).table());
-                    }
-                } finally {
-                    envelopes.unpersist();
-                }
-            }
+            List<FileReport> reports = JavaSparkContext.fromSparkContext(spark.sparkContext())
+                    .parallelize(ordered, ordered.size())
+                    .map(ingest)
+                    .collect();
+            LOG.debug("{} file reports for {}", reports.size(), tableNames);
+            return new ArrayList<>(reports);
         } finally {
             spark.sparkContext().setJobDescription(null);
         }
-        List<FileReport> reports = ReportSink.readAll(reportsDir, warehouse.conf());
-        LOG.debug("{} file reports for {}", reports.size(), table);
-        return reports;
-    }
-
-    private void write(Dataset<Row> rows, String table) {
-        // events: the columns whose values are nearly all distinct gain nothing from a dictionary
-        tables.stage(runId, table, rows, table.equals(Tables.EVENTS) ? EventSchema.NEAR_UNIQUE_COLUMNS : List.of());
     }
 
     private FileReport cardReport(WorkloadFolder w, WorkloadCards.Outcome card) {

@@ -8,8 +8,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Rows of a reader that writes several tables from one parse: each row is an envelope
- * {@code (table index, t0, t1, …)} with exactly one of the {@code t<i>} structs set. Ingest caches the envelopes
- * and writes each table from them, so the file is parsed once.
+ * {@code (table index, t0, t1, …)} with exactly one of the {@code t<i>} structs set. Ingest deals each row to its
+ * table as it comes, so the file is parsed once; a data source read of one of the tables keeps that table's rows.
  */
 public final class MultiTableRows {
     private MultiTableRows() {}

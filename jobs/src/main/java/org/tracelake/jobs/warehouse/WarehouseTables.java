@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
@@ -104,10 +106,20 @@ public final class WarehouseTables {
         writer.parquet(warehouse.stagedTable(runId, table));
     }
 
-    /** Stages a few rows the driver made (a row per file or per workload): one task writes them all. */
-    public void stageSmall(String runId, String table, List<Row> rows) {
-        // a shuffle by workload would be a second job for a few rows
-        stage(runId, table, spark.createDataFrame(rows, schema(table)).coalesce(1), List.of());
+    /**
+     * Stages a few rows the driver made (a row per file or per workload), replacing what the run staged before: the
+     * driver writes each workload's partition itself, one small file, where a Spark write would be a job for a few rows.
+     */
+    public void stageSmall(String runId, String table, List<Row> rows) throws IOException {
+        warehouse.fs().delete(new Path(warehouse.stagedTable(runId, table)), true);
+        int workload = schema(table).fieldIndex(Tables.PARTITION_COLUMN);
+        Map<String, List<Row>> byWorkload = new LinkedHashMap<>();
+        for (Row r : rows)
+            byWorkload
+                    .computeIfAbsent(r.getString(workload), k -> new ArrayList<>())
+                    .add(r);
+        PartitionFiles files = new PartitionFiles(warehouse.staging(runId), warehouse.conf());
+        for (Map.Entry<String, List<Row>> w : byWorkload.entrySet()) files.write(table, w.getKey(), w.getValue());
     }
 
     /**
@@ -127,18 +139,11 @@ public final class WarehouseTables {
         }
     }
 
+    /** A Parquet file of the table's columns and no rows, as a Spark write of no rows leaves one. */
     private Path emptyFile(String runId, String table) throws IOException {
-        String dir = warehouse.stagedAside(runId, "_empty/" + table);
-        spark.createDataFrame(new ArrayList<Row>(), schema(table))
-                .drop(Tables.PARTITION_COLUMN)
-                .coalesce(1)
-                .write()
-                .mode(SaveMode.Overwrite)
-                .parquet(dir);
-        for (FileStatus f : warehouse.fs().listStatus(new Path(dir))) {
-            if (f.getPath().getName().endsWith(".parquet")) return f.getPath();
-        }
-        throw new IOException("Spark wrote no Parquet file for an empty " + table + " table under " + dir);
+        Path file = new Path(warehouse.stagedAside(runId, "_empty/" + table), PartitionFiles.FILE_NAME);
+        PartitionFiles.writeFile(file, schema(table), Tables.PARTITION_COLUMN, List.of(), warehouse.conf());
+        return file;
     }
 
     /** Appends rows to a table kept across runs, as one file (they are a few per run). */
