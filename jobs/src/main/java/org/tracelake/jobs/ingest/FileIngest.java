@@ -51,8 +51,10 @@ final class FileIngest implements Function<FileIngest.Job, FileReport> {
      */
     FileIngest(PartitionFiles staging, RowFile.Settings settings, String rankSummariesDir) {
         this.staging = staging;
-        // events: the columns whose values are nearly all distinct gain nothing from a dictionary
-        this.events = new RowFile.Settings(settings.codec(), EventSchema.NEAR_UNIQUE_COLUMNS);
+        // events: the columns whose values are nearly all distinct gain nothing from a dictionary, and min/max
+        // statistics of its strings (names, paths, args) prune nothing (EventSchema.UNPRUNED_COLUMNS)
+        this.events =
+                new RowFile.Settings(settings.codec(), EventSchema.NEAR_UNIQUE_COLUMNS, EventSchema.UNPRUNED_COLUMNS);
         this.others = RowFile.Settings.of(settings.codec());
         this.rankSummariesDir = rankSummariesDir;
     }
