@@ -54,11 +54,20 @@ public final class EventSchema {
 
     /**
      * Columns (nearly) unique per row. Parquet's dictionary encoding tries every value of a column chunk before it
-     * falls back to plain encoding, which on these was the hottest method of an ingest (BENCHMARKS.md): writers turn
-     * it off for them.
+     * falls back to plain encoding, wasted work on columns like these: writers turn it off for them.
      */
     public static final List<String> NEAR_UNIQUE_COLUMNS =
             List.of(ORDINAL, TS_NS, DUR_NS, CORRELATION, EXTERNAL_ID, LAUNCH_TS_NS);
+
+    /**
+     * String columns written without min/max statistics. Parquet compares every value of a column with the chunk's
+     * current min and max, byte by byte; for these long or free-form strings (a ~100-byte path on every row, kernel
+     * names, args) that was about a fifth of the events write, and their min/max prunes nothing: a file is one row
+     * group, so a file's min and max of names or args span nearly everything. Filters by rank, time or the
+     * classification columns (short, kept) still skip what they can. Leaf paths as Parquet names them.
+     */
+    public static final List<String> UNPRUNED_COLUMNS = List.of(
+            SOURCE_FILE, PID, TID, CAT, NAME, PG_NAME, PG_RANKS, ARGS + ".key_value.key", ARGS + ".key_value.value");
 
     public static final StructType SCHEMA = new StructType()
             .add(WORKLOAD, StringType, false)

@@ -125,8 +125,8 @@ public final class Numbers {
 
     /**
      * The exponent form, exactly. Its magnitude is judged before any rounding: movePointRight or setScale on
-     * {@code 1e10000000} builds a power of ten with ten million digits (16 s for one 956-byte trace, found by
-     * fuzzing), and no value beyond 19 integer digits fits the long it must end in anyway. scaleByPowerOfTen only
+     * {@code 1e10000000} builds a power of ten with ten million digits (seconds of work for a tiny input), and no
+     * value beyond 19 integer digits fits the long it must end in anyway. scaleByPowerOfTen only
      * moves the scale.
      */
     private static long microsToNanosExact(String text) throws NotANumber {

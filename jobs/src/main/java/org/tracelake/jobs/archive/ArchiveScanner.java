@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,6 +22,15 @@ import org.apache.hadoop.fs.Path;
  */
 public final class ArchiveScanner {
     private ArchiveScanner() {}
+
+    /** The workload folders of an archive, only those named in {@code only} when it names any. */
+    public static List<WorkloadFolder> scan(String archive, Set<String> only, Configuration conf) throws IOException {
+        List<WorkloadFolder> all = scan(archive, conf);
+        if (only == null || only.isEmpty()) return all;
+        List<WorkloadFolder> out = new ArrayList<>();
+        for (WorkloadFolder w : all) if (only.contains(w.name())) out.add(w);
+        return out;
+    }
 
     public static List<WorkloadFolder> scan(String archive, Configuration conf) throws IOException {
         Path root = new Path(archive);
@@ -42,6 +53,7 @@ public final class ArchiveScanner {
      * without a word.
      */
     private static List<WorkloadFolder> scanLocal(Path root) throws IOException {
+        // java.nio's Path stays qualified in this class: the imported Path is Hadoop's.
         java.nio.file.Path rootDir = Paths.get(root.toUri());
         List<java.nio.file.Path> entries = new ArrayList<>();
         try (DirectoryStream<java.nio.file.Path> stream = Files.newDirectoryStream(rootDir)) {
@@ -144,7 +156,7 @@ public final class ArchiveScanner {
     }
 
     private static FileStatus[] sorted(FileStatus[] entries) {
-        java.util.Arrays.sort(entries, Comparator.comparing(s -> s.getPath().getName()));
+        Arrays.sort(entries, Comparator.comparing(s -> s.getPath().getName()));
         return entries;
     }
 }

@@ -47,17 +47,16 @@ public final class ExportCommand implements Callable<Integer> {
             System.err.println("give what to export: --leaderboard [FILE]");
             return ExitCodes.USAGE;
         }
-        WarehouseWriter writer = new WarehouseWriter("export", warehouseOption, sparkOptions);
+        LockedSparkCommand writer = new LockedSparkCommand("export", warehouseOption, sparkOptions);
         String target =
                 leaderboard.isEmpty() ? writer.warehouse().table(Tables.EXPORTS) + "/leaderboard.json" : leaderboard;
-        return writer.lockedIf(writer.inWarehouse(target), (lock, spark) -> {
-            Warehouse warehouse = new Warehouse(
-                    warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+        return writer.lockedIf(writer.inWarehouse(target), (lock, tables) -> {
+            Warehouse warehouse = tables.warehouse();
             if (!warehouse.exists(Tables.METRICS)) {
                 System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
                 return ExitCodes.FAILED;
             }
-            System.err.println("wrote " + new LeaderboardExport(spark, warehouse).write(target, workloads));
+            System.err.println("wrote " + new LeaderboardExport(tables).write(target, workloads));
             return ExitCodes.OK;
         });
     }

@@ -1,12 +1,12 @@
 package org.tracelake.jobs.cli;
 
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.tracelake.jobs.ingest.WorkloadIngest;
+import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
+import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 import picocli.CommandLine.Command;
@@ -23,20 +23,8 @@ import picocli.CommandLine.Option;
                     + "members, which described other events; the next refresh computes them."
         })
 public final class IngestCommand implements Callable<Integer> {
-    @Option(
-            names = {"-a", "--archive"},
-            defaultValue = "data",
-            paramLabel = "URI",
-            description =
-                    "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
-    String archive;
-
-    @Option(
-            names = "--workloads",
-            split = ",",
-            paramLabel = "NAME",
-            description = "Only these workloads (comma-separated).")
-    Set<String> workloads = new LinkedHashSet<>();
+    @Mixin
+    ArchiveOptions archiveOptions;
 
     @Option(names = "--full", description = "Read every workload, changed or not.")
     boolean full;
@@ -50,13 +38,11 @@ public final class IngestCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String runId = RunIds.newId();
-        return new WarehouseWriter("ingest", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
-            Warehouse warehouse = new Warehouse(
-                    warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Refresh.Result result = new Refresh(spark, warehouse, runId, Limits.from(spark))
-                    .withoutMetrics()
-                    .run(lock, archive, workloads, full);
-            printSummary(warehouse, result.workloads());
+        return new LockedSparkCommand("ingest", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
+            Refresh.Result result = new Refresh(tables, runId, InputLimits.from(Settings.of(tables.spark())))
+                    .ingestOnly()
+                    .run(lock, archiveOptions.archive, archiveOptions.workloads, full);
+            printSummary(tables.warehouse(), result.workloads());
             return result.workloads().stream().allMatch(WorkloadIngest::ok) ? ExitCodes.OK : ExitCodes.PARTIAL;
         });
     }

@@ -1,10 +1,9 @@
 package org.tracelake.jobs.cli;
 
-import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.concurrent.Callable;
+import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
-import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.spark.Settings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -18,20 +17,8 @@ import picocli.CommandLine.Option;
             "a workload that fails keeps its previous tables."
         })
 public final class RefreshCommand implements Callable<Integer> {
-    @Option(
-            names = {"-a", "--archive"},
-            defaultValue = "data",
-            paramLabel = "URI",
-            description =
-                    "Archive root: one folder per workload (any Hadoop file system URI). Default: ${DEFAULT-VALUE}")
-    String archive;
-
-    @Option(
-            names = "--workloads",
-            split = ",",
-            paramLabel = "NAME",
-            description = "Only these workloads (comma-separated).")
-    Set<String> workloads = new LinkedHashSet<>();
+    @Mixin
+    ArchiveOptions archiveOptions;
 
     @Option(names = "--full", description = "Refresh every workload, changed or not.")
     boolean full;
@@ -45,12 +32,10 @@ public final class RefreshCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String runId = RunIds.newId();
-        return new WarehouseWriter("refresh", warehouseOption, sparkOptions).locked(runId, (lock, spark) -> {
-            Warehouse warehouse = new Warehouse(
-                    warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-            Refresh.Result result =
-                    new Refresh(spark, warehouse, runId, Limits.from(spark)).run(lock, archive, workloads, full);
-            RunSummary.print(spark, warehouse, result);
+        return new LockedSparkCommand("refresh", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
+            Refresh.Result result = new Refresh(tables, runId, InputLimits.from(Settings.of(tables.spark())))
+                    .run(lock, archiveOptions.archive, archiveOptions.workloads, full);
+            RunSummary.print(tables, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;
         });
     }

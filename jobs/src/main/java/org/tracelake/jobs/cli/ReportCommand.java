@@ -1,15 +1,19 @@
 package org.tracelake.jobs.cli;
 
+import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.report.ChromeTrace;
 import org.tracelake.jobs.report.Comparison;
-import org.tracelake.jobs.report.Outputs;
+import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.report.ReportQueries;
 import org.tracelake.jobs.report.Reports;
+import org.tracelake.jobs.report.RunHistory;
 import org.tracelake.jobs.report.StepList;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -160,7 +164,7 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println("--timeline-cap must be at least 1");
             return ExitCodes.USAGE;
         }
-        WarehouseWriter writer = new WarehouseWriter("report", warehouseOption, sparkOptions);
+        LockedSparkCommand writer = new LockedSparkCommand("report", warehouseOption, sparkOptions);
         // Text on stdout writes nothing; pages and files under the warehouse (the --html default) make it a writer.
         String written = out != null
                 ? out
@@ -168,7 +172,7 @@ public final class ReportCommand implements Callable<Integer> {
                         ? writer.warehouse().table(Tables.EXPORTS) + "/reports"
                         : trace != null ? writer.warehouse().table(Tables.EXPORTS) + "/traces" : null;
         return writer.lockedIf(
-                written != null && writer.inWarehouse(written), (lock, spark) -> report(spark, written, windowMs));
+                written != null && writer.inWarehouse(written), (lock, tables) -> report(tables, written, windowMs));
     }
 
     /** "A:B" as {A, B} milliseconds, or null when it is not two numbers with 0 <= A < B. */
@@ -185,10 +189,10 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     /** The report asked for; {@code written} is where --html and --out write (null: stdout). */
-    private int report(SparkSession spark, String written, double[] windowMs) throws java.io.IOException {
-        Warehouse warehouse =
-                new Warehouse(warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
-        Reports reports = new Reports(spark, warehouse);
+    private int report(WarehouseTables tables, String written, double[] windowMs) throws IOException {
+        SparkSession spark = tables.spark();
+        Warehouse warehouse = tables.warehouse();
+        Reports reports = new Reports(tables);
         List<String> known = reports.workloads();
         if (known.isEmpty()) {
             System.err.println("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
@@ -223,7 +227,7 @@ public final class ReportCommand implements Callable<Integer> {
                 reports.writeComparison(c, out).forEach(f -> System.err.println("wrote " + f));
             }
         } else if (history != null) {
-            org.tracelake.jobs.report.RunHistory h = reports.history(history);
+            RunHistory h = reports.history(history);
             if (out == null) {
                 System.out.print(h.text());
             } else {
@@ -237,16 +241,15 @@ public final class ReportCommand implements Callable<Integer> {
             if (out == null) {
                 System.out.print(text);
             } else {
-                System.err.println("wrote "
-                        + org.tracelake.jobs.report.Outputs.write(
-                                spark.sparkContext().hadoopConfiguration(), out, text));
+                System.err.println(
+                        "wrote " + ReportFileWriter.write(spark.sparkContext().hadoopConfiguration(), out, text));
             }
         }
         return ExitCodes.OK;
     }
 
     /** {@code --trace}: the step (named, or the first every rank has) or the window, written as one file. */
-    private int trace(Reports reports, StepList steps, String dir, double[] windowMs) throws java.io.IOException {
+    private int trace(Reports reports, StepList steps, String dir, double[] windowMs) throws IOException {
         ChromeTrace.Bounds bounds;
         if (windowMs != null) {
             bounds = ChromeTrace.Bounds.ofWindow(windowMs[0], windowMs[1]);
@@ -268,7 +271,7 @@ public final class ReportCommand implements Callable<Integer> {
         String file = out != null
                 ? out
                 : dir + "/"
-                        + Outputs.fileName(
+                        + ReportFileWriter.fileName(
                                 trace,
                                 (bounds.step() != null ? "-step" + bounds.step() : "-window") + ".pt.trace.json");
         ChromeTrace.Written w;
@@ -279,14 +282,14 @@ public final class ReportCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         System.err.printf(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "wrote %s: %d ranks, %,d activities%s, %,d collective instances, %,d flow"
                         + " arrows (open it in ui.perfetto.dev or chrome://tracing)%n",
                 w.file(),
                 w.ranks(),
                 w.activities(),
                 w.activities() < w.inBounds()
-                        ? String.format(java.util.Locale.ROOT, " (the earliest of %,d: --max-events)", w.inBounds())
+                        ? String.format(Locale.ROOT, " (the earliest of %,d: --max-events)", w.inBounds())
                         : "",
                 w.instances(),
                 w.flows());

@@ -1,19 +1,21 @@
 package org.tracelake.jobs.cli;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
-import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.metrics.MetricsPhase;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.refresh.History;
 import org.tracelake.jobs.refresh.Refresh;
-import org.tracelake.jobs.report.Fmt;
+import org.tracelake.jobs.report.ReportFormatting;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
 /** The one-screen summary at the end of a refresh: per workload, its inputs and headline metrics. */
@@ -32,7 +34,8 @@ final class RunSummary {
     /** Workloads whose headline metrics the summary reads (more are listed, without them). */
     static final int MAX_WORKLOADS_WITH_HEADLINES = 200;
 
-    static void print(SparkSession spark, Warehouse warehouse, Refresh.Result run) {
+    static void print(WarehouseTables tables, Refresh.Result run) {
+        Warehouse warehouse = tables.warehouse();
         long failed = run.workloads().stream().filter(w -> !w.ok()).count();
         long refreshed = run.workloads().size() - failed;
         System.out.println();
@@ -41,14 +44,14 @@ final class RunSummary {
                 Locale.ROOT,
                 "run %s: %s refreshed, %d unchanged (not read), %d failed, %d removed%n",
                 run.runId(),
-                Fmt.count(refreshed, "workload"),
+                ReportFormatting.count(refreshed, "workload"),
                 run.unchanged().size(),
                 failed,
                 run.removed().size());
         if (!run.restoredAfterCrash().isEmpty()) {
             System.out.println("restored after an interrupted run: " + String.join(", ", run.restoredAfterCrash()));
         }
-        if (!run.workloads().isEmpty()) printWorkloads(warehouse, run.workloads(), headlineRows(spark, warehouse, run));
+        if (!run.workloads().isEmpty()) printWorkloads(warehouse, run.workloads(), headlineRows(tables, run));
         History.Regressions moved = run.regressions();
         if (moved.count() > 0) {
             System.out.println();
@@ -82,7 +85,7 @@ final class RunSummary {
      * The workload-scope rows of the headline metrics of the workloads refreshed without failing, read back from the
      * metrics table: a few rows per workload, for at most {@link #MAX_WORKLOADS_WITH_HEADLINES} workloads.
      */
-    private static Map<String, List<Row>> headlineRows(SparkSession spark, Warehouse warehouse, Refresh.Result run) {
+    private static Map<String, List<Row>> headlineRows(WarehouseTables tables, Refresh.Result run) {
         List<String> ok = run.workloads().stream()
                 .filter(WorkloadIngest::ok)
                 .map(WorkloadIngest::workload)
@@ -93,7 +96,7 @@ final class RunSummary {
         List<String> metrics =
                 Arrays.stream(HEADLINES).map(h -> h[0]).distinct().toList();
         // figures of one headline metric at workload scope: a few dozen at most (kernel_breakdown-like keys excluded)
-        return new MetricsRun(spark, warehouse, run.runId()).workloadRows(ok, metrics, ok.size() * 64);
+        return new MetricsPhase(tables, run.runId()).workloadRows(ok, metrics, ok.size() * 64);
     }
 
     private static void printWorkloads(
@@ -141,10 +144,8 @@ final class RunSummary {
     static String failed(Warehouse warehouse, String workload) {
         boolean previous;
         try {
-            previous = warehouse
-                    .fs()
-                    .exists(new org.apache.hadoop.fs.Path(warehouse.livePartition(Tables.EVENTS, workload)));
-        } catch (java.io.IOException e) {
+            previous = warehouse.fs().exists(new Path(warehouse.livePartition(Tables.EVENTS, workload)));
+        } catch (IOException e) {
             previous = false; // cannot tell: say nothing was kept rather than promise tables that may not be there
         }
         return previous ? "FAILED (previous tables kept): " : "FAILED (nothing committed: no previous tables): ";

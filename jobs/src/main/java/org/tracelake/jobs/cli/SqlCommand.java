@@ -1,6 +1,7 @@
 package org.tracelake.jobs.cli;
 
 import java.io.BufferedReader;
+import java.io.Console;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,9 +11,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.serve.ClientLoader;
+import org.tracelake.jobs.sql.ConnectSql;
 import org.tracelake.jobs.sql.ResultPrinter;
 import org.tracelake.jobs.sql.SqlRunner;
-import org.tracelake.jobs.sql.SqlText;
+import org.tracelake.jobs.sql.SqlStatementSplitter;
 import org.tracelake.jobs.warehouse.Warehouse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -102,6 +104,13 @@ public final class SqlCommand implements Callable<Integer> {
                 System.err.println("--remote takes a Spark Connect address, sc://HOST:PORT, not " + remote);
                 return ExitCodes.USAGE;
             }
+            if (statements != null && ConnectSql.handles(remote)) {
+                // Statements from a fresh process: the thin client, which starts in a fraction of the JVM client's
+                // time.
+                return ConnectSql.run(remote, statements, fmt, limit, System.out, System.err) == 0
+                        ? ExitCodes.OK
+                        : ExitCodes.FAILED;
+            }
             BufferedReader in = statements != null
                     ? null
                     : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -143,7 +152,7 @@ public final class SqlCommand implements Callable<Integer> {
         if (file != null) {
             text = Files.readString(file, StandardCharsets.UTF_8);
         }
-        return text == null ? null : SqlText.split(text);
+        return text == null ? null : SqlStatementSplitter.split(text);
     }
 
     /**
@@ -153,10 +162,10 @@ public final class SqlCommand implements Callable<Integer> {
      */
     @SuppressWarnings("SystemConsoleNull") // handled: the null test holds up to JDK 21, isTerminal() after
     private static boolean stdinIsATerminal() {
-        java.io.Console console = System.console();
+        Console console = System.console();
         if (console == null) return false;
         try {
-            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
         } catch (ReflectiveOperationException beforeJdk22) {
             return true;
         }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -22,9 +23,11 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.MetricCatalog;
-import org.tracelake.jobs.report.Outputs;
+import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The leaderboard export, in the shape of CCL-Bench's {@code website/benchmark_data.json} (written there by
@@ -91,26 +94,26 @@ public final class LeaderboardExport {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
 
-    public LeaderboardExport(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public LeaderboardExport(WarehouseTables tables) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
     }
 
     /** The export of the given workloads (every workload with metrics when empty). */
     public Map<String, Object> build(Collection<String> only, OffsetDateTime generatedAt) {
         if (!warehouse.exists(Tables.METRICS))
             throw new IllegalStateException("no metrics table under " + warehouse.root());
-        Dataset<Row> metrics = spark.read()
-                .parquet(warehouse.table(Tables.METRICS))
-                .where(col("scope").equalTo(lit("workload")));
+        Dataset<Row> metrics = tables.live(Tables.METRICS).where(col("scope").equalTo(lit("workload")));
         if (!only.isEmpty()) metrics = metrics.where(col("workload").isin(only.toArray()));
         List<Row> rows = metrics.select("workload", "metric", "figure", "key", "value", "unit")
                 .orderBy("workload", "metric", "figure", "key")
                 .collectAsList();
         Map<String, Row> cards = new TreeMap<>();
         if (warehouse.exists(Tables.WORKLOADS)) {
-            for (Row r : spark.read().parquet(warehouse.table(Tables.WORKLOADS)).collectAsList()) {
+            for (Row r : tables.live(Tables.WORKLOADS).collectAsList()) {
                 cards.put(r.getAs("workload"), r);
             }
         }
@@ -147,7 +150,9 @@ public final class LeaderboardExport {
         values.values().forEach(v -> all.addAll(v.keySet()));
 
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("generated_at", generatedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx")));
+        out.put(
+                "generated_at",
+                generatedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx", Locale.ROOT)));
         out.put("all_metrics", new ArrayList<>(all));
         out.put("metric_categories", LeaderboardCategories.CATEGORIES);
         Map<String, Object> info = new LinkedHashMap<>();
@@ -170,7 +175,7 @@ public final class LeaderboardExport {
     public String write(String target, Collection<String> only) throws IOException {
         Map<String, Object> doc = build(only, OffsetDateTime.now(ZoneOffset.UTC));
         String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
-        return Outputs.write(spark.sparkContext().hadoopConfiguration(), target, json);
+        return ReportFileWriter.write(spark.sparkContext().hadoopConfiguration(), target, json);
     }
 
     private static void put(
@@ -233,7 +238,8 @@ public final class LeaderboardExport {
         if (w == null) return meta;
         Map<String, String> card = new TreeMap<>();
         if (!w.isNullAt(w.fieldIndex("card"))) {
-            scala.jdk.javaapi.CollectionConverters.asJava(w.<scala.collection.Map<String, String>>getAs("card"))
+            // scala.collection.Map stays qualified: Map here is java.util's.
+            CollectionConverters.asJava(w.<scala.collection.Map<String, String>>getAs("card"))
                     .forEach((k, v) -> card.put(k, v));
         }
         for (String[] m : METADATA) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -123,7 +124,7 @@ final class KinetoTraceWriter implements Closeable {
             long us = ns / 1000;
             long frac = Math.abs(ns % 1000);
             g.writeFieldName(field);
-            g.writeNumber(us + "." + String.format("%03d", frac));
+            g.writeNumber(us + "." + String.format(Locale.ROOT, "%03d", frac));
         } else {
             g.writeNumberField(field, Math.round(ns / 1000.0));
         }

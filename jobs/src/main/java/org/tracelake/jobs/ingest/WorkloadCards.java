@@ -9,11 +9,12 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.ingest.toml.TorchtitanConfigs;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.ScalaMaps;
-import org.tracelake.jobs.readers.toml.TorchtitanConfigs;
 import org.tracelake.schemas.TraceFileSchema;
+import org.tracelake.schemas.WorkloadSchema;
 import org.tracelake.schemas.card.CardException;
 import org.tracelake.schemas.card.Hashes;
 import org.tracelake.schemas.card.WorkloadCard;
@@ -98,7 +99,7 @@ public final class WorkloadCards {
         WorkloadCard c = o.card();
         String status = o.ok() ? TraceFileSchema.STATUS_OK : TraceFileSchema.STATUS_ERROR;
         if (c == null) {
-            Object[] values = new Object[org.tracelake.schemas.WorkloadSchema.SCHEMA.size()];
+            Object[] values = new Object[WorkloadSchema.SCHEMA.size()];
             values[0] = workload;
             values[1] = o.cardPath();
             values[values.length - 3] = status;

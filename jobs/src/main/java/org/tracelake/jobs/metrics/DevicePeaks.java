@@ -14,6 +14,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.tracelake.jobs.metrics.workload.DevicePeakTable;
 import org.tracelake.jobs.spark.Settings;
 
 /**
@@ -41,21 +42,20 @@ public final class DevicePeaks {
      * ({@code conf/device_interconnect_bw.csv}, from {@code spark.tracelake.deviceInterconnectBw} when set), the
      * bound no Hockney fit may exceed.
      */
-    public static org.tracelake.jobs.metrics.workload.DevicePeakTable table(SparkSession spark) {
-        List<org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry> entries = new ArrayList<>();
+    public static DevicePeakTable table(SparkSession spark) {
+        List<DevicePeakTable.Entry> entries = new ArrayList<>();
         for (Row r : load(spark).collectAsList()) {
-            entries.add(new org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
+            entries.add(new DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
         }
         String links = read(
                 Settings.of(spark).get(Settings.DEVICE_INTERCONNECT_BW),
                 "device_interconnect_bw.csv",
                 "device interconnect bandwidth table");
-        List<org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry> bandwidths = new ArrayList<>();
+        List<DevicePeakTable.Entry> bandwidths = new ArrayList<>();
         for (Row r : parse(links, 1e9)) {
-            bandwidths.add(
-                    new org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
+            bandwidths.add(new DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
         }
-        return new org.tracelake.jobs.metrics.workload.DevicePeakTable(entries, bandwidths);
+        return new DevicePeakTable(entries, bandwidths);
     }
 
     /** The file at the path when one is given, else the copy bundled in the jar under conf/. */

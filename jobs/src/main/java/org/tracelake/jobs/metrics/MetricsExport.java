@@ -20,7 +20,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructField;
-import org.tracelake.jobs.ingest.SerializableConf;
+import org.tracelake.jobs.spark.SerializableConf;
 import org.tracelake.schemas.MetricSchema;
 
 /**

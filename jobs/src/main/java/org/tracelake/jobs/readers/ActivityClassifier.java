@@ -8,8 +8,8 @@ import org.tracelake.udfs.KernelCategory;
 /**
  * {@link ActivityClass} and {@link KernelCategory} of a GPU activity, remembered per distinct (category, name, HLO
  * category). The rules stay in the udfs; this only avoids running their regular expressions on every event: a trace
- * has millions of kernels but a few hundred distinct kernel names, and the bench (BENCHMARKS.md) measured the
- * per-event matching at 14 % of a reader's time. One instance per reader (not thread-safe), bounded so that a trace
+ * has millions of kernels but a few hundred distinct kernel names, and per-event matching is a large share of a
+ * reader's time. One instance per reader (not thread-safe), bounded so that a trace
  * of unique names cannot grow it without limit.
  */
 public final class ActivityClassifier {

@@ -13,6 +13,7 @@ import org.apache.spark.sql.catalyst.CatalystTypeConverters;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.common.RowBuilder;
 import org.tracelake.schemas.TraceFileSchema;
+import org.tracelake.udfs.RankFromFileName;
 
 /** What became of one input file: the {@code trace_files} row, filled in by the reader as it goes. */
 public final class FileReport implements Serializable {
@@ -44,7 +45,7 @@ public final class FileReport implements Serializable {
 
     /**
      * For a file of ingest's events read: whether its rows were summarised per rank as they were read (null for any
-     * other read), and the ranks summarised ({@code org.tracelake.jobs.metrics.engine.RankSummaryFiles}).
+     * other read), and the ranks summarised ({@code org.tracelake.jobs.rank.RankSummaryFiles}).
      */
     public Boolean ranksSummarised;
 
@@ -147,7 +148,7 @@ public final class FileReport implements Serializable {
         } else {
             rank = task.fileOrderRank();
             rankSource = TraceFileSchema.RANK_FROM_FILE_ORDER;
-            String oversized = org.tracelake.udfs.RankFromFileName.oversizedRank(task.fileName());
+            String oversized = RankFromFileName.oversizedRank(task.fileName());
             if (oversized != null) {
                 flagRank("the file name says rank " + oversized + ", beyond the largest rank there can be (2147483647):"
                         + " ranked by file order (" + rank + ") instead; rename the file with its real rank");

@@ -16,6 +16,12 @@ public record InputLimits(double maxExpansionRatio, long minExpandedBytes) imple
                 Settings.GZIP_MIN_EXPANDED_BYTES.parse().apply(Settings.GZIP_MIN_EXPANDED_BYTES.defaultValue()));
     }
 
+    /** The limits a session's settings give ({@code --conf spark.tracelake.gzip.*}), defaults otherwise. */
+    public static InputLimits from(Settings settings) {
+        return new InputLimits(
+                settings.get(Settings.GZIP_MAX_EXPANSION_RATIO), settings.get(Settings.GZIP_MIN_EXPANDED_BYTES));
+    }
+
     public long maxExpandedBytes(long compressedBytes) {
         double byRatio = maxExpansionRatio * (double) compressedBytes;
         return (long) Math.max((double) minExpandedBytes, Math.min(byRatio, (double) Long.MAX_VALUE / 2));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.io.JsonEOFException;
 import java.io.CharConversionException;
 import java.io.EOFException;
 import java.io.UncheckedIOException;
+import java.util.NoSuchElementException;
 import java.util.zip.ZipException;
 
 /** Turns what a reader threw into a sentence that says what is wrong with the file and what to do about it. */
@@ -62,7 +63,7 @@ public final class ReadErrors {
                 || e instanceof ArithmeticException
                 || e instanceof NegativeArraySizeException
                 || e instanceof StackOverflowError
-                || e instanceof java.util.NoSuchElementException
+                || e instanceof NoSuchElementException
                 || e instanceof ArrayStoreException;
         if (!bug) return null;
         return e.getClass().getSimpleName() + where(e.getStackTrace());

@@ -25,7 +25,7 @@ import org.tracelake.schemas.TelemetrySchema;
  * Which reader turns which format into rows of which table(s). Ingest runs one write job per {@link Entry#table()}
  * that has files in a workload. A reader with one output yields rows of that table's schema; a reader with several
  * (the memory snapshot: {@code memory_events} and {@code memory_segments} from one parse) yields
- * {@link TableRows} envelopes. torchtitan TOML configs have no entry: they are read on the driver (they fill the
+ * {@link MultiTableRows} envelopes. torchtitan TOML configs have no entry: they are read on the driver (they fill the
  * workload card, not a table).
  */
 public final class ReaderRegistry {
@@ -82,12 +82,6 @@ public final class ReaderRegistry {
     /** The entry of a format, or null when no executor reader reads it (unknown, TOML, the card). */
     public static Entry entry(TraceFormat format) {
         return format == null ? null : ENTRIES.get(format);
-    }
-
-    /** The events reader for a format, or null when the format feeds another table or has no reader. */
-    public static TraceReader eventsReader(TraceFormat format) {
-        Entry e = entry(format);
-        return e != null && e.table().equals(Tables.EVENTS) ? e.reader() : null;
     }
 
     /** The entry of the reader that writes {@code table} (as its first output or another), or null. */

@@ -7,6 +7,7 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class ScalaMaps {
     private ScalaMaps() {}
 
+    // scala.collection.Map stays qualified: Map here is java.util's, the one it converts from.
     public static <K, V> scala.collection.Map<K, V> of(Map<K, V> map) {
         return map == null ? null : CollectionConverters.asScala(map);
     }

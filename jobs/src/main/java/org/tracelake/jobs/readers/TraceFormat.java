@@ -1,5 +1,7 @@
 package org.tracelake.jobs.readers;
 
+import java.util.List;
+
 /** Every input format tracelake knows, by the name stored in {@code trace_files.format} and {@code events.format}. */
 public enum TraceFormat {
     KINETO("kineto"),
@@ -26,17 +28,10 @@ public enum TraceFormat {
     }
 
     /** The formats of a workload's description rather than its traces: the card and torchtitan configs. */
-    public static final java.util.List<String> NOT_TRACES = java.util.List.of(TORCHTITAN_TOML.id, WORKLOAD_CARD.id);
+    public static final List<String> NOT_TRACES = List.of(TORCHTITAN_TOML.id, WORKLOAD_CARD.id);
 
     /** Whether a trace_files format (null: a skipped file, whatever it was meant to be) is a trace. */
     public static boolean isTrace(String formatId) {
         return formatId == null || !NOT_TRACES.contains(formatId);
-    }
-
-    public static TraceFormat fromId(String id) {
-        for (TraceFormat f : values()) {
-            if (f.id.equals(id)) return f;
-        }
-        throw new IllegalArgumentException("unknown trace format id: " + id);
     }
 }

@@ -3,19 +3,20 @@ package org.tracelake.jobs.refresh;
 import java.io.IOException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.ingest.PartitionNames;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
-import org.tracelake.schemas.WorkloadSchema;
 
 /**
  * Which workloads a refresh must redo: those with a new, changed or vanished file (path, size, modification
@@ -72,14 +73,10 @@ public final class ChangePlan {
      *                    refresh computes them; an ingest, which computes none, passes false
      */
     public static ChangePlan of(
-            SparkSession spark,
-            Warehouse warehouse,
-            List<WorkloadFolder> scanned,
-            boolean full,
-            boolean limited,
-            boolean needMetrics)
+            WarehouseTables tables, List<WorkloadFolder> scanned, boolean full, boolean limited, boolean needMetrics)
             throws IOException {
-        Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(spark, warehouse);
+        Warehouse warehouse = tables.warehouse();
+        Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(tables);
         Set<String> withMetrics = full || !needMetrics ? null : warehouse.livePartitions(Tables.METRICS);
         ChangePlan plan = new ChangePlan();
         for (WorkloadFolder w : scanned) {
@@ -94,7 +91,7 @@ public final class ChangePlan {
             Set<String> present = new TreeSet<>();
             for (WorkloadFolder w : scanned)
                 present.add(PartitionNames.ledgerName(w.name())); // a too-long name's stand-in
-            for (String known : ledgerWorkloads(spark, warehouse, full ? ledger(spark, warehouse) : ledger)) {
+            for (String known : ledgerWorkloads(tables, full ? ledger(tables) : ledger)) {
                 if (!present.contains(known)) plan.vanished.add(known);
             }
         }
@@ -108,7 +105,7 @@ public final class ChangePlan {
         files.addAll(w.cards());
         // entries the scan refused are in the ledger as size 0, time 0 (never opened): present, not "removed"
         for (WorkloadFolder.Refused r : w.refused()) files.add(new WorkloadFolder.InputFile(r.path(), 0, 0));
-        files.sort(java.util.Comparator.comparing(WorkloadFolder.InputFile::path));
+        files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
         List<Change> changes = new ArrayList<>();
         Set<String> present = new TreeSet<>();
         for (WorkloadFolder.InputFile f : files) {
@@ -119,7 +116,7 @@ public final class ChangePlan {
                 changes.add(new Change(CHANGED_FILE, f.fileName()));
             else if (s.failed()) changes.add(new Change(RETRY, f.fileName()));
         }
-        for (Map.Entry<String, Seen> e : new java.util.TreeMap<>(seen).entrySet()) {
+        for (Map.Entry<String, Seen> e : new TreeMap<>(seen).entrySet()) {
             if (present.contains(e.getKey())) continue;
             // In the ledger, gone from the folder (a failed file that was deleted counts too: its error goes with it).
             changes.add(new Change(REMOVED_FILE, new WorkloadFolder.InputFile(e.getKey(), 0, 0).fileName()));
@@ -128,14 +125,10 @@ public final class ChangePlan {
     }
 
     /** workload → path → what the last refresh saw. File metadata only: a row per input file. */
-    private static Map<String, Map<String, Seen>> ledger(SparkSession spark, Warehouse warehouse) {
+    private static Map<String, Map<String, Seen>> ledger(WarehouseTables tables) {
         Map<String, Map<String, Seen>> out = new HashMap<>();
-        if (!warehouse.exists(Tables.TRACE_FILES)) return out;
-        // The schema given, not inferred: inferring it reads the footers in a Spark job of its own, a cost every
-        // no-change refresh paid.
-        for (Row r : spark.read()
-                .schema(TraceFileSchema.SCHEMA)
-                .parquet(warehouse.table(Tables.TRACE_FILES))
+        if (!tables.warehouse().exists(Tables.TRACE_FILES)) return out;
+        for (Row r : tables.live(Tables.TRACE_FILES)
                 .select("workload", "path", "size_bytes", "modified_at", "status", "events_read")
                 .collectAsList()) {
             Timestamp t = r.getTimestamp(3);
@@ -148,16 +141,11 @@ public final class ChangePlan {
     }
 
     /** Workloads the warehouse knows: those of the ledger, and any with a card row (a workload whose files all failed). */
-    private static Set<String> ledgerWorkloads(
-            SparkSession spark, Warehouse warehouse, Map<String, Map<String, Seen>> ledger) {
+    private static Set<String> ledgerWorkloads(WarehouseTables tables, Map<String, Map<String, Seen>> ledger) {
         Set<String> out = new TreeSet<>(ledger.keySet());
-        if (warehouse.exists(Tables.WORKLOADS)) {
+        if (tables.warehouse().exists(Tables.WORKLOADS)) {
             // A plain collect of one row per workload: distinct() would add a shuffle to every no-change run
-            for (Row r : spark.read()
-                    .schema(WorkloadSchema.SCHEMA)
-                    .parquet(warehouse.table(Tables.WORKLOADS))
-                    .select("workload")
-                    .collectAsList()) {
+            for (Row r : tables.live(Tables.WORKLOADS).select("workload").collectAsList()) {
                 out.add(r.getString(0));
             }
         }

@@ -1,5 +1,6 @@
 package org.tracelake.jobs.refresh;
 
+import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
@@ -7,14 +8,13 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
-import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.metrics.MetricsPhase;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.RunSchema;
-import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -26,11 +26,13 @@ public final class History {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
     private final String runId;
 
-    public History(SparkSession spark, Warehouse warehouse, String runId) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public History(WarehouseTables tables, String runId) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
         this.runId = runId;
     }
 
@@ -61,14 +63,11 @@ public final class History {
      */
     Regressions record(List<String> workloads, boolean regressionsWritten) {
         if (workloads.isEmpty()) return Regressions.NONE;
-        Dataset<Row> current = new MetricsRun(spark, warehouse, runId).readLive(workloads);
+        Dataset<Row> current = new MetricsPhase(tables, runId).readLive(workloads);
         Regressions moved = Regressions.NONE;
         if (warehouse.exists(Tables.METRICS_HISTORY) && !regressionsWritten) {
             current.createOrReplaceTempView("run_metrics");
-            spark.read()
-                    .schema(TableCatalog.of(Tables.METRICS_HISTORY).schema())
-                    .parquet(warehouse.table(Tables.METRICS_HISTORY))
-                    .createOrReplaceTempView("metrics_history_before");
+            tables.live(Tables.METRICS_HISTORY).createOrReplaceTempView("metrics_history_before");
             double threshold = threshold();
             Dataset<Row> rows = spark.sql("""
                     WITH previous_run AS (
@@ -91,11 +90,7 @@ public final class History {
             // it); the query's own columns, read back from Parquet, are all nullable
             moved = writeRegressions(spark.createDataFrame(rows.rdd(), RunSchema.REGRESSIONS));
         }
-        current.withColumn("run_id", lit(runId))
-                .write()
-                .mode(SaveMode.Append)
-                .partitionBy("workload")
-                .parquet(warehouse.table(Tables.METRICS_HISTORY));
+        tables.appendByWorkload(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)));
         return moved;
     }
 
@@ -106,7 +101,7 @@ public final class History {
         try {
             long count = cached.count();
             if (count == 0) return Regressions.NONE;
-            cached.coalesce(1).write().mode(SaveMode.Append).parquet(warehouse.table(Tables.REGRESSIONS));
+            tables.append(Tables.REGRESSIONS, cached);
             List<Row> shown = cached.orderBy("workload", "metric", "figure", "key")
                     .limit(REGRESSIONS_SHOWN)
                     .collectAsList();
@@ -133,30 +128,20 @@ public final class History {
 
     void recordChangeRows(List<Row> rows) {
         if (rows.isEmpty()) return;
-        spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES)
-                .coalesce(1)
-                .write()
-                .mode(SaveMode.Append)
-                .parquet(warehouse.table(Tables.WORKLOAD_CHANGES));
+        tables.append(Tables.WORKLOAD_CHANGES, spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES));
     }
 
     /** Whether this run's rows are in a table already (a journal's replay appends nothing twice). */
     boolean written(String table) {
         if (!warehouse.exists(table)) return false;
-        return !spark.read()
-                .schema(TableCatalog.of(table).schema())
-                .parquet(warehouse.table(table))
-                .where(org.apache.spark.sql.functions.col("run_id").equalTo(runId))
+        return !tables.live(table)
+                .where(col("run_id").equalTo(runId))
                 .select("run_id")
                 .limit(1)
                 .isEmpty();
     }
 
     public void recordRun(Row run) {
-        spark.createDataFrame(List.of(run), RunSchema.RUNS)
-                .coalesce(1)
-                .write()
-                .mode(SaveMode.Append)
-                .parquet(warehouse.table(Tables.RUNS));
+        tables.append(Tables.RUNS, spark.createDataFrame(List.of(run), RunSchema.RUNS));
     }
 }

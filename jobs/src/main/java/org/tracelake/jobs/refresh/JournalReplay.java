@@ -6,11 +6,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
-import org.tracelake.jobs.metrics.MetricsRun;
+import org.tracelake.jobs.metrics.MetricsPhase;
 import org.tracelake.jobs.warehouse.Warehouse;
-import org.tracelake.schemas.TableCatalog;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -24,16 +23,17 @@ final class JournalReplay {
     private JournalReplay() {}
 
     /** Replays every journal left behind; returns the run ids finished. */
-    static List<String> replay(SparkSession spark, Warehouse warehouse, String currentRunId) throws IOException {
+    static List<String> replay(WarehouseTables tables, String currentRunId) throws IOException {
+        Warehouse warehouse = tables.warehouse();
         List<String> done = new ArrayList<>();
         for (RunJournal j : RunJournal.leftBehind(warehouse, currentRunId)) {
-            List<String> swapped = swappedIn(spark, warehouse, j);
+            List<String> swapped = swappedIn(tables, j);
             for (String gone : j.vanished()) warehouse.remove(gone, Tables.PER_WORKLOAD);
-            MetricsRun metrics = new MetricsRun(spark, warehouse, j.runId());
+            MetricsPhase metrics = new MetricsPhase(tables, j.runId());
             if (j.metrics()) metrics.export(swapped);
             for (String gone : j.vanished()) metrics.dropExport(gone);
             if (!j.metrics()) for (String w : swapped) metrics.dropExport(w);
-            History history = new History(spark, warehouse, j.runId());
+            History history = new History(tables, j.runId());
             if (j.metrics() && !history.written(Tables.METRICS_HISTORY)) {
                 history.record(swapped, history.written(Tables.REGRESSIONS));
             }
@@ -48,13 +48,11 @@ final class JournalReplay {
     }
 
     /** The journal's workloads whose live ledger is that run's: those it swapped in before it was killed. */
-    private static List<String> swappedIn(SparkSession spark, Warehouse warehouse, RunJournal j) {
-        if (j.ok().isEmpty() || !warehouse.exists(Tables.TRACE_FILES)) return List.of();
+    private static List<String> swappedIn(WarehouseTables tables, RunJournal j) {
+        if (j.ok().isEmpty() || !tables.warehouse().exists(Tables.TRACE_FILES)) return List.of();
         List<String> out = new ArrayList<>();
         // a few rows per workload of the ledger; one small Spark job per replay, which is rare
-        for (Row r : spark.read()
-                .schema(TableCatalog.of(Tables.TRACE_FILES).schema())
-                .parquet(warehouse.table(Tables.TRACE_FILES))
+        for (Row r : tables.live(Tables.TRACE_FILES)
                 .where(col("ingest_run_id")
                         .equalTo(j.runId())
                         .and(col("workload").isin(j.ok().toArray())))

@@ -1,5 +1,6 @@
 package org.tracelake.jobs.refresh;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -41,7 +42,7 @@ final class PhaseCpu {
 
     private static double now() {
         var os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean sun) return sun.getProcessCpuTime() / 1e9;
+        if (os instanceof OperatingSystemMXBean sun) return sun.getProcessCpuTime() / 1e9;
         return 0;
     }
 }

@@ -6,21 +6,25 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.archive.ArchiveScanner;
 import org.tracelake.jobs.archive.WorkloadFolder;
-import org.tracelake.jobs.ingest.IngestRun;
+import org.tracelake.jobs.ingest.IngestPhase;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
-import org.tracelake.jobs.metrics.MetricsRun;
-import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
+import org.tracelake.jobs.metrics.MetricsPhase;
+import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * One refresh, the nightly job: under the warehouse lock, find what changed since the last run, ingest only
@@ -31,13 +35,15 @@ import org.tracelake.schemas.Tables;
 public final class Refresh {
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
     private final String runId;
     private final InputLimits limits;
     private boolean computeMetrics = true;
 
-    public Refresh(SparkSession spark, Warehouse warehouse, String runId, InputLimits limits) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public Refresh(WarehouseTables tables, String runId, InputLimits limits) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
         this.runId = runId;
         this.limits = limits;
     }
@@ -47,7 +53,7 @@ public final class Refresh {
      * metrics; a workload it commits loses its old tables of the metrics stage ({@code metrics}, {@code collectives},
      * {@code collective_members}: they described other events), and the next refresh computes them.
      */
-    public Refresh withoutMetrics() {
+    public Refresh ingestOnly() {
         computeMetrics = false;
         return this;
     }
@@ -90,12 +96,10 @@ public final class Refresh {
         PhaseCpu cpu = new PhaseCpu();
         List<String> restored = warehouse.recoverInterrupted(runId);
         if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);
-        JournalReplay.replay(spark, warehouse, runId);
+        JournalReplay.replay(tables, runId);
 
-        IngestRun ingest = new IngestRun(spark, warehouse, runId, limits);
-        List<WorkloadFolder> selected = IngestRun.select(ingest.scan(archive), only);
-        ChangePlan plan =
-                ChangePlan.of(spark, warehouse, selected, full, only != null && !only.isEmpty(), computeMetrics);
+        List<WorkloadFolder> selected = ArchiveScanner.scan(archive, only, warehouse.conf());
+        ChangePlan plan = ChangePlan.of(tables, selected, full, only != null && !only.isEmpty(), computeMetrics);
         Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
                 + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
                 + plan.vanished.size() + " gone");
@@ -104,19 +108,20 @@ public final class Refresh {
 
         List<WorkloadFolder> toRead = new ArrayList<>();
         for (ChangePlan.Redo r : plan.redo) toRead.add(r.folder());
+        IngestPhase ingest = new IngestPhase(tables, runId, limits);
         List<WorkloadIngest> results = ingest.ingestAll(toRead);
 
         List<String> ok = new ArrayList<>();
         for (WorkloadIngest r : results) if (r.ok()) ok.add(r.workload());
         cpu.end("ingest");
-        MetricsRun metrics = new MetricsRun(spark, warehouse, runId);
+        MetricsPhase metrics = new MetricsPhase(tables, runId);
         long metricsStart = System.nanoTime();
         if (computeMetrics && !ok.isEmpty()) {
             Progress.info("computing metrics for " + ok.size() + " workloads");
             boolean atIngest = Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
             metrics.computeStaged(ok, atIngest ? summarised(results) : Set.of());
             Progress.info(String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "metrics staged in %.1f s (%.1f CPU-s)",
                     (System.nanoTime() - metricsStart) / 1e9,
                     cpu.end("metrics")));
@@ -125,7 +130,7 @@ public final class Refresh {
         }
         lock.checkHeld(); // a run whose lock was taken over changes nothing live
         // Before the first swap: what this run owes after it, for the next run to finish if this one is killed.
-        History history = new History(spark, warehouse, runId);
+        History history = new History(tables, runId);
         List<Row> changeRows = history.changeRows(plan.redo);
         Result planned = new Result(runId, results, plan.unchanged, plan.vanished, History.Regressions.NONE, restored);
         RunJournal journal = new RunJournal(
@@ -133,7 +138,7 @@ public final class Refresh {
         journal.write(warehouse);
         // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
         for (WorkloadIngest r : results) {
-            ingest.commit(r, MetricsRun.TABLES);
+            ingest.commit(r, MetricsPhase.TABLES);
             CrashPoints.reached("swap");
         }
         for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
@@ -153,7 +158,7 @@ public final class Refresh {
         CrashPoints.reached("run");
         journal.delete(warehouse);
         Progress.info(String.format(
-                java.util.Locale.ROOT,
+                Locale.ROOT,
                 "exports, metric history and run recorded in %.1f s",
                 (System.nanoTime() - exportStart) / 1e9));
         ingest.finish();
@@ -191,7 +196,7 @@ public final class Refresh {
                 filesUnchanged,
                 bytes,
                 events,
-                scala.jdk.javaapi.CollectionConverters.asScala(errors).toSeq());
+                CollectionConverters.asScala(errors).toSeq());
     }
 
     /** The workloads whose metrics can start from the rank summaries ingest left (the others read their events). */

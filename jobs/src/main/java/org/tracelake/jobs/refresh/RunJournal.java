@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,6 +21,8 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.RunSchema;
+import scala.collection.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * What a refresh still owes once it starts swapping (issue 29 item 5): the exports, {@code metrics_history},
@@ -56,9 +59,9 @@ record RunJournal(String runId, boolean metrics, List<String> ok, List<String> v
             else if (v instanceof Timestamp t) runValues.add(t.getTime());
             else if (v instanceof Boolean b) runValues.add(b);
             else if (v instanceof Long l) runValues.add(l);
-            else if (v instanceof scala.collection.Seq<?> seq) {
+            else if (v instanceof Seq<?> seq) {
                 ArrayNode a = runValues.addArray();
-                for (Object e : scala.jdk.javaapi.CollectionConverters.asJava(seq)) a.add(String.valueOf(e));
+                for (Object e : CollectionConverters.asJava(seq)) a.add(String.valueOf(e));
             } else runValues.add(v.toString());
         }
         FileSystem fs = warehouse.fs();
@@ -82,7 +85,7 @@ record RunJournal(String runId, boolean metrics, List<String> ok, List<String> v
         List<RunJournal> out = new ArrayList<>();
         if (!fs.exists(dir)) return out;
         List<FileStatus> files = new ArrayList<>(List.of(fs.listStatus(dir)));
-        files.sort(java.util.Comparator.comparing(f -> f.getPath().getName()));
+        files.sort(Comparator.comparing(f -> f.getPath().getName()));
         for (FileStatus f : files) {
             String name = f.getPath().getName();
             if (!name.endsWith(".json") || name.startsWith(".") || name.equals(currentRunId + ".json")) continue;
@@ -115,8 +118,7 @@ record RunJournal(String runId, boolean metrics, List<String> ok, List<String> v
             else if (v.isArray()) {
                 List<String> items = new ArrayList<>();
                 v.forEach(e -> items.add(e.asText()));
-                values[i] =
-                        scala.jdk.javaapi.CollectionConverters.asScala(items).toSeq();
+                values[i] = CollectionConverters.asScala(items).toSeq();
             } else values[i] = v.asText();
         }
         return new RunJournal(

@@ -2,6 +2,7 @@ package org.tracelake.jobs.refresh;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Properties;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
@@ -133,6 +135,8 @@ public final class WarehouseLock implements AutoCloseable {
      */
     private static boolean tryCreate(FileSystem fs, Path path, Properties content, String runId) throws IOException {
         if (fs instanceof LocalFileSystem) {
+            // java.nio's Path and (below) Hadoop's FileAlreadyExistsException stay qualified: the imported ones are the
+            // other two.
             java.nio.file.Path lock = local(path);
             java.nio.file.Path mine = lock.resolveSibling("_lock.new." + runId);
             try (OutputStream out = Files.newOutputStream(mine)) {
@@ -201,8 +205,8 @@ public final class WarehouseLock implements AutoCloseable {
         }
 
         boolean sameOwner(Holder other) {
-            return java.util.Objects.equals(props.getProperty("run_id"), other.props.getProperty("run_id"))
-                    && java.util.Objects.equals(props.getProperty("started_at"), other.props.getProperty("started_at"));
+            return Objects.equals(props.getProperty("run_id"), other.props.getProperty("run_id"))
+                    && Objects.equals(props.getProperty("started_at"), other.props.getProperty("started_at"));
         }
 
         String who() {
@@ -266,7 +270,7 @@ public final class WarehouseLock implements AutoCloseable {
     private static Properties read(FileSystem fs, Path path) {
         Properties p = new Properties();
         try (InputStream in = fs.open(path)) {
-            p.load(new java.io.InputStreamReader(in, StandardCharsets.ISO_8859_1));
+            p.load(new InputStreamReader(in, StandardCharsets.ISO_8859_1));
         } catch (IOException e) {
             // a lock being written or just deleted: treat as held by an unknown owner
         }

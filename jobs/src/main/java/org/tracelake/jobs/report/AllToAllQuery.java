@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.report.ReportModel.AllToAll;
 import org.tracelake.jobs.report.ReportModel.Imbalance;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -25,12 +25,12 @@ final class AllToAllQuery {
 
     static final int INSTANCE_CAP = 200;
 
-    private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
 
-    AllToAllQuery(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    AllToAllQuery(WarehouseTables tables) {
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
     }
 
     AllToAll allToAll(String workload, Dataset<Row> metrics) {
@@ -45,9 +45,8 @@ final class AllToAllQuery {
             instances.add(new Imbalance(r.getString(0), r.isNullAt(1) ? null : r.getDouble(1)));
         }
         if (!warehouse.exists(Tables.ALL_TO_ALL_PAIRS)) return new AllToAll(instances, List.of(), List.of(), 0);
-        Dataset<Row> pairs = spark.read()
-                .parquet(warehouse.table(Tables.ALL_TO_ALL_PAIRS))
-                .where(col("workload").equalTo(lit(workload)));
+        Dataset<Row> pairs =
+                tables.live(Tables.ALL_TO_ALL_PAIRS).where(col("workload").equalTo(lit(workload)));
         long ranks = pairs.select("src_rank")
                 .union(pairs.select("dst_rank"))
                 .distinct()

@@ -25,10 +25,14 @@ final class AllToAllText {
             return;
         }
         TextReport.kv(
-                sb, "imbalance mean / max", Fmt.num(mean.value()) + " / " + (max == null ? "-" : Fmt.num(max.value())));
+                sb,
+                "imbalance mean / max",
+                ReportFormatting.num(mean.value()) + " / " + (max == null ? "-" : ReportFormatting.num(max.value())));
         AllToAll a = m.allToAll();
-        Fmt.Table t = new Fmt.Table("instance", "imbalance (max/mean bytes sent)");
-        a.instances().stream().limit(INSTANCE_LINES).forEach(i -> t.row(i.instance(), Fmt.num(i.imbalance())));
+        ReportFormatting.Table t = new ReportFormatting.Table("instance", "imbalance (max/mean bytes sent)");
+        a.instances().stream()
+                .limit(INSTANCE_LINES)
+                .forEach(i -> t.row(i.instance(), ReportFormatting.num(i.imbalance())));
         sb.append('\n').append(t.render("  "));
         if (a.instances().size() > INSTANCE_LINES) {
             sb.append("  (the ")
@@ -47,12 +51,13 @@ final class AllToAllText {
         header[0] = "src \\ dst";
         for (int j = 0; j < a.ranks().size(); j++)
             header[j + 1] = Integer.toString(a.ranks().get(j));
-        Fmt.Table matrix = new Fmt.Table(header);
+        ReportFormatting.Table matrix = new ReportFormatting.Table(header);
         for (Integer src : a.ranks()) {
             String[] row = new String[header.length];
             row[0] = Integer.toString(src);
             for (int j = 0; j < a.ranks().size(); j++)
-                row[j + 1] = Fmt.bytes(bytes.get(src + ":" + a.ranks().get(j)));
+                row[j + 1] =
+                        ReportFormatting.bytes(bytes.get(src + ":" + a.ranks().get(j)));
             matrix.row((Object[]) row);
         }
         sb.append("\n  bytes sent, summed over the instances above\n").append(matrix.render("  "));

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -16,6 +17,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.schemas.CollectiveMemberSchema;
+import org.tracelake.schemas.CollectiveSchema;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -145,12 +148,12 @@ public final class ChromeTrace {
 
     /** Thread ids of the GPU streams and CPU threads drawn (the same id for the same lane on every rank). */
     private void lanes() {
-        spark.sql("""
+        spark.sql(String.format(Locale.ROOT, """
                 SELECT lane_kind, lane_a, lane_b,
                        CASE lane_kind WHEN 1 THEN %d ELSE %d END - 1 + dense_rank() OVER (PARTITION BY lane_kind
                            ORDER BY try_cast(lane_a AS BIGINT) NULLS LAST, lane_a, try_cast(lane_b AS BIGINT) NULLS LAST, lane_b)
                          AS lane_tid
-                FROM (SELECT DISTINCT lane_kind, lane_a, lane_b FROM _trace_kept)""".formatted(GPU_TID, CPU_TID)).createOrReplaceTempView("_trace_lanes");
+                FROM (SELECT DISTINCT lane_kind, lane_a, lane_b FROM _trace_kept)""", GPU_TID, CPU_TID)).createOrReplaceTempView("_trace_lanes");
         spark.sql("""
                 SELECT s.*, l.lane_tid FROM _trace_kept s JOIN _trace_lanes l
                   ON s.lane_kind = l.lane_kind AND s.lane_a <=> l.lane_a AND s.lane_b <=> l.lane_b""").createOrReplaceTempView("_trace_sel");
@@ -167,8 +170,8 @@ public final class ChromeTrace {
         Dataset<Row> members = queries.forWorkload(Tables.COLLECTIVE_MEMBERS, workload);
         Dataset<Row> instances = queries.forWorkload(Tables.COLLECTIVES, workload);
         if (members.columns().length == 0 || instances.columns().length == 0) {
-            members = spark.createDataFrame(List.of(), org.tracelake.schemas.CollectiveMemberSchema.SCHEMA);
-            instances = spark.createDataFrame(List.of(), org.tracelake.schemas.CollectiveSchema.SCHEMA);
+            members = spark.createDataFrame(List.of(), CollectiveMemberSchema.SCHEMA);
+            instances = spark.createDataFrame(List.of(), CollectiveSchema.SCHEMA);
         }
         members.createOrReplaceTempView("_trace_members");
         instances.createOrReplaceTempView("_trace_collectives");
@@ -182,18 +185,16 @@ public final class ChromeTrace {
                   ON b.rank = m.rank AND m.ts_ns >= b.lo AND m.ts_ns <= b.hi
                 JOIN _trace_collectives c ON c.match_key = m.match_key AND c.k = m.k""").createOrReplaceTempView("_trace_drawn");
         spark.sql("SELECT * FROM _trace_drawn WHERE drawn >= 2").createOrReplaceTempView("_trace_inst");
-        spark.sql("""
+        spark.sql(String.format(Locale.ROOT, """
                 SELECT match_key, %d - 1 + dense_rank() OVER (PARTITION BY workload ORDER BY match_key) AS lane_tid
-                FROM (SELECT DISTINCT workload, match_key FROM _trace_inst)""".formatted(COLLECTIVE_TID)).createOrReplaceTempView("_trace_coll_lanes");
+                FROM (SELECT DISTINCT workload, match_key FROM _trace_inst)""", COLLECTIVE_TID)).createOrReplaceTempView("_trace_coll_lanes");
         return spark.sql("SELECT count(DISTINCT match_key, k) FROM _trace_inst")
                 .first()
                 .getLong(0);
     }
 
-    private static final String TS = "CAST((%s - %d) / 1000.0 AS DECIMAL(20, 3))";
-
     private static String ts(String column, long origin) {
-        return TS.formatted(column, origin);
+        return String.format(Locale.ROOT, "CAST((%s - %d) / 1000.0 AS DECIMAL(20, 3))", column, origin);
     }
 
     /**
@@ -202,7 +203,7 @@ public final class ChromeTrace {
      */
     private Dataset<Row> metadata(String workload, int lowestRank) {
         queries.forWorkload(Tables.METRICS, workload).createOrReplaceTempView("_trace_metrics");
-        return spark.sql("""
+        return spark.sql(String.format(Locale.ROOT, """
                 WITH straggler AS (SELECT CAST(value AS INT) AS rank FROM _trace_metrics
                                    WHERE metric = 'straggler_lag' AND figure = 'straggler_rank' AND scope = 'workload'
                                      AND value IS NOT NULL),
@@ -241,7 +242,7 @@ public final class ChromeTrace {
                 UNION ALL
                 SELECT 1, CAST(rank AS BIGINT), 1, ',' || to_json(named_struct('ph', 'M', 'name', 'thread_sort_index',
                          'pid', rank, 'tid', lane_tid, 'args', named_struct('sort_index', lane_tid))) FROM coll
-                """.formatted(lowestRank));
+                """, lowestRank));
     }
 
     /** The activities as they are in events: GPU kernels, copies and sets on their stream, CPU ops on their thread. */
@@ -336,7 +337,7 @@ public final class ChromeTrace {
         }
         if (part == null) throw new IOException("the trace was not written: no part file in " + tmp);
         // on the local file system, the raw one: a checksummed rename would carry a .crc file beside the output
-        FileSystem mover = fs instanceof org.apache.hadoop.fs.ChecksumFileSystem c ? c.getRawFileSystem() : fs;
+        FileSystem mover = fs instanceof ChecksumFileSystem c ? c.getRawFileSystem() : fs;
         if (mover.exists(qualified)) mover.delete(qualified, false);
         if (!mover.rename(part, qualified)) throw new IOException("could not rename " + part + " to " + qualified);
         fs.delete(tmp, true);

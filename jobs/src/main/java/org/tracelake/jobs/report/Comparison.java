@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BiPredicate;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 
@@ -23,7 +24,7 @@ public final class Comparison {
                     || "overlap_ratio".equals(figure)
                     || (figure != null && figure.startsWith("overlap_ratio_"));
 
-    static final java.util.Set<String> COUNTS_OF_THINGS = java.util.Set.of(
+    static final Set<String> COUNTS_OF_THINGS = Set.of(
             "straggler_lag.num_collectives",
             "telemetry_overlap.iterations",
             "hung_groups",
@@ -145,17 +146,18 @@ public final class Comparison {
         sb.append(
                 "ratio      candidate / reference (- when the reference is 0 or a value is missing, and for identifiers\n"
                         + "           and counts of things, such as a rank or a number of hung groups: read those side by side)\n\n");
-        Fmt.Table t = new Fmt.Table("metric", "figure", "key", "unit", "reference", "candidate", "ratio", "delta");
+        ReportFormatting.Table t = new ReportFormatting.Table(
+                "metric", "figure", "key", "unit", "reference", "candidate", "ratio", "delta");
         for (Row r : rows) {
             t.row(
                     r.metric(),
                     r.figure(),
                     r.key(),
                     r.unit(),
-                    Fmt.num(r.reference()),
-                    Fmt.num(r.candidate()),
+                    ReportFormatting.num(r.reference()),
+                    ReportFormatting.num(r.candidate()),
                     ratio(r.ratio()),
-                    r.hasDelta() ? Fmt.num(r.ratioDelta()) : "");
+                    r.hasDelta() ? ReportFormatting.num(r.ratioDelta()) : "");
         }
         sb.append(t.render(""));
         if (breakdown != null) sb.append(breakdown.text());
@@ -163,7 +165,7 @@ public final class Comparison {
     }
 
     private static String ratio(Double r) {
-        return r == null ? "-" : Fmt.num(r) + "x";
+        return r == null ? "-" : ReportFormatting.num(r) + "x";
     }
 
     public String html() {

@@ -189,30 +189,32 @@ public record ComparisonBreakdown(
     String text() {
         StringBuilder sb = new StringBuilder();
         sb.append("\nWhere the GPU time span went (time_breakdown, ms, mean over ranks)\n");
-        Fmt.Table split = new Fmt.Table("part", "reference", "candidate", "delta");
+        ReportFormatting.Table split = new ReportFormatting.Table("part", "reference", "candidate", "delta");
         for (Split s : timeSplit) {
             split.row(
                     s.part(),
-                    Fmt.num(s.reference()),
-                    Fmt.num(s.candidate()),
-                    s.reference() == null || s.candidate() == null ? "-" : Fmt.num(s.candidate() - s.reference()));
+                    ReportFormatting.num(s.reference()),
+                    ReportFormatting.num(s.candidate()),
+                    s.reference() == null || s.candidate() == null
+                            ? "-"
+                            : ReportFormatting.num(s.candidate() - s.reference()));
         }
         sb.append(timeSplit.isEmpty() ? "  (neither run has GPU activity)\n" : split.render("  "));
         sb.append("\nGPU time by kernel category (ms per rank)\n").append(gpuTable(categories, false));
         sb.append("\nKernels whose time moved most (ms per rank)\n").append(gpuTable(movedKernels, true));
         sb.append("\nCollectives by kind and size (calls and bytes per rank; median bus bandwidth, GB/s)\n");
-        Fmt.Table t = new Fmt.Table(
+        ReportFormatting.Table t = new ReportFormatting.Table(
                 "kind", "bytes >=", "calls ref", "calls cand", "bytes ref", "bytes cand", "busbw ref", "busbw cand");
         for (Collectives c : collectives) {
             t.row(
                     c.kind(),
-                    Fmt.bucket(c.bucket()),
-                    Fmt.num(c.referenceCalls()),
-                    Fmt.num(c.candidateCalls()),
-                    Fmt.num(c.referenceBytes()),
-                    Fmt.num(c.candidateBytes()),
-                    Fmt.num(c.referenceBusbwGbps()),
-                    Fmt.num(c.candidateBusbwGbps()));
+                    ReportFormatting.bucket(c.bucket()),
+                    ReportFormatting.num(c.referenceCalls()),
+                    ReportFormatting.num(c.candidateCalls()),
+                    ReportFormatting.num(c.referenceBytes()),
+                    ReportFormatting.num(c.candidateBytes()),
+                    ReportFormatting.num(c.referenceBusbwGbps()),
+                    ReportFormatting.num(c.candidateBusbwGbps()));
         }
         sb.append(collectives.isEmpty() ? "  (no communication in either run)\n" : t.render("  "));
         return sb.toString();
@@ -220,19 +222,23 @@ public record ComparisonBreakdown(
 
     private static String gpuTable(List<GpuTime> times, boolean withCategory) {
         if (times.isEmpty()) return "  (no GPU activity in either run)\n";
-        Fmt.Table t = withCategory
-                ? new Fmt.Table("kernel", "category", "reference", "candidate", "delta")
-                : new Fmt.Table("category", "reference", "candidate", "delta");
+        ReportFormatting.Table t = withCategory
+                ? new ReportFormatting.Table("kernel", "category", "reference", "candidate", "delta")
+                : new ReportFormatting.Table("category", "reference", "candidate", "delta");
         for (GpuTime g : times) {
             if (withCategory) {
                 t.row(
-                        Fmt.shorten(g.name()),
+                        ReportFormatting.shorten(g.name()),
                         g.category(),
-                        Fmt.num(g.referenceMs()),
-                        Fmt.num(g.candidateMs()),
-                        Fmt.num(g.deltaMs()));
+                        ReportFormatting.num(g.referenceMs()),
+                        ReportFormatting.num(g.candidateMs()),
+                        ReportFormatting.num(g.deltaMs()));
             } else {
-                t.row(g.name(), Fmt.num(g.referenceMs()), Fmt.num(g.candidateMs()), Fmt.num(g.deltaMs()));
+                t.row(
+                        g.name(),
+                        ReportFormatting.num(g.referenceMs()),
+                        ReportFormatting.num(g.candidateMs()),
+                        ReportFormatting.num(g.deltaMs()));
             }
         }
         return t.render("  ");

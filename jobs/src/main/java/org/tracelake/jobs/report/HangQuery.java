@@ -16,6 +16,7 @@ import org.tracelake.jobs.report.ReportModel.Hang;
 import org.tracelake.jobs.report.ReportModel.HangCell;
 import org.tracelake.jobs.report.ReportModel.HangRow;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.FlightRecorderSchema;
 import org.tracelake.schemas.Tables;
 
@@ -32,16 +33,16 @@ final class HangQuery {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
 
-    HangQuery(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    HangQuery(WarehouseTables tables) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
     }
 
     private Dataset<Row> of(String table, String workload) {
-        return spark.read()
-                .parquet(warehouse.table(table))
-                .where(col("workload").equalTo(lit(workload)));
+        return tables.live(table).where(col("workload").equalTo(lit(workload)));
     }
 
     Hang hang(String workload) {

@@ -5,11 +5,13 @@ import static org.apache.spark.sql.functions.date_format;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
@@ -88,7 +90,7 @@ final class HistoryQuery {
                 .collectAsList();
         for (Row r : rows) {
             MetricCatalog.Entry e = headlines.get(r.getString(1));
-            if (e == null || !java.util.Objects.equals(e.figure(), r.getString(2))) continue;
+            if (e == null || !Objects.equals(e.figure(), r.getString(2))) continue;
             values.computeIfAbsent(e.metric(), k -> new Double[runIds.size()])[index.get(r.getString(0))] =
                     r.getDouble(3);
         }
@@ -108,13 +110,7 @@ final class HistoryQuery {
             List<Boolean> marks = new ArrayList<>();
             for (String id : runIds) marks.add(flagged.contains(id + "|" + e.metric() + "|" + e.figure()));
             out.add(new RunHistory.Series(
-                    e.metric(),
-                    e.figure(),
-                    e.unit(),
-                    e.label(),
-                    e.higherIsBetter(),
-                    java.util.Arrays.asList(v),
-                    marks));
+                    e.metric(), e.figure(), e.unit(), e.label(), e.higherIsBetter(), Arrays.asList(v), marks));
         }
         return out;
     }

@@ -1,6 +1,7 @@
 package org.tracelake.jobs.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,7 +65,7 @@ public final class HtmlReport {
         card.add(List.of(
                 "trace files",
                 f.total() + " (" + f.ok() + " ok, " + f.skipped() + " skipped, " + f.error() + " error)"));
-        card.add(List.of("ranks · events", f.ranks() + " · " + Fmt.num(f.events())));
+        card.add(List.of("ranks · events", f.ranks() + " · " + ReportFormatting.num(f.events())));
         for (String e : f.errors()) card.add(List.of("error", e));
         d.put("cardAll", cardAll);
         d.put("card", card);
@@ -134,7 +135,7 @@ public final class HtmlReport {
         o.put("ranks", h.ranks());
         List<List<Object>> cells = new ArrayList<>();
         for (ReportModel.HangCell c : h.cells()) {
-            cells.add(java.util.Arrays.asList(
+            cells.add(Arrays.asList(
                     h.ranks().indexOf(c.rank()), h.groups().indexOf(c.group()), c.enqueued(), c.completed()));
         }
         o.put("cells", cells);
@@ -147,8 +148,7 @@ public final class HtmlReport {
     private static Map<String, Object> allToAll(ReportModel.AllToAll a) {
         Map<String, Object> o = new LinkedHashMap<>();
         List<List<Object>> instances = new ArrayList<>();
-        for (ReportModel.Imbalance i : a.instances())
-            instances.add(java.util.Arrays.asList(i.instance(), i.imbalance()));
+        for (ReportModel.Imbalance i : a.instances()) instances.add(Arrays.asList(i.instance(), i.imbalance()));
         o.put("instances", instances);
         o.put("ranks", a.ranks());
         List<List<Object>> cells = new ArrayList<>();
@@ -161,7 +161,9 @@ public final class HtmlReport {
     }
 
     private static String text(Object v) {
-        return v instanceof Double x ? Fmt.num(x) : v instanceof Long l ? Fmt.num(l) : String.valueOf(v);
+        return v instanceof Double x
+                ? ReportFormatting.num(x)
+                : v instanceof Long l ? ReportFormatting.num(l) : String.valueOf(v);
     }
 
     private static void fact(List<List<Object>> card, String key, Object value) {
@@ -203,7 +205,7 @@ public final class HtmlReport {
         o.put("figure", r.figure());
         o.put("key", r.key());
         o.put("value", r.value());
-        o.put("text", Fmt.num(r.value()));
+        o.put("text", ReportFormatting.num(r.value()));
         o.put("unit", r.unit());
         o.put("status", r.status());
         o.put("reason", r.reason());
@@ -324,7 +326,7 @@ public final class HtmlReport {
         }
         List<Long> sizeList = new ArrayList<>(sizes);
         List<String> labels = new ArrayList<>();
-        for (Long s : sizeList) labels.add(Fmt.bucket(s));
+        for (Long s : sizeList) labels.add(ReportFormatting.bucket(s));
         if (unknown) labels.add("unknown");
         Map<String, List<Double>> bytes = new LinkedHashMap<>();
         Map<String, List<Double>> busbw = new LinkedHashMap<>();
@@ -361,7 +363,7 @@ public final class HtmlReport {
     private static Map<String, Object> waitFree(WaitFreeBandwidth wf) {
         List<List<Object>> rows = new ArrayList<>();
         for (WaitFreeBandwidth.Kind k : wf.kinds()) {
-            rows.add(java.util.Arrays.asList(k.kind(), k.busbw(), k.waitFree(), k.p10(), k.p90(), k.note()));
+            rows.add(Arrays.asList(k.kind(), k.busbw(), k.waitFree(), k.p10(), k.p90(), k.note()));
         }
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("rows", rows);

@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.lit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -13,6 +14,7 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.report.ReportModel.Memory;
 import org.tracelake.jobs.report.ReportModel.MemorySeries;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -27,19 +29,20 @@ final class MemoryQuery {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
 
-    MemoryQuery(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    MemoryQuery(WarehouseTables tables) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
     }
 
     Memory series(String workload, int points) {
         if (!warehouse.exists(Tables.MEMORY_EVENTS)) {
             return new Memory("no memory_events table (no CUDA memory snapshot in the archive)", List.of());
         }
-        Dataset<Row> df = spark.read()
-                .parquet(warehouse.table(Tables.MEMORY_EVENTS))
-                .where(col("workload").equalTo(lit(workload)));
+        Dataset<Row> df =
+                tables.live(Tables.MEMORY_EVENTS).where(col("workload").equalTo(lit(workload)));
         List<String> cols = ReportQueries.columns(df);
         String time = first(cols, TIME_COLUMNS);
         String size = first(cols, SIZE_COLUMNS);
@@ -57,19 +60,21 @@ final class MemoryQuery {
                 sum(CASE WHEN action = 'alloc' THEN CAST(%1$s AS DOUBLE)
                          WHEN action = 'free_completed' THEN -CAST(%1$s AS DOUBLE) ELSE 0 END)
                   OVER (PARTITION BY dev ORDER BY %2$s ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)""".formatted(size, order);
-        List<Row> rows = spark.sql("""
+        List<Row> rows = spark.sql(String.format(
+                        Locale.ROOT,
+                        """
                 WITH e AS (SELECT *, %s AS dev, CAST(%s AS DOUBLE) AS t FROM _report_memory WHERE %s IS NOT NULL%s),
                 l AS (SELECT dev, t, %s AS level FROM e),
                 b AS (SELECT dev, t, level, min(t) OVER (PARTITION BY dev) AS t0, max(t) OVER (PARTITION BY dev) AS t1 FROM l)
                 SELECT dev, CAST(floor(CASE WHEN t1 > t0 THEN (t - t0) / (t1 - t0) * %d ELSE 0 END) AS INT) AS bucket,
                        min(t - t0) AS t, max(level) AS level
-                FROM b GROUP BY 1, 2 ORDER BY 1, 2""".formatted(
-                                device,
-                                time,
-                                time,
-                                level ? "" : " AND action IN ('alloc', 'free_completed')",
-                                levelExpr,
-                                points - 1))
+                FROM b GROUP BY 1, 2 ORDER BY 1, 2""",
+                        device,
+                        time,
+                        time,
+                        level ? "" : " AND action IN ('alloc', 'free_completed')",
+                        levelExpr,
+                        points - 1))
                 .collectAsList();
         Map<String, List<double[]>> byDevice = new LinkedHashMap<>();
         for (Row r : rows) {

@@ -68,22 +68,22 @@ record NodeLocality(String unavailable, List<Line> lines) {
             sb.append("  ").append(unavailable).append('\n');
             return;
         }
-        Fmt.Table t = new Fmt.Table(
+        ReportFormatting.Table t = new ReportFormatting.Table(
                 "kind", "intra-node bytes", "inter-node bytes", "inter share", "intra ms", "inter ms", "mode");
         for (Line l : lines) {
             t.row(
                     l.kind() == null ? "all kinds" : l.kind(),
                     bytes(l.intraBytes()),
                     bytes(l.interBytes()),
-                    l.interShare() == null ? "-" : Fmt.pct(l.interShare()),
-                    Fmt.num(l.intraMs()),
-                    Fmt.num(l.interMs()),
+                    l.interShare() == null ? "-" : ReportFormatting.pct(l.interShare()),
+                    ReportFormatting.num(l.intraMs()),
+                    ReportFormatting.num(l.interMs()),
                     l.mode() == null ? "-" : l.mode());
         }
         sb.append(t.render("  "));
     }
 
     private static String bytes(Double b) {
-        return b == null ? "-" : Fmt.bytes(b.longValue());
+        return b == null ? "-" : ReportFormatting.bytes(b.longValue());
     }
 }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -22,8 +23,10 @@ import org.tracelake.jobs.report.ReportModel.LagMap;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 import org.tracelake.jobs.report.ReportModel.RankLastArrivals;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.KernelTotalsSchema;
 import org.tracelake.schemas.Tables;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The Spark side of the reports: every query filters one workload (by the Column API: a workload name is never
@@ -44,10 +47,12 @@ public final class ReportQueries {
 
     private final SparkSession spark;
     private final Warehouse warehouse;
+    private final WarehouseTables tables;
 
-    public ReportQueries(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
+    public ReportQueries(WarehouseTables tables) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.tables = tables;
     }
 
     /** The workloads that have metrics, sorted. */
@@ -92,10 +97,10 @@ public final class ReportQueries {
             if (!w.isEmpty()) {
                 Row r = w.get(0);
                 runId = r.getAs("ingest_run_id");
+                // scala.collection.Map stays qualified: Map here is java.util's.
                 Map<?, ?> cardMap = r.isNullAt(r.fieldIndex("card"))
                         ? Map.of()
-                        : scala.jdk.javaapi.CollectionConverters.asJava(
-                                r.<scala.collection.Map<Object, Object>>getAs("card"));
+                        : CollectionConverters.asJava(r.<scala.collection.Map<Object, Object>>getAs("card"));
                 Object description = cardMap.get("description");
                 if (description != null)
                     card.put("description", description.toString().strip());
@@ -113,9 +118,9 @@ public final class ReportQueries {
                 Locale.ROOT,
                 "report %s: card, %s (%,d ok), %s",
                 name,
-                Fmt.count(files.total(), "trace file"),
+                ReportFormatting.count(files.total(), "trace file"),
                 files.ok(),
-                Fmt.count(files.events(), "event")));
+                ReportFormatting.count(files.events(), "event")));
         List<MetricRow> workloadRows = metricRows(metrics.where(col("scope").equalTo(lit("workload"))));
         List<MetricRow> rankRows = metricRows(metrics.where(col("scope").equalTo(lit("rank"))));
         List<MetricRow> keyRows = metricRows(
@@ -136,8 +141,8 @@ public final class ReportQueries {
                 Locale.ROOT,
                 "report %s: communication, %s, %s (lag map of %,d)",
                 name,
-                Fmt.count(buckets.size(), "kind and size bucket"),
-                Fmt.count(lag.totalInstances(), "matched collective instance"),
+                ReportFormatting.count(buckets.size(), "kind and size bucket"),
+                ReportFormatting.count(lag.totalInstances(), "matched collective instance"),
                 lag.instances().size()));
         ReportModel.Timeline timeline = new TimelineQuery(spark)
                 .timeline(step, timelineCap, card.get("count_per_node") instanceof Number n ? n.longValue() : null);
@@ -150,17 +155,17 @@ public final class ReportQueries {
                 timeline.spans().size()));
         List<KernelTime> categories = categoryByRank();
         List<KernelTime> top = topKernels();
-        ReportModel.Memory memory = new MemoryQuery(spark, warehouse).series(workload, MEMORY_POINTS);
-        ReportModel.Hang hang = new HangQuery(spark, warehouse).hang(workload);
-        ReportModel.AllToAll allToAll = new AllToAllQuery(spark, warehouse).allToAll(workload, metrics);
+        ReportModel.Memory memory = new MemoryQuery(tables).series(workload, MEMORY_POINTS);
+        ReportModel.Hang hang = new HangQuery(tables).hang(workload);
+        ReportModel.AllToAll allToAll = new AllToAllQuery(tables).allToAll(workload, metrics);
         Progress.info(String.format(
                 Locale.ROOT,
                 "report %s: kernels (%s), memory (%s), hangs (%s), all-to-all (%s)",
                 name,
-                Fmt.count(categories.size(), "rank and category row"),
-                Fmt.count(memory.series().size(), "device"),
-                Fmt.count(hang.rows().size(), "stuck collective"),
-                Fmt.count(allToAll.instances().size(), "instance")));
+                ReportFormatting.count(categories.size(), "rank and category row"),
+                ReportFormatting.count(memory.series().size(), "device"),
+                ReportFormatting.count(hang.rows().size(), "stuck collective"),
+                ReportFormatting.count(allToAll.instances().size(), "instance")));
         return new ReportModel(
                 workload,
                 runId,
@@ -208,9 +213,9 @@ public final class ReportQueries {
     /** GPU activity time (and count) grouped by an expression of kernel_totals (the view _report_kernels), largest first. */
     private List<KernelTime> gpuTime(String groupBy, int limit) {
         List<KernelTime> out = new ArrayList<>();
-        for (Row r : spark.sql("""
+        for (Row r : spark.sql(String.format(Locale.ROOT, """
                 SELECT %s AS g, min(coalesce(kernel_category, 'other')), sum(calls), sum(dur_ns) AS t FROM _report_kernels
-                GROUP BY 1 ORDER BY t DESC, g LIMIT %d""".formatted(groupBy, limit)).collectAsList()) {
+                GROUP BY 1 ORDER BY t DESC, g LIMIT %d""", groupBy, limit)).collectAsList()) {
             out.add(new KernelTime(null, r.getString(1), r.getString(0), r.getLong(2), r.getLong(3)));
         }
         return out;
@@ -229,7 +234,7 @@ public final class ReportQueries {
     }
 
     Dataset<Row> table(String name) {
-        return spark.read().parquet(warehouse.table(name));
+        return tables.live(name);
     }
 
     /** One workload's rows of a table, or an empty frame when the table does not exist. */
@@ -396,17 +401,18 @@ public final class ReportQueries {
                 spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
         // The first instances in time: a top-k (each task keeps its first few), not a row_number over the whole table,
         // which would move every instance into one partition (Spark's "No Partition Defined for Window" warning).
-        List<Row> rows = spark.sql("""
+        List<Row> rows =
+                spark.sql(String.format(Locale.ROOT, """
                 WITH i AS (SELECT match_key, k, kind, min_start_ns FROM _report_collectives
                            ORDER BY min_start_ns, match_key, k LIMIT %d)
                 SELECT i.min_start_ns, i.match_key, i.kind, i.k, m.rank, CAST(m.ts_ns - i.min_start_ns AS DOUBLE) / 1e3 AS offset_us
                 FROM i JOIN _report_members m ON m.match_key = i.match_key AND m.k = i.k
-                ORDER BY i.min_start_ns, i.match_key, i.k, m.rank""".formatted(LAG_INSTANCE_CAP)).collectAsList();
+                ORDER BY i.min_start_ns, i.match_key, i.k, m.rank""", LAG_INSTANCE_CAP)).collectAsList();
         // rows come in instance order: an instance's index is the number of instances seen before it
         List<String> instances = new ArrayList<>();
         List<Integer> rowInstance = new ArrayList<>();
         String previous = null;
-        java.util.TreeSet<Integer> ranks = new java.util.TreeSet<>();
+        TreeSet<Integer> ranks = new TreeSet<>();
         for (Row r : rows) {
             String id = r.getLong(0) + "\u0000" + r.getString(1) + "\u0000" + n(r, 3);
             if (!id.equals(previous)) instances.add((r.isNullAt(2) ? "unknown" : r.getString(2)) + " #" + n(r, 3));

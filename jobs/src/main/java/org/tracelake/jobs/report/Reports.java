@@ -1,12 +1,17 @@
 package org.tracelake.jobs.report;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
+import org.tracelake.schemas.Tables;
 
 /** The {@code report} job's work, callable from the command line and from tests with any SparkSession. */
 public final class Reports {
@@ -14,10 +19,10 @@ public final class Reports {
     private final Warehouse warehouse;
     private final ReportQueries queries;
 
-    public Reports(SparkSession spark, Warehouse warehouse) {
-        this.spark = spark;
-        this.warehouse = warehouse;
-        this.queries = new ReportQueries(spark, warehouse);
+    public Reports(WarehouseTables tables) {
+        this.spark = tables.spark();
+        this.warehouse = tables.warehouse();
+        this.queries = new ReportQueries(tables);
     }
 
     public List<String> workloads() {
@@ -41,14 +46,14 @@ public final class Reports {
         List<String> written = new ArrayList<>();
         for (String w : workloads) {
             String page = HtmlReport.render(model(w, step, timelineCap));
-            written.add(Outputs.write(conf(), dir + "/" + Outputs.fileName(w, ".html"), page));
+            written.add(ReportFileWriter.write(conf(), dir + "/" + ReportFileWriter.fileName(w, ".html"), page));
         }
         return written;
     }
 
     /** The steps the workload's events carry (what --step may name). */
     public StepList steps(String workload) {
-        return StepList.of(queries.forWorkload(org.tracelake.schemas.Tables.EVENTS, workload));
+        return StepList.of(queries.forWorkload(Tables.EVENTS, workload));
     }
 
     /**
@@ -86,9 +91,9 @@ public final class Reports {
         Progress.info(String.format(
                 Locale.ROOT,
                 "compare: breakdown of %s, %s and %s",
-                Fmt.count(c.breakdown().categories().size(), "kernel category"),
-                Fmt.count(c.breakdown().movedKernels().size(), "moved kernel"),
-                Fmt.count(c.breakdown().collectives().size(), "collective bucket")));
+                ReportFormatting.count(c.breakdown().categories().size(), "kernel category"),
+                ReportFormatting.count(c.breakdown().movedKernels().size(), "moved kernel"),
+                ReportFormatting.count(c.breakdown().collectives().size(), "collective bucket")));
         return c;
     }
 
@@ -99,39 +104,36 @@ public final class Reports {
                 Locale.ROOT,
                 "history %s: %s, %s",
                 Progress.printable(workload),
-                Fmt.count(h.runs().size(), "run"),
-                Fmt.count(h.series().size(), "headline series")));
+                ReportFormatting.count(h.runs().size(), "run"),
+                ReportFormatting.count(h.series().size(), "headline series")));
         return h;
     }
 
     /** {@code history.txt} and {@code history.html} in {@code dir}; returns the files. */
     public List<String> writeHistory(RunHistory h, String dir) throws IOException {
         return List.of(
-                Outputs.write(conf(), dir + "/history.txt", h.text()),
-                Outputs.write(conf(), dir + "/history.html", h.html()));
+                ReportFileWriter.write(conf(), dir + "/history.txt", h.text()),
+                ReportFileWriter.write(conf(), dir + "/history.html", h.html()));
     }
 
     /** {@code compare.txt}, {@code compare.html} and {@code summary.json} in {@code dir}; returns the files. */
     public List<String> writeComparison(Comparison c, String dir) throws IOException {
         List<String> written = new ArrayList<>();
-        written.add(Outputs.write(conf(), dir + "/compare.txt", c.text()));
-        written.add(Outputs.write(conf(), dir + "/compare.html", c.html()));
-        written.add(Outputs.write(conf(), dir + "/summary.json", prettyJson(c.summary())));
+        written.add(ReportFileWriter.write(conf(), dir + "/compare.txt", c.text()));
+        written.add(ReportFileWriter.write(conf(), dir + "/compare.html", c.html()));
+        written.add(ReportFileWriter.write(conf(), dir + "/summary.json", prettyJson(c.summary())));
         return written;
     }
 
     static String prettyJson(Object o) {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper()
-                            .writerWithDefaultPrettyPrinter()
-                            .writeValueAsString(o)
-                    + "\n";
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(o) + "\n";
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    private org.apache.hadoop.conf.Configuration conf() {
+    private Configuration conf() {
         return spark.sparkContext().hadoopConfiguration();
     }
 

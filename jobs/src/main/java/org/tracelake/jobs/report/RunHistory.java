@@ -58,7 +58,8 @@ public record RunHistory(String workload, List<Run> runs, List<Series> series, l
                     .append(')');
         sb.append('\n');
         TextReport.section(sb, "Runs");
-        Fmt.Table t = new Fmt.Table("#", "run", "started (UTC)", "flagged", "read again because");
+        ReportFormatting.Table t =
+                new ReportFormatting.Table("#", "run", "started (UTC)", "flagged", "read again because");
         for (int i = 0; i < runs.size(); i++) {
             Run r = runs.get(i);
             int run = i;
@@ -82,11 +83,11 @@ public record RunHistory(String workload, List<Run> runs, List<Series> series, l
         List<String> header = new ArrayList<>(List.of("metric", "unit"));
         for (int i = from; i < runs.size(); i++) header.add("#" + (i + 1));
         header.add("first -> last");
-        Fmt.Table m = new Fmt.Table(header.toArray(String[]::new));
+        ReportFormatting.Table m = new ReportFormatting.Table(header.toArray(String[]::new));
         for (Series s : series) {
             List<Object> row = new ArrayList<>(List.of(s.name(), s.unit()));
             for (int i = from; i < runs.size(); i++) {
-                row.add(Fmt.num(s.values().get(i)) + (s.flagged().get(i) ? "*" : ""));
+                row.add(ReportFormatting.num(s.values().get(i)) + (s.flagged().get(i) ? "*" : ""));
             }
             row.add(change(s.values()));
             m.row(row.toArray());
@@ -106,7 +107,7 @@ public record RunHistory(String workload, List<Run> runs, List<Series> series, l
         }
         if (first == null || first == 0) return "-";
         double c = (last - first) / Math.abs(first);
-        return (c > 0 ? "+" : "") + Fmt.pct(c);
+        return (c > 0 ? "+" : "") + ReportFormatting.pct(c);
     }
 
     public String html() {

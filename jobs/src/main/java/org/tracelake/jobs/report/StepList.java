@@ -1,5 +1,7 @@
 package org.tracelake.jobs.report;
 
+import static org.apache.spark.sql.functions.countDistinct;
+
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -23,7 +25,7 @@ public record StepList(List<Long> steps, List<Long> ranksPerStep, long ranks) {
         List<Long> ranks = new ArrayList<>();
         for (Row r : events.where("step IS NOT NULL AND rank IS NOT NULL")
                 .groupBy("step")
-                .agg(org.apache.spark.sql.functions.countDistinct("rank"))
+                .agg(countDistinct("rank"))
                 .orderBy("step")
                 .collectAsList()) {
             steps.add(r.getLong(0));

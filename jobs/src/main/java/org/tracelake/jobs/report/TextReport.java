@@ -3,6 +3,7 @@ package org.tracelake.jobs.report;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -67,7 +68,7 @@ public final class TextReport {
 
     static void kv(StringBuilder sb, String key, String value) {
         sb.append("  ")
-                .append(String.format(java.util.Locale.ROOT, "%-26s", key))
+                .append(String.format(Locale.ROOT, "%-26s", key))
                 .append(value)
                 .append('\n');
     }
@@ -78,7 +79,12 @@ public final class TextReport {
         if (c.isEmpty()) sb.append("  (no workload card row)\n");
         for (Map.Entry<String, Object> e : c.entrySet()) {
             Object v = e.getValue();
-            kv(sb, e.getKey(), v instanceof Double d ? Fmt.num(d) : v instanceof Long l ? Fmt.num(l) : v.toString());
+            kv(
+                    sb,
+                    e.getKey(),
+                    v instanceof Double d
+                            ? ReportFormatting.num(d)
+                            : v instanceof Long l ? ReportFormatting.num(l) : v.toString());
         }
         ReportModel.Files f = m.files();
         kv(sb, "trace files", f.total() + " (" + f.ok() + " ok, " + f.skipped() + " skipped, " + f.error() + " error)");
@@ -86,14 +92,15 @@ public final class TextReport {
         kv(
                 sb,
                 "events",
-                Fmt.num(f.events()) + (f.eventsDropped() > 0 ? " (" + Fmt.num(f.eventsDropped()) + " dropped)" : ""));
+                ReportFormatting.num(f.events())
+                        + (f.eventsDropped() > 0 ? " (" + ReportFormatting.num(f.eventsDropped()) + " dropped)" : ""));
         for (String e : f.errors()) kv(sb, "error", e);
     }
 
     private static void throughput(StringBuilder sb, ReportModel m) {
         section(sb, "Throughput");
         List<MetricRow> w = m.workloadMetrics();
-        Fmt.Table t = new Fmt.Table("metric", "value", "unit", "status");
+        ReportFormatting.Table t = new ReportFormatting.Table("metric", "value", "unit", "status");
         for (String[] mf : new String[][] {
             {"throughput_tokens", "tokens_per_s"},
             {"throughput_tokens", "tokens_per_s_per_gpu"},
@@ -105,7 +112,7 @@ public final class TextReport {
             {"tpot", null}
         }) {
             MetricRow r = anyKey(w, mf[0], mf[1]);
-            if (r != null) t.row(r.label(), Fmt.num(r.value()), r.unit(), status(r));
+            if (r != null) t.row(r.label(), ReportFormatting.num(r.value()), r.unit(), status(r));
         }
         sb.append(t.isEmpty() ? "  (no metrics)\n" : t.render("  "));
     }
@@ -120,31 +127,37 @@ public final class TextReport {
         kv(
                 sb,
                 "iter_time avg/min/max",
-                Fmt.num(value(w, "iter_time", "avg_ms", null)) + " / " + Fmt.num(value(w, "iter_time", "min_ms", null))
-                        + " / " + Fmt.num(value(w, "iter_time", "max_ms", null)) + " ms");
-        kv(sb, "iter_time std", Fmt.num(value(w, "iter_time", "std_ms", null)) + " ms (population)");
-        kv(sb, "avg_step_time", Fmt.num(value(w, "avg_step_time", null, null)) + " s (CCL-Bench, trimmed)");
-        kv(sb, "iter_time_skew_ms", Fmt.num(value(w, "iter_time_skew_ms", null, null)) + " ms");
-        Fmt.Table t = new Fmt.Table("rank", "avg ms", "min ms", "max ms", "std ms", "avg_step_time s");
+                ReportFormatting.num(value(w, "iter_time", "avg_ms", null)) + " / "
+                        + ReportFormatting.num(value(w, "iter_time", "min_ms", null)) + " / "
+                        + ReportFormatting.num(value(w, "iter_time", "max_ms", null)) + " ms");
+        kv(sb, "iter_time std", ReportFormatting.num(value(w, "iter_time", "std_ms", null)) + " ms (population)");
+        kv(
+                sb,
+                "avg_step_time",
+                ReportFormatting.num(value(w, "avg_step_time", null, null)) + " s (CCL-Bench, trimmed)");
+        kv(sb, "iter_time_skew_ms", ReportFormatting.num(value(w, "iter_time_skew_ms", null, null)) + " ms");
+        ReportFormatting.Table t =
+                new ReportFormatting.Table("rank", "avg ms", "min ms", "max ms", "std ms", "avg_step_time s");
         for (Integer rank : ranks(m.rankMetrics(), "iter_time")) {
             t.row(
                     rank,
-                    Fmt.num(rank(m, "iter_time", "avg_ms", rank)),
-                    Fmt.num(rank(m, "iter_time", "min_ms", rank)),
-                    Fmt.num(rank(m, "iter_time", "max_ms", rank)),
-                    Fmt.num(rank(m, "iter_time", "std_ms", rank)),
-                    Fmt.num(rank(m, "avg_step_time", null, rank)));
+                    ReportFormatting.num(rank(m, "iter_time", "avg_ms", rank)),
+                    ReportFormatting.num(rank(m, "iter_time", "min_ms", rank)),
+                    ReportFormatting.num(rank(m, "iter_time", "max_ms", rank)),
+                    ReportFormatting.num(rank(m, "iter_time", "std_ms", rank)),
+                    ReportFormatting.num(rank(m, "avg_step_time", null, rank)));
         }
         if (!t.isEmpty()) sb.append('\n').append(t.render("  "));
-        Fmt.Table steps = new Fmt.Table("step", "ranks", "mean iter ms", "mean gpu util %", "skew ms");
+        ReportFormatting.Table steps =
+                new ReportFormatting.Table("step", "ranks", "mean iter ms", "mean gpu util %", "skew ms");
         for (Long step : steps(m.stepMeans(), "iter_time")) {
             MetricRow it = stepRow(m, "iter_time", null, step);
             steps.row(
                     step,
                     it == null ? "-" : it.rank(),
-                    Fmt.num(it == null ? null : it.value()),
-                    Fmt.num(stepValue(m, "gpu_utilization", null, step)),
-                    Fmt.num(stepValue(m, "iter_time_skew_ms", null, step)));
+                    ReportFormatting.num(it == null ? null : it.value()),
+                    ReportFormatting.num(stepValue(m, "gpu_utilization", null, step)),
+                    ReportFormatting.num(stepValue(m, "iter_time_skew_ms", null, step)));
         }
         if (!steps.isEmpty()) sb.append('\n').append(steps.render("  "));
     }
@@ -160,37 +173,43 @@ public final class TextReport {
             "overlap_ratio_of_comm",
             "overlap_ratio_of_comp"
         };
-        Fmt.Table t = new Fmt.Table(
+        ReportFormatting.Table t = new ReportFormatting.Table(
                 "rank", "comm ms", "comp ms", "overlap ms", "exposed comm ms", "overlap/comm", "overlap/comp");
         for (Integer rank : ranks(m.rankMetrics(), "comm_comp_overlap")) {
             Object[] cells = new Object[7];
             cells[0] = rank;
-            for (int i = 0; i < figs.length; i++) cells[i + 1] = Fmt.num(rank(m, "comm_comp_overlap", figs[i], rank));
+            for (int i = 0; i < figs.length; i++)
+                cells[i + 1] = ReportFormatting.num(rank(m, "comm_comp_overlap", figs[i], rank));
             t.row(cells);
         }
         Object[] mean = new Object[7];
         mean[0] = "mean";
-        for (int i = 0; i < figs.length; i++) mean[i + 1] = Fmt.num(value(w, "comm_comp_overlap", figs[i], null));
+        for (int i = 0; i < figs.length; i++)
+            mean[i + 1] = ReportFormatting.num(value(w, "comm_comp_overlap", figs[i], null));
         t.row(mean);
         sb.append(t.render("  "));
         sb.append('\n');
         kv(
                 sb,
                 "compute_comm_overlap",
-                Fmt.num(value(w, "compute_comm_overlap", null, null)) + " % (CCL-Bench, trimmed steps)");
-        kv(sb, "communication_fraction", Fmt.num(value(w, "communication_fraction", null, null)) + " % (CCL-Bench)");
+                ReportFormatting.num(value(w, "compute_comm_overlap", null, null)) + " % (CCL-Bench, trimmed steps)");
+        kv(
+                sb,
+                "communication_fraction",
+                ReportFormatting.num(value(w, "communication_fraction", null, null)) + " % (CCL-Bench)");
         kv(
                 sb,
                 "total_communication_time",
-                Fmt.num(value(w, "total_communication_time", null, null)) + " s/step (CCL-Bench)");
-        Fmt.Table steps = new Fmt.Table("step", "comm ms", "overlap ms", "exposed comm ms", "overlap/comm");
+                ReportFormatting.num(value(w, "total_communication_time", null, null)) + " s/step (CCL-Bench)");
+        ReportFormatting.Table steps =
+                new ReportFormatting.Table("step", "comm ms", "overlap ms", "exposed comm ms", "overlap/comm");
         for (Long step : steps(m.stepMeans(), "comm_comp_overlap")) {
             steps.row(
                     step,
-                    Fmt.num(stepValue(m, "comm_comp_overlap", "comm_time_ms", step)),
-                    Fmt.num(stepValue(m, "comm_comp_overlap", "overlap_time_ms", step)),
-                    Fmt.num(stepValue(m, "comm_comp_overlap", "exposed_comm_ms", step)),
-                    Fmt.num(stepValue(m, "comm_comp_overlap", "overlap_ratio_of_comm", step)));
+                    ReportFormatting.num(stepValue(m, "comm_comp_overlap", "comm_time_ms", step)),
+                    ReportFormatting.num(stepValue(m, "comm_comp_overlap", "overlap_time_ms", step)),
+                    ReportFormatting.num(stepValue(m, "comm_comp_overlap", "exposed_comm_ms", step)),
+                    ReportFormatting.num(stepValue(m, "comm_comp_overlap", "overlap_ratio_of_comm", step)));
         }
         if (!steps.isEmpty()) sb.append("\n  per step, mean over ranks:\n").append(steps.render("  "));
     }
@@ -205,7 +224,7 @@ public final class TextReport {
             a[1] += b.bytes() == null ? 0 : b.bytes();
             a[2] += b.durNs();
         }
-        Fmt.Table t = new Fmt.Table(
+        ReportFormatting.Table t = new ReportFormatting.Table(
                 "kind",
                 "calls",
                 "bytes",
@@ -219,19 +238,21 @@ public final class TextReport {
             hasCclBench |= value(w, ccl, null, null) != null;
             t.row(
                     e.getKey(),
-                    Fmt.num(e.getValue()[0]),
-                    Fmt.bytes(e.getValue()[1]),
-                    Fmt.ms(e.getValue()[2]),
-                    Fmt.num(value(w, "busbw_gbps", null, e.getKey())),
-                    Fmt.num(value(w, "wait_free_busbw_gbps", "median", e.getKey())),
-                    Fmt.num(value(w, ccl, null, null)));
+                    ReportFormatting.num(e.getValue()[0]),
+                    ReportFormatting.bytes(e.getValue()[1]),
+                    ReportFormatting.ms(e.getValue()[2]),
+                    ReportFormatting.num(value(w, "busbw_gbps", null, e.getKey())),
+                    ReportFormatting.num(value(w, "wait_free_busbw_gbps", "median", e.getKey())),
+                    ReportFormatting.num(value(w, ccl, null, null)));
         }
         sb.append(t.isEmpty() ? "  (no communication)\n" : t.render("  "));
         if (!t.isEmpty()) {
             WaitFreeBandwidth wf = WaitFreeBandwidth.of(m);
             sb.append("  ").append(WaitFreeBandwidth.WHY);
             if (wf.waitMs() != null)
-                sb.append(" Ranks waited ").append(Fmt.num(wf.waitMs())).append(" ms in all (collective_wait).");
+                sb.append(" Ranks waited ")
+                        .append(ReportFormatting.num(wf.waitMs()))
+                        .append(" ms in all (collective_wait).");
             sb.append('\n');
             if (hasCclBench)
                 sb.append("  ").append(WaitFreeBandwidth.WHY_CCL_BENCH).append('\n');
@@ -240,9 +261,9 @@ public final class TextReport {
                     sb.append("  ")
                             .append(k.kind())
                             .append(": wait-free busbw p10 ")
-                            .append(Fmt.num(k.p10()))
+                            .append(ReportFormatting.num(k.p10()))
                             .append(", p90 ")
-                            .append(Fmt.num(k.p90()))
+                            .append(ReportFormatting.num(k.p90()))
                             .append(" GB/s")
                             .append(k.note() == null ? "" : " (" + k.note() + ")")
                             .append('\n');
@@ -255,22 +276,26 @@ public final class TextReport {
                 }
             }
         }
-        Fmt.Table s = new Fmt.Table("kind", "size bucket", "calls", "bytes", "busbw samples", "busbw GB/s (median)");
+        ReportFormatting.Table s = new ReportFormatting.Table(
+                "kind", "size bucket", "calls", "bytes", "busbw samples", "busbw GB/s (median)");
         for (CommBucket b : m.commBuckets()) {
             s.row(
                     b.kind(),
-                    Fmt.bucket(b.bucket()),
-                    Fmt.num(b.calls()),
-                    Fmt.bytes(b.bytes()),
-                    Fmt.num(b.busbwSamples()),
-                    Fmt.num(b.busbwMedianGbps()));
+                    ReportFormatting.bucket(b.bucket()),
+                    ReportFormatting.num(b.calls()),
+                    ReportFormatting.bytes(b.bytes()),
+                    ReportFormatting.num(b.busbwSamples()),
+                    ReportFormatting.num(b.busbwMedianGbps()));
         }
         if (!s.isEmpty()) sb.append('\n').append(s.render("  "));
         MetricRow alpha = anyKey(w, "hockney_alpha_s", null);
         if (alpha != null) {
             sb.append('\n');
-            kv(sb, "hockney alpha", alpha.value() == null ? status(alpha) : Fmt.num(alpha.value()) + " s");
-            kv(sb, "hockney 1/beta", Fmt.num(value(w, "hockney_inverse_beta_Bps", null, null)) + " bytes/s");
+            kv(sb, "hockney alpha", alpha.value() == null ? status(alpha) : ReportFormatting.num(alpha.value()) + " s");
+            kv(
+                    sb,
+                    "hockney 1/beta",
+                    ReportFormatting.num(value(w, "hockney_inverse_beta_Bps", null, null)) + " bytes/s");
         }
     }
 
@@ -289,20 +314,22 @@ public final class TextReport {
             sb.append("  (no traffic_distribution rows)\n");
         } else {
             kv(sb, "mode", rows.get(0).key() == null ? "-" : rows.get(0).key());
-            Fmt.Table t = new Fmt.Table("parallelism", "bytes", "share");
+            ReportFormatting.Table t = new ReportFormatting.Table("parallelism", "bytes", "share");
             for (MetricRow r : rows) {
                 String dim = r.figure() == null ? "-" : r.figure().replace("_bytes", "");
                 t.row(
                         dim,
-                        r.value() == null ? "-" : Fmt.bytes(r.value().longValue()),
-                        r.value() == null || total == 0 ? "-" : Fmt.pct(r.value() / total));
+                        r.value() == null
+                                ? "-"
+                                : ReportFormatting.bytes(r.value().longValue()),
+                        r.value() == null || total == 0 ? "-" : ReportFormatting.pct(r.value() / total));
             }
             sb.append(t.render("  "));
         }
-        Fmt.Table v = new Fmt.Table("collective_vol (rank 0)", "GB");
+        ReportFormatting.Table v = new ReportFormatting.Table("collective_vol (rank 0)", "GB");
         for (String k : new String[] {"allreduce", "allgather", "reducescatter", "alltoall", "total"}) {
             MetricRow r = anyKey(w, "collective_vol_" + k + "_gb", null);
-            if (r != null) v.row(k, Fmt.num(r.value()));
+            if (r != null) v.row(k, ReportFormatting.num(r.value()));
         }
         if (!v.isEmpty()) sb.append('\n').append(v.render("  "));
     }
@@ -310,30 +337,35 @@ public final class TextReport {
     private static void stragglers(StringBuilder sb, ReportModel m) {
         section(sb, "Stragglers");
         List<MetricRow> w = m.workloadMetrics();
-        kv(sb, "collectives matched", Fmt.num(value(w, "straggler_lag", "num_collectives", null)));
+        kv(sb, "collectives matched", ReportFormatting.num(value(w, "straggler_lag", "num_collectives", null)));
         kv(
                 sb,
                 "lag mean/p50/p95/max",
-                Fmt.num(value(w, "straggler_lag", "mean_lag_us", null)) + " / "
-                        + Fmt.num(value(w, "straggler_lag", "p50_lag_us", null)) + " / "
-                        + Fmt.num(value(w, "straggler_lag", "p95_lag_us", null)) + " / "
-                        + Fmt.num(value(w, "straggler_lag", "max_lag_us", null)) + " us");
-        kv(sb, "straggler rank", Fmt.num(value(w, "straggler_lag", "straggler_rank", null)));
+                ReportFormatting.num(value(w, "straggler_lag", "mean_lag_us", null)) + " / "
+                        + ReportFormatting.num(value(w, "straggler_lag", "p50_lag_us", null)) + " / "
+                        + ReportFormatting.num(value(w, "straggler_lag", "p95_lag_us", null)) + " / "
+                        + ReportFormatting.num(value(w, "straggler_lag", "max_lag_us", null)) + " us");
+        kv(sb, "straggler rank", ReportFormatting.num(value(w, "straggler_lag", "straggler_rank", null)));
         kv(
                 sb,
                 "straggler (CCL-Bench)",
-                Fmt.num(value(w, "straggler", null, null)) + " ((max-min)/max ncclDevKernel_ time)");
+                ReportFormatting.num(value(w, "straggler", null, null)) + " ((max-min)/max ncclDevKernel_ time)");
         kv(
                 sb,
                 "comm time imbalance",
-                Fmt.num(value(w, "comm_time_imbalance", null, null)) + " ((max-min)/max comm time)");
-        kv(sb, "load_imbalance_ratio", Fmt.num(value(w, "load_imbalance_ratio", null, null)));
-        Fmt.Table t = new Fmt.Table("rank", "last arrivals", "instances", "last_arrival_share", "");
+                ReportFormatting.num(value(w, "comm_time_imbalance", null, null)) + " ((max-min)/max comm time)");
+        kv(sb, "load_imbalance_ratio", ReportFormatting.num(value(w, "load_imbalance_ratio", null, null)));
+        ReportFormatting.Table t =
+                new ReportFormatting.Table("rank", "last arrivals", "instances", "last_arrival_share", "");
         for (RankLastArrivals r : m.lastArrivals()) {
             Double share = rank(m, "straggler_lag", "last_arrival_share", r.rank());
             double s = share != null ? share : r.instances() == 0 ? 0 : (double) r.lastArrivals() / r.instances();
-            t.row(r.rank(), Fmt.num(r.lastArrivals()), Fmt.num(r.instances()), Fmt.num(share), "#".repeat((int)
-                            Math.round(s * 40)));
+            t.row(
+                    r.rank(),
+                    ReportFormatting.num(r.lastArrivals()),
+                    ReportFormatting.num(r.instances()),
+                    ReportFormatting.num(share),
+                    "#".repeat((int) Math.round(s * 40)));
         }
         if (!t.isEmpty()) sb.append('\n').append(t.render("  "));
     }
@@ -348,23 +380,24 @@ public final class TextReport {
             a[1] += k.durNs();
             total += k.durNs();
         }
-        Fmt.Table t = new Fmt.Table("category", "count", "time ms", "share");
+        ReportFormatting.Table t = new ReportFormatting.Table("category", "count", "time ms", "share");
         for (Map.Entry<String, long[]> e : byCat.entrySet()) {
             t.row(
                     e.getKey(),
-                    Fmt.num(e.getValue()[0]),
-                    Fmt.ms(e.getValue()[1]),
-                    total == 0 ? "-" : Fmt.pct((double) e.getValue()[1] / total));
+                    ReportFormatting.num(e.getValue()[0]),
+                    ReportFormatting.ms(e.getValue()[1]),
+                    total == 0 ? "-" : ReportFormatting.pct((double) e.getValue()[1] / total));
         }
         sb.append(t.isEmpty() ? "  (no GPU activity)\n" : t.render("  "));
-        Fmt.Table top = new Fmt.Table("time ms", "count", "category", "kernel (all ranks)");
-        for (KernelTime k : m.topKernels()) top.row(Fmt.ms(k.durNs()), Fmt.num(k.count()), k.category(), k.name());
+        ReportFormatting.Table top = new ReportFormatting.Table("time ms", "count", "category", "kernel (all ranks)");
+        for (KernelTime k : m.topKernels())
+            top.row(ReportFormatting.ms(k.durNs()), ReportFormatting.num(k.count()), k.category(), k.name());
         if (!top.isEmpty()) sb.append('\n').append(top.render("  "));
     }
 
     private static void memory(StringBuilder sb, ReportModel m) {
         section(sb, "Memory");
-        Fmt.Table t = new Fmt.Table("metric", "value", "unit", "status");
+        ReportFormatting.Table t = new ReportFormatting.Table("metric", "value", "unit", "status");
         boolean any = false;
         for (String name : new String[] {
             "peak_allocated_bytes",
@@ -381,7 +414,7 @@ public final class TextReport {
             MetricRow r = anyKey(m.workloadMetrics(), name, null);
             if (r == null) continue;
             any |= r.value() != null;
-            t.row(name, Fmt.num(r.value()), r.unit(), status(r));
+            t.row(name, ReportFormatting.num(r.value()), r.unit(), status(r));
         }
         if (any) {
             sb.append(t.render("  "));
@@ -391,10 +424,10 @@ public final class TextReport {
                     .append(")\n");
         }
         if (!m.memory().series().isEmpty()) {
-            Fmt.Table d = new Fmt.Table("device", "points", "max level bytes");
+            ReportFormatting.Table d = new ReportFormatting.Table("device", "points", "max level bytes");
             for (ReportModel.MemorySeries s : m.memory().series()) {
                 double max = s.points().stream().mapToDouble(p -> p[1]).max().orElse(0);
-                d.row(s.device(), s.points().size(), Fmt.num(max));
+                d.row(s.device(), s.points().size(), ReportFormatting.num(max));
             }
             sb.append('\n')
                     .append("  ")
@@ -416,9 +449,9 @@ public final class TextReport {
                     .append('\n');
         } else {
             if (roots != null && roots.value() != null)
-                kv(sb, "hang_root_ranks", Fmt.num(roots.value()) + "  " + roots.reason());
-            if (groups != null && groups.value() != null) kv(sb, "hung_groups", Fmt.num(groups.value()));
-            Fmt.Table t = new Fmt.Table(
+                kv(sb, "hang_root_ranks", ReportFormatting.num(roots.value()) + "  " + roots.reason());
+            if (groups != null && groups.value() != null) kv(sb, "hung_groups", ReportFormatting.num(groups.value()));
+            ReportFormatting.Table t = new ReportFormatting.Table(
                     "root", "group", "description", "seq", "op", "size", "dtype", "missing ranks", "held by");
             for (ReportModel.HangRow r : h.rows()) {
                 t.row(
@@ -454,9 +487,10 @@ public final class TextReport {
 
     private static void allMetrics(StringBuilder sb, ReportModel m) {
         section(sb, "Every workload-scope metric");
-        Fmt.Table t = new Fmt.Table("metric", "figure", "key", "value", "unit", "status", "reason");
+        ReportFormatting.Table t =
+                new ReportFormatting.Table("metric", "figure", "key", "value", "unit", "status", "reason");
         for (MetricRow r : m.workloadMetrics()) {
-            t.row(r.metric(), r.figure(), r.key(), Fmt.num(r.value()), r.unit(), r.status(), r.reason());
+            t.row(r.metric(), r.figure(), r.key(), ReportFormatting.num(r.value()), r.unit(), r.status(), r.reason());
         }
         sb.append(t.render("  "));
     }

@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -122,11 +123,11 @@ final class TimelineQuery {
         long perBand = Math.max(1, cap / bands.size());
         List<Span> spans = new ArrayList<>();
         // The slowest rank's longest activities, so a capped band still shows what took its time.
-        for (Row r : spark.sql("""
+        for (Row r : spark.sql(String.format(Locale.ROOT, """
                 SELECT band, activity_class, kernel_category, name, rel, dur_ns FROM (
                   SELECT s.*, row_number() OVER (PARTITION BY s.band ORDER BY s.dur_ns DESC, s.rel, s.name) AS k
                   FROM _report_step s JOIN _report_slowest w ON w.band = s.band AND w.rank = s.rank)
-                WHERE k <= %d ORDER BY band, rel""".formatted(perBand)).collectAsList()) {
+                WHERE k <= %d ORDER BY band, rel""", perBand)).collectAsList()) {
             spans.add(new Span(
                     bandIds.indexOf(r.getInt(0)),
                     r.getString(1),
@@ -138,12 +139,12 @@ final class TimelineQuery {
         // Per band and bin: the time its ranks' activities cover in the bin ÷ (bin width × ranks), capped at 1
         // (a rank running compute and communication on two streams at once counts both).
         List<double[]> heat = new ArrayList<>();
-        for (Row r : spark.sql("""
+        for (Row r : spark.sql(String.format(Locale.ROOT, """
                 SELECT band, bin, least(sum(least(rel + dur_ns, (bin + 1) * %1$d) - greatest(rel, bin * %1$d)) / (%1$d * max(n)), 1.0)
                 FROM (SELECT s.band, s.rel, s.dur_ns, w.n,
                              explode(sequence(s.rel DIV %1$d, (s.rel + greatest(s.dur_ns, 1) - 1) DIV %1$d)) AS bin
                       FROM _report_step s JOIN _report_slowest w ON w.band = s.band)
-                GROUP BY band, bin ORDER BY band, bin""".formatted(binNs)).collectAsList()) {
+                GROUP BY band, bin ORDER BY band, bin""", binNs)).collectAsList()) {
             heat.add(new double[] {
                 bandIds.indexOf(r.getInt(0)), r.getLong(1) * binNs / 1000.0, binNs / 1000.0, r.getDouble(2)
             });

@@ -2,17 +2,17 @@ package org.tracelake.jobs.source;
 
 import org.apache.hadoop.conf.Configuration;
 import org.tracelake.jobs.readers.EventStream;
-import org.tracelake.jobs.readers.FileKinds;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.FormatDetector;
 import org.tracelake.jobs.readers.ReaderRegistry;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.TraceInput;
+import org.tracelake.jobs.readers.UnrecognisedFiles;
 import org.tracelake.schemas.Tables;
 
 /**
- * The first moments of reading one file, on an executor: confirm its format by content, pick the reader of the
+ * The first moments of reading one file, on an executor: take its format from the task, pick the reader of the
  * table being read, open it. The outcome is a stream of rows, or (empty file, unknown content, a file that belongs
  * to another table's reader, a reader that refuses it at open) a finished {@link FileReport} that says why not.
  * A failing file never fails the task.
@@ -43,15 +43,21 @@ public final class FileOpening {
                 report.fail("empty file (0 bytes): nothing to read; remove it or re-export the trace");
                 return new Outcome(null, report);
             }
-            byte[] head = TraceInput.head(task.path(), conf, FormatDetector.SNIFF_BYTES);
             TraceFormat named = FormatDetector.byName(task.fileName());
-            TraceFormat format = FormatDetector.resolve(task.fileName(), head);
+            // Decided on the driver (ReaderTasks) for every file of an ingest or a data source read; a task built
+            // without one (a caller of TraceSource.read) is decided here, the one time.
+            TraceFormat format = task.format();
+            byte[] head = null;
+            if (format == null) {
+                head = TraceInput.head(task.path(), conf, FormatDetector.SNIFF_BYTES);
+                format = FormatDetector.resolve(task.fileName(), head);
+            }
             if (format == null) {
                 if (named != null) {
                     report.fail("named like a " + named.id() + " file but its content is not: it is "
-                            + FileKinds.describe(task.fileName(), head));
+                            + UnrecognisedFiles.describe(task.fileName(), head));
                 } else {
-                    report = FileReport.skipped(task, FileKinds.describe(task.fileName(), head));
+                    report = FileReport.skipped(task, UnrecognisedFiles.describe(task.fileName(), head));
                 }
                 return new Outcome(null, report);
             }
@@ -70,8 +76,9 @@ public final class FileOpening {
                                     "a " + format.id() + " file: its rows belong to " + entry.table() + ", not "
                                             + table));
                 }
-                report.fail("named like a " + (named == null ? "trace" : named.id()) + " file but its content is "
-                        + format.id() + " (first bytes: " + FileKinds.printable(head)
+                if (head == null) head = TraceInput.head(task.path(), conf, FormatDetector.SNIFF_BYTES);
+                report.fail("named like a " + named.id() + " file but its content is "
+                        + format.id() + " (first bytes: " + UnrecognisedFiles.printable(head)
                         + "); rename it to match its content");
                 return new Outcome(null, report);
             }

@@ -6,8 +6,6 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
-import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
-import org.tracelake.jobs.metrics.rank.FileRankPass;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
@@ -15,8 +13,7 @@ import org.tracelake.jobs.readers.FileTask;
 /**
  * Reads one file on an executor: its rows (or, for {@code trace_files}, the one row saying what became of it), then
  * hands its report to the {@link ReportSink} when the plan has one. The file's problems end up in the report, never
- * as a failed task. In ingest's events read, each row also passes through the per-rank metric pass
- * ({@link FileRankPass}), whose summaries are left for the metrics phase before the report is published.
+ * as a failed task.
  */
 final class FileReader implements PartitionReader<InternalRow> {
     private static final Logger LOG = LogManager.getLogger(FileReader.class);
@@ -24,8 +21,6 @@ final class FileReader implements PartitionReader<InternalRow> {
     private final ReadPlan plan;
     private final Configuration conf;
     private final EventStream stream;
-    /** Ingest's per-rank pass over this file's events, or null ({@link ReadPlan#rankSummariesDir()}). */
-    private final FileRankPass rankPass;
 
     private FileReport report;
     private InternalRow current;
@@ -37,7 +32,6 @@ final class FileReader implements PartitionReader<InternalRow> {
         FileOpening.Outcome opened = FileOpening.open(task, conf, plan.readerTable());
         this.stream = opened.stream();
         this.report = opened.report();
-        this.rankPass = plan.rankSummariesDir() == null ? null : new FileRankPass(RankSummaryFiles.MAX_EVENTS_PER_FILE);
     }
 
     @Override
@@ -56,7 +50,6 @@ final class FileReader implements PartitionReader<InternalRow> {
                 if (row.getInt(0) != plan.output()) continue;
                 row = row.getStruct(plan.output() + 1, plan.width());
             }
-            if (rankPass != null) rankPass.accept(row);
             current = row;
             return true;
         }
@@ -79,9 +72,6 @@ final class FileReader implements PartitionReader<InternalRow> {
         done = true;
         if (report == null) report = stream.report();
         if (report.isError()) LOG.warn("{}: {}", report.task.path(), report.error);
-        if (rankPass != null) {
-            RankSummaryFiles.write(plan.rankSummariesDir(), report, report.task.workload(), rankPass, conf);
-        }
         if (plan.reportsDir() != null) ReportSink.write(plan.reportsDir(), report, conf);
         return report;
     }

@@ -5,7 +5,6 @@ import java.util.List;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.tracelake.jobs.readers.ReaderRegistry;
-import org.tracelake.jobs.readers.TableRows;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
 
@@ -16,41 +15,27 @@ import org.tracelake.schemas.TraceFileSchema;
  *
  * @param table        the table asked for ({@code events}, a side table, or {@code trace_files})
  * @param readerTable  the reader group's table, as {@link ReaderRegistry.Entry#table()} names it (null: any)
- * @param output       which output of a multi-table reader is kept (-1: every row as it comes, or envelopes)
+ * @param output       which output of a multi-table reader is kept (-1: every row as it comes)
  * @param width        the kept output's column count (to unwrap it from its envelope)
- * @param envelopes    rows of every output of the group, wrapped ({@link TableRows})
  * @param reportsDir   where file reports go, or null
- * @param rankSummariesDir where ingest's per-rank pass leaves each file's rank summaries (events only), or null
  */
-record ReadPlan(
-        String table,
-        String readerTable,
-        int output,
-        int width,
-        boolean envelopes,
-        String reportsDir,
-        String rankSummariesDir)
-        implements Serializable {
+record ReadPlan(String table, String readerTable, int output, int width, String reportsDir) implements Serializable {
 
     static ReadPlan of(CaseInsensitiveStringMap options) {
         String table = TraceSourceOptions.table(options);
-        boolean envelopes = options.getBoolean(TraceSourceOptions.ENVELOPES, false);
         String reportsDir = options.get(TraceSourceOptions.REPORTS_DIR);
-        String summaries = table.equals(Tables.EVENTS) ? options.get(TraceSourceOptions.RANK_SUMMARIES_DIR) : null;
-        if (table.equals(Tables.TRACE_FILES)) return new ReadPlan(table, null, -1, 0, false, reportsDir, null);
+        if (table.equals(Tables.TRACE_FILES)) return new ReadPlan(table, null, -1, 0, reportsDir);
         ReaderRegistry.Entry entry = ReaderRegistry.entryWriting(table);
         if (entry == null) {
             throw new IllegalArgumentException("option table: no reader writes " + table + "; one of "
                     + String.join(", ", ReaderRegistry.tables()) + ", " + Tables.TRACE_FILES);
         }
         List<ReaderRegistry.Output> outputs = entry.outputs();
-        if (!entry.multiTable() || envelopes) {
-            return new ReadPlan(table, entry.table(), -1, 0, entry.multiTable(), reportsDir, summaries);
-        }
+        if (!entry.multiTable()) return new ReadPlan(table, entry.table(), -1, 0, reportsDir);
         for (int i = 0; i < outputs.size(); i++) {
             if (outputs.get(i).table().equals(table)) {
                 return new ReadPlan(
-                        table, entry.table(), i, outputs.get(i).schema().size(), false, reportsDir, null);
+                        table, entry.table(), i, outputs.get(i).schema().size(), reportsDir);
             }
         }
         throw new IllegalStateException("registry entry of " + table + " does not list it");
@@ -63,7 +48,6 @@ record ReadPlan(
     StructType schema() {
         if (readsTraceFiles()) return TraceFileSchema.SCHEMA;
         List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(readerTable);
-        if (envelopes) return TableRows.schema(outputs);
         return output >= 0 ? outputs.get(output).schema() : outputs.get(0).schema();
     }
 }

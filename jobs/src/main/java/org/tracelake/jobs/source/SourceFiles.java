@@ -17,9 +17,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.tracelake.jobs.archive.ArchiveLayout;
+import org.tracelake.jobs.archive.ReaderTasks;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.FileTasks;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.readers.TraceFormat;
 
@@ -91,7 +91,7 @@ final class SourceFiles {
         List<FileTask> tasks = new ArrayList<>();
         byWorkload.forEach((w, files) -> {
             files.sort(Comparator.comparing(WorkloadFolder.InputFile::path));
-            tasks.addAll(FileTasks.of(w, files, limits, RUN_ID));
+            tasks.addAll(ReaderTasks.of(w, files, limits, RUN_ID, conf));
         });
         cards.forEach((w, files) -> {
             for (WorkloadFolder.InputFile c : files) {

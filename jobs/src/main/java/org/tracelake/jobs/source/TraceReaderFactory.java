@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
-import org.tracelake.jobs.ingest.SerializableConf;
+import org.tracelake.jobs.spark.SerializableConf;
 
 /** Shipped to the executors: opens a {@link FileReader} per file partition. */
 final class TraceReaderFactory implements PartitionReaderFactory {

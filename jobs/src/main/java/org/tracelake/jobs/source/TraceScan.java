@@ -16,9 +16,9 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.SupportsReportOrdering;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import org.tracelake.jobs.ingest.SerializableConf;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.et.EtSizes;
+import org.tracelake.jobs.spark.SerializableConf;
 import org.tracelake.schemas.Tables;
 
 /**

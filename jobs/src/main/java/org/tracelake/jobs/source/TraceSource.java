@@ -7,34 +7,27 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.readers.FileTask;
 
-/** tracelake's own reads through the {@code tracelake} data source: files it planned, reports to a folder. */
+/**
+ * A read through the {@code tracelake} data source of files the caller planned (each {@link FileTask} says its
+ * workload and format), each file's report left in a folder: how tests read files exactly as ingest's readers do.
+ */
 public final class TraceSource {
     private TraceSource() {}
 
     /**
      * The rows of {@code table} from the given files, one partition per file.
      *
-     * @param envelopes  for a multi-table reader: rows of all its tables as envelopes ({@code TableRows}), read once
      * @param reportsDir where each file's report is left ({@link ReportSink#readAll} once the data was written)
      * @param etNodes    the et_nodes table whose ET sizes fill Kineto kernels without one, or null
-     * @param rankSummariesDir for the events table: where each file's per-rank summaries are left, or null
      */
     public static Dataset<Row> read(
-            SparkSession spark,
-            List<FileTask> tasks,
-            String table,
-            boolean envelopes,
-            String reportsDir,
-            String etNodes,
-            String rankSummariesDir) {
+            SparkSession spark, List<FileTask> tasks, String table, String reportsDir, String etNodes) {
         DataFrameReader reader = spark.read()
                 .format(TraceDataSource.class.getName())
                 .option(TraceSourceOptions.TABLE, table)
                 .option(TraceSourceOptions.TASKS, TraceSourceOptions.encodeTasks(tasks))
-                .option(TraceSourceOptions.ENVELOPES, envelopes)
                 .option(TraceSourceOptions.REPORTS_DIR, reportsDir);
         if (etNodes != null) reader = reader.option(TraceSourceOptions.ET_NODES, etNodes);
-        if (rankSummariesDir != null) reader = reader.option(TraceSourceOptions.RANK_SUMMARIES_DIR, rankSummariesDir);
         return reader.load();
     }
 }

@@ -36,21 +36,14 @@ public final class TraceSourceOptions {
     public static final String GZIP_MIN_EXPANDED_BYTES = "gzipMinExpandedBytes";
     /**
      * An {@code et_nodes} table (Parquet, partitioned by workload) whose sized communication nodes fill the message
-     * sizes of the Kineto kernels that have none ({@code bytes_source = 'et'}); ingest points it at the ET files it
-     * has just read.
+     * sizes of the Kineto kernels that have none ({@code bytes_source = 'et'}), as ingest's Kineto reads take them
+     * from the ET files it has just read.
      */
     public static final String ET_NODES = "etNodes";
     /** A folder where each file's {@code trace_files} report is left exactly once ({@link ReportSink}). */
     public static final String REPORTS_DIR = "reportsDir";
-    /**
-     * Internal: where ingest's events read leaves each file's per-rank summaries for the metrics phase
-     * ({@code RankSummaryFiles}); the reports then say which files were summarised.
-     */
-    static final String RANK_SUMMARIES_DIR = "tracelake.rankSummariesDir";
-    /** Internal: the files to read, as planned by ingest (instead of a path). */
+    /** Internal: the files to read, planned by the caller of {@link TraceSource#read} (instead of a path). */
     static final String TASKS = "tracelake.tasks";
-    /** Internal: rows of a multi-table reader as envelopes of all its tables ({@code TableRows}), read once. */
-    static final String ENVELOPES = "tracelake.envelopes";
 
     static String table(CaseInsensitiveStringMap options) {
         return options.getOrDefault(TABLE, Tables.EVENTS);

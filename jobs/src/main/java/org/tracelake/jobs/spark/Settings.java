@@ -5,7 +5,6 @@ import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
-import org.tracelake.jobs.readers.InputLimits;
 
 /**
  * tracelake's own settings, the {@code spark.tracelake.*} keys given with {@code --conf} or in
@@ -121,11 +120,6 @@ public final class Settings {
                             + "; default " + key.defaultValue(),
                     e);
         }
-    }
-
-    /** The gzip limits of this session. */
-    public InputLimits inputLimits() {
-        return new InputLimits(get(GZIP_MAX_EXPANSION_RATIO), get(GZIP_MIN_EXPANDED_BYTES));
     }
 
     private static Boolean bool(String v) {

@@ -30,37 +30,45 @@ public final class ResultPrinter {
     }
 
     private static void printTable(Dataset<Row> df, int limit, PrintStream out) {
-        String[] cols = df.columns();
-        List<Row> rows = df.limit(limit + 1).collectAsList();
+        printTable(df.columns(), values(df.limit(limit + 1).collectAsList()), limit, out);
+    }
+
+    /**
+     * The aligned table of {@code rows} (each a row's values, as {@link Row#get} gives them), at most {@code limit};
+     * a last row beyond the limit says there are more. The thin Spark Connect client ({@link ConnectSql}) prints
+     * through here too, so both ways print the same table.
+     */
+    static void printTable(String[] cols, List<Object[]> rows, int limit, PrintStream out) {
         boolean more = rows.size() > limit;
         if (more) rows = rows.subList(0, limit);
         List<String[]> cells = new ArrayList<>();
         int[] width = new int[cols.length];
         for (int i = 0; i < cols.length; i++) width[i] = cols[i].length();
-        for (Row r : rows) {
+        for (Object[] r : rows) {
             String[] c = new String[cols.length];
             for (int i = 0; i < cols.length; i++) {
-                c[i] = cell(r.get(i));
+                c[i] = cell(r[i]);
                 width[i] = Math.max(width[i], c[i].length());
             }
             cells.add(c);
         }
-        out.println(line(cols, width, rows, true));
+        out.println(line(cols, width, null));
         StringBuilder rule = new StringBuilder();
         for (int i = 0; i < cols.length; i++) rule.append(i == 0 ? "" : "-+-").append("-".repeat(width[i]));
         out.println(rule);
-        for (int k = 0; k < cells.size(); k++) out.println(line(cells.get(k), width, rows.subList(k, k + 1), false));
+        for (int k = 0; k < cells.size(); k++) out.println(line(cells.get(k), width, rows.get(k)));
         out.println("(" + rows.size()
                 + (more
                         ? "+ rows; showing the first " + limit + ", raise --limit for more)"
                         : rows.size() == 1 ? " row)" : " rows)"));
     }
 
-    private static String line(String[] values, int[] width, List<Row> row, boolean header) {
+    /** One line of the table; numbers (of {@code row}, null for the header) are aligned right. */
+    private static String line(String[] values, int[] width, Object[] row) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < values.length; i++) {
             if (i > 0) sb.append(" | ");
-            boolean numeric = !header && !row.isEmpty() && row.get(0).get(i) instanceof Number;
+            boolean numeric = row != null && row[i] instanceof Number;
             String v = values[i];
             String pad = " ".repeat(width[i] - v.length());
             sb.append(numeric ? pad + v : v + (i == values.length - 1 ? "" : pad));
@@ -69,16 +77,31 @@ public final class ResultPrinter {
     }
 
     private static void printCsv(Dataset<Row> df, int limit, PrintStream out) {
-        out.println(String.join(",", df.columns()));
-        for (Row r : df.limit(limit).collectAsList()) {
+        printCsv(df.columns(), values(df.limit(limit).collectAsList()), out);
+    }
+
+    /** CSV: a header, then every row with every value as stored (nulls empty). */
+    static void printCsv(String[] cols, List<Object[]> rows, PrintStream out) {
+        out.println(String.join(",", cols));
+        for (Object[] r : rows) {
             StringBuilder sb = new StringBuilder();
-            for (int i = 0; i < r.length(); i++) {
+            for (int i = 0; i < r.length; i++) {
                 if (i > 0) sb.append(',');
-                String v = r.isNullAt(i) ? "" : exactCell(r.get(i));
+                String v = r[i] == null ? "" : exactCell(r[i]);
                 sb.append(v.matches(".*[\",\\n].*") ? '"' + v.replace("\"", "\"\"") + '"' : v);
             }
             out.println(sb);
         }
+    }
+
+    private static List<Object[]> values(List<Row> rows) {
+        List<Object[]> values = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            Object[] v = new Object[r.length()];
+            for (int i = 0; i < v.length; i++) v[i] = r.get(i);
+            values.add(v);
+        }
+        return values;
     }
 
     /**

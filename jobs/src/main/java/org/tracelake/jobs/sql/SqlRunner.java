@@ -147,18 +147,18 @@ public final class SqlRunner {
         StringBuilder buffer = new StringBuilder();
         while (true) {
             if (prompts) {
-                out.print(SqlText.isBlank(buffer.toString()) ? "tracelake> " : "        -> ");
+                out.print(SqlStatementSplitter.isBlank(buffer.toString()) ? "tracelake> " : "        -> ");
                 out.flush();
             }
             String line = in.readLine();
             if (line == null) break;
-            if (SqlText.isBlank(buffer.toString()) && line.strip().startsWith("\\")) {
+            if (SqlStatementSplitter.isBlank(buffer.toString()) && line.strip().startsWith("\\")) {
                 buffer.setLength(0);
                 if (!command(line.strip())) return ok;
                 continue;
             }
             buffer.append(line).append('\n');
-            SqlText.Scan scan = SqlText.scan(buffer.toString());
+            SqlStatementSplitter.Scan scan = SqlStatementSplitter.scan(buffer.toString());
             for (String s : scan.statements()) {
                 try {
                     execute(s);
@@ -170,7 +170,7 @@ public final class SqlRunner {
             buffer.setLength(0);
             buffer.append(scan.rest());
         }
-        if (!SqlText.isBlank(buffer.toString()))
+        if (!SqlStatementSplitter.isBlank(buffer.toString()))
             ok &= runAll(List.of(buffer.toString().strip()));
         return ok;
     }

@@ -14,7 +14,7 @@ import org.tracelake.schemas.Tables;
  * Every warehouse table that exists as a view of the same name, plus {@code metric_reference} (the metric catalog:
  * what every metric and figure means, its unit and what it needs).
  *
- * <p>A view is SQL text, {@code SELECT * FROM parquet.`<table folder>`}, not a DataFrame: Spark analyses a view's text
+ * <p>A view is SQL text that names the table's folder ({@link Warehouse#sqlSource}), not a DataFrame: Spark analyses a view's text
  * again at every query that reads it, so every query lists the table's files afresh and sees the latest refresh. A
  * DataFrame view would keep the file list of its creation, and after a refresh swaps a workload in, every query would
  * fail on files that are gone ({@code FAILED_READ_FILE.FILE_NOT_EXIST}). {@link #refresh} adds the views of tables a
@@ -54,7 +54,7 @@ public final class WarehouseViews {
         }
         for (String table : Tables.ALL) {
             if (registered.contains(table) || !warehouse.exists(table)) continue;
-            spark.sql(create(table) + "SELECT * FROM parquet." + quoted(warehouse.table(table)));
+            spark.sql(create(table) + "SELECT * FROM " + warehouse.sqlSource(table));
             registered.add(table);
         }
         List<String> tables = new ArrayList<>(registered);

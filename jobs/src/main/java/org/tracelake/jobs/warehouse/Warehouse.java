@@ -1,6 +1,7 @@
 package org.tracelake.jobs.warehouse;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -9,10 +10,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.catalyst.catalog.ExternalCatalogUtils;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -58,8 +56,30 @@ public final class Warehouse {
         return root + "/_staging/" + runId;
     }
 
+    /** A table as this run stages it, before its workloads are swapped in. */
+    public String stagedTable(String runId, String table) {
+        return staging(runId) + "/" + table;
+    }
+
     public String stagingPartition(String runId, String table, String workload) {
-        return staging(runId) + "/" + table + "/" + partitionDir(workload);
+        return stagedTable(runId, table) + "/" + partitionDir(workload);
+    }
+
+    /**
+     * A folder of the run's staging area that holds no table: what ingest leaves for the phases after it (the files'
+     * reports, the rank summaries). Its name starts with {@code _}, which no table's does.
+     */
+    public String stagedAside(String runId, String folder) {
+        if (!folder.startsWith("_")) throw new IllegalArgumentException("not a staging folder name: " + folder);
+        return staging(runId) + "/" + folder;
+    }
+
+    /**
+     * A live table as SQL names it for a view: its folder, listed again by every query that reads the view, so a view
+     * made once sees every later refresh's files.
+     */
+    public String sqlSource(String table) {
+        return "parquet.`" + table(table).replace("`", "``") + "`";
     }
 
     /** The partition folders ({@code workload=…}) a live table has: one listing, no Spark job. */
@@ -74,14 +94,7 @@ public final class Warehouse {
     }
 
     public static String partitionDir(String workload) {
-        return Tables.PARTITION_COLUMN + "="
-                + org.apache.spark.sql.catalyst.catalog.ExternalCatalogUtils.escapePathName(workload);
-    }
-
-    /** A live table as a DataFrame, or an empty one with the schema when it does not exist yet. */
-    public Dataset<Row> read(SparkSession spark, String table, StructType schemaIfAbsent) {
-        if (exists(table)) return spark.read().parquet(table(table));
-        return spark.createDataFrame(new ArrayList<>(), schemaIfAbsent);
+        return Tables.PARTITION_COLUMN + "=" + ExternalCatalogUtils.escapePathName(workload);
     }
 
     public boolean exists(String table) {
@@ -94,7 +107,7 @@ public final class Warehouse {
             }
             return false;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
@@ -24,6 +25,7 @@ import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.refresh.History;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.RunSchema;
 
 /**
@@ -42,7 +44,7 @@ class RunSummaryTest {
             shown.add(new GenericRowWithSchema(
                     new Object[] {
                         "run",
-                        String.format("w%02d", i),
+                        String.format(Locale.ROOT, "w%02d", i),
                         "avg_step_time",
                         "mean_ms",
                         null,
@@ -62,7 +64,8 @@ class RunSummaryTest {
         PrintStream stdout = System.out;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
-            RunSummary.print(null, warehouse, run); // no workload was read: the summary needs no Spark
+            RunSummary.print(
+                    new WarehouseTables(null, warehouse), run); // no workload was read: the summary needs no Spark
         } finally {
             System.setOut(stdout);
         }
@@ -107,11 +110,11 @@ class RunSummaryTest {
 
     @Test
     void oneWorkloadIsSingular() {
-        assertEquals("1 workload", org.tracelake.jobs.report.Fmt.count(1, "workload"));
-        assertEquals("0 workloads", org.tracelake.jobs.report.Fmt.count(0, "workload"));
-        assertEquals("1,200 files", org.tracelake.jobs.report.Fmt.count(1200, "file"));
-        assertEquals("6 kernel categories", org.tracelake.jobs.report.Fmt.count(6, "kernel category"));
-        assertEquals("2 days", org.tracelake.jobs.report.Fmt.count(2, "day"));
+        assertEquals("1 workload", org.tracelake.jobs.report.ReportFormatting.count(1, "workload"));
+        assertEquals("0 workloads", org.tracelake.jobs.report.ReportFormatting.count(0, "workload"));
+        assertEquals("1,200 files", org.tracelake.jobs.report.ReportFormatting.count(1200, "file"));
+        assertEquals("6 kernel categories", org.tracelake.jobs.report.ReportFormatting.count(6, "kernel category"));
+        assertEquals("2 days", org.tracelake.jobs.report.ReportFormatting.count(2, "day"));
     }
 
     /** A workload with its card, a skipped README and a trace that failed with no events: nothing to commit. */
@@ -139,7 +142,9 @@ class RunSummaryTest {
         PrintStream stdout = System.out;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
-            RunSummary.print(null, warehouse, run); // no workload committed: no headline rows to read, no Spark
+            RunSummary.print(
+                    new WarehouseTables(null, warehouse),
+                    run); // no workload committed: no headline rows to read, no Spark
         } finally {
             System.setOut(stdout);
         }

@@ -22,6 +22,7 @@ import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * Issue 30 "every reader can be tried from a clone": {@code generate --formats all} writes a small workload of each
@@ -225,8 +226,11 @@ class FormatSamplesTest {
     void aRefreshTakesEverySampleAndFindsTheHang() throws IOException {
         Path warehouse = dir.resolve("warehouse");
         Refresh.Result result = new Refresh(
-                        spark,
-                        new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration()),
+                        new WarehouseTables(
+                                spark,
+                                new Warehouse(
+                                        warehouse.toString(),
+                                        spark.sparkContext().hadoopConfiguration())),
                         RunIds.newId(),
                         InputLimits.defaults())
                 .run(archive.toString(), Set.of(), false);

@@ -24,6 +24,7 @@ import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * all_to_all_imbalance and the all_to_all_pairs table (METRICS.md §4) on the real DLRM run: the execution traces of
@@ -190,9 +191,9 @@ class AllToAllTest {
     }
 
     static Reports reports() throws Exception {
-        return new Reports(
+        return new Reports(new WarehouseTables(
                 spark,
-                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration())));
     }
 
     @Test

@@ -17,6 +17,7 @@ import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * The three CCL-Bench-named metrics METRICS.md §4 pins to CCL-Bench's own tools (memory_transfer_overhead,
@@ -153,9 +154,9 @@ class CclBenchParityTest {
      */
     @Test
     void compareExplainsTwoRealRunsFromTheirTables() throws Exception {
-        Reports reports = new Reports(
+        Reports reports = new Reports(new WarehouseTables(
                 spark,
-                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration())));
         Comparison c = reports.compare("hta2", "dlrm");
         double refParts = 0;
         double candParts = 0;

@@ -23,6 +23,7 @@ import org.tracelake.jobs.testing.KinetoTraceBuilder;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * comm_locality (METRICS.md §4) on a generated 16-rank, 2-node workload: the card says 8 GPUs a node, so ranks 0–7
@@ -192,9 +193,9 @@ class CommLocalityTest {
     }
 
     static Reports reports() throws Exception {
-        return new Reports(
+        return new Reports(new WarehouseTables(
                 spark,
-                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration())));
     }
 
     @Test

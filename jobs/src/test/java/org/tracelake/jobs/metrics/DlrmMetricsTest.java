@@ -482,14 +482,14 @@ class DlrmMetricsTest {
      */
     @Test
     void reportsShowWaitFreeBusbwBesideBusbw() throws IOException {
-        var reports = new org.tracelake.jobs.report.Reports(
+        var reports = new org.tracelake.jobs.report.Reports(new org.tracelake.jobs.warehouse.WarehouseTables(
                 spark,
                 new org.tracelake.jobs.warehouse.Warehouse(
-                        archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+                        archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration())));
         String text = reports.text(W, null);
         assertTrue(text.contains("wait-free busbw GB/s (median)"), text);
-        String busbw =
-                org.tracelake.jobs.report.Fmt.num(m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce")
+        String busbw = org.tracelake.jobs.report.ReportFormatting.num(
+                m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce")
                         .getDouble(3));
         assertTrue(
                 Pattern.compile("all_reduce .*" + Pattern.quote(busbw) + " +23\\.025 ")

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.cli.RunIds;
 import org.tracelake.jobs.ingest.WorkloadIngest;
-import org.tracelake.jobs.metrics.engine.RankSummaryFiles;
+import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
@@ -29,6 +29,7 @@ import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.testing.TestFiles;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * The per-rank pass runs as ingest reads each file ({@code spark.tracelake.metrics.rankPassAtIngest}, the default)
@@ -93,7 +94,7 @@ class RankPassAtIngestTest {
         try {
             Warehouse wh =
                     new Warehouse(fromEvents.toString(), spark.sparkContext().hadoopConfiguration());
-            Refresh.Result r = new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults())
+            Refresh.Result r = new Refresh(new WarehouseTables(spark, wh), RunIds.newId(), InputLimits.defaults())
                     .run(archive.archive.toString(), Set.of(), false);
             assertTrue(r.allOk(), () -> "refresh from events: " + r.workloads());
         } finally {

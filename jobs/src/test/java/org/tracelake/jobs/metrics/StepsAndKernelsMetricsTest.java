@@ -14,6 +14,7 @@ import static org.tracelake.jobs.testing.TraceClock.us;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
@@ -248,7 +249,8 @@ class StepsAndKernelsMetricsTest {
         r1.kernel(ALL_GATHER, 20, t(200), us(100), t(241), Map.of());
         r1.kernel(TOPK, 7, t(450), us(50), t(242), Map.of());
         for (int i = 0; i <= 10; i++) {
-            r1.kernelWithoutLaunch(String.format("tiny_kernel_%02d", i), 7, t(600 + 2L * i), us(1), Map.of());
+            r1.kernelWithoutLaunch(
+                    String.format(Locale.ROOT, "tiny_kernel_%02d", i), 7, t(600 + 2L * i), us(1), Map.of());
         }
         r1.cpu("cuda_runtime", "cudaStreamSynchronize", t(900), us(50), Map.of());
         r1.cpu("user_annotation", "FSDP::all_gather (layers.0)", t(30), us(30), Map.of());

@@ -22,6 +22,7 @@ import org.tracelake.jobs.cli.ExitCodes;
 import org.tracelake.jobs.testing.MainProcess;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * Issue 29's done-when, end to end through the real command: an archive holding what a shared file system really
@@ -204,8 +205,7 @@ class HostileArchiveRefreshTest {
         org.tracelake.jobs.warehouse.Warehouse wh = new org.tracelake.jobs.warehouse.Warehouse(
                 archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration());
         ChangePlan plan = ChangePlan.of(
-                spark,
-                wh,
+                new WarehouseTables(spark, wh),
                 org.tracelake.jobs.archive.ArchiveScanner.scan(
                         archive.archive.toString(), spark.sparkContext().hadoopConfiguration()),
                 false,

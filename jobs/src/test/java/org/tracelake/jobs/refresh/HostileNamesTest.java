@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.cli.ExitCodes;
 import org.tracelake.jobs.export.LeaderboardExport;
-import org.tracelake.jobs.report.Outputs;
+import org.tracelake.jobs.report.ReportFileWriter;
 import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.sql.ResultPrinter;
 import org.tracelake.jobs.sql.SqlRunner;
@@ -35,6 +35,7 @@ import org.tracelake.jobs.testing.MainProcess;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.udfs.UdfRegistry;
 
 /**
@@ -183,7 +184,7 @@ class HostileNamesTest {
     void reportsAndTheLeaderboardNameEveryWorkload() throws IOException {
         Warehouse warehouse =
                 new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration());
-        Reports reports = new Reports(spark, warehouse);
+        Reports reports = new Reports(new WarehouseTables(spark, warehouse));
         assertEquals(all(), new TreeSet<>(reports.workloads()));
         for (String name : HOSTILE) assertTrue(reports.text(name, null).contains(name), name);
         Path pages = tmp.resolve("out-pages");
@@ -191,15 +192,15 @@ class HostileNamesTest {
         assertEquals(
                 all().size(), new TreeSet<>(written).size(), "one page per workload, none overwritten: " + written);
         // names that differ only in characters a file name cannot keep still get pages of their own
-        assertNotEquals(Outputs.fileName("a b", ".html"), Outputs.fileName("a_b", ".html"));
-        assertNotEquals(Outputs.fileName("it's", ".html"), Outputs.fileName("it\"s", ".html"));
+        assertNotEquals(ReportFileWriter.fileName("a b", ".html"), ReportFileWriter.fileName("a_b", ".html"));
+        assertNotEquals(ReportFileWriter.fileName("it's", ".html"), ReportFileWriter.fileName("it\"s", ".html"));
         for (String f : written) assertTrue(Path.of(f).normalize().startsWith(pages), f);
         try (Stream<Path> files = Files.list(pages)) {
             assertEquals(all().size(), files.count());
         }
 
         Path board = tmp.resolve("out-leaderboard.json");
-        new LeaderboardExport(spark, warehouse).write(board.toString(), Set.of());
+        new LeaderboardExport(new WarehouseTables(spark, warehouse)).write(board.toString(), Set.of());
         Set<String> traces = new TreeSet<>();
         new ObjectMapper()
                 .readTree(board.toFile())

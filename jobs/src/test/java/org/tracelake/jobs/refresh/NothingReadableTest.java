@@ -24,6 +24,7 @@ import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * Issue 14 item 4: a workload with nothing readable is not {@code ok}. The shapes are those of archives from other
@@ -100,11 +101,11 @@ class NothingReadableTest {
                         .count());
 
         Path board = tmp.resolve("leaderboard.json");
-        new LeaderboardExport(
+        new LeaderboardExport(new WarehouseTables(
                         spark,
                         new Warehouse(
                                 archive.warehouse.toString(),
-                                spark.sparkContext().hadoopConfiguration()))
+                                spark.sparkContext().hadoopConfiguration())))
                 .write(board.toString(), Set.of());
         Set<String> listed = new TreeSet<>();
         new ObjectMapper()

@@ -3,6 +3,7 @@ package org.tracelake.jobs.refresh;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.Locale;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerEvent;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -41,7 +42,7 @@ class RefreshPlanSizeTest {
                 "a cold refresh of data/ (without the command line's summary job): " + data);
 
         TestArchive wide = new TestArchive(tmp.resolve("wide"));
-        for (int i = 0; i < 48; i++) wide.generated(String.format("w%02d", i), 2, 2, -1, 0);
+        for (int i = 0; i < 48; i++) wide.generated(String.format(Locale.ROOT, "w%02d", i), 2, 2, -1, 0);
         Counts many = refreshCounting(spark, wide);
         assertTrue(
                 many.jobs <= data.jobs && many.stages <= data.stages && many.sql <= data.sql,

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -95,8 +96,8 @@ class WarehouseLockRaceTest {
         Process a = racer(dir, "a", "b", trials);
         Process b = racer(dir, "b", "a", trials);
         assertTrue(a.waitFor(300, TimeUnit.SECONDS) && b.waitFor(300, TimeUnit.SECONDS), "the racers end");
-        assertEquals(0, a.exitValue(), () -> new String(readQuietly(a)));
-        assertEquals(0, b.exitValue(), () -> new String(readQuietly(b)));
+        assertEquals(0, a.exitValue(), () -> new String(readQuietly(a), StandardCharsets.UTF_8));
+        assertEquals(0, b.exitValue(), () -> new String(readQuietly(b), StandardCharsets.UTF_8));
         for (int i = 0; i < trials; i++) {
             Path trial = dir.resolve("trial-" + i);
             List<String> outcomes =

@@ -30,6 +30,7 @@ import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * {@code report --trace} (issue 30) on ../shared/traces/kineto/dlrm-8rank-v100: eight V100 ranks, one ProfilerStep#10
@@ -60,9 +61,9 @@ class ChromeTraceTest {
                 .card(W, "training", "dlrm", "NVIDIA V100", 8);
         var result = archive.refresh(spark);
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
-        reports = new Reports(
+        reports = new Reports(new WarehouseTables(
                 spark,
-                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration())));
         StepList steps = reports.steps(W);
         assertEquals(10L, steps.firstFull(), "ProfilerStep#10 on all eight ranks");
         Path file = tmp.resolve("out/dlrm-step10.pt.trace.json");

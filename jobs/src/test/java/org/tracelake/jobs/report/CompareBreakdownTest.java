@@ -20,6 +20,7 @@ import org.tracelake.jobs.testing.KinetoTraceBuilder;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * {@code report --compare}'s breakdown (issue 17) on two hand-built runs whose only difference is a slower all-reduce,
@@ -86,9 +87,9 @@ class CompareBreakdownTest {
             archive.card(w, "training", "llama3-8b", "NVIDIA H100", 2);
         }
         archive.refresh(spark);
-        reports = new Reports(
+        reports = new Reports(new WarehouseTables(
                 spark,
-                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration())));
         comparison = reports.compare(BASE, SLOW);
     }
 

@@ -25,6 +25,7 @@ import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * {@code report --history}: three nights of a generated 2-rank workload (first run with no straggler; then both
@@ -78,9 +79,9 @@ class HistoryReportTest {
         Refresh.Result night3 = archive.refresh(spark);
         assertFalse(night3.allOk());
 
-        reports = new Reports(
+        reports = new Reports(new WarehouseTables(
                 spark,
-                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration())));
         genRuns = List.of(night1.runId(), night2.runId(), night3.runId());
         realRuns = List.of(night1.runId(), night2.runId());
     }

@@ -26,6 +26,7 @@ import org.tracelake.jobs.cli.ExitCodes;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 import org.tracelake.jobs.sql.SampleWarehouse;
 import org.tracelake.jobs.testing.SharedSpark;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * The report job on a refresh of data/: the text report (numbers from the sample's traces, stable bytes), the
@@ -47,7 +48,7 @@ class ReportTest {
     static void setUp() {
         spark = SharedSpark.get();
         SampleWarehouse.get();
-        reports = new Reports(spark, SampleWarehouse.warehouse(spark));
+        reports = new Reports(new WarehouseTables(spark, SampleWarehouse.warehouse(spark)));
     }
 
     private static String line(String text, String startsWith) {

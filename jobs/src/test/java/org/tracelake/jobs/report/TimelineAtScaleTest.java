@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * The step timeline of a 256-rank workload (the project's generator; the card puts 8 GPUs on a node, so 32 nodes),
@@ -39,9 +40,9 @@ class TimelineAtScaleTest {
         TestArchive archive = new TestArchive(tmp).generated(W, RANKS, 2, 37, 300);
         var result = archive.refresh(spark);
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
-        reports = new Reports(
+        reports = new Reports(new WarehouseTables(
                 spark,
-                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration())));
         model = reports.model(W, null, ReportQueries.DEFAULT_TIMELINE_CAP);
     }
 

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +36,6 @@ import org.tracelake.jobs.testing.TestArchive;
  * is left. And a warehouse that does not exist is refused with exit code 2 and one line, before Spark starts.
  */
 class ServeTest {
-    private static final Pattern ADDRESS = Pattern.compile("listening on (sc://127\\.0\\.0\\.1:(\\d+))");
 
     @TempDir
     Path tmp;
@@ -62,7 +58,7 @@ class ServeTest {
 
         Path stdout = tmp.resolve("serve.out");
         Path stderr = tmp.resolve("serve.err");
-        serve = start(
+        serve = MainProcess.startTo(
                 stdout,
                 stderr,
                 "serve",
@@ -77,10 +73,11 @@ class ServeTest {
                 "--conf",
                 "spark.sql.shuffle.partitions=2");
         assertTrue(
-                MainProcess.waitFor(() -> address(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),
+                MainProcess.waitFor(
+                        () -> MainProcess.serveAddress(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),
                 "serve never said where it listens");
         assertTrue(serve.isAlive(), "serve ended: " + Files.readString(stderr));
-        String url = address(stdout);
+        String url = MainProcess.serveAddress(stdout);
 
         String perWorkload = "SELECT workload, count(*) AS n FROM events GROUP BY workload ORDER BY workload";
         List<JsonNode> first = remote(
@@ -138,7 +135,8 @@ class ServeTest {
     void aWarehouseThatDoesNotExistIsRefused() throws Exception {
         Path missing = tmp.resolve("no-warehouse");
         Path stderr = tmp.resolve("serve.err");
-        serve = start(tmp.resolve("serve.out"), stderr, "serve", "--warehouse", missing.toString(), "--port", "0");
+        serve = MainProcess.startTo(
+                tmp.resolve("serve.out"), stderr, "serve", "--warehouse", missing.toString(), "--port", "0");
         assertTrue(serve.waitFor(120, TimeUnit.SECONDS));
         assertEquals(2, serve.exitValue());
         List<String> lines = Files.readString(stderr).lines().toList();
@@ -184,24 +182,5 @@ class ServeTest {
             m.put(r.getString(0), r.getLong(1));
         }
         return m;
-    }
-
-    private static String address(Path stdout) {
-        try {
-            if (!Files.exists(stdout)) return null;
-            Matcher m = ADDRESS.matcher(Files.readString(stdout));
-            return m.find() ? m.group(1) : null;
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    /** {@code Main args…} as a real process (MainProcess's command line), both outputs to files. */
-    private static Process start(Path stdout, Path stderr, String... args) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(MainProcess.command(args))
-                .redirectOutput(stdout.toFile())
-                .redirectError(stderr.toFile());
-        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-        return pb.start();
     }
 }

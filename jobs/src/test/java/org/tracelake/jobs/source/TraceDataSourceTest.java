@@ -18,7 +18,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.sql.SampleWarehouse;
-import org.tracelake.jobs.sql.SqlText;
+import org.tracelake.jobs.sql.SqlStatementSplitter;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
@@ -78,7 +78,8 @@ class TraceDataSourceTest {
         assertTrue(block.find(), "docs/SQL.md has a sql source block");
         String archive = SampleWarehouse.projectHome().resolve("data").toString();
         Dataset<Row> last = null;
-        for (String statement : SqlText.split(block.group(1).replace("/archive", archive))) last = spark.sql(statement);
+        for (String statement : SqlStatementSplitter.split(block.group(1).replace("/archive", archive)))
+            last = spark.sql(statement);
         List<Row> rows = last.collectAsList();
         assertEquals(
                 4, rows.stream().map(r -> r.getInt(0)).distinct().count(), "comm kernels on all four ranks: " + rows);

@@ -16,7 +16,7 @@ class SettingsTest {
     @Test
     void defaultsAndGivenValues() {
         Settings s = Settings.of(spark);
-        assertEquals(InputLimits.defaults(), s.inputLimits());
+        assertEquals(InputLimits.defaults(), InputLimits.from(s));
         assertEquals(24L, s.get(Settings.LOCK_STALE_AFTER_HOURS));
         spark.conf().set(Settings.REGRESSION_THRESHOLD.name(), "0.2");
         try {

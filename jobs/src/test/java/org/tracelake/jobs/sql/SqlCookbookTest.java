@@ -64,7 +64,7 @@ public class SqlCookbookTest {
             n++;
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            boolean ok = runner(out, err).runAll(SqlText.split(m.group(1)));
+            boolean ok = runner(out, err).runAll(SqlStatementSplitter.split(m.group(1)));
             String actual = out.toString(StandardCharsets.UTF_8);
             if (!ok) {
                 failures.add("query " + n + " failed: " + err.toString(StandardCharsets.UTF_8) + "\n" + m.group(1));
@@ -112,7 +112,7 @@ public class SqlCookbookTest {
         String root = SampleWarehouse.get().warehouse.toAbsolutePath().toString();
         while (m.find()) {
             blocks++;
-            for (String statement : SqlText.split(m.group(1).replace("/data/tracelake", root))) {
+            for (String statement : SqlStatementSplitter.split(m.group(1).replace("/data/tracelake", root))) {
                 // keep the session's registered views: the documented temporary views get a prefix here
                 spark.sql(statement.replace("TEMPORARY VIEW ", "TEMPORARY VIEW ddl_"));
             }

@@ -96,7 +96,9 @@ class SqlPromptAcrossRefreshTest {
         assertEquals(entry.unit(), m.get("unit").asText());
         assertEquals(entry.description(), m.get("description").asText());
         assertEquals(3, printedLines.length, "one row for coll_call_num, none for an unknown metric: " + printed);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no metric no_such_metric"), err.toString());
+        assertTrue(
+                err.toString(StandardCharsets.UTF_8).contains("no metric no_such_metric"),
+                err.toString(StandardCharsets.UTF_8));
     }
 
     /** Events per workload as a fresh read of the table's files says (no view involved). */

@@ -11,7 +11,7 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.sql.ResultPrinter;
 import org.tracelake.jobs.sql.SampleWarehouse;
 import org.tracelake.jobs.sql.SqlRunner;
-import org.tracelake.jobs.sql.SqlText;
+import org.tracelake.jobs.sql.SqlStatementSplitter;
 import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
@@ -39,7 +39,7 @@ public final class DocQuestion {
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         runner.register(new Warehouse(warehouse, spark.sparkContext().hadoopConfiguration()));
-        boolean ok = runner.runAll(SqlText.split(m.group(1)));
+        boolean ok = runner.runAll(SqlStatementSplitter.split(m.group(1)));
         return new Answer(m.group(2), out.toString(StandardCharsets.UTF_8), ok, err.toString(StandardCharsets.UTF_8));
     }
 }

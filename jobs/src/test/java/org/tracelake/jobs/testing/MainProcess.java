@@ -8,12 +8,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A tracelake command as a real process: bin/tracelake's java command line with the test classpath, so a test can
  * kill it, run two at once, or read its exit code and standard error as a scheduler would.
  */
 public final class MainProcess {
+    private static final Pattern SERVE_ADDRESS = Pattern.compile("listening on (sc://127\\.0\\.0\\.1:(\\d+))");
+
     private MainProcess() {}
 
     /** Starts {@code org.tracelake.jobs.Main args…} (standard output discarded, standard error kept in the process). */
@@ -26,10 +30,32 @@ public final class MainProcess {
         return start(ProcessBuilder.Redirect.to(stdout.toFile()), args);
     }
 
+    /** Starts {@code Main args…} with both outputs written to files. */
+    public static Process startTo(Path stdout, Path stderr, String... args) throws IOException {
+        return start(ProcessBuilder.Redirect.to(stdout.toFile()), ProcessBuilder.Redirect.to(stderr.toFile()), args);
+    }
+
     private static Process start(ProcessBuilder.Redirect stdout, String... args) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command(args)).redirectOutput(stdout);
+        return start(stdout, ProcessBuilder.Redirect.PIPE, args);
+    }
+
+    private static Process start(ProcessBuilder.Redirect stdout, ProcessBuilder.Redirect stderr, String... args)
+            throws IOException {
+        ProcessBuilder pb =
+                new ProcessBuilder(command(args)).redirectOutput(stdout).redirectError(stderr);
         pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
         return pb.start();
+    }
+
+    /** The address {@code serve} printed to its standard output ({@code sc://127.0.0.1:PORT}), or null so far. */
+    public static String serveAddress(Path stdout) {
+        try {
+            if (!Files.exists(stdout)) return null;
+            Matcher m = SERVE_ADDRESS.matcher(Files.readString(stdout));
+            return m.find() ? m.group(1) : null;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** The java command line of {@code Main args…}. */

@@ -12,6 +12,7 @@ import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * A throwaway archive and warehouse for one test: copies real traces from ../shared/traces (never modified),
@@ -96,8 +97,8 @@ public final class TestArchive {
         try {
             Warehouse wh =
                     new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
-            return new Refresh(spark, wh, RunIds.newId(), InputLimits.defaults())
-                    .withoutMetrics()
+            return new Refresh(new WarehouseTables(spark, wh), RunIds.newId(), InputLimits.defaults())
+                    .ingestOnly()
                     .run(archive.toString(), java.util.Set.of(), true)
                     .workloads();
         } catch (IOException e) {
@@ -114,7 +115,8 @@ public final class TestArchive {
         try {
             Warehouse wh =
                     new Warehouse(warehouse.toString(), spark.sparkContext().hadoopConfiguration());
-            return new Refresh(spark, wh, RunIds.newId(), limits).run(archive.toString(), java.util.Set.of(), false);
+            return new Refresh(new WarehouseTables(spark, wh), RunIds.newId(), limits)
+                    .run(archive.toString(), java.util.Set.of(), false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

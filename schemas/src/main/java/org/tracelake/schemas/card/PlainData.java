@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -209,20 +210,14 @@ final class PlainData {
         if (v == null) {
             return null;
         }
-        switch (field.kind()) {
-            case TEXT:
-                return text(v, flat, src, path);
-            case COUNT:
-                return count(v, flat, src, path);
-            case NUMBER_LIST:
-                return numberList(v, flat, src, path);
-            case TEXT_MAP:
-                return textMap(v, flat, src, path);
-            case TEXT_LIST:
-                return textList(v, flat, src, path);
-            default:
-                throw new AssertionError(field.kind());
-        }
+        // A switch expression without default: a new kind that is not handled here does not compile.
+        return switch (field.kind()) {
+            case TEXT -> text(v, flat, src, path);
+            case COUNT -> count(v, flat, src, path);
+            case NUMBER_LIST -> numberList(v, flat, src, path);
+            case TEXT_MAP -> textMap(v, flat, src, path);
+            case TEXT_LIST -> textList(v, flat, src, path);
+        };
     }
 
     private static String text(Object v, Map<String, String> flat, String src, String path) throws CardException {
@@ -515,7 +510,7 @@ final class PlainData {
                             || c == '\u2029'
                             || c == 0x7f
                             || loneSurrogate) {
-                        sb.append(String.format("\\u%04x", (int) c));
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
                     } else {
                         sb.append(c);
                     }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,7 +29,7 @@ final class AortaTelemetrySample {
             for (int step = 1; step <= STEPS; step++)
                 lines.append(json.writeValueAsString(line(rank, step))).append('\n');
             Files.writeString(
-                    dir.resolve(String.format("artifacts/rank_%02d_metrics.jsonl", rank)),
+                    dir.resolve(String.format(Locale.ROOT, "artifacts/rank_%02d_metrics.jsonl", rank)),
                     lines,
                     StandardCharsets.UTF_8);
         }

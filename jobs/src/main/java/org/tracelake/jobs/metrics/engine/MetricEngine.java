@@ -11,10 +11,10 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.jobs.metrics.rank.RankEvent;
 import org.tracelake.jobs.metrics.workload.Card;
 import org.tracelake.jobs.metrics.workload.DevicePeakTable;
 import org.tracelake.jobs.metrics.workload.EtAllToAll;
+import org.tracelake.jobs.rank.RankEvent;
 import org.tracelake.jobs.warehouse.PartitionFiles;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.Tables;
@@ -24,7 +24,7 @@ import org.tracelake.schemas.Tables;
  * {@code all_to_all_pairs}, {@code kernel_totals}, {@code collective_hangs}) of a set of workloads from their {@code events}, cards and
  * side tables (metrics never reread trace files), in one small Spark plan whatever the number of workloads:
  * <ol>
- * <li>each rank's events, sorted by time, pass once through plain Java ({@link org.tracelake.jobs.metrics.rank.RankAccumulator}),
+ * <li>each rank's events, sorted by time, pass once through plain Java ({@link org.tracelake.jobs.rank.RankAccumulator}),
  * which keeps a summary: as ingest reads each file ({@link RankSummaryFiles}), or here ({@link RankPass}) for a
  * workload whose files could not all be summarised there;</li>
  * <li>a workload's summaries, card, execution-trace all_to_all nodes and side-table rows meet in one task

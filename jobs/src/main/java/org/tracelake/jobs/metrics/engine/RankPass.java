@@ -6,13 +6,13 @@ import java.util.List;
 import java.util.Objects;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.sql.Row;
-import org.tracelake.jobs.metrics.rank.RankAccumulator;
-import org.tracelake.jobs.metrics.rank.RankEvent;
+import org.tracelake.jobs.rank.RankAccumulator;
+import org.tracelake.jobs.rank.RankEvent;
 
 /**
  * The per-rank pass: over partitions sorted by (workload, rank, row kind, start), each rank's events arrive together,
  * CPU-side first, then GPU activities; each rank becomes one {@link WorkloadInput} row holding its
- * {@link org.tracelake.jobs.metrics.rank.RankSummary}. Only one rank's summary is in memory at a time.
+ * {@link org.tracelake.jobs.rank.RankSummary}. Only one rank's summary is in memory at a time.
  */
 final class RankPass implements MapPartitionsFunction<Row, Row> {
     @Override

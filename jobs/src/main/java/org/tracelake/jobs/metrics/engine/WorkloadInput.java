@@ -3,8 +3,9 @@ package org.tracelake.jobs.metrics.engine;
 import java.io.Serializable;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.tracelake.jobs.rank.Blobs;
+import org.tracelake.jobs.rank.RankSummaryFiles;
 
 /**
  * The rows that meet per workload in the workload step: one per rank (its summary), the workload's card, the
@@ -13,15 +14,13 @@ import org.apache.spark.sql.types.StructType;
 final class WorkloadInput {
     private WorkloadInput() {}
 
-    static final String RANK = "rank";
+    static final String RANK = RankSummaryFiles.KIND;
     static final String CARD = "card";
     static final String ET_ALL_TO_ALL = "et_all_to_all";
     static final String SIDE_METRIC = "side_metric";
 
-    static final StructType SCHEMA = new StructType()
-            .add("workload", DataTypes.StringType, false)
-            .add("kind", DataTypes.StringType, false)
-            .add("blob", DataTypes.BinaryType, false);
+    /** The same columns as the rank summaries ingest leaves, which are inputs too. */
+    static final StructType SCHEMA = RankSummaryFiles.SCHEMA;
 
     static Row row(String workload, String kind, Serializable value) {
         return RowFactory.create(workload, kind, Blobs.write(value));

@@ -8,6 +8,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.CatalystTypeConverters;
 import org.apache.spark.sql.types.StructType;
+import org.tracelake.jobs.rank.Blobs;
 import scala.Function1;
 import scala.Tuple2;
 

@@ -4,9 +4,11 @@ import static org.apache.spark.sql.functions.col;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -16,13 +18,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.spark.api.java.function.CoGroupFunction;
-import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.tracelake.schemas.FlightRecorderSchema;
+import scala.collection.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The {@code collective_hangs} table (METRICS.md §4 "Hangs"), one row per stuck collective, from one workload's NCCL
@@ -115,10 +118,8 @@ public final class CollectiveHangs {
         }
 
         /** An array column's value as Spark's row encoder takes it. */
-        private static scala.collection.Seq<Integer> seq(List<Integer> values) {
-            return values == null
-                    ? null
-                    : scala.jdk.javaapi.CollectionConverters.asScala(values).toSeq();
+        private static Seq<Integer> seq(List<Integer> values) {
+            return values == null ? null : CollectionConverters.asScala(values).toSeq();
         }
 
         /** From a row of {@link FlightRecorderSchema#HANGS}. */
@@ -302,7 +303,7 @@ public final class CollectiveHangs {
         for (Hang h : stuck) {
             for (int rank : h.missingRanks()) firstOfRank.merge(rank, h, (a, b) -> inTime.compare(a, b) <= 0 ? a : b);
         }
-        Set<Hang> roots = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Hang> roots = Collections.newSetFromMap(new IdentityHashMap<>());
         roots.addAll(firstOfRank.values());
         return stuck.stream().map(h -> roots.contains(h) ? h.asRoot() : h).toList();
     }
@@ -337,14 +338,11 @@ public final class CollectiveHangs {
      * cogrouped, the entries sorted by group so that each group is attributed as its entries stream by.
      */
     public static Dataset<Row> table(Dataset<Row> flightRecorder, Dataset<Row> processGroupStatus) {
-        Dataset<Row> entries = flightRecorder.select(
-                ENTRY_COLUMNS[0], java.util.Arrays.copyOfRange(ENTRY_COLUMNS, 1, ENTRY_COLUMNS.length));
-        Dataset<Row> groups = processGroupStatus.select(
-                GROUP_COLUMNS[0], java.util.Arrays.copyOfRange(GROUP_COLUMNS, 1, GROUP_COLUMNS.length));
-        MapFunction<Row, String> workload = r -> r.getString(0);
-        return entries.groupByKey(workload, Encoders.STRING())
+        Dataset<Row> entries = SideInputs.project(flightRecorder, ENTRY_COLUMNS);
+        Dataset<Row> groups = SideInputs.project(processGroupStatus, GROUP_COLUMNS);
+        return entries.groupByKey(SideInputs.WORKLOAD, Encoders.STRING())
                 .cogroupSorted(
-                        groups.groupByKey(workload, Encoders.STRING()),
+                        groups.groupByKey(SideInputs.WORKLOAD, Encoders.STRING()),
                         new Column[] {
                             col("pg_name").asc_nulls_first(), col("pg_id").asc_nulls_last()
                         },
@@ -376,8 +374,8 @@ public final class CollectiveHangs {
                     Row r = entryRows.next();
                     List<List<Long>> sizes = r.isNullAt(8)
                             ? null
-                            : r.<scala.collection.Seq<Long>>getList(8).stream()
-                                    .map(s -> s == null ? null : scala.jdk.javaapi.CollectionConverters.asJava(s))
+                            : r.<Seq<Long>>getList(8).stream()
+                                    .map(s -> s == null ? null : CollectionConverters.asJava(s))
                                     .toList();
                     return new Entry(
                             r.isNullAt(1) ? null : r.getInt(1),

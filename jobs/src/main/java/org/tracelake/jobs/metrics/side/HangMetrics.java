@@ -1,6 +1,8 @@
 package org.tracelake.jobs.metrics.side;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -16,6 +18,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.tracelake.jobs.metrics.MetricRow;
+import org.tracelake.schemas.FlightRecorderSchema;
 import org.tracelake.schemas.MetricSchema;
 
 /**
@@ -68,7 +71,7 @@ public final class HangMetrics {
     private static MetricRow hungGroups(String workload, List<CollectiveHangs.Hang> hangs) {
         // a group is a distinct (name, description) among the stuck rows
         Set<List<String>> groups = new LinkedHashSet<>();
-        for (CollectiveHangs.Hang h : hangs) groups.add(java.util.Arrays.asList(h.pgName(), h.pgDesc()));
+        for (CollectiveHangs.Hang h : hangs) groups.add(Arrays.asList(h.pgName(), h.pgDesc()));
         if (groups.isEmpty()) return row(workload, "hung_groups", 0.0, NO_GROUP);
         List<String> names = new ArrayList<>();
         for (List<String> g : groups) {
@@ -108,16 +111,13 @@ public final class HangMetrics {
                             return seen.iterator();
                         },
                         Encoders.STRING());
-        MapFunction<Row, String> workloadOfHang = r -> r.getString(0);
-        String[] columns = org.tracelake.schemas.FlightRecorderSchema.HANGS.fieldNames();
-        Dataset<Row> hangRowsByName =
-                collectiveHangs.select(columns[0], java.util.Arrays.copyOfRange(columns, 1, columns.length));
+        Dataset<Row> hangRowsByName = SideInputs.project(collectiveHangs, FlightRecorderSchema.HANGS.fieldNames());
         return withDumps
                 .groupByKey((MapFunction<String, String>) w -> w, Encoders.STRING())
                 .cogroup(
-                        hangRowsByName.groupByKey(workloadOfHang, Encoders.STRING()),
+                        hangRowsByName.groupByKey(SideInputs.WORKLOAD, Encoders.STRING()),
                         (CoGroupFunction<String, String, Row, Row>) (workload, dumps, hangRows) -> {
-                            if (!dumps.hasNext()) return java.util.Collections.emptyIterator();
+                            if (!dumps.hasNext()) return Collections.emptyIterator();
                             List<CollectiveHangs.Hang> hangs = new ArrayList<>();
                             hangRows.forEachRemaining(r -> hangs.add(CollectiveHangs.Hang.fromRow(r)));
                             Iterator<MetricRow> out = workload(workload, hangs).iterator();

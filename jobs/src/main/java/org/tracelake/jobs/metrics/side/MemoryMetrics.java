@@ -3,12 +3,12 @@ package org.tracelake.jobs.metrics.side;
 import static org.apache.spark.sql.functions.col;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import org.apache.spark.api.java.function.CoGroupFunction;
-import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
@@ -69,7 +69,7 @@ public final class MemoryMetrics {
         /** The figures in {@link #METRICS}' order; null where the device has no value. */
         List<Double> values() {
             DeviceReplay.Result f = figures;
-            return java.util.Arrays.asList(
+            return Arrays.asList(
                     (double) f.peakAllocated(),
                     (double) f.peakReserved(),
                     f.memoryEfficiency(),
@@ -170,14 +170,11 @@ public final class MemoryMetrics {
      * trace by ordinal), so that a device is replayed as its rows stream by.
      */
     public static Dataset<Row> rows(Dataset<Row> memoryEvents, Dataset<Row> memorySegments) {
-        Dataset<Row> events = memoryEvents.select(
-                EVENT_COLUMNS[0], java.util.Arrays.copyOfRange(EVENT_COLUMNS, 1, EVENT_COLUMNS.length));
-        Dataset<Row> segments = memorySegments.select(
-                SEGMENT_COLUMNS[0], java.util.Arrays.copyOfRange(SEGMENT_COLUMNS, 1, SEGMENT_COLUMNS.length));
-        MapFunction<Row, String> workload = r -> r.getString(0);
-        return events.groupByKey(workload, Encoders.STRING())
+        Dataset<Row> events = SideInputs.project(memoryEvents, EVENT_COLUMNS);
+        Dataset<Row> segments = SideInputs.project(memorySegments, SEGMENT_COLUMNS);
+        return events.groupByKey(SideInputs.WORKLOAD, Encoders.STRING())
                 .cogroupSorted(
-                        segments.groupByKey(workload, Encoders.STRING()),
+                        segments.groupByKey(SideInputs.WORKLOAD, Encoders.STRING()),
                         new Column[] {
                             col("rank").asc_nulls_first(),
                             col("device").asc(),

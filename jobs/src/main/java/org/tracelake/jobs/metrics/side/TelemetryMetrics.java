@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.spark.api.java.function.FlatMapGroupsFunction;
-import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
@@ -170,10 +169,9 @@ public final class TelemetryMetrics {
      * line), so that every mean sums its lines in that one order.
      */
     public static Dataset<Row> rows(Dataset<Row> iterationTelemetry) {
-        Dataset<Row> lines = iterationTelemetry
-                .where(col("row_kind").equalTo(TelemetrySchema.KIND_ITERATION))
-                .select(COLUMNS[0], java.util.Arrays.copyOfRange(COLUMNS, 1, COLUMNS.length));
-        return lines.groupByKey((MapFunction<Row, String>) r -> r.getString(0), Encoders.STRING())
+        Dataset<Row> lines = SideInputs.project(
+                iterationTelemetry.where(col("row_kind").equalTo(TelemetrySchema.KIND_ITERATION)), COLUMNS);
+        return lines.groupByKey(SideInputs.WORKLOAD, Encoders.STRING())
                 .flatMapSortedGroups(
                         new Column[] {
                             col("rank").asc_nulls_first(),

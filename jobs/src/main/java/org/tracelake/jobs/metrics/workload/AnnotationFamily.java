@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.tracelake.jobs.metrics.rank.Facts;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * Metrics of CPU-side annotations (METRICS.md §4): phase_time_ms (forward / backward / optimizer per step), fsdp_*
@@ -76,24 +76,20 @@ final class AnnotationFamily {
         for (RankSummary r : w.ranks) {
             if (r.whole.isEmpty()) continue;
             anyRank = true;
-            Long union = r.whole.get(Facts.ALLGATHER_UNION);
+            Long union = r.whole.get(RankFactNames.ALLGATHER_UNION);
             if (union != null && union > 0) {
                 anyAllGather = true;
-                double ratio = (double) r.whole.get(Facts.ALLGATHER_OVERLAP) / union;
+                double ratio = (double) r.whole.get(RankFactNames.ALLGATHER_OVERLAP) / union;
                 ratios.add(ratio);
                 w.ok("fsdp_prefetch_overlap", null, ratio, "ratio", SCOPE_RANK, r.rank, null, null);
             }
         }
         if (!anyRank) return;
-        w.row(
+        w.workloadRow(
                 "fsdp_prefetch_overlap",
                 null,
                 ratios.isEmpty() ? null : Stats.mean(ratios),
                 "ratio",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 anyAllGather ? STATUS_OK : STATUS_MISSING_INPUT,
                 anyAllGather ? null : "no all_gather communication in the traces");
     }

@@ -16,9 +16,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.Facts;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.BusBandwidth;
 import org.tracelake.udfs.CollectiveKind;
 
@@ -81,15 +81,11 @@ final class CommunicationFamily {
         }
         if (nRanks == 0) return;
         w.ok("coll_call_num", null, Stats.mean(counts), "count", SCOPE_WORKLOAD, null, null, null);
-        w.row(
+        w.workloadRow(
                 "comm_bytes_total",
                 null,
                 (double) knownAll,
                 "bytes",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 unknownAll > 0 ? STATUS_PARTIAL : STATUS_OK,
                 unknownAll > 0 ? unknownAll + " of " + nAll + " collective instances have no known size" : null);
         byKind.forEach((kind, k) -> {
@@ -164,7 +160,7 @@ final class CommunicationFamily {
         List<Double> values = new ArrayList<>();
         for (RankSummary r : w.ranks) {
             if (r.whole.isEmpty()) continue;
-            long union = r.whole.getOrDefault(Facts.COMM_UNION, 0L);
+            long union = r.whole.getOrDefault(RankFactNames.COMM_UNION, 0L);
             w.ok("comm_time_s", null, union / 1e9, "s", SCOPE_RANK, r.rank, null, null);
             values.add((double) union);
         }
@@ -179,11 +175,11 @@ final class CommunicationFamily {
     private static void totalCommunicationTime(Workload w) {
         List<Double> values = new ArrayList<>();
         for (RankSummary r : w.ranks) {
-            if (!r.whole.containsKey(Facts.KERNEL_FIRST)) continue;
-            long trimmed = r.whole.getOrDefault(Facts.TRIMMED_STEPS, 0L);
+            if (!r.whole.containsKey(RankFactNames.KERNEL_FIRST)) continue;
+            long trimmed = r.whole.getOrDefault(RankFactNames.TRIMMED_STEPS, 0L);
             double value = (trimmed > 0
-                            ? (double) r.whole.get(Facts.CCL_COMM_PER_STEP_BASIS) / trimmed
-                            : (double) r.whole.getOrDefault(Facts.CCL_COMM_TOTAL, 0L))
+                            ? (double) r.whole.get(RankFactNames.CCL_COMM_PER_STEP_BASIS) / trimmed
+                            : (double) r.whole.getOrDefault(RankFactNames.CCL_COMM_TOTAL, 0L))
                     / 1e9;
             values.add(value);
             w.ok("total_communication_time", null, value, "s/step", SCOPE_RANK, r.rank, null, null);
@@ -202,9 +198,9 @@ final class CommunicationFamily {
         for (RankSummary r : w.ranks) {
             List<Double> pcts = new ArrayList<>();
             r.steps.forEach((step, f) -> {
-                Long kernel = f.get(Facts.CCL_KERNEL_DUR_OVERLAPPING);
-                if (f.getOrDefault(Facts.TRIMMED, 0L) != 1 || kernel == null || kernel <= 0) return;
-                double pct = 100.0 * f.get(Facts.CCL_COMM_DUR_OVERLAPPING) / kernel;
+                Long kernel = f.get(RankFactNames.CCL_KERNEL_DUR_OVERLAPPING);
+                if (f.getOrDefault(RankFactNames.TRIMMED, 0L) != 1 || kernel == null || kernel <= 0) return;
+                double pct = 100.0 * f.get(RankFactNames.CCL_COMM_DUR_OVERLAPPING) / kernel;
                 pcts.add(pct);
                 w.ok("communication_fraction", null, pct, "%", SCOPE_STEP, r.rank, step, null);
             });
@@ -318,38 +314,8 @@ final class CommunicationFamily {
         }
         boolean meaningful = reason == null;
         String status = meaningful ? STATUS_OK : STATUS_NOT_MEANINGFUL;
-        w.row(
-                "hockney_alpha_s",
-                null,
-                meaningful ? alpha : null,
-                "s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
-                status,
-                reason);
-        w.row(
-                "hockney_beta_s_per_byte",
-                null,
-                meaningful ? beta : null,
-                "s/byte",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
-                status,
-                reason);
-        w.row(
-                "hockney_inverse_beta_Bps",
-                null,
-                meaningful ? 1.0 / beta : null,
-                "bytes/s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
-                status,
-                reason);
+        w.workloadRow("hockney_alpha_s", null, meaningful ? alpha : null, "s", status, reason);
+        w.workloadRow("hockney_beta_s_per_byte", null, meaningful ? beta : null, "s/byte", status, reason);
+        w.workloadRow("hockney_inverse_beta_Bps", null, meaningful ? 1.0 / beta : null, "bytes/s", status, reason);
     }
 }

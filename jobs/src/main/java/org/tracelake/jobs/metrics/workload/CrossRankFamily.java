@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.Facts;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.BusBandwidth;
 
 /**
@@ -174,31 +174,17 @@ final class CrossRankFamily {
         for (Object[] f : figures) {
             if (f[0].equals("straggler_rank") && lags.get(n - 1) == 0) {
                 // nobody is late: the tie rule would name a rank that waited for no one (METRICS.md §4)
-                w.row(
+                w.workloadRow(
                         "straggler_lag",
                         "straggler_rank",
                         null,
                         "rank",
-                        SCOPE_WORKLOAD,
-                        null,
-                        null,
-                        null,
                         STATUS_NOT_MEANINGFUL,
                         "no collective instance has a lag above 0: every rank started each of the " + n
                                 + " matched collectives at the same time, so no rank is a straggler");
                 continue;
             }
-            w.row(
-                    "straggler_lag",
-                    (String) f[0],
-                    (Double) f[1],
-                    (String) f[2],
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null,
-                    status,
-                    reason);
+            w.workloadRow("straggler_lag", (String) f[0], (Double) f[1], (String) f[2], status, reason);
         }
     }
 
@@ -218,15 +204,11 @@ final class CrossRankFamily {
         long min = times.stream().mapToLong(Long::longValue).min().orElse(0);
         boolean ok = times.size() >= 2 && max > 0;
         String reason = times.size() < 2 ? String.format(fewReason, times.size()) : ok ? null : zeroReason;
-        w.row(
+        w.workloadRow(
                 metric,
                 null,
                 ok ? (double) (max - min) / max : null,
                 "ratio",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 ok ? STATUS_OK : STATUS_MISSING_INPUT,
                 reason);
     }
@@ -235,7 +217,7 @@ final class CrossRankFamily {
     private static void loadImbalance(Workload w) {
         List<Long> unions = new ArrayList<>();
         for (RankSummary r : w.ranks) {
-            Long u = r.whole.get(Facts.KERNEL_UNION);
+            Long u = r.whole.get(RankFactNames.KERNEL_UNION);
             if (u != null) unions.add(u);
         }
         if (unions.size() < 2) return;
@@ -249,8 +231,8 @@ final class CrossRankFamily {
         TreeMap<Long, List<Long>> ends = new TreeMap<>();
         for (RankSummary r : w.ranks) {
             r.steps.forEach((step, f) -> {
-                if (f.containsKey(Facts.WINDOW_START))
-                    ends.computeIfAbsent(step, k -> new ArrayList<>()).add(f.get(Facts.WINDOW_END));
+                if (f.containsKey(RankFactNames.WINDOW_START))
+                    ends.computeIfAbsent(step, k -> new ArrayList<>()).add(f.get(RankFactNames.WINDOW_END));
             });
         }
         List<Double> skews = new ArrayList<>();

@@ -10,8 +10,8 @@ import java.util.Objects;
 import java.util.Set;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * Every metric of the catalog appears for every workload at workload scope (METRICS.md §5): where no family gave a
@@ -35,18 +35,27 @@ final class Gaps {
             String status = APPLICABILITY.contains(e.requires()) && unmet != null
                     ? STATUS_NOT_APPLICABLE
                     : STATUS_MISSING_INPUT;
-            w.row(
+            w.workloadRow(
                     e.metric(),
                     e.figure(),
                     null,
                     e.unit(),
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null,
                     status,
                     Objects.requireNonNullElse(unmet, "not computable from this workload's inputs"));
         }
+    }
+
+    private static final String NONE_MATCHED = "no collective was matched across two or more ranks";
+
+    /** Why the workload cannot be joined across ranks (no ranks, or one), or null when it can. */
+    private static String notMultiRank(Workload w) {
+        return w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join" : null;
+    }
+
+    /** Why the workload has no collectives to match across ranks (not multi-rank, or none at all), or null. */
+    private static String noCollectivesToMatch(Workload w) {
+        String notMultiRank = notMultiRank(w);
+        return notMultiRank != null ? notMultiRank : commOps(w) == 0 ? noCollectives(w) : null;
     }
 
     /** Why a requirement is not met by the workload, or null when it is. */
@@ -69,27 +78,15 @@ final class Gaps {
                 c.countPerNode() == null || c.countPerNode() <= 0
                         ? "the card gives no hardware.xpu_spec.count_per_node"
                         : commOps(w) == 0 ? noCollectives(w) : null;
-            case "multi_rank" ->
-                w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join" : null;
-            case "matched" ->
-                w.ranks.isEmpty()
-                        ? NO_RANKS
-                        : w.ranks.size() < 2
-                                ? "single rank: no cross-rank join"
-                                : commOps(w) == 0
-                                        ? noCollectives(w)
-                                        : "no collective was matched across two or more ranks";
+            case "multi_rank" -> notMultiRank(w);
+            case "matched" -> Objects.requireNonNullElse(noCollectivesToMatch(w), NONE_MATCHED);
             case "matched_sized" ->
-                w.ranks.isEmpty()
-                        ? NO_RANKS
-                        : w.ranks.size() < 2
-                                ? "single rank: no cross-rank join"
-                                : commOps(w) == 0
-                                        ? noCollectives(w)
-                                        : w.instances.isEmpty()
-                                                ? "no collective was matched across two or more ranks"
-                                                : "no collective matched across ranks has a known message size, group size >= 2 and a shortest"
-                                                        + " duration > 0";
+                Objects.requireNonNullElse(
+                        noCollectivesToMatch(w),
+                        w.instances.isEmpty()
+                                ? NONE_MATCHED
+                                : "no collective matched across ranks has a known message size, group size >= 2 and a"
+                                        + " shortest duration > 0");
             case "rank0" ->
                 commOps(w) == 0
                         ? noCollectives(w)

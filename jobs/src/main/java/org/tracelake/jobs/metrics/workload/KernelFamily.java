@@ -15,8 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.tracelake.jobs.metrics.rank.Facts;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * Kernel-level metrics (METRICS.md §4): CCL-Bench's leaderboard numbers pooled over every rank
@@ -59,15 +59,11 @@ final class KernelFamily {
                             .thenComparing(Map.Entry::getKey, Comparator.nullsFirst(Comparator.naturalOrder())))
                     .orElseThrow();
             boolean timed = total > 0;
-            w.row(
+            w.workloadRow(
                     "dominant_kernel_concentration",
                     null,
                     timed ? 100.0 * top.getValue() / total : null,
                     "%",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null,
                     timed ? STATUS_OK : STATUS_MISSING_INPUT,
                     timed ? null : "every kernel has zero duration");
             if (timed) {
@@ -81,29 +77,21 @@ final class KernelFamily {
                         null,
                         top.getKey() == null ? null : "name:" + top.getKey());
             }
-            w.row(
+            w.workloadRow(
                     "moe_fraction",
                     null,
                     timed ? 100.0 * moe / total : null,
                     "%",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null,
                     timed ? STATUS_OK : STATUS_MISSING_INPUT,
                     timed ? null : "every kernel has zero duration");
         }
         if (smKernels > 0) {
             boolean timed = smDur > 0;
-            w.row(
+            w.workloadRow(
                     "mean_sm_coverage",
                     null,
                     timed ? 100.0 * smWeighted / smDur : null,
                     "%",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null,
                     timed ? STATUS_OK : STATUS_MISSING_INPUT,
                     timed ? null : "every kernel with a \"blocks per SM\" arg has zero duration");
         }
@@ -119,10 +107,10 @@ final class KernelFamily {
         long span = 0;
         int ranksWithCopies = 0;
         for (RankSummary r : w.ranks) {
-            Long p = r.whole.get(Facts.CCL_COPY_PURE);
+            Long p = r.whole.get(RankFactNames.CCL_COPY_PURE);
             if (p == null) continue;
             ranksWithCopies++;
-            long s = r.whole.get(Facts.CCL_EVENT_LAST) - r.whole.get(Facts.CCL_EVENT_FIRST);
+            long s = r.whole.get(RankFactNames.CCL_EVENT_LAST) - r.whole.get(RankFactNames.CCL_EVENT_FIRST);
             pure += p;
             span += s;
             if (s > 0) w.ok("memory_transfer_overhead", null, 100.0 * p / s, "%", SCOPE_RANK, r.rank, null, null);
@@ -132,15 +120,11 @@ final class KernelFamily {
                 ? "no copy kernel (cat kernel named memcpy, memset, copy_kernel, ...) on any rank; Kineto"
                         + " gpu_memcpy/gpu_memset events do not count (CCL-Bench reads only kernels): see memcpy_exposed_pct"
                 : ok ? null : "copy kernels span no time";
-        w.row(
+        w.workloadRow(
                 "memory_transfer_overhead",
                 null,
                 ok ? round4(100.0 * pure / span) : null,
                 "%",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 ok ? STATUS_OK : STATUS_MISSING_INPUT,
                 reason);
     }
@@ -160,18 +144,18 @@ final class KernelFamily {
         long span = 0;
         int ranksWithCopies = 0;
         for (RankSummary r : w.ranks) {
-            Long p = r.whole.get(Facts.COPY_PURE);
+            Long p = r.whole.get(RankFactNames.COPY_PURE);
             if (p != null) {
                 ranksWithCopies++;
-                long s = r.whole.get(Facts.POSITIVE_LAST) - r.whole.get(Facts.POSITIVE_FIRST);
+                long s = r.whole.get(RankFactNames.POSITIVE_LAST) - r.whole.get(RankFactNames.POSITIVE_FIRST);
                 pure += p;
                 span += s;
                 if (s > 0) w.ok("memcpy_exposed_pct", null, 100.0 * p / s, "%", SCOPE_RANK, r.rank, null, null);
             }
             r.steps.forEach((step, f) -> {
-                Long sp = f.get(Facts.COPY_PURE);
+                Long sp = f.get(RankFactNames.COPY_PURE);
                 if (sp == null) return;
-                long s = f.get(Facts.POSITIVE_LAST) - f.get(Facts.POSITIVE_FIRST);
+                long s = f.get(RankFactNames.POSITIVE_LAST) - f.get(RankFactNames.POSITIVE_FIRST);
                 if (s > 0) w.ok("memcpy_exposed_pct", null, 100.0 * sp / s, "%", SCOPE_STEP, r.rank, step, null);
             });
         }
@@ -179,15 +163,11 @@ final class KernelFamily {
         String reason = ranksWithCopies == 0
                 ? "no copy activity (memcpy, memset or copy kernels) on any rank"
                 : ok ? null : "copy activity spans no time";
-        w.row(
+        w.workloadRow(
                 "memcpy_exposed_pct",
                 null,
                 ok ? 100.0 * pure / span : null,
                 "%",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 ok ? STATUS_OK : STATUS_MISSING_INPUT,
                 reason);
     }
@@ -288,15 +268,11 @@ final class KernelFamily {
             }
         }
         if (!anyRank) return;
-        w.row(
+        w.workloadRow(
                 "cpu_overhead",
                 null,
                 values.isEmpty() ? null : Stats.mean(values),
                 "%",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 anyRuntime ? STATUS_OK : STATUS_MISSING_INPUT,
                 anyRuntime ? null : "no cuda_runtime/cuda_driver events in the traces");
     }

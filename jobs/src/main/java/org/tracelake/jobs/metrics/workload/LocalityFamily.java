@@ -8,8 +8,8 @@ import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * comm_locality (METRICS.md §4): a collective instance is intra_node when every rank of its process group lies on one

@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.tracelake.jobs.metrics.rank.Facts;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * Overlap and idle time (METRICS.md §4) from each rank's interval facts: comm_comp_overlap, time_breakdown,
@@ -39,9 +39,9 @@ final class OverlapFamily {
     }
 
     private static Double[] overlapFigures(Map<String, Long> f) {
-        long comm = f.getOrDefault(Facts.COMM_UNION, 0L);
-        long comp = f.getOrDefault(Facts.COMPUTE_UNION, 0L);
-        long o = f.getOrDefault(Facts.OVERLAP, 0L);
+        long comm = f.getOrDefault(RankFactNames.COMM_UNION, 0L);
+        long comp = f.getOrDefault(RankFactNames.COMPUTE_UNION, 0L);
+        long o = f.getOrDefault(RankFactNames.OVERLAP, 0L);
         return new Double[] {
             comm > 0 ? (double) o / comm : null,
             comp > 0 ? (double) o / comp : null,
@@ -57,9 +57,9 @@ final class OverlapFamily {
         Map<String, List<Double>> workload = new LinkedHashMap<>();
         for (String f : FIGURES) workload.put(f, new ArrayList<>());
         for (RankSummary r : w.ranks) {
-            if (r.whole.containsKey(Facts.GPU_FIRST)) {
+            if (r.whole.containsKey(RankFactNames.GPU_FIRST)) {
                 Double[] v = overlapFigures(r.whole);
-                boolean communicates = r.whole.getOrDefault(Facts.COMM_UNION, 0L) > 0;
+                boolean communicates = r.whole.getOrDefault(RankFactNames.COMM_UNION, 0L) > 0;
                 for (int i = 0; i < FIGURES.length; i++) {
                     emit(w, FIGURES[i], v[i], UNITS[i], SCOPE_RANK, r.rank, null);
                     if (v[i] != null && (i >= 2 || communicates))
@@ -67,7 +67,7 @@ final class OverlapFamily {
                 }
             }
             r.steps.forEach((step, f) -> {
-                if (!f.containsKey(Facts.GPU_UNION)) return;
+                if (!f.containsKey(RankFactNames.GPU_UNION)) return;
                 Double[] v = overlapFigures(f);
                 for (int i = 0; i < FIGURES.length; i++) emit(w, FIGURES[i], v[i], UNITS[i], SCOPE_STEP, r.rank, step);
             });
@@ -104,12 +104,12 @@ final class OverlapFamily {
         for (int i = 0; i < figures.length; i++) workload.add(new ArrayList<>());
         for (RankSummary r : w.ranks) {
             Map<String, Long> f = r.whole;
-            if (!f.containsKey(Facts.GPU_FIRST)) continue;
-            long comp = f.getOrDefault(Facts.COMPUTE_UNION, 0L);
-            long comm = f.getOrDefault(Facts.COMM_UNION, 0L);
-            long o = f.getOrDefault(Facts.OVERLAP, 0L);
-            long gpu = f.get(Facts.GPU_UNION);
-            long span = f.get(Facts.GPU_LAST) - f.get(Facts.GPU_FIRST);
+            if (!f.containsKey(RankFactNames.GPU_FIRST)) continue;
+            long comp = f.getOrDefault(RankFactNames.COMPUTE_UNION, 0L);
+            long comm = f.getOrDefault(RankFactNames.COMM_UNION, 0L);
+            long o = f.getOrDefault(RankFactNames.OVERLAP, 0L);
+            long gpu = f.get(RankFactNames.GPU_UNION);
+            long span = f.get(RankFactNames.GPU_LAST) - f.get(RankFactNames.GPU_FIRST);
             double[] v = {comp / 1e6, (comm - o) / 1e6, (gpu - (comp + comm - o)) / 1e6, (span - gpu) / 1e6, span / 1e6
             };
             for (int i = 0; i < figures.length; i++) {
@@ -135,10 +135,10 @@ final class OverlapFamily {
             long comm = 0;
             boolean any = false;
             for (Map<String, Long> f : r.steps.values()) {
-                if (f.getOrDefault(Facts.TRIMMED, 0L) != 1) continue;
+                if (f.getOrDefault(RankFactNames.TRIMMED, 0L) != 1) continue;
                 any = true;
-                overlap += f.getOrDefault(Facts.CCL_OVERLAP_IN_WINDOW, 0L);
-                comm += f.getOrDefault(Facts.CCL_COMM_IN_WINDOW, 0L);
+                overlap += f.getOrDefault(RankFactNames.CCL_OVERLAP_IN_WINDOW, 0L);
+                comm += f.getOrDefault(RankFactNames.CCL_COMM_IN_WINDOW, 0L);
             }
             if (!any || comm <= 0) continue;
             double pct = 100.0 * overlap / comm;
@@ -155,18 +155,18 @@ final class OverlapFamily {
         List<Double> kernels = new ArrayList<>();
         for (RankSummary r : w.ranks) {
             Map<String, Long> f = r.whole;
-            if (!f.containsKey(Facts.GPU_FIRST)) continue;
-            long busy = f.get(Facts.GPU_UNION);
-            long span = f.get(Facts.GPU_LAST) - f.get(Facts.GPU_FIRST);
+            if (!f.containsKey(RankFactNames.GPU_FIRST)) continue;
+            long busy = f.get(RankFactNames.GPU_UNION);
+            long span = f.get(RankFactNames.GPU_LAST) - f.get(RankFactNames.GPU_FIRST);
             if (span > 0) {
                 double pct = 100.0 * busy / span;
                 gpu.add(pct);
                 w.ok("gpu_utilization", null, pct, "%", SCOPE_RANK, r.rank, null, null);
             }
             w.ok("gpu_utilization", "idle_ms", (span - busy) / 1e6, "ms", SCOPE_RANK, r.rank, null, null);
-            Long kernelBusy = f.get(Facts.KERNEL_UNION);
+            Long kernelBusy = f.get(RankFactNames.KERNEL_UNION);
             if (kernelBusy != null) {
-                long kernelSpan = f.get(Facts.KERNEL_LAST) - f.get(Facts.KERNEL_FIRST);
+                long kernelSpan = f.get(RankFactNames.KERNEL_LAST) - f.get(RankFactNames.KERNEL_FIRST);
                 if (kernelSpan > 0) {
                     double pct = 100.0 * kernelBusy / kernelSpan;
                     kernels.add(pct);
@@ -217,10 +217,10 @@ final class OverlapFamily {
     /** Each step window of the rank with a positive duration, and the GPU activity inside it. */
     static void forEachWindow(RankSummary r, WindowVisitor v) {
         r.steps.forEach((step, f) -> {
-            Long start = f.get(Facts.WINDOW_START);
+            Long start = f.get(RankFactNames.WINDOW_START);
             if (start == null) return;
-            long dur = f.get(Facts.WINDOW_END) - start;
-            if (dur > 0) v.visit(step, dur, f.get(Facts.GPU_IN_WINDOW));
+            long dur = f.get(RankFactNames.WINDOW_END) - start;
+            if (dur > 0) v.visit(step, dur, f.get(RankFactNames.GPU_IN_WINDOW));
         });
     }
 }

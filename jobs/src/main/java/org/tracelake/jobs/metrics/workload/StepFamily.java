@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.tracelake.jobs.metrics.rank.Facts;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.StepNames;
 
 /**
@@ -32,10 +32,14 @@ final class StepFamily {
     static List<Window> windows(RankSummary r) {
         List<Window> out = new ArrayList<>();
         r.steps.forEach((step, f) -> {
-            Long start = f.get(Facts.WINDOW_START);
+            Long start = f.get(RankFactNames.WINDOW_START);
             if (start != null) {
                 out.add(new Window(
-                        r.rank, step, start, f.get(Facts.WINDOW_END), f.getOrDefault(Facts.TRIMMED, 0L) == 1));
+                        r.rank,
+                        step,
+                        start,
+                        f.get(RankFactNames.WINDOW_END),
+                        f.getOrDefault(RankFactNames.TRIMMED, 0L) == 1));
             }
         });
         return out;
@@ -122,30 +126,22 @@ final class StepFamily {
         if (!c.isTraining()) return;
         String reason = tokensReason(w, stepS);
         Double tokens = tokensPerS(c, stepS);
-        w.row(
+        w.workloadRow(
                 "throughput_tokens",
                 "tokens_per_s",
                 reason == null ? tokens : null,
                 "tokens/s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 reason == null ? STATUS_OK : STATUS_MISSING_INPUT,
                 reason);
         String perGpuReason = reason != null
                 ? reason
                 : c.deviceCount() == null || c.deviceCount() <= 0 ? "card lacks hardware.xpu_spec.total_count" : null;
         Double perGpu = tokens == null || c.deviceCount() == null ? null : tokens / c.deviceCount();
-        w.row(
+        w.workloadRow(
                 "throughput_tokens",
                 "tokens_per_s_per_gpu",
                 perGpuReason == null ? perGpu : null,
                 "tokens/s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
                 perGpuReason == null ? STATUS_OK : STATUS_MISSING_INPUT,
                 perGpuReason);
     }

@@ -7,8 +7,9 @@ import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import java.util.Objects;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.CollectiveKind;
 
 /**
@@ -84,7 +85,7 @@ final class TrafficFamily {
     static List<Integer> present(List<Integer> members) {
         return members == null
                 ? null
-                : members.stream().filter(java.util.Objects::nonNull).toList();
+                : members.stream().filter(Objects::nonNull).toList();
     }
 
     private interface Of {

@@ -9,12 +9,14 @@ import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
-import org.tracelake.jobs.metrics.rank.CommInstance;
+import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.udfs.BusBandwidth;
 import org.tracelake.udfs.CollectiveKind;
 
@@ -37,6 +39,16 @@ import org.tracelake.udfs.CollectiveKind;
  */
 final class WaitFamily {
     private WaitFamily() {}
+
+    /** A figure of wait_free_busbw_gbps per kind: a percentile of the bus bandwidths, or of the algorithm ones. */
+    private record Figure(String name, double percentile, boolean algbw) {}
+
+    /** The figures in the order their rows are written. */
+    private static final List<Figure> FIGURES = List.of(
+            new Figure("median", 0.5, false),
+            new Figure("p10", 0.1, false),
+            new Figure("p90", 0.9, false),
+            new Figure("algbw_median", 0.5, true));
 
     /** An instance of the join with its members. */
     private record Matched(Workload.Instance instance, List<Workload.Member> members) {
@@ -124,59 +136,29 @@ final class WaitFamily {
             String reason = left == null
                     ? null
                     : left + " of " + (v.size() + left) + " instances left out: uneven all_to_all without split sizes";
-            w.row(
-                    "wait_free_busbw_gbps",
-                    "median",
-                    Stats.percentile(v, 0.5),
-                    "GB/s",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    kind,
-                    status,
-                    reason);
-            w.row(
-                    "wait_free_busbw_gbps",
-                    "p10",
-                    Stats.percentile(v, 0.1),
-                    "GB/s",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    kind,
-                    status,
-                    reason);
-            w.row(
-                    "wait_free_busbw_gbps",
-                    "p90",
-                    Stats.percentile(v, 0.9),
-                    "GB/s",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    kind,
-                    status,
-                    reason);
-            w.row(
-                    "wait_free_busbw_gbps",
-                    "algbw_median",
-                    Stats.percentile(algbw.get(kind), 0.5),
-                    "GB/s",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    kind,
-                    status,
-                    reason);
+            for (Figure f : FIGURES) {
+                List<Double> samples = f.algbw() ? algbw.get(kind) : v;
+                w.row(
+                        "wait_free_busbw_gbps",
+                        f.name(),
+                        Stats.percentile(samples, f.percentile()),
+                        "GB/s",
+                        SCOPE_WORKLOAD,
+                        null,
+                        null,
+                        kind,
+                        status,
+                        reason);
+            }
         });
         unevenUnsized.forEach((kind, n) -> {
             if (busbw.containsKey(kind)) return;
             String reason = "every one of the " + n + " sized " + kind + " instances is uneven (its ranks' in and out"
                     + " bytes differ) and carries no split sizes: no bus size S to time";
-            for (String figure : new String[] {"median", "p10", "p90", "algbw_median"}) {
+            for (Figure f : FIGURES) {
                 w.row(
                         "wait_free_busbw_gbps",
-                        figure,
+                        f.name(),
                         null,
                         "GB/s",
                         SCOPE_WORKLOAD,
@@ -213,7 +195,7 @@ final class WaitFamily {
         if (pairs == null) return null;
         Map<Integer, long[]> byRank = new HashMap<>(); // rank → sent off-rank, received off-rank, sent in all
         for (Workload.Member mb : m.members()) byRank.put(mb.rank(), new long[3]);
-        java.util.Set<Integer> senders = new java.util.HashSet<>();
+        Set<Integer> senders = new HashSet<>();
         for (Workload.Pair p : pairs) {
             if (p.bytes() == null) return null;
             senders.add(p.srcRank());

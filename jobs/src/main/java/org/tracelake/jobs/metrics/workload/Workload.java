@@ -3,8 +3,8 @@ package org.tracelake.jobs.metrics.workload;
 import java.util.ArrayList;
 import java.util.List;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.schemas.MetricSchema;
 
 /**
@@ -103,8 +103,12 @@ public final class Workload {
             Integer rank,
             Long step,
             String key) {
-        metrics.add(
-                new MetricRow(name, metric, figure, value, unit, scope, rank, step, key, MetricSchema.STATUS_OK, null));
+        row(metric, figure, value, unit, scope, rank, step, key, MetricSchema.STATUS_OK, null);
+    }
+
+    /** Adds a row of the whole workload (no rank, step or key) with this status and reason. */
+    public void workloadRow(String metric, String figure, Double value, String unit, String status, String reason) {
+        row(metric, figure, value, unit, MetricSchema.SCOPE_WORKLOAD, null, null, null, status, reason);
     }
 
     public void row(

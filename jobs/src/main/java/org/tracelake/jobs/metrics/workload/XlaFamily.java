@@ -1,12 +1,11 @@
 package org.tracelake.jobs.metrics.workload;
 
 import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
-import org.tracelake.jobs.metrics.rank.CommInstance;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.CollectiveKind;
 
 /**
@@ -180,15 +179,11 @@ final class XlaFamily {
                 continue;
             }
             if (metric.equals("communication_fraction") && !withCommunicationFraction) continue;
-            w.row(
+            w.workloadRow(
                     metric,
                     null,
                     value,
                     (String) f[2],
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null,
                     value != null ? STATUS_OK : STATUS_MISSING_INPUT,
                     value != null ? null : f[3] != null ? (String) f[3] : "not computable from this workload's inputs");
         }

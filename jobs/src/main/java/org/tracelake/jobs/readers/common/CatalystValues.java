@@ -21,7 +21,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 /**
  * Plain Java values in Spark's internal form, the form its Parquet writer consumes: strings as {@link UTF8String},
  * maps as {@link ArrayBasedMapData}, timestamps as microseconds. Readers build rows with these directly, so Spark
- * never converts an external {@code Row} again (that conversion was a sixth of an ingest task, BENCHMARKS.md).
+ * never converts an external {@code Row} again (a conversion of every value, which an ingest task would pay).
  */
 public final class CatalystValues {
     private CatalystValues() {}

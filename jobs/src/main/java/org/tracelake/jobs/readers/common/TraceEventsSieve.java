@@ -45,7 +45,7 @@ public final class TraceEventsSieve extends InputStream {
     private static final boolean[] SCALAR = new boolean[256];
 
     static {
-        java.util.Arrays.fill(SCALAR, true);
+        Arrays.fill(SCALAR, true);
         for (char ch : " \n\r\t\"{}[],:".toCharArray()) SCALAR[ch] = false;
     }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
@@ -183,8 +184,8 @@ public final class EtReader implements TraceReader {
         }
 
         /** Chakra nodes keep these in attrs; they have their own columns, so they are not repeated in the map. */
-        private static final java.util.Set<String> TOP_LEVEL_ATTRS =
-                java.util.Set.of("rf_id", "fw_parent", "seq_id", "scope", "tid", "fw_tid", "op_schema");
+        private static final Set<String> TOP_LEVEL_ATTRS =
+                Set.of("rf_id", "fw_parent", "seq_id", "scope", "tid", "fw_tid", "op_schema");
 
         private static Long field(JsonNode n, Map<String, JsonNode> attrs, String key) {
             Long v = JsonNumbers.whole(n.get(key));

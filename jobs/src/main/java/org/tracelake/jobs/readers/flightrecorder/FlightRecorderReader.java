@@ -16,7 +16,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.TableRows;
+import org.tracelake.jobs.readers.MultiTableRows;
 import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.readers.common.RowBuilder;
 import org.tracelake.jobs.readers.common.RowStream;
@@ -31,7 +31,7 @@ import org.tracelake.udfs.RankFromFileName;
 /**
  * PyTorch NCCL Flight Recorder dumps (FORMATS.md §9; {@code _dump_<rank>}, {@code nccl_trace_rank_<rank>},
  * {@code rank_<rank>}) into {@code flight_recorder} (output 0: one row per ring-buffer entry, oldest first) and
- * {@code process_group_status} (output 1: one row per process group the dump knows), as {@link TableRows} envelopes.
+ * {@code process_group_status} (output 1: one row per process group the dump knows), as {@link MultiTableRows} envelopes.
  *
  * <p>Read whole, like the memory snapshot: a dump is one pickled dict (a few KB to a few MB: the ring buffer is
  * bounded), capped at {@link #MAX_BYTES}. A pickle passes {@link PickleGuard} first — any opcode that could name a
@@ -114,10 +114,11 @@ public final class FlightRecorderReader implements TraceReader {
             while (nextEntry < dump.entries().size()) {
                 int position = nextEntry++;
                 InternalRow r = entryRow(position, dump.entries().get(position));
-                if (r != null) return TableRows.wrap(ENTRIES, OUTPUTS, r);
+                if (r != null) return MultiTableRows.wrap(ENTRIES, OUTPUTS, r);
             }
             if (nextGroup < dump.groups().size()) {
-                return TableRows.wrap(GROUPS, OUTPUTS, groupRow(dump.groups().get(nextGroup++)));
+                return MultiTableRows.wrap(
+                        GROUPS, OUTPUTS, groupRow(dump.groups().get(nextGroup++)));
             }
             return null;
         }

@@ -5,12 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BinaryOperator;
 
 /**
  * A CPU-side communication op (a name of {@link org.tracelake.udfs.CommOpNames}) with the args that describe the
  * message — only those {@link CommDetails} reads ({@link CommDetails#OP_ARGS}), as an array in that order. The index
- * keeps one op per collective for the whole second pass: a full copy of every op's args grew it with the file (843 MB
- * for a 2.2 GB trace, BENCHMARKS.md), and a map per op still cost ~180 bytes of hash table for eight args.
+ * keeps one op per collective for the whole second pass, so an op holds only the args it needs, in an array rather
+ * than a map, which keeps the index small for a large trace.
  */
 final class CommOp {
     private static final String[] NO_ARGS = new String[0];
@@ -36,7 +37,7 @@ final class CommOp {
     }
 
     /** The args CommDetails reads, by position, each value passed through {@code keep(key, value)} (to share it). */
-    static String[] keptArgs(Map<String, String> args, java.util.function.BinaryOperator<String> keep) {
+    static String[] keptArgs(Map<String, String> args, BinaryOperator<String> keep) {
         List<String> keys = CommDetails.OP_ARGS;
         String[] kept = null;
         for (int i = 0; i < keys.size(); i++) {

@@ -62,8 +62,8 @@ final class KinetoIndex {
     /**
      * One instance per distinct arg value and thread name of the comm ops: they repeat for every collective. Values
      * unique to one op (its sequence number) are never added, and once the map is full it is still looked up, so the
-     * common values met first stay shared to the end of the file (a full map that stopped sharing left every later
-     * op with copies of them: 1.2 M strings in the index of a 1.1 GB trace).
+     * common values met first stay shared to the end of the file (a full map that stopped sharing would leave every
+     * later op with copies of them).
      */
     private final Map<String, String> sharedStrings = new HashMap<>();
 

@@ -18,6 +18,7 @@ import org.tracelake.jobs.readers.common.JsonInput;
 import org.tracelake.jobs.readers.common.TraceEventsSieve;
 import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.schemas.TraceFileSchema;
+import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.RankFromFileName;
 
@@ -251,12 +252,21 @@ public final class KinetoReader implements TraceReader {
             return v == null ? null : v.intValue();
         }
 
-        /** Every arg not already in a column of this row goes to the row's args. */
+        /**
+         * Every arg not already in a column of this row goes to the row's args. The collective's name is in the
+         * {@code collective} column only when that names a kind: a name it cannot place ({@code wait}, {@code gather}
+         * become {@code other}) stays in the args, or the trace's word would be lost.
+         */
         private void otherArgs(Map<String, String> args, boolean gpu, boolean comm) {
+            boolean kindNamed = row.collective != null && !CollectiveKind.OTHER.equals(row.collective);
             for (Map.Entry<String, String> a : args.entrySet()) {
                 String key = a.getKey();
                 if (key.equals("correlation") || key.equals("External id")) continue;
                 if (gpu && (key.equals("device") || key.equals("stream"))) continue;
+                if (key.equals(CommDetails.COLLECTIVE_NAME) && !kindNamed) {
+                    row.args.put(key, a.getValue());
+                    continue;
+                }
                 if (comm && CommDetails.COMM_ARGS.contains(key)) continue;
                 row.args.put(key, a.getValue());
             }

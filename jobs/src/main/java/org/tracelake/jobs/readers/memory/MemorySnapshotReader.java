@@ -12,7 +12,7 @@ import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.InputRefusedException;
-import org.tracelake.jobs.readers.TableRows;
+import org.tracelake.jobs.readers.MultiTableRows;
 import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.readers.common.RowBuilder;
 import org.tracelake.jobs.readers.common.RowStream;
@@ -24,7 +24,7 @@ import org.tracelake.udfs.RankFromFileName;
 /**
  * PyTorch CUDA memory snapshots ({@code *.pickle}, {@code *.pickle.gz}; FORMATS.md §5) into {@code memory_events}
  * (output 0: every device trace entry, in trace order) and {@code memory_segments} (output 1: the final segments and
- * their blocks), as {@link TableRows} envelopes.
+ * their blocks), as {@link MultiTableRows} envelopes.
  *
  * <p><b>Not streamed, on purpose.</b> A snapshot is one pickled object: nothing can be emitted before the whole
  * object is built, so the decoded file (tens of MB in practice, capped at {@link #MAX_BYTES}) and the object graph
@@ -151,7 +151,7 @@ public final class MemorySnapshotReader implements TraceReader {
                     }
                     int position = entry++;
                     InternalRow r = traceRow(device, position, trace.get(position));
-                    if (r != null) return TableRows.wrap(EVENTS, OUTPUTS, r);
+                    if (r != null) return MultiTableRows.wrap(EVENTS, OUTPUTS, r);
                     continue;
                 }
                 if (segment >= s.segments().size()) return null;
@@ -165,7 +165,7 @@ public final class MemorySnapshotReader implements TraceReader {
                 if (block < 0) {
                     block = 0;
                     blockCursor = Numbers.wholeNumber(seg.get("address"));
-                    return TableRows.wrap(SEGMENTS, OUTPUTS, segmentRow(segment, seg));
+                    return MultiTableRows.wrap(SEGMENTS, OUTPUTS, segmentRow(segment, seg));
                 }
                 List<Object> blocks = SnapshotValues.asList(seg.get("blocks"));
                 if (blocks == null || block >= blocks.size()) {
@@ -175,7 +175,7 @@ public final class MemorySnapshotReader implements TraceReader {
                 }
                 int position = block++;
                 InternalRow r = blockRow(segment, seg, position, blocks.get(position));
-                if (r != null) return TableRows.wrap(SEGMENTS, OUTPUTS, r);
+                if (r != null) return MultiTableRows.wrap(SEGMENTS, OUTPUTS, r);
             }
         }
 

@@ -1,5 +1,6 @@
 package org.tracelake.jobs.readers.memory;
 
+import java.util.Locale;
 import org.tracelake.jobs.readers.InputRefusedException;
 
 /**
@@ -160,9 +161,13 @@ public final class PickleGuard {
                 String name = NAME[op];
                 if (name == null) {
                     throw new InputRefusedException(String.format(
+                            Locale.ROOT,
                             "refused pickle: unknown opcode 0x%02x at byte %d; %s is plain data, so this "
                                     + "file is not one (or is corrupt): %s",
-                            op, at, what, path));
+                            op,
+                            at,
+                            what,
+                            path));
                 }
                 if (constructs(name)) {
                     throw new InputRefusedException("refused pickle: opcode " + name + " at byte " + at

@@ -2,6 +2,7 @@ package org.tracelake.jobs.readers.memory;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.Locale;
 import net.razorvine.pickle.PickleException;
 import net.razorvine.pickle.Unpickler;
 
@@ -16,7 +17,8 @@ public final class PlainUnpickler extends Unpickler {
     @Override
     protected Object dispatch(short key) throws PickleException, IOException {
         if (REFUSED.indexOf((char) (key & 0xff)) >= 0) {
-            throw new PickleException(String.format("refused pickle opcode 0x%02x: not plain data", key & 0xff));
+            throw new PickleException(
+                    String.format(Locale.ROOT, "refused pickle opcode 0x%02x: not plain data", key & 0xff));
         }
         return super.dispatch(key);
     }

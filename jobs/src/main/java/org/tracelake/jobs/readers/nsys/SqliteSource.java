@@ -35,6 +35,7 @@ final class SqliteSource implements Closeable {
     }
 
     static SqliteSource obtain(FileTask task, Configuration conf, NsysExport exporter) throws IOException {
+        // Hadoop's Path stays qualified here: Path in this class is java.nio's (the local temporary files).
         org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(task.path());
         FileSystem fs = path.getFileSystem(conf);
         File localFile = localFile(fs, path);

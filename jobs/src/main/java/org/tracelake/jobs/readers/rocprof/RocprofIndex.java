@@ -7,9 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -137,7 +139,7 @@ final class RocprofIndex {
     /** Walks buffer_records token by token, noting every {@code …agent_id.handle}; keeps nothing else. */
     private static void collectAgents(JsonParser p, List<Long> handles) throws IOException {
         if (!p.currentToken().isStructStart()) return;
-        java.util.Set<Long> seen = new java.util.HashSet<>();
+        Set<Long> seen = new HashSet<>();
         int depth = 1;
         while (depth > 0) {
             JsonToken t = p.nextToken();

@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
@@ -43,8 +44,8 @@ public final class TelemetryReader implements TraceReader {
             .build());
 
     /** Top-level keys with their own columns; any other scalar goes to the iteration row's metadata. */
-    private static final java.util.Set<String> KNOWN = java.util.Set.of(
-            "rank", "world_size", "epoch", "step", "global_step", "loss", "grad_norm", "lr", "profile");
+    private static final Set<String> KNOWN =
+            Set.of("rank", "world_size", "epoch", "step", "global_step", "loss", "grad_norm", "lr", "profile");
 
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {

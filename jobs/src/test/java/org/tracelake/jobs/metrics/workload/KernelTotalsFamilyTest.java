@@ -8,7 +8,7 @@ import static org.tracelake.jobs.metrics.workload.MetricFamiliesTest.workload;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.tracelake.jobs.metrics.rank.RankEvent;
+import org.tracelake.jobs.rank.RankEvent;
 
 /** kernel_totals on events built by hand: what the reports' kernel and communication tables sum. */
 class KernelTotalsFamilyTest {

@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.jobs.metrics.rank.RankAccumulator;
-import org.tracelake.jobs.metrics.rank.RankEvent;
-import org.tracelake.jobs.metrics.rank.RankSummary;
+import org.tracelake.jobs.rank.RankAccumulator;
+import org.tracelake.jobs.rank.RankEvent;
+import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * The metric families on events built by hand, without Spark: events in (in the order the per-rank pass gets them: a

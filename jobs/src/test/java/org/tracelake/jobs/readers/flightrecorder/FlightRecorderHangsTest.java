@@ -28,6 +28,7 @@ import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * The two real NVRx Flight Recorder captures of ../shared/traces/flight-recorder (16 ranks each, dumps named
@@ -251,7 +252,7 @@ class FlightRecorderHangsTest {
     void reportHasAHangSection() throws IOException {
         Warehouse wh =
                 new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration());
-        ReportModel m = new ReportQueries(spark, wh).build(GIL, null, 100);
+        ReportModel m = new ReportQueries(new WarehouseTables(spark, wh)).build(GIL, null, 100);
         String text = TextReport.render(m);
         String hang = text.substring(text.indexOf("\nHang\n"), text.indexOf("\nEvery workload-scope metric"));
         // The root row first (group 72, 45265, missing 9 and 14), then the three other stuck groups; the fault log.

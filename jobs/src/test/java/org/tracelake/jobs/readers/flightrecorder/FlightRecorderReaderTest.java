@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.FormatDetector;
 import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.readers.MultiTableRows;
 import org.tracelake.jobs.readers.ReaderRegistry;
-import org.tracelake.jobs.readers.TableRows;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.memory.PickleGuard;
 import org.tracelake.jobs.readers.memory.PlainUnpickler;
@@ -89,7 +89,7 @@ class FlightRecorderReaderTest {
             try (var s = o.stream()) {
                 for (Row env : InternalRows.drain(
                         s,
-                        TableRows.schema(ReaderRegistry.entry(TraceFormat.FLIGHT_RECORDER)
+                        MultiTableRows.schema(ReaderRegistry.entry(TraceFormat.FLIGHT_RECORDER)
                                 .outputs()))) {
                     if (env.getInt(0) == FlightRecorderReader.ENTRIES) entries.add(env.getStruct(1));
                     else groups.add(env.getStruct(2));

@@ -21,6 +21,7 @@ import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
  * AORTA telemetry (FORMATS.md §4; no public sample exists, so the lines are written here in AORTA's exact shape):
@@ -288,9 +289,9 @@ class TelemetryIngestTest {
     /** AORTA's overlap_report.py comparison (reference, candidate, ratio_delta), as report --compare gives it. */
     @Test
     void comparisonForReportCompare() throws java.io.IOException {
-        Reports reports = new Reports(
+        Reports reports = new Reports(new WarehouseTables(
                 spark,
-                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration()));
+                new Warehouse(archive.warehouse.toString(), spark.sparkContext().hadoopConfiguration())));
         Comparison.Row overlap = reports.compare("ref", "cand").rows().stream()
                 .filter(r -> r.metric().equals("telemetry_overlap") && "overlap_ratio".equals(r.figure()))
                 .findFirst()

@@ -102,9 +102,7 @@ public final class ReaderTestSupport {
                             spark,
                             List.of(undetected),
                             Tables.EVENTS,
-                            false,
                             reportsDir.toUri().toString(),
-                            null,
                             null)
                     .cache();
             df.count();

@@ -1,0 +1,75 @@
+package org.tracelake.jobs.ingest;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.readers.InputLimits;
+import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseTables;
+import org.tracelake.schemas.Tables;
+
+/**
+ * Ingests the workloads of an archive together (one Spark job per table, whatever their number) and swaps each in
+ * whole: a workload that failed keeps its previous events and card, and only its {@code trace_files} ledger (which
+ * says what went wrong) is replaced.
+ */
+public final class IngestPhase {
+    private final WarehouseTables tables;
+    private final Warehouse warehouse;
+    private final String runId;
+    private final InputLimits limits;
+
+    public IngestPhase(WarehouseTables tables, String runId, InputLimits limits) {
+        this.tables = tables;
+        this.warehouse = tables.warehouse();
+        this.runId = runId;
+        this.limits = limits;
+    }
+
+    /** Ingest the workloads into the run's staging area, all in the same Spark jobs, committing nothing. */
+    public List<WorkloadIngest> ingestAll(List<WorkloadFolder> workloads) throws IOException {
+        if (workloads.isEmpty()) return List.of();
+        long bytes = 0;
+        int files = 0;
+        for (WorkloadFolder w : workloads) {
+            files += w.files().size();
+            for (WorkloadFolder.InputFile f : w.files()) bytes += f.sizeBytes();
+        }
+        Progress.info(String.format(
+                Locale.ROOT, "reading %d files of %d workloads, %.1f MB", files, workloads.size(), bytes / 1e6));
+        List<WorkloadIngest> results = new IngestStaging(tables, runId, limits).ingest(workloads);
+        int n = 0;
+        for (WorkloadIngest result : results) {
+            Progress.workloadDone(++n, results.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");
+        }
+        return results;
+    }
+
+    /**
+     * Swap a workload's staged tables in: all of them when it ingested cleanly (plus {@code alsoTables}, e.g. its
+     * metrics), else only its trace_files ledger, which says what went wrong; its other tables stay as they were.
+     */
+    public void commit(WorkloadIngest result, List<String> alsoTables) throws IOException {
+        if (PartitionNames.tooLong(result.workload()) != null) { // its name cannot be a folder: only its ledger row
+            warehouse.swapIn(runId, PartitionNames.ledgerName(result.workload()), List.of(Tables.TRACE_FILES));
+            return;
+        }
+        if (result.ok()) {
+            // trace_files last: after a crash mid-swap the ledger still describes the old inputs, so the next
+            // refresh sees the workload as changed and redoes it.
+            List<String> tables = new ArrayList<>(IngestStaging.TABLES);
+            tables.remove(Tables.TRACE_FILES);
+            tables.addAll(alsoTables);
+            tables.add(Tables.TRACE_FILES);
+            warehouse.swapIn(runId, result.workload(), tables);
+        } else {
+            warehouse.swapIn(runId, result.workload(), List.of(Tables.TRACE_FILES));
+        }
+    }
+
+    public void finish() throws IOException {
+        warehouse.dropStaging(runId);
+    }
+}

@@ -1,0 +1,63 @@
+package org.tracelake.jobs.report;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** Writes a report file on any Hadoop file system, through a temporary file and a rename (never half a file). */
+public final class ReportFileWriter {
+    private ReportFileWriter() {}
+
+    public static String write(Configuration conf, String target, String content) throws IOException {
+        Path path = new Path(target);
+        if (path.toUri().getScheme() == null || "file".equals(path.toUri().getScheme())) {
+            // a local file: plain java.nio (Hadoop's local file system would leave a .crc file beside it); its Path
+            // stays qualified, as Path here is Hadoop's
+            java.nio.file.Path file =
+                    java.nio.file.Path.of(path.toUri().getPath()).toAbsolutePath();
+            if (file.getParent() != null) Files.createDirectories(file.getParent());
+            java.nio.file.Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
+            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return file.toString();
+        }
+        FileSystem fs = path.getFileSystem(conf);
+        Path qualified = fs.makeQualified(path);
+        if (qualified.getParent() != null) fs.mkdirs(qualified.getParent());
+        Path tmp = new Path(qualified.getParent(), "." + qualified.getName() + ".tmp");
+        try (OutputStream out = fs.create(tmp, true)) {
+            out.write(content.getBytes(StandardCharsets.UTF_8));
+        }
+        if (fs.exists(qualified)) fs.delete(qualified, false);
+        if (!fs.rename(tmp, qualified)) throw new IOException("could not rename " + tmp + " to " + qualified);
+        return qualified.toString();
+    }
+
+    /**
+     * A file name for a workload: its name with anything but letters, digits, '.', '_' and '-' replaced, and, when
+     * something was replaced, a short hash of the whole name, so that "a b" and "a_b" never share a page.
+     */
+    public static String fileName(String workload, String suffix) {
+        String safe = workload.replaceAll("[^A-Za-z0-9._-]", "_");
+        if (safe.startsWith(".")) safe = "_" + safe.substring(1);
+        if (!safe.equals(workload)) safe += "-" + shortHash(workload);
+        return safe + suffix;
+    }
+
+    private static String shortHash(String text) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JVM has SHA-256
+        }
+    }
+}

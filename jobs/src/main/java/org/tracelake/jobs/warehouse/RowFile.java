@@ -1,0 +1,135 @@
+package org.tracelake.jobs.warehouse;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetOutputFormat;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * One Parquet file of a table, written row by row from an executor or the driver without a Spark job: the rows
+ * (Spark's internal form) go straight to parquet-hadoop's writer ({@link RowWriteSupport}), into a file of a name of
+ * its own beside the target, which {@link #commit} renames into place. Until then nothing is visible to a reader of
+ * the folder (the name starts with a dot), and a task that fails or is run twice (a retry, a speculative copy) leaves
+ * one whole file, never a half or a second one: every attempt writes the same rows to the same target name, and the
+ * first to commit wins. Closed without a commit, the file is deleted.
+ */
+public final class RowFile implements AutoCloseable {
+    /**
+     * How the file is encoded: its codec; the columns written without a dictionary (values nearly all distinct,
+     * where a dictionary costs a hash per value and saves nothing); the columns written without min/max statistics
+     * (strings no query prunes by: every value is compared byte by byte with the current min and max, which for the
+     * events table's strings was a fifth of the write). Row-group and page sizes are the Hadoop configuration's
+     * ({@code parquet.block.size}, {@code parquet.page.size}), as for Spark's own writes.
+     */
+    public record Settings(CompressionCodecName codec, List<String> withoutDictionary, List<String> withoutStatistics)
+            implements Serializable {
+        public static Settings of(CompressionCodecName codec) {
+            return new Settings(codec, List.of(), List.of());
+        }
+
+        /** The codec as Spark's {@code spark.sql.parquet.compression.codec} names it ({@code zstd}, {@code snappy}). */
+        public static CompressionCodecName codecNamed(String sparkName) {
+            return sparkName == null || sparkName.equalsIgnoreCase("none")
+                    ? CompressionCodecName.UNCOMPRESSED
+                    : CompressionCodecName.fromConf(sparkName.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    private final Path target;
+    private final Path aside;
+    private final FileSystem fs;
+    private final ParquetWriter<InternalRow> writer;
+    private boolean closed;
+    private long rows;
+
+    /** Opens {@code file}'s stand-in for rows of {@code schema} ({@code skipped}: a partition column not written). */
+    public RowFile(Path file, StructType schema, String skipped, Settings settings, Configuration conf)
+            throws IOException {
+        this.target = file;
+        Path dir = file.getParent();
+        this.aside = new Path(dir, "." + file.getName() + "." + UUID.randomUUID() + ".tmp");
+        this.fs = dir.getFileSystem(conf);
+        fs.mkdirs(dir);
+        Builder b = new Builder(HadoopOutputFile.fromPath(aside, conf), new RowWriteSupport(schema, skipped))
+                .withConf(conf)
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                .withCompressionCodec(settings.codec())
+                .withRowGroupSize(conf.getLong(ParquetOutputFormat.BLOCK_SIZE, ParquetWriter.DEFAULT_BLOCK_SIZE))
+                .withPageSize(conf.getInt(ParquetOutputFormat.PAGE_SIZE, ParquetWriter.DEFAULT_PAGE_SIZE))
+                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0) // what Spark writes
+                // Parquet 1.15's size statistics (unencoded bytes, level histograms per page): nothing that reads the
+                // warehouse uses them, and they cost ~10 % of the events write
+                .withSizeStatisticsEnabled(false);
+        for (String c : settings.withoutDictionary()) b = b.withDictionaryEncoding(c, false);
+        for (String c : settings.withoutStatistics()) b = b.withStatisticsEnabled(c, false);
+        this.writer = b.build();
+    }
+
+    public void write(InternalRow row) throws IOException {
+        writer.write(row);
+        rows++;
+    }
+
+    public long rows() {
+        return rows;
+    }
+
+    /** Finishes the file and puts it in place; an earlier attempt's file already there is kept (same rows). */
+    public void commit() throws IOException {
+        closed = true;
+        try {
+            writer.close();
+        } catch (IOException | RuntimeException e) {
+            fs.delete(aside, false);
+            throw e;
+        }
+        if (!fs.rename(aside, target)) {
+            fs.delete(aside, false);
+            if (!fs.exists(target)) throw new IOException("could not move " + aside + " to " + target);
+        }
+    }
+
+    /** Without a commit: the stand-in is dropped. */
+    @Override
+    public void close() throws IOException {
+        if (closed) return;
+        closed = true;
+        try {
+            writer.close();
+        } finally {
+            fs.delete(aside, false);
+        }
+    }
+
+    private static final class Builder extends ParquetWriter.Builder<InternalRow, Builder> {
+        private final RowWriteSupport support;
+
+        Builder(HadoopOutputFile file, RowWriteSupport support) {
+            super(file);
+            this.support = support;
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<InternalRow> getWriteSupport(Configuration configuration) {
+            return support;
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package org.tracelake.jobs.warehouse;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.DataFrameWriter;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+import org.tracelake.schemas.TableCatalog;
+import org.tracelake.schemas.Tables;
+
+/**
+ * Every Spark read and write of a warehouse table, live or staged, by the table's name and with the catalog's schema:
+ * the schema is given, never inferred (inferring it reads the files' footers in a Spark job of its own). Nothing
+ * outside this package hands Spark a table's path. A command makes one, over its {@link Warehouse} and session, and
+ * passes it down.
+ */
+public final class WarehouseTables {
+    private final SparkSession spark;
+    private final Warehouse warehouse;
+
+    public WarehouseTables(SparkSession spark, Warehouse warehouse) {
+        this.spark = spark;
+        this.warehouse = warehouse;
+    }
+
+    public SparkSession spark() {
+        return spark;
+    }
+
+    public Warehouse warehouse() {
+        return warehouse;
+    }
+
+    /** A live table; empty, with its schema, when nothing has been written to it yet. */
+    public Dataset<Row> live(String table) {
+        StructType schema = schema(table);
+        if (!warehouse.exists(table)) return spark.createDataFrame(new ArrayList<Row>(), schema);
+        return spark.read().schema(schema).parquet(warehouse.table(table));
+    }
+
+    /** Some workloads' partitions of a live table; each must exist. */
+    public Dataset<Row> live(String table, Collection<String> workloads) {
+        return partitions(warehouse.table(table), table, workloads);
+    }
+
+    /** Some workloads' partitions of a table this run staged; each must exist. */
+    public Dataset<Row> staged(String runId, String table, Collection<String> workloads) {
+        return partitions(warehouse.stagedTable(runId, table), table, workloads);
+    }
+
+    /** Of these workloads, those that have a partition of a table this run staged (one listing each, no job). */
+    public List<String> stagedWith(String runId, String table, Collection<String> workloads) {
+        List<String> out = new ArrayList<>();
+        try {
+            for (String w : workloads) {
+                if (warehouse.fs().exists(new Path(warehouse.stagingPartition(runId, table, w)))) out.add(w);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /**
+     * Files the run left aside in its staging area that are no table ({@link Warehouse#stagedAside}), in the schema
+     * their writer gives; null when there are none.
+     */
+    public Dataset<Row> stagedAside(String runId, String folder, StructType schema) {
+        // its files by name: Spark takes a folder whose name starts with '_' for hidden and warns that it ignored
+        // it (then reads it anyway), a warning no user could act on
+        List<String> files = new ArrayList<>();
+        try {
+            Path dir = new Path(warehouse.stagedAside(runId, folder));
+            if (!warehouse.fs().exists(dir)) return null;
+            for (FileStatus f : warehouse.fs().listStatus(dir)) {
+                if (f.getPath().getName().endsWith(".parquet"))
+                    files.add(f.getPath().toString());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (files.isEmpty()) return null;
+        return spark.read().schema(schema).parquet(files.toArray(String[]::new));
+    }
+
+    /**
+     * Stages a table's rows for this run, partitioned by workload, replacing what the run staged before.
+     * {@code withoutDictionary}: columns whose values are nearly all distinct, written plainly (parquet-hadoop's
+     * per-column setting {@code parquet.enable.dictionary#column}, handed to the writer through the write's options).
+     */
+    public void stage(String runId, String table, Dataset<Row> rows, Collection<String> withoutDictionary) {
+        DataFrameWriter<Row> writer = rows.write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN);
+        for (String c : withoutDictionary) writer = writer.option("parquet.enable.dictionary#" + c, "false");
+        writer.parquet(warehouse.stagedTable(runId, table));
+    }
+
+    /**
+     * Stages a few rows the driver made (a row per file or per workload), replacing what the run staged before: the
+     * driver writes each workload's partition itself, one small file, where a Spark write would be a job for a few rows.
+     */
+    public void stageSmall(String runId, String table, List<Row> rows) throws IOException {
+        warehouse.fs().delete(new Path(warehouse.stagedTable(runId, table)), true);
+        int workload = schema(table).fieldIndex(Tables.PARTITION_COLUMN);
+        Map<String, List<Row>> byWorkload = new LinkedHashMap<>();
+        for (Row r : rows)
+            byWorkload
+                    .computeIfAbsent(r.getString(workload), k -> new ArrayList<>())
+                    .add(r);
+        PartitionFiles files = new PartitionFiles(warehouse.staging(runId), warehouse.conf());
+        for (Map.Entry<String, List<Row>> w : byWorkload.entrySet()) files.write(table, w.getKey(), w.getValue());
+    }
+
+    /**
+     * Gives every one of these workloads a partition of a staged table, also a workload without rows (the phases
+     * after ingest read one for every workload): those the write left without one get a copy of one empty Parquet
+     * file, written once — file copies, not a Spark job each.
+     */
+    public void stageEmptyPartitions(String runId, String table, Iterable<String> workloads) throws IOException {
+        FileSystem fs = warehouse.fs();
+        Path empty = null;
+        for (String w : workloads) {
+            Path partition = new Path(warehouse.stagingPartition(runId, table, w));
+            if (fs.exists(partition)) continue;
+            if (empty == null) empty = emptyFile(runId, table);
+            fs.mkdirs(partition);
+            FileUtil.copy(fs, empty, fs, new Path(partition, empty.getName()), false, warehouse.conf());
+        }
+    }
+
+    /** A Parquet file of the table's columns and no rows, as a Spark write of no rows leaves one. */
+    private Path emptyFile(String runId, String table) throws IOException {
+        Path file = new Path(warehouse.stagedAside(runId, "_empty/" + table), PartitionFiles.FILE_NAME);
+        PartitionFiles.writeFile(file, schema(table), Tables.PARTITION_COLUMN, List.of(), warehouse.conf());
+        return file;
+    }
+
+    /** Appends rows to a table kept across runs, as one file (they are a few per run). */
+    public void append(String table, Dataset<Row> rows) {
+        rows.coalesce(1).write().mode(SaveMode.Append).parquet(warehouse.table(table));
+    }
+
+    /** Appends rows to a table kept across runs, partitioned by workload. */
+    public void appendByWorkload(String table, Dataset<Row> rows) {
+        rows.write().mode(SaveMode.Append).partitionBy(Tables.PARTITION_COLUMN).parquet(warehouse.table(table));
+    }
+
+    private Dataset<Row> partitions(String tableRoot, String table, Collection<String> workloads) {
+        String[] paths = workloads.stream()
+                .map(w -> tableRoot + "/" + Warehouse.partitionDir(w))
+                .toArray(String[]::new);
+        return spark.read().schema(schema(table)).option("basePath", tableRoot).parquet(paths);
+    }
+
+    private static StructType schema(String table) {
+        TableCatalog.Table t = TableCatalog.of(table);
+        if (t == null) throw new IllegalArgumentException("no table " + table + " in the catalog");
+        return t.schema();
+    }
+}
