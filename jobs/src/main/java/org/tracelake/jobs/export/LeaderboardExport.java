@@ -12,11 +12,13 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
@@ -126,17 +128,32 @@ public final class LeaderboardExport {
                     .computeIfAbsent(r.getString(1), m -> new ArrayList<>())
                     .add(r);
         }
-        Map<String, Map<String, Double>> values = new TreeMap<>();
-        Map<String, String> units = new TreeMap<>();
-        Map<String, String[]> origin = new TreeMap<>(); // leaderboard name → (metric, figure, key)
+        // metric → its headline rows, per workload
+        Map<String, Map<String, List<Row>>> headlines = new TreeMap<>();
+        Set<String> breakdowns = new HashSet<>(); // metrics whose headline is a breakdown by key on some workload
         for (Map.Entry<String, Map<String, List<Row>>> w : byWorkload.entrySet()) {
-            Map<String, Double> v = new TreeMap<>();
             for (Map.Entry<String, List<Row>> m : w.getValue().entrySet()) {
                 String headline = headlineFigure(m.getKey(), m.getValue(), catalogOrder);
                 List<Row> hr = m.getValue().stream()
                         .filter(r -> Objects.equals(r.getString(2), headline))
                         .toList();
+                headlines.computeIfAbsent(w.getKey(), k -> new TreeMap<>()).put(m.getKey(), hr);
+                if (hr.stream().filter(r -> !r.isNullAt(3)).count() > 1) breakdowns.add(m.getKey());
+            }
+        }
+        Map<String, Map<String, Double>> values = new TreeMap<>();
+        Map<String, String> units = new TreeMap<>();
+        Map<String, String[]> origin = new TreeMap<>(); // leaderboard name → (metric, figure, key)
+        for (Map.Entry<String, Map<String, List<Row>>> w : headlines.entrySet()) {
+            Map<String, Double> v = new TreeMap<>();
+            for (Map.Entry<String, List<Row>> m : w.getValue().entrySet()) {
+                List<Row> hr = m.getValue();
+                String headline = hr.isEmpty() ? null : hr.get(0).getString(2);
                 Row plain = hr.stream().filter(r -> r.isNullAt(3)).findFirst().orElse(null);
+                // A workload without the inputs of a breakdown metric (e.g. busbw_gbps per collective kind, on a
+                // trace with no sized communication) has one unkeyed row without a value: it adds no column of its
+                // own, its per-key columns are simply null.
+                if (plain != null && plain.isNullAt(4) && hr.size() == 1 && breakdowns.contains(m.getKey())) continue;
                 if (plain != null || hr.size() == 1) {
                     Row r = plain != null ? plain : hr.get(0);
                     put(v, units, origin, m.getKey(), r, headline);
