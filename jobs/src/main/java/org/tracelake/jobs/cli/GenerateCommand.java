@@ -19,9 +19,9 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Write a simulated archive: the bundled data/ sample, or larger ones for benchmarks.",
-            "Without --name it writes the two sample workloads that data/ holds; --formats all adds a small workload",
-            "of each other format the readers take (Nsight SQLite, XSpace, rocprof JSON, a CUDA memory snapshot,",
-            "Flight Recorder dumps of a hang, AORTA telemetry, execution traces)."
+            "Without --name it writes data/'s two Kineto workloads; --formats all adds a small workload of each other",
+            "format the readers take (Nsight SQLite, XSpace, rocprof JSON, a CUDA memory snapshot, Flight Recorder",
+            "dumps of a hang, AORTA telemetry, execution traces): the nine workloads data/ holds."
         })
 public final class GenerateCommand implements Callable<Integer> {
     private static final String KINETO = "kineto";
