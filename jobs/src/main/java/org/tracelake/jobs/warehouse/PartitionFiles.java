@@ -27,6 +27,12 @@ import scala.Function1;
 public final class PartitionFiles implements Serializable {
     static final String FILE_NAME = "part-00000.snappy.parquet";
 
+    /**
+     * The folder of the staging area where files are written before they are renamed into their partition: an
+     * executor lost mid-write leaves its half there, and the run's staging area goes with it at the end.
+     */
+    public static final String UNFINISHED = "_unfinished";
+
     private final String root;
     private final SerializableConf conf;
 
@@ -42,12 +48,18 @@ public final class PartitionFiles implements Serializable {
 
     /**
      * Opens a file named {@code name} in the workload's partition of {@code table}, for rows in the table's catalog
-     * schema (the workload column included, and left out of the file), written as they come.
+     * schema (the workload column included, and left out of the file), written as they come; until its commit it
+     * is written under {@link #UNFINISHED}.
      */
     public RowFile open(String table, String workload, String name, RowFile.Settings settings) throws IOException {
         Path dir = new Path(root + "/" + table + "/" + Warehouse.partitionDir(workload));
         return new RowFile(
-                new Path(dir, name), TableCatalog.of(table).schema(), Tables.PARTITION_COLUMN, settings, conf.get());
+                new Path(dir, name),
+                new Path(root + "/" + UNFINISHED + "/" + table),
+                TableCatalog.of(table).schema(),
+                Tables.PARTITION_COLUMN,
+                settings,
+                conf.get());
     }
 
     /**

@@ -21,8 +21,8 @@ import org.apache.spark.sql.types.StructType;
 /**
  * One Parquet file of a table, written row by row from an executor or the driver without a Spark job: the rows
  * (Spark's internal form) go straight to parquet-hadoop's writer ({@link RowWriteSupport}), into a file of a name of
- * its own beside the target, which {@link #commit} renames into place. Until then nothing is visible to a reader of
- * the folder (the name starts with a dot), and a task that fails or is run twice (a retry, a speculative copy) leaves
+ * its own (beside the target, or in a folder of unfinished files), which {@link #commit} renames into place. Until
+ * then nothing is visible to a reader of the folder (the name starts with a dot), and a task that fails or is run twice (a retry, a speculative copy) leaves
  * one whole file, never a half or a second one: every attempt writes the same rows to the same target name, and the
  * first to commit wins. Closed without a commit, the file is deleted.
  */
@@ -55,14 +55,23 @@ public final class RowFile implements AutoCloseable {
     private boolean closed;
     private long rows;
 
-    /** Opens {@code file}'s stand-in for rows of {@code schema} ({@code skipped}: a partition column not written). */
+    /** Opens {@code file}'s stand-in, beside it, for rows of {@code schema} ({@code skipped}: a column not written). */
     public RowFile(Path file, StructType schema, String skipped, Settings settings, Configuration conf)
             throws IOException {
+        this(file, file.getParent(), schema, skipped, settings, conf);
+    }
+
+    /**
+     * Opens {@code file}'s stand-in in {@code asideDir}, a folder of the same file system that nothing reads as a
+     * table: what a task killed mid-write leaves there is dropped with it, never swapped in with the partition.
+     */
+    public RowFile(Path file, Path asideDir, StructType schema, String skipped, Settings settings, Configuration conf)
+            throws IOException {
         this.target = file;
-        Path dir = file.getParent();
-        this.aside = new Path(dir, "." + file.getName() + "." + UUID.randomUUID() + ".tmp");
-        this.fs = dir.getFileSystem(conf);
-        fs.mkdirs(dir);
+        this.aside = new Path(asideDir, "." + file.getName() + "." + UUID.randomUUID() + ".tmp");
+        this.fs = file.getFileSystem(conf);
+        fs.mkdirs(file.getParent());
+        fs.mkdirs(asideDir);
         Builder b = new Builder(HadoopOutputFile.fromPath(aside, conf), new RowWriteSupport(schema, skipped))
                 .withConf(conf)
                 .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)

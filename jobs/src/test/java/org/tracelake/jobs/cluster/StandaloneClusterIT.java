@@ -26,6 +26,7 @@ import org.tracelake.jobs.generate.TraceStyle;
 import org.tracelake.jobs.generate.WorkloadSpec;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestFiles;
+import org.tracelake.jobs.warehouse.PartitionFiles;
 
 /**
  * The application on a real Spark standalone cluster: a master and two one-core workers on 127.0.0.1, each its own
@@ -71,7 +72,7 @@ class StandaloneClusterIT {
                             home.resolve("conf/spark-defaults.conf").toString()),
                     List.of("refresh", "--archive", archive.toString(), "--warehouse", clusterWarehouse.toString()),
                     log);
-            // The moment a task of the events ingest has started writing (its attempt folder exists), worker 0's
+            // The moment a task of the events ingest has started writing (its unfinished file exists), worker 0's
             // executor is killed.
             long killed = -1;
             while (driver.isAlive() && killed < 0) {
@@ -237,8 +238,8 @@ class StandaloneClusterIT {
     private static boolean ingestTaskRunning(Path staging) {
         if (!Files.isDirectory(staging)) return false;
         try (Stream<Path> files = Files.walk(staging)) {
-            return files.anyMatch(p -> p.getFileName().toString().startsWith("attempt_")
-                    && p.toString().contains("/events/"));
+            // an ingest task writes each file's events under the staging area's unfinished files until it commits
+            return files.anyMatch(p -> p.toString().contains("/" + PartitionFiles.UNFINISHED + "/events/."));
         } catch (IOException | java.io.UncheckedIOException e) {
             return false; // the folder moved while being walked: look again
         }

@@ -145,6 +145,24 @@ class RowFileTest {
             f.commit();
         }
         assertEquals(List.of("part-x.parquet"), visible(dir));
+
+        // written in a folder of unfinished files (ingest's), it is renamed from there; an abandoned one is dropped
+        Path unfinished = tmp.resolve("unfinished");
+        org.apache.hadoop.fs.Path other =
+                new org.apache.hadoop.fs.Path(dir.resolve("part-y.parquet").toUri());
+        try (RowFile f = new RowFile(
+                other,
+                new org.apache.hadoop.fs.Path(unfinished.toUri()),
+                schema,
+                "workload",
+                RowFile.Settings.of(CompressionCodecName.ZSTD),
+                new Configuration())) {
+            f.write(org.apache.spark.sql.catalyst.InternalRow.fromSeq(
+                    scalaSeq(org.apache.spark.unsafe.types.UTF8String.fromString("w"), 4L)));
+            assertEquals(1, listed(unfinished).size(), "written aside");
+        }
+        assertEquals(List.of(), listed(unfinished));
+        assertEquals(List.of("part-x.parquet"), visible(dir));
         assertEquals(
                 3L, SharedSpark.get().read().parquet(dir.toString()).first().getLong(0));
         assertThrows(
