@@ -11,7 +11,8 @@ import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
 /**
- * Ingests the workloads of an archive together (one Spark job per table, whatever their number) and swaps each in
+ * Ingests the workloads of an archive together (one Spark job for every file and table, whatever their number; one
+ * more before it for execution traces) and swaps each in
  * whole: a workload that failed keeps its previous events and card, and only its {@code trace_files} ledger (which
  * says what went wrong) is replaced.
  */
