@@ -14,13 +14,15 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Writes Spark rows of a flat table schema (strings, ints, longs, doubles, booleans, binaries, timestamps) as Parquet
+ * Writes Spark rows of a flat table schema (strings, ints, longs, doubles, booleans, binaries, timestamps, arrays of
+ * ints or longs) as Parquet
  * records, in the Parquet types Spark itself reads those columns from: strings as UTF-8 binary, timestamps as INT64
  * microseconds adjusted to UTC. Columns not written (a partition column) are left out of the file, as Spark leaves them out.
  */
@@ -72,6 +74,7 @@ final class RowWriteSupport extends WriteSupport<Row> {
                     .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.MICROS))
                     .named(f.name());
         }
+        if (t instanceof ArrayType a) return list(f, repetition, a);
         throw new IllegalArgumentException(
                 "column " + f.name() + ": " + t.simpleString() + " is not a flat column type");
     }
@@ -106,10 +109,47 @@ final class RowWriteSupport extends WriteSupport<Row> {
             else if (t.equals(DataTypes.DoubleType)) out.addDouble(row.getDouble(i));
             else if (t.equals(DataTypes.BooleanType)) out.addBoolean(row.getBoolean(i));
             else if (t.equals(DataTypes.BinaryType)) out.addBinary(Binary.fromConstantByteArray((byte[]) row.get(i)));
+            else if (t instanceof ArrayType) writeList(row.getList(i));
             else out.addLong(micros(row.getTimestamp(i)));
             out.endField(name, c);
         }
         out.endMessage();
+    }
+
+    /**
+     * An array of ints or longs (collective_hangs' rank lists), in Parquet's three-level LIST form, as Spark writes
+     * arrays: {@code group (LIST) { repeated group list { element } }}.
+     */
+    private static Type list(StructField f, Type.Repetition repetition, ArrayType a) {
+        PrimitiveTypeName element;
+        if (a.elementType().equals(DataTypes.IntegerType)) element = PrimitiveTypeName.INT32;
+        else if (a.elementType().equals(DataTypes.LongType)) element = PrimitiveTypeName.INT64;
+        else
+            throw new IllegalArgumentException(
+                    "column " + f.name() + ": " + a.simpleString() + " is not an array of ints or longs");
+        Type.Repetition elementRepetition = a.containsNull() ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
+        return Types.list(repetition)
+                .element(Types.primitive(element, elementRepetition).named("element"))
+                .named(f.name());
+    }
+
+    private void writeList(List<Object> values) {
+        out.startGroup();
+        if (!values.isEmpty()) {
+            out.startField("list", 0);
+            for (Object v : values) {
+                out.startGroup();
+                if (v != null) {
+                    out.startField("element", 0);
+                    if (v instanceof Integer x) out.addInteger(x);
+                    else out.addLong((Long) v);
+                    out.endField("element", 0);
+                }
+                out.endGroup();
+            }
+            out.endField("list", 0);
+        }
+        out.endGroup();
     }
 
     private static long micros(Timestamp t) {
