@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.workload.Card;
@@ -60,7 +59,7 @@ public final class MetricEngine {
         JavaPairRDD<String, WorkloadInputs.Input> sideRows = SideTableInputs.of(sideTables);
         JavaPairRDD<String, WorkloadInputs.Input> inputs = WorkloadInputs.of(
                 workloads, r -> WorkloadInputs.pair(r.getAs("workload"), WorkloadInput.CARD, Card.of(r)));
-        if (events != null) inputs = inputs.union(WorkloadInputs.inSchema(ranksOf(events)));
+        if (events != null) inputs = inputs.union(ranksOf(events));
         if (summaries != null) inputs = inputs.union(WorkloadInputs.inSchema(summaries));
         if (etNodes != null) {
             inputs = inputs.union(WorkloadInputs.of(
@@ -86,11 +85,12 @@ public final class MetricEngine {
     }
 
     /** Each rank's summary from its events: the events sorted per rank, then one pass over each ({@link RankPass}). */
-    private static Dataset<Row> ranksOf(Dataset<Row> events) {
-        return RankEvent.input(events)
-                .repartition(col(EventSchema.WORKLOAD), col(EventSchema.RANK))
-                .sortWithinPartitions(EventSchema.WORKLOAD, EventSchema.RANK, "row_kind", EventSchema.TS_NS)
-                .mapPartitions(new RankPass(), Encoders.row(WorkloadInput.SCHEMA));
+    private static JavaPairRDD<String, WorkloadInputs.Input> ranksOf(Dataset<Row> events) {
+        return WorkloadInputs.ofPartitions(
+                RankEvent.input(events)
+                        .repartition(col(EventSchema.WORKLOAD), col(EventSchema.RANK))
+                        .sortWithinPartitions(EventSchema.WORKLOAD, EventSchema.RANK, "row_kind", EventSchema.TS_NS),
+                new RankPass());
     }
 
     /** The catalog table of side tables the families read, by name. */

@@ -1,10 +1,6 @@
 package org.tracelake.jobs.metrics.engine;
 
-import java.io.Serializable;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.StructType;
-import org.tracelake.jobs.rank.Blobs;
 import org.tracelake.jobs.rank.RankSummaryFiles;
 
 /**
@@ -22,8 +18,4 @@ final class WorkloadInput {
 
     /** The same columns as the rank summaries ingest leaves, which are inputs too. */
     static final StructType SCHEMA = RankSummaryFiles.SCHEMA;
-
-    static Row row(String workload, String kind, Serializable value) {
-        return RowFactory.create(workload, kind, Blobs.write(value));
-    }
 }
