@@ -36,10 +36,6 @@ final class RowChunk implements Serializable {
         return table;
     }
 
-    int rows() {
-        return ends.length;
-    }
-
     /** Each row in turn, as one reused row: the action reads what it keeps before it returns. */
     void forEach(Consumer<InternalRow> action) {
         UnsafeRow row = new UnsafeRow(fields);
