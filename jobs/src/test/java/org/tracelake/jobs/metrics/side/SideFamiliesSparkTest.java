@@ -236,6 +236,64 @@ class SideFamiliesSparkTest {
         assertOneJob(out);
     }
 
+    /**
+     * The workload task sums the lines in (rank, file, line) order whatever order they come in: three lines whose sum
+     * depends on it. In that order 1e16 + 1 rounds back to 1e16 (the spacing of doubles there is 2), and - 1e16 leaves
+     * 0, so mean_overlap_ms = 0 / 3 = 0; in the order the rows are stored (rank 0 line 0, rank 1, rank 0 line 1) the
+     * sum is 1e16 - 1e16 + 1 = 1, a mean of 1/3.
+     */
+    @Test
+    void telemetryLinesAreSummedInRankFileLineOrderWhateverOrderTheyCome() throws Exception {
+        TelemetryMetrics.Line first = new TelemetryMetrics.Line(0, 1e16, 1.0, null, null, Map.of("compute", 1.0));
+        TelemetryMetrics.Line second = new TelemetryMetrics.Line(0, 1.0, 1.0, null, null, Map.of("compute", 1.0));
+        TelemetryMetrics.Line other = new TelemetryMetrics.Line(1, -1e16, 1.0, null, null, Map.of("compute", 1.0));
+        List<Row> stored = List.of(
+                telemetryLine("order", "rank0.jsonl", 0, first),
+                telemetryLine("order", "rank1.jsonl", 0, other),
+                telemetryLine("order", "rank0.jsonl", 1, second));
+        Staged out = engine(
+                Map.of(
+                        Tables.ITERATION_TELEMETRY,
+                        spark.createDataFrame(stored, TelemetrySchema.SCHEMA).coalesce(1)),
+                "order");
+        List<MetricRow> expected = TelemetryMetrics.workload("order", List.of(first, second, other));
+        assertEquals(0.0, meanOverlap(expected));
+        assertEquals(1.0 / 3, meanOverlap(TelemetryMetrics.workload("order", List.of(first, other, second))));
+        assertSameRows(expected, out.rowsLike(expected), MetricRow::toString);
+    }
+
+    private static double meanOverlap(List<MetricRow> rows) {
+        return rows.stream()
+                .filter(r -> "mean_overlap_ms".equals(r.figure()) && "workload".equals(r.scope()))
+                .findFirst()
+                .orElseThrow()
+                .value();
+    }
+
+    static Row telemetryLine(String workload, String file, long line, TelemetryMetrics.Line l) {
+        return row(
+                TelemetrySchema.SCHEMA,
+                cells(
+                        "workload",
+                        workload,
+                        "rank",
+                        l.rank(),
+                        "source_file",
+                        file,
+                        "line",
+                        line,
+                        "ordinal",
+                        line,
+                        "row_kind",
+                        TelemetrySchema.KIND_ITERATION,
+                        "overlap_compute_comm_ms",
+                        l.overlapMs(),
+                        "compute_ms",
+                        l.computeMs(),
+                        "per_stream_ms",
+                        scala.jdk.javaapi.CollectionConverters.asScala(l.perStreamMs())));
+    }
+
     static Row frEntry(String workload, Entry e) {
         scala.collection.Seq<Long> dims = scala.jdk.javaapi.CollectionConverters.asScala(List.of(1024L, 8L))
                 .toSeq();
