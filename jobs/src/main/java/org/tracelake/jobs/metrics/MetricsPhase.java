@@ -114,10 +114,6 @@ public final class MetricsPhase {
                         result.metricRows(),
                         result.collectives(),
                         result.workloads()));
-                if (result.hangs() != null) {
-                    spark.sparkContext().setJobDescription("metrics: " + Tables.COLLECTIVE_HANGS);
-                    tables.stage(runId, Tables.COLLECTIVE_HANGS, result.hangs(), List.of());
-                }
                 return null;
             } finally {
                 spark.sparkContext().setJobDescription(null);

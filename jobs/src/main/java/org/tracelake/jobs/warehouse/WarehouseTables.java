@@ -11,7 +11,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
@@ -93,17 +92,6 @@ public final class WarehouseTables {
         }
         if (files.isEmpty()) return null;
         return spark.read().schema(schema).parquet(files.toArray(String[]::new));
-    }
-
-    /**
-     * Stages a table's rows for this run, partitioned by workload, replacing what the run staged before.
-     * {@code withoutDictionary}: columns whose values are nearly all distinct, written plainly (parquet-hadoop's
-     * per-column setting {@code parquet.enable.dictionary#column}, handed to the writer through the write's options).
-     */
-    public void stage(String runId, String table, Dataset<Row> rows, Collection<String> withoutDictionary) {
-        DataFrameWriter<Row> writer = rows.write().mode(SaveMode.Overwrite).partitionBy(Tables.PARTITION_COLUMN);
-        for (String c : withoutDictionary) writer = writer.option("parquet.enable.dictionary#" + c, "false");
-        writer.parquet(warehouse.stagedTable(runId, table));
     }
 
     /**

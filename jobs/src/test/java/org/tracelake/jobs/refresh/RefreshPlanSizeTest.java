@@ -1,21 +1,30 @@
 package org.tracelake.jobs.refresh;
 
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerEvent;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.Main;
+import org.tracelake.jobs.cli.ExitCodes;
 import org.tracelake.jobs.sql.SampleWarehouse;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.testing.TestFiles;
+import org.tracelake.schemas.Tables;
 
 /**
  * A cold refresh is a small Spark plan whatever the archive holds (issue 27): the refresh of the bundled data/ is at
@@ -47,6 +56,74 @@ class RefreshPlanSizeTest {
         assertTrue(
                 many.jobs <= data.jobs && many.stages <= data.stages && many.sql <= data.sql,
                 "48 workloads " + many + " against data/'s 2 " + data);
+    }
+
+    /**
+     * The metrics phase is one Spark job whatever side tables the run has (issue 30): the side families (memory
+     * snapshots, telemetry, Flight Recorder dumps) run in the metric engine's workload task, and the hangs they find
+     * are staged there too, not by a job of their own. A run of every format {@code generate --formats all} writes (each
+     * side table present) and a run of one Kineto workload (none) each start exactly one job described "metrics"
+     * between ingest and the swap (the export after the swap, "metrics: export", is the commit's).
+     */
+    @Test
+    void theMetricsPhaseIsOneJobWhateverSideTablesTheRunHas() throws Exception {
+        SparkSession spark = SharedSpark.get();
+        TestArchive samples = new TestArchive(tmp.resolve("formats"));
+        assertEquals(ExitCodes.OK, Main.run("generate", "--formats", "all", "-o", samples.archive.toString()));
+        List<String> withSideTables = metricsJobs(spark, samples);
+        // the run had every side table, and the side families' rows and hangs came out of that one job
+        for (String table : List.of(
+                Tables.MEMORY_EVENTS,
+                Tables.MEMORY_SEGMENTS,
+                Tables.ITERATION_TELEMETRY,
+                Tables.FLIGHT_RECORDER,
+                Tables.PROCESS_GROUP_STATUS)) {
+            assertTrue(spark.read().parquet(samples.table(table)).count() > 0, table);
+        }
+        Dataset<Row> metrics = spark.read().parquet(samples.table(Tables.METRICS));
+        for (String metric : List.of("peak_allocated_bytes", "telemetry_overlap", "hang_root_ranks")) {
+            assertTrue(
+                    metrics.where(col("metric")
+                                            .equalTo(metric)
+                                            .and(col("status").equalTo("ok")))
+                                    .count()
+                            > 0,
+                    metric);
+        }
+        assertEquals(
+                1, spark.read().parquet(samples.table(Tables.COLLECTIVE_HANGS)).count());
+        assertEquals(List.of("metrics"), withSideTables, "jobs of the metrics phase with every side table");
+
+        TestArchive kineto = new TestArchive(tmp.resolve("kineto")).generated("w", 2, 2, -1, 0);
+        assertEquals(List.of("metrics"), metricsJobs(spark, kineto), "jobs of the metrics phase with no side table");
+    }
+
+    /** The descriptions of the metrics phase's jobs in a refresh of the archive (the export after the swap aside). */
+    private static List<String> metricsJobs(SparkSession spark, TestArchive archive) throws Exception {
+        List<String> descriptions = new ArrayList<>();
+        SparkListener listener = new SparkListener() {
+            @Override
+            public void onJobStart(SparkListenerJobStart job) {
+                String d = job.properties() == null ? null : job.properties().getProperty("spark.job.description");
+                if (d != null && d.startsWith("metrics") && !d.equals("metrics: export")) {
+                    synchronized (descriptions) {
+                        descriptions.add(d);
+                    }
+                }
+            }
+        };
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+        spark.sparkContext().addSparkListener(listener);
+        try {
+            Refresh.Result result = archive.refresh(spark);
+            assertTrue(result.allOk(), "the refresh failed: " + result);
+            spark.sparkContext().listenerBus().waitUntilEmpty();
+        } finally {
+            spark.sparkContext().removeSparkListener(listener);
+        }
+        synchronized (descriptions) {
+            return List.copyOf(descriptions);
+        }
     }
 
     private static Counts refreshCounting(SparkSession spark, TestArchive archive) throws Exception {

@@ -7,10 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.workload.Card;
 import org.tracelake.jobs.metrics.workload.DevicePeakTable;
 import org.tracelake.jobs.metrics.workload.EtAllToAll;
@@ -21,32 +19,33 @@ import org.tracelake.schemas.Tables;
 
 /**
  * Computes the tables of the metrics stage ({@code metrics}, {@code collectives}, {@code collective_members},
- * {@code all_to_all_pairs}, {@code kernel_totals}, {@code collective_hangs}) of a set of workloads from their {@code events}, cards and
- * side tables (metrics never reread trace files), in one small Spark plan whatever the number of workloads:
+ * {@code all_to_all_pairs}, {@code kernel_totals}, {@code collective_hangs}) of a set of workloads from their
+ * {@code events}, cards and side tables (metrics never reread trace files), in one small Spark plan whatever the number
+ * of workloads:
  * <ol>
  * <li>each rank's events, sorted by time, pass once through plain Java ({@link org.tracelake.jobs.rank.RankAccumulator}),
  * which keeps a summary: as ingest reads each file ({@link RankSummaryFiles}), or here ({@link RankPass}) for a
  * workload whose files could not all be summarised there;</li>
- * <li>a workload's summaries, card, execution-trace all_to_all nodes and side-table rows meet in one task
- * ({@link WorkloadReducer}), where the metric families compute every row and the cross-rank join, and that task
- * writes the workload's staged partitions of the five tables ({@link PartitionFiles}).</li>
+ * <li>a workload's summaries, card, execution-trace all_to_all nodes and side-table rows ({@link SideTableInputs}) meet
+ * in one task ({@link WorkloadReducer}), where the metric families compute every row, the cross-rank join and the
+ * stuck collectives, and that task writes the workload's staged partitions of the six tables
+ * ({@link PartitionFiles}).</li>
  * </ol>
- * The whole is one Spark job (an RDD action over the inputs' plans: see {@link WorkloadInputs} for why); a run with Flight Recorder dumps also returns the {@code collective_hangs} rows for its
- * caller to stage.
+ * The whole is one Spark job (an RDD action over the inputs' plans: see {@link WorkloadInputs} for why), whatever side
+ * tables the run has.
  */
 public final class MetricEngine {
     public static final String PIPELINE_VERSION = "0.1.0";
 
-    /** What a computation left: its row counts, and the hang rows to stage (null without Flight Recorder dumps). */
-    public record Result(int workloads, long metricRows, long collectives, Dataset<Row> hangs) {}
+    /** What a computation left: its row counts. */
+    public record Result(int workloads, long metricRows, long collectives) {}
 
     /**
-     * Computes the tables of the given workloads, writing the workload step's five tables through {@code files} (the
+     * Computes the tables of the given workloads, writing the workload step's six tables through {@code files} (the
      * run's staging area). Each rank's summary comes from {@code summaries} (rows of {@link WorkloadInput#SCHEMA} that
      * ingest's per-rank pass left, {@link RankSummaryFiles}) or, for the workloads there, from a pass over
      * {@code events} here; either may be null. {@code sideTables} holds the side tables (memory snapshots, telemetry,
-     * Flight Recorder dumps, execution-trace nodes) the run has, by name; a family whose inputs the run lacks is not
-     * planned at all.
+     * Flight Recorder dumps, execution-trace nodes) the run has, by name; a table the run lacks is not read at all.
      */
     public Result compute(
             SparkSession spark,
@@ -56,12 +55,11 @@ public final class MetricEngine {
             Map<String, Dataset<Row>> sideTables,
             DevicePeakTable peaks,
             PartitionFiles files) {
-        SideFamilies.Result side = SideFamilies.compute(spark, sideTables);
         Dataset<Row> etNodes = sideTables.get(Tables.ET_NODES);
-        Dataset<Row> sideRows = side.metricRows();
+        JavaPairRDD<String, WorkloadInputs.Input> sideRows = SideTableInputs.of(sideTables);
         JavaPairRDD<String, WorkloadInputs.Input> inputs = WorkloadInputs.of(
                 workloads, r -> WorkloadInputs.pair(r.getAs("workload"), WorkloadInput.CARD, Card.of(r)));
-        if (events != null) inputs = inputs.union(WorkloadInputs.inSchema(ranksOf(events)));
+        if (events != null) inputs = inputs.union(ranksOf(events));
         if (summaries != null) inputs = inputs.union(WorkloadInputs.inSchema(summaries));
         if (etNodes != null) {
             inputs = inputs.union(WorkloadInputs.of(
@@ -71,11 +69,7 @@ public final class MetricEngine {
                             .and(col("rank").isNotNull())),
                     r -> WorkloadInputs.pair(r.getAs("workload"), WorkloadInput.ET_ALL_TO_ALL, EtAllToAll.of(r))));
         }
-        if (sideRows != null) {
-            inputs = inputs.union(WorkloadInputs.of(
-                    sideRows,
-                    r -> WorkloadInputs.pair(r.getString(0), WorkloadInput.SIDE_METRIC, MetricRow.fromRow(r))));
-        }
+        if (sideRows != null) inputs = inputs.union(sideRows);
         Timestamp computedAt = new Timestamp(System.currentTimeMillis());
         // one small pair of counts per workload comes back: the rows themselves stay on the executors
         List<long[]> counts = inputs.groupByKey()
@@ -87,15 +81,16 @@ public final class MetricEngine {
             metricRows += c[0];
             collectives += c[1];
         }
-        return new Result(counts.size(), metricRows, collectives, side.hangs());
+        return new Result(counts.size(), metricRows, collectives);
     }
 
     /** Each rank's summary from its events: the events sorted per rank, then one pass over each ({@link RankPass}). */
-    private static Dataset<Row> ranksOf(Dataset<Row> events) {
-        return RankEvent.input(events)
-                .repartition(col(EventSchema.WORKLOAD), col(EventSchema.RANK))
-                .sortWithinPartitions(EventSchema.WORKLOAD, EventSchema.RANK, "row_kind", EventSchema.TS_NS)
-                .mapPartitions(new RankPass(), Encoders.row(WorkloadInput.SCHEMA));
+    private static JavaPairRDD<String, WorkloadInputs.Input> ranksOf(Dataset<Row> events) {
+        return WorkloadInputs.ofPartitions(
+                RankEvent.input(events)
+                        .repartition(col(EventSchema.WORKLOAD), col(EventSchema.RANK))
+                        .sortWithinPartitions(EventSchema.WORKLOAD, EventSchema.RANK, "row_kind", EventSchema.TS_NS),
+                new RankPass());
     }
 
     /** The catalog table of side tables the families read, by name. */

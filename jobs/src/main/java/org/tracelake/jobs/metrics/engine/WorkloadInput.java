@@ -1,15 +1,12 @@
 package org.tracelake.jobs.metrics.engine;
 
-import java.io.Serializable;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.StructType;
-import org.tracelake.jobs.rank.Blobs;
 import org.tracelake.jobs.rank.RankSummaryFiles;
 
 /**
  * The rows that meet per workload in the workload step: one per rank (its summary), the workload's card, the
- * execution-trace all_to_all nodes, and the side-table families' metric rows, each a Java value in a blob.
+ * execution-trace all_to_all nodes, and chunks of its side tables' rows ({@link RowChunk}), each a Java value in a
+ * blob.
  */
 final class WorkloadInput {
     private WorkloadInput() {}
@@ -17,12 +14,8 @@ final class WorkloadInput {
     static final String RANK = RankSummaryFiles.KIND;
     static final String CARD = "card";
     static final String ET_ALL_TO_ALL = "et_all_to_all";
-    static final String SIDE_METRIC = "side_metric";
+    static final String SIDE_ROWS = "side_rows";
 
     /** The same columns as the rank summaries ingest leaves, which are inputs too. */
     static final StructType SCHEMA = RankSummaryFiles.SCHEMA;
-
-    static Row row(String workload, String kind, Serializable value) {
-        return RowFactory.create(workload, kind, Blobs.write(value));
-    }
 }

@@ -2,6 +2,7 @@ package org.tracelake.jobs.metrics.engine;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.Dataset;
@@ -40,14 +41,39 @@ final class WorkloadInputs {
                         new Input(r.getUTF8String(1).toString(), r.getBinary(2))));
     }
 
+    /** Turns a partition's rows, in their order, into workload inputs. */
+    interface ConvertPartition extends Serializable {
+        Iterator<Tuple2<String, Input>> apply(Iterator<Row> rows);
+    }
+
     /** Any rows, each converted by {@code convert} (the row converted from Spark's internal form, interpreted). */
     static JavaPairRDD<String, Input> of(Dataset<Row> rows, Convert convert) {
+        return ofPartitions(rows, it -> {
+            List<Tuple2<String, Input>> out = new ArrayList<>();
+            while (it.hasNext()) out.add(convert.apply(it.next()));
+            return out.iterator();
+        });
+    }
+
+    /**
+     * Any rows, each partition's converted by {@code convert}, in the partition's order (a sort within partitions
+     * holds): each row converted from Spark's internal form as the partition streams by, interpreted.
+     */
+    static JavaPairRDD<String, Input> ofPartitions(Dataset<Row> rows, ConvertPartition convert) {
         StructType schema = rows.schema();
         return rows.queryExecution().toRdd().toJavaRDD().mapPartitionsToPair(it -> {
             Function1<Object, Object> toRow = CatalystTypeConverters.createToScalaConverter(schema);
-            List<Tuple2<String, Input>> out = new ArrayList<>();
-            while (it.hasNext()) out.add(convert.apply((Row) toRow.apply(it.next())));
-            return out.iterator();
+            return convert.apply(new Iterator<Row>() {
+                @Override
+                public boolean hasNext() {
+                    return it.hasNext();
+                }
+
+                @Override
+                public Row next() {
+                    return (Row) toRow.apply(it.next());
+                }
+            });
         });
     }
 

@@ -8,6 +8,8 @@ import java.util.List;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.Row;
 import org.tracelake.jobs.metrics.MetricRow;
+import org.tracelake.jobs.metrics.side.CollectiveHangs;
+import org.tracelake.jobs.metrics.side.SideRows;
 import org.tracelake.jobs.metrics.workload.Card;
 import org.tracelake.jobs.metrics.workload.DevicePeakTable;
 import org.tracelake.jobs.metrics.workload.EtAllToAll;
@@ -21,10 +23,10 @@ import org.tracelake.schemas.Tables;
 import scala.Tuple2;
 
 /**
- * The workload step: every rank's summary, the card, the execution-trace all_to_all nodes and the side families' rows of
+ * The workload step: every rank's summary, the card, the execution-trace all_to_all nodes and the side tables' rows of
  * one workload meet here; the families compute its workload-, rank- and step-scope rows and the cross-rank tables,
- * which this task writes as the workload's staged partitions. It returns the workload's counts: metric rows written,
- * collective instances.
+ * the side families ({@link SideRows}) their rows and the workload's stuck collectives, and this task writes them as
+ * the workload's staged partitions. It returns the workload's counts: metric rows written, collective instances.
  */
 final class WorkloadReducer implements Function<Tuple2<String, Iterable<WorkloadInputs.Input>>, long[]> {
     private final DevicePeakTable peaks;
@@ -44,7 +46,7 @@ final class WorkloadReducer implements Function<Tuple2<String, Iterable<Workload
         List<RankSummary> ranks = new ArrayList<>();
         RankSummary unranked = null;
         List<EtAllToAll> et = new ArrayList<>();
-        List<MetricRow> side = new ArrayList<>();
+        SideRows sideRows = new SideRows();
         for (WorkloadInputs.Input input : group._2()) {
             Object value = Blobs.read(input.blob());
             switch (input.kind()) {
@@ -55,11 +57,16 @@ final class WorkloadReducer implements Function<Tuple2<String, Iterable<Workload
                 }
                 case WorkloadInput.CARD -> card = (Card) value;
                 case WorkloadInput.ET_ALL_TO_ALL -> et.add((EtAllToAll) value);
-                case WorkloadInput.SIDE_METRIC -> side.add((MetricRow) value);
+                case WorkloadInput.SIDE_ROWS -> {
+                    RowChunk chunk = (RowChunk) value;
+                    chunk.forEach(row -> sideRows.add(chunk.table(), row));
+                }
                 default -> throw new IllegalStateException("unknown workload input " + input.kind());
             }
         }
         ranks.sort(Comparator.comparingInt(s -> s.rank));
+        SideRows.Result sideResult = sideRows.compute(workload);
+        List<MetricRow> side = sideResult.metricRows();
         Workload w = new Workload(workload, card, ranks, unranked, et, peaks);
         Families.compute(w, side);
 
@@ -79,6 +86,10 @@ final class WorkloadReducer implements Function<Tuple2<String, Iterable<Workload
         files.write(Tables.COLLECTIVE_MEMBERS, workload, members);
         files.write(Tables.COLLECTIVES, workload, instances);
         files.write(Tables.ALL_TO_ALL_PAIRS, workload, pairs);
+        // no partition without a stuck collective, as a Spark write of the table left none
+        List<Row> hangs = new ArrayList<>(sideResult.hangs().size());
+        for (CollectiveHangs.Hang h : sideResult.hangs()) hangs.add(h.toRow());
+        files.write(Tables.COLLECTIVE_HANGS, workload, hangs);
         return new long[] {metrics.size(), instances.size()};
     }
 }

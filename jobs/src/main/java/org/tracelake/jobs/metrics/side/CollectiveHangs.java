@@ -1,7 +1,5 @@
 package org.tracelake.jobs.metrics.side;
 
-import static org.apache.spark.sql.functions.col;
-
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,13 +15,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.apache.spark.api.java.function.CoGroupFunction;
-import org.apache.spark.sql.Column;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.schemas.FlightRecorderSchema;
+import org.tracelake.schemas.Tables;
 import scala.collection.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -308,89 +304,80 @@ public final class CollectiveHangs {
         return stuck.stream().map(h -> roots.contains(h) ? h.asRoot() : h).toList();
     }
 
-    private static final String[] ENTRY_COLUMNS = {
-        "workload",
-        "rank",
-        "ordinal",
-        "pg_id",
-        "pg_name",
-        "collective_seq_id",
-        "op",
-        "is_p2p",
-        "input_sizes",
-        "input_dtypes",
-        "time_created_ns"
-    };
-    private static final String[] GROUP_COLUMNS = {
-        "workload",
-        "rank",
-        "pg_id",
-        "pg_name",
-        "pg_desc",
-        "pg_ranks",
-        "last_enqueued_collective",
-        "last_completed_collective"
-    };
+    /** The {@code flight_recorder} columns the attribution reads, in the order {@link Dumps#entry} reads them. */
+    public static final SideTable ENTRIES = new SideTable(
+            Tables.FLIGHT_RECORDER,
+            List.of(
+                    "rank",
+                    "ordinal",
+                    "pg_id",
+                    "pg_name",
+                    "collective_seq_id",
+                    "op",
+                    "is_p2p",
+                    "input_sizes",
+                    "input_dtypes",
+                    "time_created_ns"),
+            null);
+
+    /** The {@code process_group_status} columns the attribution reads, in the order {@link Dumps#group} reads them. */
+    public static final SideTable GROUPS = new SideTable(
+            Tables.PROCESS_GROUP_STATUS,
+            List.of(
+                    "rank",
+                    "pg_id",
+                    "pg_name",
+                    "pg_desc",
+                    "pg_ranks",
+                    "last_enqueued_collective",
+                    "last_completed_collective"),
+            null);
 
     /**
-     * The {@code collective_hangs} rows (of {@link FlightRecorderSchema#HANGS}) of every workload of the given
-     * {@code flight_recorder} and {@code process_group_status} rows: one shuffle, each workload's two tables
-     * cogrouped, the entries sorted by group so that each group is attributed as its entries stream by.
+     * One workload's Flight Recorder dumps: its {@code flight_recorder} entries and {@code process_group_status}
+     * rows, in any order; {@link #hangs} attributes them ({@link #of}: the entries sorted in {@link #STREAM_ORDER},
+     * the order Spark's sort by (pg_name nulls first, pg_id nulls last) gave them; the attribution does not depend on
+     * the order of entries that tie on both, nor on the order of the group rows).
      */
-    public static Dataset<Row> table(Dataset<Row> flightRecorder, Dataset<Row> processGroupStatus) {
-        Dataset<Row> entries = SideInputs.project(flightRecorder, ENTRY_COLUMNS);
-        Dataset<Row> groups = SideInputs.project(processGroupStatus, GROUP_COLUMNS);
-        return entries.groupByKey(SideInputs.WORKLOAD, Encoders.STRING())
-                .cogroupSorted(
-                        groups.groupByKey(SideInputs.WORKLOAD, Encoders.STRING()),
-                        new Column[] {
-                            col("pg_name").asc_nulls_first(), col("pg_id").asc_nulls_last()
-                        },
-                        new Column[0],
-                        new AttributeWorkload(),
-                        Encoders.row(FlightRecorderSchema.HANGS));
-    }
+    static final class Dumps {
+        private final List<Entry> entries = new ArrayList<>();
+        private final List<GroupStatus> groups = new ArrayList<>();
 
-    private static final class AttributeWorkload implements CoGroupFunction<String, Row, Row, Row> {
-        @Override
-        public Iterator<Row> call(String workload, Iterator<Row> entryRows, Iterator<Row> groupRows) {
-            List<GroupStatus> groups = new ArrayList<>();
-            groupRows.forEachRemaining(g -> groups.add(new GroupStatus(
-                    g.isNullAt(1) ? null : g.getInt(1),
-                    MemoryMetrics.nullableLong(g, 2),
-                    g.getString(3),
-                    g.getString(4),
-                    g.isNullAt(5) ? null : g.getList(5),
-                    MemoryMetrics.nullableLong(g, 6),
-                    MemoryMetrics.nullableLong(g, 7))));
-            Iterator<Entry> entries = new Iterator<>() {
-                @Override
-                public boolean hasNext() {
-                    return entryRows.hasNext();
-                }
+        /** A row of {@link #ENTRIES}' columns: only its first input's size and dtype are kept. */
+        void entry(InternalRow r) {
+            entries.add(new Entry(
+                    RowCells.intOrNull(r, 0),
+                    r.getLong(1),
+                    RowCells.longOrNull(r, 2),
+                    RowCells.string(r, 3),
+                    RowCells.longOrNull(r, 4),
+                    RowCells.string(r, 5),
+                    RowCells.booleanOrNull(r, 6),
+                    Entry.inputSize(RowCells.firstLongs(r, 7)),
+                    Entry.dtype(RowCells.firstString(r, 8)),
+                    RowCells.longOrNull(r, 9)));
+        }
 
-                @Override
-                public Entry next() {
-                    Row r = entryRows.next();
-                    List<List<Long>> sizes = r.isNullAt(8)
-                            ? null
-                            : r.<Seq<Long>>getList(8).stream()
-                                    .map(s -> s == null ? null : CollectionConverters.asJava(s))
-                                    .toList();
-                    return new Entry(
-                            r.isNullAt(1) ? null : r.getInt(1),
-                            r.getLong(2),
-                            MemoryMetrics.nullableLong(r, 3),
-                            r.getString(4),
-                            MemoryMetrics.nullableLong(r, 5),
-                            r.getString(6),
-                            r.isNullAt(7) ? null : r.getBoolean(7),
-                            Entry.inputSize(sizes),
-                            Entry.dtype(r.isNullAt(9) ? null : r.getList(9)),
-                            MemoryMetrics.nullableLong(r, 10));
-                }
-            };
-            return ofSorted(workload, entries, groups).stream().map(Hang::toRow).iterator();
+        /** A row of {@link #GROUPS}' columns. */
+        void group(InternalRow r) {
+            groups.add(new GroupStatus(
+                    RowCells.intOrNull(r, 0),
+                    RowCells.longOrNull(r, 1),
+                    RowCells.string(r, 2),
+                    RowCells.string(r, 3),
+                    RowCells.ints(r, 4),
+                    RowCells.longOrNull(r, 5),
+                    RowCells.longOrNull(r, 6)));
+        }
+
+        /** Whether the workload left any dump: then it has hang figures, 0 when nothing is stuck. */
+        boolean any() {
+            return !entries.isEmpty() || !groups.isEmpty();
+        }
+
+        /** Its stuck collectives, the rows of its {@code collective_hangs} partition. */
+        List<Hang> hangs(String workload) {
+            return of(workload, entries, groups);
         }
     }
 }

@@ -2,23 +2,13 @@ package org.tracelake.jobs.metrics.side;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.apache.spark.api.java.function.CoGroupFunction;
-import org.apache.spark.api.java.function.MapFunction;
-import org.apache.spark.api.java.function.MapPartitionsFunction;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.Row;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.schemas.FlightRecorderSchema;
 import org.tracelake.schemas.MetricSchema;
 
 /**
@@ -92,47 +82,5 @@ public final class HangMetrics {
     /** array_join of ints: the non-null elements, in order. */
     private static String joined(List<Integer> values, String separator) {
         return values.stream().filter(Objects::nonNull).map(String::valueOf).collect(Collectors.joining(separator));
-    }
-
-    /**
-     * The family's rows (of {@link MetricSchema#QUERY_SCHEMA}) from the {@code collective_hangs} rows, for every
-     * workload of the given {@code flight_recorder} / {@code process_group_status} rows (the workloads with dumps):
-     * one shuffle, each workload's hang rows cogrouped with the workload's name (once per input partition).
-     */
-    public static Dataset<Row> rows(
-            Dataset<Row> collectiveHangs, Dataset<Row> flightRecorder, Dataset<Row> processGroupStatus) {
-        Dataset<String> withDumps = flightRecorder
-                .select("workload")
-                .union(processGroupStatus.select("workload"))
-                .mapPartitions(
-                        (MapPartitionsFunction<Row, String>) rows -> {
-                            Set<String> seen = new HashSet<>();
-                            rows.forEachRemaining(r -> seen.add(r.getString(0)));
-                            return seen.iterator();
-                        },
-                        Encoders.STRING());
-        Dataset<Row> hangRowsByName = SideInputs.project(collectiveHangs, FlightRecorderSchema.HANGS.fieldNames());
-        return withDumps
-                .groupByKey((MapFunction<String, String>) w -> w, Encoders.STRING())
-                .cogroup(
-                        hangRowsByName.groupByKey(SideInputs.WORKLOAD, Encoders.STRING()),
-                        (CoGroupFunction<String, String, Row, Row>) (workload, dumps, hangRows) -> {
-                            if (!dumps.hasNext()) return Collections.emptyIterator();
-                            List<CollectiveHangs.Hang> hangs = new ArrayList<>();
-                            hangRows.forEachRemaining(r -> hangs.add(CollectiveHangs.Hang.fromRow(r)));
-                            Iterator<MetricRow> out = workload(workload, hangs).iterator();
-                            return new Iterator<Row>() {
-                                @Override
-                                public boolean hasNext() {
-                                    return out.hasNext();
-                                }
-
-                                @Override
-                                public Row next() {
-                                    return out.next().toRow();
-                                }
-                            };
-                        },
-                        Encoders.row(MetricSchema.QUERY_SCHEMA));
     }
 }

@@ -1,20 +1,18 @@
 package org.tracelake.jobs.metrics.side;
 
-import static org.apache.spark.sql.functions.col;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import org.apache.spark.api.java.function.CoGroupFunction;
-import org.apache.spark.sql.Column;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.Row;
+import java.util.Set;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.schemas.MetricSchema;
+import org.tracelake.schemas.Tables;
 
 /**
  * The memory family (METRICS.md §4 "Memory (from CUDA memory snapshots)") from {@code memory_events} and
@@ -157,79 +155,60 @@ public final class MemoryMetrics {
         return acc / (double) n;
     }
 
-    private static final String[] EVENT_COLUMNS = {
-        "workload", "rank", "device", "ordinal", "action", "address", "size", "time_us"
-    };
-    private static final String[] SEGMENT_COLUMNS = {
-        "workload", "rank", "device", "row_kind", "address", "size", "requested_size", "state"
-    };
+    /** The {@code memory_events} columns the replay reads, in the order {@link Devices#event} reads them. */
+    public static final SideTable EVENTS = new SideTable(
+            Tables.MEMORY_EVENTS, List.of("rank", "device", "ordinal", "action", "address", "size", "time_us"), null);
+
+    /** The {@code memory_segments} columns the replay reads, in the order {@link Devices#segment} reads them. */
+    public static final SideTable SEGMENTS = new SideTable(
+            Tables.MEMORY_SEGMENTS,
+            List.of("rank", "device", "row_kind", "address", "size", "requested_size", "state"),
+            null);
 
     /**
-     * The family's rows (of {@link MetricSchema#QUERY_SCHEMA}) for every workload of the given {@code memory_events}
-     * and {@code memory_segments} rows: one shuffle, each workload's two tables cogrouped and sorted by device (and the
-     * trace by ordinal), so that a device is replayed as its rows stream by.
+     * One workload's {@code memory_events} and {@code memory_segments} rows, in any order, gathered per device (a
+     * rank's CUDA device); {@link #rows} replays each device ({@link Device#replayed}: its trace sorted by ordinal,
+     * stably, which is the order a sort by (rank, device, ordinal) gives; the final segments in any order, which the
+     * replay's sums and maxima do not see) and gives the family's rows.
      */
-    public static Dataset<Row> rows(Dataset<Row> memoryEvents, Dataset<Row> memorySegments) {
-        Dataset<Row> events = SideInputs.project(memoryEvents, EVENT_COLUMNS);
-        Dataset<Row> segments = SideInputs.project(memorySegments, SEGMENT_COLUMNS);
-        return events.groupByKey(SideInputs.WORKLOAD, Encoders.STRING())
-                .cogroupSorted(
-                        segments.groupByKey(SideInputs.WORKLOAD, Encoders.STRING()),
-                        new Column[] {
-                            col("rank").asc_nulls_first(),
-                            col("device").asc(),
-                            col("ordinal").asc()
-                        },
-                        new Column[] {
-                            col("rank").asc_nulls_first(), col("device").asc()
-                        },
-                        new ReplayWorkload(),
-                        Encoders.row(MetricSchema.QUERY_SCHEMA));
-    }
+    static final class Devices {
+        private record Key(Integer rank, int device) {}
 
-    /** One workload's sorted events and segment rows, walked device by device. */
-    private static final class ReplayWorkload implements CoGroupFunction<String, Row, Row, Row> {
-        @Override
-        public Iterator<Row> call(String workload, Iterator<Row> events, Iterator<Row> segments) {
-            List<Device> devices = new ArrayList<>();
-            Row e = events.hasNext() ? events.next() : null;
-            Row s = segments.hasNext() ? segments.next() : null;
-            while (e != null || s != null) {
-                Row first = e == null ? s : s == null ? e : compareDevice(e, s) <= 0 ? e : s;
-                Integer rank = first.isNullAt(1) ? null : first.getInt(1);
-                int device = first.getInt(2);
-                DeviceReplay replay = new DeviceReplay();
-                while (e != null && sameDevice(e, rank, device)) {
-                    replay.event(new DeviceReplay.Event(
-                            e.getLong(3), e.getString(4), nullableLong(e, 5), nullableLong(e, 6), nullableLong(e, 7)));
-                    e = events.hasNext() ? events.next() : null;
-                }
-                while (s != null && sameDevice(s, rank, device)) {
-                    replay.segmentRow(new DeviceReplay.SegmentRow(
-                            s.getString(3),
-                            nullableLong(s, 4),
-                            nullableLong(s, 5),
-                            nullableLong(s, 6),
-                            s.getString(7)));
-                    s = segments.hasNext() ? segments.next() : null;
-                }
-                devices.add(new Device(rank, device, replay.result()));
+        private final Map<Key, List<DeviceReplay.Event>> events = new LinkedHashMap<>();
+        private final Map<Key, List<DeviceReplay.SegmentRow>> segments = new LinkedHashMap<>();
+
+        /** A row of {@link #EVENTS}' columns. */
+        void event(InternalRow r) {
+            events.computeIfAbsent(new Key(RowCells.intOrNull(r, 0), r.getInt(1)), k -> new ArrayList<>())
+                    .add(new DeviceReplay.Event(
+                            r.getLong(2),
+                            RowCells.string(r, 3),
+                            RowCells.longOrNull(r, 4),
+                            RowCells.longOrNull(r, 5),
+                            RowCells.longOrNull(r, 6)));
+        }
+
+        /** A row of {@link #SEGMENTS}' columns. */
+        void segment(InternalRow r) {
+            segments.computeIfAbsent(new Key(RowCells.intOrNull(r, 0), r.getInt(1)), k -> new ArrayList<>())
+                    .add(new DeviceReplay.SegmentRow(
+                            RowCells.string(r, 2),
+                            RowCells.longOrNull(r, 3),
+                            RowCells.longOrNull(r, 4),
+                            RowCells.longOrNull(r, 5),
+                            RowCells.string(r, 6)));
+        }
+
+        /** The family's rows of the workload: none when it has no memory rows. */
+        List<MetricRow> rows(String workload) {
+            Set<Key> devices = new LinkedHashSet<>(events.keySet());
+            devices.addAll(segments.keySet());
+            List<Device> replayed = new ArrayList<>(devices.size());
+            for (Key k : devices) {
+                replayed.add(Device.replayed(
+                        k.rank(), k.device(), events.getOrDefault(k, List.of()), segments.getOrDefault(k, List.of())));
             }
-            return workload(workload, devices).stream().map(MetricRow::toRow).iterator();
+            return workload(workload, replayed);
         }
-
-        private static int compareDevice(Row a, Row b) {
-            int byRank = SparkOrder.INT_NULLS_FIRST.compare(
-                    a.isNullAt(1) ? null : a.getInt(1), b.isNullAt(1) ? null : b.getInt(1));
-            return byRank != 0 ? byRank : Integer.compare(a.getInt(2), b.getInt(2));
-        }
-
-        private static boolean sameDevice(Row r, Integer rank, int device) {
-            return Objects.equals(r.isNullAt(1) ? null : r.getInt(1), rank) && r.getInt(2) == device;
-        }
-    }
-
-    static Long nullableLong(Row r, int i) {
-        return r.isNullAt(i) ? null : r.getLong(i);
     }
 }

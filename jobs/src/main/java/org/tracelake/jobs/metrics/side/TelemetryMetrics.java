@@ -1,8 +1,7 @@
 package org.tracelake.jobs.metrics.side;
 
-import static org.apache.spark.sql.functions.col;
-
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -10,13 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.spark.api.java.function.FlatMapGroupsFunction;
-import org.apache.spark.sql.Column;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.schemas.MetricSchema;
+import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TelemetrySchema;
 
 /**
@@ -104,7 +99,7 @@ public final class TelemetryMetrics {
 
     /**
      * Every row of one workload from its iteration lines, every sum taken line by line in the order the lines are given
-     * (Spark's avg: Σ of doubles ÷ count; the Spark entry point gives them in (rank, file, line) order).
+     * (Spark's avg: Σ of doubles ÷ count; {@link Lines} gives them in (rank, file, line) order).
      */
     public static List<MetricRow> workload(String workload, Iterator<Line> lines) {
         Means all = new Means();
@@ -150,65 +145,62 @@ public final class TelemetryMetrics {
         return x == null ? 0.0 : x;
     }
 
-    private static final String[] COLUMNS = {
-        "workload",
-        "rank",
-        "overlap_compute_comm_ms",
-        "compute_ms",
-        "overlap_compute_allreduce_ms",
-        "overlap_compute_reducescatter_ms",
-        "per_stream_ms",
-        "source_file",
-        "line",
-        "ordinal"
-    };
+    /**
+     * The {@code iteration_telemetry} columns the family reads, in the order {@link Lines#add} reads them: the place
+     * of a line (rank, file, line, ordinal), then its figures; iteration rows only (range and marker rows are no
+     * samples).
+     */
+    public static final SideTable ITERATIONS = new SideTable(
+            Tables.ITERATION_TELEMETRY,
+            List.of(
+                    "rank",
+                    "source_file",
+                    "line",
+                    "ordinal",
+                    "overlap_compute_comm_ms",
+                    "compute_ms",
+                    "overlap_compute_allreduce_ms",
+                    "overlap_compute_reducescatter_ms",
+                    "per_stream_ms"),
+            TelemetrySchema.KIND_ITERATION);
 
     /**
-     * The family's rows (of {@link MetricSchema#QUERY_SCHEMA}) for every workload of the given
-     * {@code iteration_telemetry} rows: one shuffle, each workload's iteration lines in one sorted group (rank, file,
-     * line), so that every mean sums its lines in that one order.
+     * One workload's iteration lines, in any order; {@link #rows} puts them in (rank nulls first, file, line, ordinal)
+     * order, as Spark's sort by those columns did (strings by code point), so that every mean sums its lines in that
+     * one order, and gives the family's rows.
      */
-    public static Dataset<Row> rows(Dataset<Row> iterationTelemetry) {
-        Dataset<Row> lines = SideInputs.project(
-                iterationTelemetry.where(col("row_kind").equalTo(TelemetrySchema.KIND_ITERATION)), COLUMNS);
-        return lines.groupByKey(SideInputs.WORKLOAD, Encoders.STRING())
-                .flatMapSortedGroups(
-                        new Column[] {
-                            col("rank").asc_nulls_first(),
-                            col("source_file").asc(),
-                            col("line").asc(),
-                            col("ordinal").asc()
-                        },
-                        new LinesOfWorkload(),
-                        Encoders.row(MetricSchema.QUERY_SCHEMA));
-    }
+    static final class Lines {
+        /** A line and where it stands: its rank, file, line number and ordinal. */
+        private record Placed(Integer rank, String file, long lineNumber, long ordinal, Line line) {}
 
-    private static final class LinesOfWorkload implements FlatMapGroupsFunction<String, Row, Row> {
-        @Override
-        public Iterator<Row> call(String workload, Iterator<Row> rows) {
-            Iterator<Line> lines = new Iterator<>() {
-                @Override
-                public boolean hasNext() {
-                    return rows.hasNext();
-                }
+        private static final Comparator<Placed> ORDER = Comparator.comparing(Placed::rank, SparkOrder.INT_NULLS_FIRST)
+                .thenComparing(Placed::file, SparkOrder.STRING_NULLS_FIRST)
+                .thenComparingLong(Placed::lineNumber)
+                .thenComparingLong(Placed::ordinal);
 
-                @Override
-                public Line next() {
-                    Row r = rows.next();
-                    return new Line(
-                            r.isNullAt(1) ? null : r.getInt(1),
-                            nullableDouble(r, 2),
-                            nullableDouble(r, 3),
-                            nullableDouble(r, 4),
-                            nullableDouble(r, 5),
-                            r.isNullAt(6) ? null : r.getJavaMap(6));
-                }
-            };
-            return workload(workload, lines).stream().map(MetricRow::toRow).iterator();
+        private final List<Placed> lines = new ArrayList<>();
+
+        /** A row of {@link #ITERATIONS}' columns. */
+        void add(InternalRow r) {
+            Integer rank = RowCells.intOrNull(r, 0);
+            lines.add(new Placed(
+                    rank,
+                    RowCells.string(r, 1),
+                    r.getLong(2),
+                    r.getLong(3),
+                    new Line(
+                            rank,
+                            RowCells.doubleOrNull(r, 4),
+                            RowCells.doubleOrNull(r, 5),
+                            RowCells.doubleOrNull(r, 6),
+                            RowCells.doubleOrNull(r, 7),
+                            RowCells.stringToDouble(r, 8))));
         }
-    }
 
-    private static Double nullableDouble(Row r, int i) {
-        return r.isNullAt(i) ? null : r.getDouble(i);
+        /** The family's rows of the workload: none when it has no iteration line. */
+        List<MetricRow> rows(String workload) {
+            lines.sort(ORDER);
+            return workload(workload, lines.stream().map(Placed::line).iterator());
+        }
     }
 }

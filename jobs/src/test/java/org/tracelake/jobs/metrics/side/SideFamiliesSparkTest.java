@@ -2,42 +2,55 @@ package org.tracelake.jobs.metrics.side;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.plans.physical.HashPartitioning;
-import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
-import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.opentest4j.AssertionFailedError;
+import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.metrics.MetricRow;
+import org.tracelake.jobs.metrics.engine.MetricEngine;
 import org.tracelake.jobs.metrics.side.CollectiveHangs.Entry;
 import org.tracelake.jobs.metrics.side.CollectiveHangs.GroupStatus;
 import org.tracelake.jobs.metrics.side.DeviceReplay.Event;
 import org.tracelake.jobs.metrics.side.DeviceReplay.SegmentRow;
+import org.tracelake.jobs.metrics.workload.DevicePeakTable;
 import org.tracelake.jobs.testing.SharedSpark;
+import org.tracelake.jobs.warehouse.PartitionFiles;
 import org.tracelake.schemas.FlightRecorderSchema;
 import org.tracelake.schemas.MemorySchema;
+import org.tracelake.schemas.MetricSchema;
+import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TelemetrySchema;
+import org.tracelake.schemas.WorkloadSchema;
 
 /**
- * The Spark entry points give what the pure functions give on the same hand-built rows (the unit tests' inputs, as
- * rows of the side tables, spread over several partitions and workloads), and each family is one shuffle: its plan
- * has no exchange below another.
+ * The Spark path gives what the pure functions give on the same hand-built rows (the unit tests' inputs, as rows of the
+ * side tables, spread over several partitions and workloads): the side tables enter the metric engine's workload task,
+ * whose staged tables are read back here, and the families add no Spark job to the engine's one job.
  */
 class SideFamiliesSparkTest {
     static SparkSession spark;
+
+    @TempDir
+    static Path staging;
 
     @BeforeAll
     static void start() {
@@ -195,9 +208,12 @@ class SideFamiliesSparkTest {
     }
 
     @Test
-    void memoryRowsAreTheReplayOfEachDevice() {
+    void memoryRowsAreTheReplayOfEachDevice() throws Exception {
         Inputs in = inputs();
-        Dataset<Row> rows = MemoryMetrics.rows(in.memoryEvents(), in.memorySegments());
+        Staged out = engine(
+                Map.of(Tables.MEMORY_EVENTS, in.memoryEvents(), Tables.MEMORY_SEGMENTS, in.memorySegments()),
+                "w1",
+                "w2");
         List<MetricRow> expected = new ArrayList<>(MemoryMetrics.workload(
                 "w1",
                 List.of(
@@ -208,16 +224,74 @@ class SideFamiliesSparkTest {
                 "w2",
                 List.of(MemoryMetrics.Device.replayed(3, 1, MemoryMetricsTest.TRACE_1, MemoryMetricsTest.SEGMENTS_1))));
         assertEquals(40 + 20, expected.size());
-        assertSameRows(expected, collected(rows), MetricRow::toString);
-        assertOneShuffle(rows);
+        assertSameRows(expected, out.rowsLike(expected), MetricRow::toString);
+        assertOneJob(out);
     }
 
     @Test
-    void telemetryRowsAreTheMeansOfTheLinesInRankFileLineOrder() {
-        Dataset<Row> out = TelemetryMetrics.rows(inputs().telemetry());
-        assertSameRows(
-                TelemetryMetrics.workload("ref", TelemetryMetricsTest.ref()), collected(out), MetricRow::toString);
-        assertOneShuffle(out);
+    void telemetryRowsAreTheMeansOfTheLinesInRankFileLineOrder() throws Exception {
+        Staged out = engine(Map.of(Tables.ITERATION_TELEMETRY, inputs().telemetry()), "ref");
+        List<MetricRow> expected = TelemetryMetrics.workload("ref", TelemetryMetricsTest.ref());
+        assertSameRows(expected, out.rowsLike(expected), MetricRow::toString);
+        assertOneJob(out);
+    }
+
+    /**
+     * The workload task sums the lines in (rank, file, line) order whatever order they come in: three lines whose sum
+     * depends on it. In that order 1e16 + 1 rounds back to 1e16 (the spacing of doubles there is 2), and - 1e16 leaves
+     * 0, so mean_overlap_ms = 0 / 3 = 0; in the order the rows are stored (rank 0 line 0, rank 1, rank 0 line 1) the
+     * sum is 1e16 - 1e16 + 1 = 1, a mean of 1/3.
+     */
+    @Test
+    void telemetryLinesAreSummedInRankFileLineOrderWhateverOrderTheyCome() throws Exception {
+        TelemetryMetrics.Line first = new TelemetryMetrics.Line(0, 1e16, 1.0, null, null, Map.of("compute", 1.0));
+        TelemetryMetrics.Line second = new TelemetryMetrics.Line(0, 1.0, 1.0, null, null, Map.of("compute", 1.0));
+        TelemetryMetrics.Line other = new TelemetryMetrics.Line(1, -1e16, 1.0, null, null, Map.of("compute", 1.0));
+        List<Row> stored = List.of(
+                telemetryLine("order", "rank0.jsonl", 0, first),
+                telemetryLine("order", "rank1.jsonl", 0, other),
+                telemetryLine("order", "rank0.jsonl", 1, second));
+        Staged out = engine(
+                Map.of(
+                        Tables.ITERATION_TELEMETRY,
+                        spark.createDataFrame(stored, TelemetrySchema.SCHEMA).coalesce(1)),
+                "order");
+        List<MetricRow> expected = TelemetryMetrics.workload("order", List.of(first, second, other));
+        assertEquals(0.0, meanOverlap(expected));
+        assertEquals(1.0 / 3, meanOverlap(TelemetryMetrics.workload("order", List.of(first, other, second))));
+        assertSameRows(expected, out.rowsLike(expected), MetricRow::toString);
+    }
+
+    private static double meanOverlap(List<MetricRow> rows) {
+        return rows.stream()
+                .filter(r -> "mean_overlap_ms".equals(r.figure()) && "workload".equals(r.scope()))
+                .findFirst()
+                .orElseThrow()
+                .value();
+    }
+
+    static Row telemetryLine(String workload, String file, long line, TelemetryMetrics.Line l) {
+        return row(
+                TelemetrySchema.SCHEMA,
+                cells(
+                        "workload",
+                        workload,
+                        "rank",
+                        l.rank(),
+                        "source_file",
+                        file,
+                        "line",
+                        line,
+                        "ordinal",
+                        line,
+                        "row_kind",
+                        TelemetrySchema.KIND_ITERATION,
+                        "overlap_compute_comm_ms",
+                        l.overlapMs(),
+                        "compute_ms",
+                        l.computeMs(),
+                        "per_stream_ms",
+                        scala.jdk.javaapi.CollectionConverters.asScala(l.perStreamMs())));
     }
 
     static Row frEntry(String workload, Entry e) {
@@ -282,59 +356,141 @@ class SideFamiliesSparkTest {
     }
 
     @Test
-    void collectiveHangsAndTheirMetricRows() {
+    void collectiveHangsAndTheirMetricRows() throws Exception {
         Inputs in = inputs();
-        Dataset<Row> fr = in.flightRecorder();
-        Dataset<Row> pgs = in.groups();
-        Dataset<Row> hangs = CollectiveHangs.table(fr, pgs);
-        List<CollectiveHangs.Hang> got = hangs.collectAsList().stream()
+        Staged out = engine(
+                Map.of(Tables.FLIGHT_RECORDER, in.flightRecorder(), Tables.PROCESS_GROUP_STATUS, in.groups()),
+                "w",
+                "quiet");
+        Dataset<Row> table =
+                spark.read().parquet(out.root.resolve(Tables.COLLECTIVE_HANGS).toString());
+        // the staged files hold the table's columns in its types (as Spark reads them back, the partition column last)
+        for (StructField f : FlightRecorderSchema.HANGS.fields())
+            assertEquals(f.dataType(), table.schema().apply(f.name()).dataType(), f.name());
+        List<CollectiveHangs.Hang> got = table
+                .select(Arrays.stream(FlightRecorderSchema.HANGS.fieldNames())
+                        .map(functions::col)
+                        .toArray(Column[]::new))
+                .collectAsList()
+                .stream()
                 .map(CollectiveHangs.Hang::fromRow)
                 .toList();
         assertEquals(
                 new HashSet<>(List.of(CollectiveHangsTest.ROOT, CollectiveHangsTest.NOT_ROOT)), new HashSet<>(got));
         assertEquals(2, got.size());
-        assertOneShuffle(hangs);
+        // a workload with dumps and nothing stuck has no partition, as a Spark write of no rows leaves none
+        assertFalse(Files.exists(out.root.resolve(Tables.COLLECTIVE_HANGS).resolve("workload=quiet")));
 
-        Dataset<Row> metrics = HangMetrics.rows(hangs.repartition(2), fr, pgs);
         List<MetricRow> expected = new ArrayList<>(HangMetrics.workload("w", got));
         expected.addAll(HangMetrics.workload("quiet", List.of()));
-        assertSameRows(expected, collected(metrics), MetricRow::toString);
-        assertOneShuffle(HangMetrics.rows(frame(new ArrayList<>(), FlightRecorderSchema.HANGS), fr, pgs));
-        // the check sees two stages where there are two: the metrics over hangs computed in the same plan
-        assertThrows(AssertionFailedError.class, () -> assertOneShuffle(metrics));
+        assertSameRows(expected, out.rowsLike(expected), MetricRow::toString);
+        assertOneJob(out);
     }
 
-    static List<MetricRow> collected(Dataset<Row> rows) {
-        return rows.collectAsList().stream().map(MetricRow::fromRow).toList();
+    @Test
+    void everySideTableAtOnceIsStillOneJobWithTheSameRows() throws Exception {
+        Inputs in = inputs();
+        Staged out = engine(
+                Map.of(
+                        Tables.MEMORY_EVENTS, in.memoryEvents(),
+                        Tables.MEMORY_SEGMENTS, in.memorySegments(),
+                        Tables.ITERATION_TELEMETRY, in.telemetry(),
+                        Tables.FLIGHT_RECORDER, in.flightRecorder(),
+                        Tables.PROCESS_GROUP_STATUS, in.groups()),
+                "w1",
+                "w2",
+                "ref",
+                "w",
+                "quiet");
+        List<MetricRow> expected = new ArrayList<>(MemoryMetrics.workload(
+                "w1",
+                List.of(
+                        MemoryMetrics.Device.replayed(0, 0, MemoryMetricsTest.TRACE_0, MemoryMetricsTest.SEGMENTS_0),
+                        MemoryMetrics.Device.replayed(0, 1, List.of(), MemoryMetricsTest.SEGMENTS_1),
+                        MemoryMetrics.Device.replayed(null, 0, MemoryMetricsTest.TRACE_1, List.of()))));
+        expected.addAll(MemoryMetrics.workload(
+                "w2",
+                List.of(MemoryMetrics.Device.replayed(3, 1, MemoryMetricsTest.TRACE_1, MemoryMetricsTest.SEGMENTS_1))));
+        expected.addAll(TelemetryMetrics.workload("ref", TelemetryMetricsTest.ref()));
+        expected.addAll(HangMetrics.workload("w", List.of(CollectiveHangsTest.ROOT, CollectiveHangsTest.NOT_ROOT)));
+        expected.addAll(HangMetrics.workload("quiet", List.of()));
+        assertSameRows(expected, out.rowsLike(expected), MetricRow::toString);
+        assertOneJob(out);
+    }
+
+    /** What one run of the metric engine left: its staged tables, and the Spark jobs it ran. */
+    record Staged(Path root, int jobs) {
+        /**
+         * The staged metric rows of the expected rows' (workload, metric) pairs: the engine adds every other metric's
+         * rows, and a family's own rows cover each of its metrics at workload scope, so no other row has such a pair.
+         */
+        List<MetricRow> rowsLike(List<MetricRow> expected) {
+            Set<List<String>> workloadMetrics = new HashSet<>();
+            for (MetricRow r : expected) workloadMetrics.add(List.of(r.workload(), r.metric()));
+            return spark
+                    .read()
+                    .parquet(root.resolve(Tables.METRICS).toString())
+                    .select(Arrays.stream(MetricSchema.QUERY_SCHEMA.fieldNames())
+                            .map(functions::col)
+                            .toArray(Column[]::new))
+                    .collectAsList()
+                    .stream()
+                    .map(MetricRow::fromRow)
+                    .filter(r -> workloadMetrics.contains(List.of(r.workload(), r.metric())))
+                    .toList();
+        }
     }
 
     /**
-     * The family's own work is one shuffle stage: no exchange that partitions by the workload key has another such
-     * exchange below it (the tests' own round-robin repartition of the inputs aside), no window, no sort-merge join.
+     * Runs the metric engine as the metrics phase does, over these side tables and a card for each of the workloads
+     * (no events: the side families need none), staging into a folder of its own; counts its Spark jobs.
      */
-    static void assertOneShuffle(Dataset<Row> rows) {
-        SparkPlan plan = rows.queryExecution().executedPlan();
-        if (plan instanceof AdaptiveSparkPlanExec adaptive) plan = adaptive.initialPlan();
-        List<SparkPlan> keyed = new ArrayList<>();
-        collect(plan, keyed);
-        assertFalse(keyed.isEmpty(), plan.treeString());
-        for (SparkPlan exchange : keyed) {
-            List<SparkPlan> below = new ArrayList<>();
-            for (SparkPlan child : children(exchange)) collect(child, below);
-            assertEquals(List.of(), below, plan.treeString());
+    static Staged engine(Map<String, Dataset<Row>> side, String... workloads) throws Exception {
+        Path root = Files.createTempDirectory(staging, "run");
+        List<Row> cards = new ArrayList<>();
+        for (String w : workloads)
+            cards.add(row(WorkloadSchema.SCHEMA, cells("workload", w, "status", "ok", "ingest_run_id", "test")));
+        Dataset<Row> workloadRows = spark.createDataFrame(cards, WorkloadSchema.SCHEMA);
+        Jobs counted = new Jobs();
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+        spark.sparkContext().addSparkListener(counted);
+        // as the metrics phase runs it: adaptive execution would run the test inputs' own shuffles as jobs first
+        String adaptive = spark.conf().get("spark.sql.adaptive.enabled");
+        spark.conf().set("spark.sql.adaptive.enabled", "false");
+        try {
+            new MetricEngine()
+                    .compute(
+                            spark,
+                            null,
+                            null,
+                            workloadRows,
+                            side,
+                            new DevicePeakTable(List.of()),
+                            new PartitionFiles(
+                                    root.toString(), spark.sparkContext().hadoopConfiguration()));
+            spark.sparkContext().listenerBus().waitUntilEmpty();
+        } finally {
+            spark.conf().set("spark.sql.adaptive.enabled", adaptive);
+            spark.sparkContext().removeSparkListener(counted);
         }
-        String text = plan.treeString();
-        assertFalse(text.contains("Window") || text.contains("SortMergeJoin"), text);
+        return new Staged(root, counted.jobs);
     }
 
-    private static void collect(SparkPlan node, List<SparkPlan> keyed) {
-        if (node instanceof ShuffleExchangeExec e && e.outputPartitioning() instanceof HashPartitioning)
-            keyed.add(node);
-        for (SparkPlan child : children(node)) collect(child, keyed);
+    /**
+     * The side families are part of the engine's one job, their rows met with the workload's other inputs in its one
+     * shuffle: no plan of their own.
+     */
+    static void assertOneJob(Staged out) {
+        assertEquals(1, out.jobs(), "Spark jobs of the metric engine");
     }
 
-    private static List<SparkPlan> children(SparkPlan node) {
-        return scala.jdk.javaapi.CollectionConverters.asJava(node.children());
+    static final class Jobs extends SparkListener {
+        int jobs;
+
+        @Override
+        public synchronized void onJobStart(SparkListenerJobStart job) {
+            jobs++;
+        }
     }
 
     /** The same multiset of rows, or a failure listing what only one side has. */
