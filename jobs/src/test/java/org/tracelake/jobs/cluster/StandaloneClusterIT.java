@@ -132,7 +132,12 @@ class StandaloneClusterIT {
                 .map(k -> k.split("\u0001", 2)[0])
                 .distinct()
                 .count();
-        assertEquals(3, workloads, "both sample workloads and the generated one have metrics");
+        long sampleWorkloads;
+        try (Stream<Path> folders = Files.list(home.resolve("data"))) {
+            sampleWorkloads = folders.filter(Files::isDirectory).count();
+        }
+        // data/'s nine (two Kineto runs, a sample of every other format) and the generated one
+        assertEquals(sampleWorkloads + 1, workloads, "every sample workload and the generated one have metrics");
         assertEquals(
                 onLocal.keySet(),
                 onCluster.keySet(),
@@ -153,6 +158,19 @@ class StandaloneClusterIT {
         }
         assertEquals(List.of(), differences, "metric rows that differ between local[*] and the standalone cluster");
         assertEquals(count(spark, localWarehouse, "events"), count(spark, clusterWarehouse, "events"), "events rows");
+        // the tables of data/'s format samples, read and computed on the executors (an Nsight export's SQLite too)
+        for (String table : List.of(
+                "memory_events",
+                "memory_segments",
+                "iteration_telemetry",
+                "et_nodes",
+                "flight_recorder",
+                "process_group_status",
+                "collective_hangs")) {
+            long rows = count(spark, localWarehouse, table);
+            assertTrue(rows > 0, table + " is empty after the local refresh");
+            assertEquals(rows, count(spark, clusterWarehouse, table), table + " rows");
+        }
         assertEquals(
                 eventsByRank(spark, localWarehouse),
                 eventsByRank(spark, clusterWarehouse),
