@@ -13,6 +13,7 @@ import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.MultiTableRows;
 import org.tracelake.jobs.readers.ReaderRegistry;
 import org.tracelake.jobs.source.FileOpening;
 import org.tracelake.jobs.source.ReportSink;
@@ -85,8 +86,9 @@ final class FileIngest implements Function<FileIngest.Job, FileReport> {
                 InternalRow row = stream.next();
                 int output = 0;
                 if (envelopes) { // MultiTableRows: (index, t0, t1, ...) with only t<index> set
-                    output = row.getInt(0);
-                    row = row.getStruct(output + 1, outputs.get(output).schema().size());
+                    output = MultiTableRows.index(row);
+                    row = MultiTableRows.unwrap(
+                            row, outputs.get(output).schema().size());
                 }
                 if (rankPass != null) rankPass.accept(row);
                 if (files[output] == null)

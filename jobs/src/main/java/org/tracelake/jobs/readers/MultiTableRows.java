@@ -27,6 +27,16 @@ public final class MultiTableRows {
         return s;
     }
 
+    /** Which output an envelope holds a row of. */
+    public static int index(InternalRow envelope) {
+        return envelope.getInt(0);
+    }
+
+    /** The row an envelope holds, of output {@link #index} whose schema has {@code width} columns. */
+    public static InternalRow unwrap(InternalRow envelope, int width) {
+        return envelope.getStruct(index(envelope) + 1, width);
+    }
+
     /** The envelope of a row of output {@code index} out of {@code count}, in Spark's internal form. */
     public static InternalRow wrap(int index, int count, InternalRow row) {
         Object[] values = new Object[count + 1];

@@ -9,6 +9,7 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.MultiTableRows;
 
 /**
  * Reads one file on an executor: its rows (or, for {@code trace_files}, the one row saying what became of it), then
@@ -47,8 +48,8 @@ final class FileReader implements PartitionReader<InternalRow> {
         while (stream != null && stream.hasNext()) {
             InternalRow row = stream.next();
             if (plan.output() >= 0) { // one table of a multi-table reader: unwrap its envelopes, pass the others by
-                if (row.getInt(0) != plan.output()) continue;
-                row = row.getStruct(plan.output() + 1, plan.width());
+                if (MultiTableRows.index(row) != plan.output()) continue;
+                row = MultiTableRows.unwrap(row, plan.width());
             }
             current = row;
             return true;
