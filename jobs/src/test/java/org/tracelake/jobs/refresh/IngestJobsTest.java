@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,26 +64,9 @@ class IngestJobsTest {
 
     /** The descriptions of the ingest jobs of an ingest of the archive (ingest names its jobs "ingest: ..."). */
     private static List<String> ingestJobs(SparkSession spark, TestArchive archive) throws Exception {
-        List<String> descriptions = new ArrayList<>();
-        SparkListener listener = new SparkListener() {
-            @Override
-            public void onJobStart(SparkListenerJobStart job) {
-                String d = job.properties() == null ? null : job.properties().getProperty("spark.job.description");
-                synchronized (descriptions) {
-                    if (d != null && d.startsWith("ingest")) descriptions.add(d);
-                }
-            }
-        };
-        spark.sparkContext().listenerBus().waitUntilEmpty();
-        spark.sparkContext().addSparkListener(listener);
-        try {
-            for (WorkloadIngest w : archive.ingest(spark)) assertTrue(w.ok(), w.workload() + ": " + w);
-            spark.sparkContext().listenerBus().waitUntilEmpty();
-        } finally {
-            spark.sparkContext().removeSparkListener(listener);
-        }
-        synchronized (descriptions) {
-            return List.copyOf(descriptions);
-        }
+        return SparkJobCounts.during(spark, () -> {
+                    for (WorkloadIngest w : archive.ingest(spark)) assertTrue(w.ok(), w.workload() + ": " + w);
+                })
+                .jobsDescribed(d -> d.startsWith("ingest"));
     }
 }

@@ -5,17 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerEvent;
-import org.apache.spark.scheduler.SparkListenerJobStart;
-import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.Main;
@@ -45,14 +39,14 @@ class RefreshPlanSizeTest {
         SparkSession spark = SharedSpark.get();
         TestArchive sample = new TestArchive(tmp.resolve("sample"));
         TestFiles.copyTree(SampleWarehouse.projectHome().resolve("data"), sample.archive);
-        Counts data = refreshCounting(spark, sample);
+        SparkJobCounts data = refreshCounting(spark, sample);
         assertTrue(
                 data.jobs <= MAX_JOBS - 1 && data.stages <= MAX_STAGES && data.sql <= MAX_SQL,
                 "a cold refresh of data/ (without the command line's summary job): " + data);
 
         TestArchive wide = new TestArchive(tmp.resolve("wide"));
         for (int i = 0; i < 48; i++) wide.generated(String.format(Locale.ROOT, "w%02d", i), 2, 2, -1, 0);
-        Counts many = refreshCounting(spark, wide);
+        SparkJobCounts many = refreshCounting(spark, wide);
         assertTrue(
                 many.jobs <= data.jobs && many.stages <= data.stages && many.sql <= data.sql,
                 "48 workloads " + many + " against data/'s 2 " + data);
@@ -100,70 +94,14 @@ class RefreshPlanSizeTest {
 
     /** The descriptions of the metrics phase's jobs in a refresh of the archive (the export after the swap aside). */
     private static List<String> metricsJobs(SparkSession spark, TestArchive archive) throws Exception {
-        List<String> descriptions = new ArrayList<>();
-        SparkListener listener = new SparkListener() {
-            @Override
-            public void onJobStart(SparkListenerJobStart job) {
-                String d = job.properties() == null ? null : job.properties().getProperty("spark.job.description");
-                if (d != null && d.startsWith("metrics") && !d.equals("metrics: export")) {
-                    synchronized (descriptions) {
-                        descriptions.add(d);
-                    }
-                }
-            }
-        };
-        spark.sparkContext().listenerBus().waitUntilEmpty();
-        spark.sparkContext().addSparkListener(listener);
-        try {
-            Refresh.Result result = archive.refresh(spark);
-            assertTrue(result.allOk(), "the refresh failed: " + result);
-            spark.sparkContext().listenerBus().waitUntilEmpty();
-        } finally {
-            spark.sparkContext().removeSparkListener(listener);
-        }
-        synchronized (descriptions) {
-            return List.copyOf(descriptions);
-        }
+        return refreshCounting(spark, archive)
+                .jobsDescribed(d -> d.startsWith("metrics") && !d.equals("metrics: export"));
     }
 
-    private static Counts refreshCounting(SparkSession spark, TestArchive archive) throws Exception {
-        Counts counts = new Counts();
-        spark.sparkContext().listenerBus().waitUntilEmpty();
-        spark.sparkContext().addSparkListener(counts);
-        try {
+    private static SparkJobCounts refreshCounting(SparkSession spark, TestArchive archive) throws Exception {
+        return SparkJobCounts.during(spark, () -> {
             Refresh.Result result = archive.refresh(spark);
             assertTrue(result.allOk(), "the refresh failed: " + result);
-            spark.sparkContext().listenerBus().waitUntilEmpty();
-        } finally {
-            spark.sparkContext().removeSparkListener(counts);
-        }
-        return counts;
-    }
-
-    /** Jobs started, stages submitted and SQL executions started while it listened. */
-    static final class Counts extends SparkListener {
-        int jobs;
-        int stages;
-        int sql;
-
-        @Override
-        public synchronized void onJobStart(SparkListenerJobStart job) {
-            jobs++;
-        }
-
-        @Override
-        public synchronized void onStageSubmitted(SparkListenerStageSubmitted stage) {
-            stages++;
-        }
-
-        @Override
-        public synchronized void onOtherEvent(SparkListenerEvent event) {
-            if (event instanceof SparkListenerSQLExecutionStart) sql++;
-        }
-
-        @Override
-        public synchronized String toString() {
-            return jobs + " jobs, " + stages + " stages, " + sql + " SQL executions";
-        }
+        });
     }
 }

@@ -207,6 +207,23 @@ class SideFamiliesSparkTest {
                 frame(groups, FlightRecorderSchema.GROUPS));
     }
 
+    /**
+     * The memory family's rows of {@link #inputs()}, from the pure function: w1's three devices (rank 0 devices 0 and
+     * 1, an unranked device 0) and w2's one, each replayed from its trace and segments.
+     */
+    private static List<MetricRow> memoryRows() {
+        List<MetricRow> rows = new ArrayList<>(MemoryMetrics.workload(
+                "w1",
+                List.of(
+                        MemoryMetrics.Device.replayed(0, 0, MemoryMetricsTest.TRACE_0, MemoryMetricsTest.SEGMENTS_0),
+                        MemoryMetrics.Device.replayed(0, 1, List.of(), MemoryMetricsTest.SEGMENTS_1),
+                        MemoryMetrics.Device.replayed(null, 0, MemoryMetricsTest.TRACE_1, List.of()))));
+        rows.addAll(MemoryMetrics.workload(
+                "w2",
+                List.of(MemoryMetrics.Device.replayed(3, 1, MemoryMetricsTest.TRACE_1, MemoryMetricsTest.SEGMENTS_1))));
+        return rows;
+    }
+
     @Test
     void memoryRowsAreTheReplayOfEachDevice() throws Exception {
         Inputs in = inputs();
@@ -214,15 +231,7 @@ class SideFamiliesSparkTest {
                 Map.of(Tables.MEMORY_EVENTS, in.memoryEvents(), Tables.MEMORY_SEGMENTS, in.memorySegments()),
                 "w1",
                 "w2");
-        List<MetricRow> expected = new ArrayList<>(MemoryMetrics.workload(
-                "w1",
-                List.of(
-                        MemoryMetrics.Device.replayed(0, 0, MemoryMetricsTest.TRACE_0, MemoryMetricsTest.SEGMENTS_0),
-                        MemoryMetrics.Device.replayed(0, 1, List.of(), MemoryMetricsTest.SEGMENTS_1),
-                        MemoryMetrics.Device.replayed(null, 0, MemoryMetricsTest.TRACE_1, List.of()))));
-        expected.addAll(MemoryMetrics.workload(
-                "w2",
-                List.of(MemoryMetrics.Device.replayed(3, 1, MemoryMetricsTest.TRACE_1, MemoryMetricsTest.SEGMENTS_1))));
+        List<MetricRow> expected = memoryRows();
         assertEquals(40 + 20, expected.size());
         assertSameRows(expected, out.rowsLike(expected), MetricRow::toString);
         assertOneJob(out);
@@ -402,15 +411,7 @@ class SideFamiliesSparkTest {
                 "ref",
                 "w",
                 "quiet");
-        List<MetricRow> expected = new ArrayList<>(MemoryMetrics.workload(
-                "w1",
-                List.of(
-                        MemoryMetrics.Device.replayed(0, 0, MemoryMetricsTest.TRACE_0, MemoryMetricsTest.SEGMENTS_0),
-                        MemoryMetrics.Device.replayed(0, 1, List.of(), MemoryMetricsTest.SEGMENTS_1),
-                        MemoryMetrics.Device.replayed(null, 0, MemoryMetricsTest.TRACE_1, List.of()))));
-        expected.addAll(MemoryMetrics.workload(
-                "w2",
-                List.of(MemoryMetrics.Device.replayed(3, 1, MemoryMetricsTest.TRACE_1, MemoryMetricsTest.SEGMENTS_1))));
+        List<MetricRow> expected = memoryRows();
         expected.addAll(TelemetryMetrics.workload("ref", TelemetryMetricsTest.ref()));
         expected.addAll(HangMetrics.workload("w", List.of(CollectiveHangsTest.ROOT, CollectiveHangsTest.NOT_ROOT)));
         expected.addAll(HangMetrics.workload("quiet", List.of()));
