@@ -35,6 +35,8 @@ else
   load_after=$(uptime | sed 's/.*load average: //')
   rm -rf "$work/gen" "$work/out"
 fi
+# bench/run keeps the key=value figures (its analysis uses the floor) with its logs.
+[ -z "${BENCH_WP_KEEP_PROFILE:-}" ] || cp "$work/profile.txt" "$BENCH_WP_KEEP_PROFILE"
 
 v() { sed -n "s/^$1=//p" "$work/profile.txt" | head -1; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
