@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Issue 28's per-column profile of the events write, and its floor, printed as a Markdown section on stdout:
 #   one generated Kineto trace (~2 M events, one rank), read by tracelake's Kineto reader (both passes, one thread),
-#   its rows written to Parquet by bench/java/WriteProfile.java: parquet-hadoop fed the reader's rows directly (the
-#   floor), each column alone (ingest's dictionary setting and the other one), whole-table settings one at a time,
-#   the prototype that writes while it reads (fused), and Spark's own write of the same file (local[1]).
-# Run alone (bench/sections/write_profile.sh) or from bench/run, which appends the section to BENCHMARKS.md.
+#   its rows written to Parquet by bench/java/WriteProfile.java with ingest's own writer (warehouse/RowFile) and
+#   settings: the whole table (the floor), each column alone (ingest's dictionary setting and the other one),
+#   whole-table settings one at a time, and reading and writing in one pass as ingest's task does (no Spark).
+# Run alone (bench/sections/write_profile.sh) or from bench/run, which measures it before its report and appends the
+# section to BENCHMARKS.md.
 # BENCH_WP_ROUNDS (default 3) measured rounds after one warm-up, medians reported; BENCH_WP_LAYERS (default 1300:
 # ~1.9 M events, ~410 MB) sizes the trace; BENCH_WP_HEAP (default 6g) the JVM heap (the rows are held in memory);
-# BENCH_WP_PROFILE=FILE prints the section from an earlier run's WriteProfile output instead of measuring.
+# BENCH_WP_PROFILE=FILE prints the section from an earlier run's WriteProfile output instead of measuring;
+# BENCH_WP_KEEP_PROFILE=FILE keeps this run's key=value output there.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="${BENCH_OUT:-$home/bench/out}/write_profile"
@@ -45,7 +47,7 @@ cols=$(sed -n 's/^col\.\([^.]*\)\.cpu_s=.*/\1/p' "$work/profile.txt")
 # cheapest column's time is taken as that fixed part, and a column's share is what it costs above it.
 base=$(sed -n 's/^col\.[^.]*\.cpu_s=//p' "$work/profile.txt" | sort -g | head -1)
 sum=$(sed -n 's/^col\.[^.]*\.cpu_s=//p' "$work/profile.txt" | awk -v b="$base" '{ s += $1 - b } END { printf "%.3f", s }')
-reader=$(v reader_cpu_s); floor=$(v floor_cpu_s); spark_write=$(v spark_write_process_cpu_s)
+reader=$(v reader_cpu_s); floor=$(v floor_cpu_s)
 fused=$(v fused_cpu_s); floor_process=$(v floor_process_cpu_s)
 
 table=$(for c in $cols; do
@@ -55,7 +57,7 @@ table=$(for c in $cols; do
     "$(v "col.$c.dict_used")" "$other" "$(v "col.$c.other_mb")"
 done | sort -g -r | cut -f2)
 
-variants=$(for k in uncompressed snappy no_dictionary dictionary_everywhere row_group_16m page_64k; do
+variants=$(for k in uncompressed snappy no_dictionary dictionary_everywhere statistics_everywhere row_group_16m page_64k; do
   printf '| %s | %s | %s |\n' "${k//_/ }" "$(v "variant.$k.cpu_s")" "$(v "variant.$k.mb")"
 done)
 
@@ -64,30 +66,26 @@ cat <<MD
 
 Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores (load average before / after: $load_before / $load_after),
 \`bench/sections/write_profile.sh\`: one generated Kineto trace of $(v file_mb) MB, $(v events) events (one rank,
-16 steps, $layers layers). Every figure is CPU seconds, the median of $rounds rounds after a warm-up:
-the measuring thread's CPU for the reader and for parquet-hadoop's writer (\`bench/java/WriteProfile.java\`), the
-process's CPU (every thread) for Spark. Every write writes the same rows, the events schema without the partition
-column \`workload\`, with ingest's settings unless a row says otherwise (zstd; dictionary off for the six near-unique
-columns; 128 MiB row groups, 1 MiB pages).
+16 steps, $layers layers). Every figure is the measuring thread's CPU seconds (the median of $rounds rounds after a
+warm-up) unless it says process. Every write writes the same rows with ingest's own writer (\`warehouse/RowFile\`:
+parquet-hadoop fed the reader's rows as they are, no Spark, no projection, strings as views of their bytes), the
+events schema without the partition column \`workload\`, with ingest's settings unless a row says otherwise (zstd; no
+dictionary for the six near-unique columns; no min/max for the long strings; no size statistics; parquet-hadoop's
+128 MiB row groups and 1 MiB pages; \`bench/java/WriteProfile.java\`).
 
 | | CPU-s | MB on disk |
 |---|---|---|
 | the reader, both passes, one thread (as section (1)) | **$reader** | |
-| **the floor**: parquet-hadoop's writer fed the reader's rows directly (no Spark, no UnsafeRow, no string copies) | **$floor** (process $floor_process) | $(v floor_mb) |
+| **the floor**: ingest's write of the rows, held in memory | **$floor** (process $floor_process) | $(v floor_mb) |
 | the floor again, after the variants below (same window) | $(v floor_again_cpu_s) | |
-| Spark's write of the same file: (scan + Parquet write) − (scan + noop sink), local[1], process CPU | **$spark_write** | $(v spark_mb) |
-| Spark's scan of the file into its noop sink (reader + Spark's row handling, job overhead), process CPU | $(v spark_scan_noop_process_cpu_s) | |
-| prototype: the reader's rows written as they come (one pass, nothing held), thread CPU | $fused (process $(v fused_process_cpu_s)) | $(v fused_mb) |
+| reading and writing in one pass, as ingest's task does (no Spark) | $fused (process $(v fused_process_cpu_s)) | $(v fused_mb) |
 
 - **Ingest per core at best** with Parquet output of this table: reader ÷ (reader + floor) =
   $reader ÷ ($reader + $floor) = **$(calc '%.0f %%' "100 * $reader / ($reader + $floor)")** of the single-thread reader
   (issue 28's target: ≥ 60 %). The write's floor is $(calc '%.2f' "$floor / $reader")× the reader's time.
-- **Spark's write against the floor**, both as process CPU: $spark_write ÷ $floor_process =
-  **$(calc '%.2f' "$spark_write / $floor_process")×** (against the floor's thread CPU: $(calc '%.2f' "$spark_write / $floor")×).
-- **The prototype against Spark, read + write of the file, process CPU**: $(v fused_process_cpu_s) against
-  $(v spark_scan_write_process_cpu_s) (Spark's scan + write) = $(calc '%.2f' "$(v fused_process_cpu_s) / $(v spark_scan_write_process_cpu_s)")×,
-  same bytes on disk ($(v fused_mb) against $(v spark_mb) MB); Spark's scan into its noop sink alone costs
-  $(v spark_scan_noop_process_cpu_s), more than the prototype's read and write.
+- **Reading and writing in one pass** costs $fused CPU-s against reader + floor = $(calc '%.3f' "$reader + $floor")
+  ($(calc '%.2f' "$fused / ($reader + $floor)")×): what ingest's task pays beyond the two is Spark's task around it
+  and the per-rank pass (section (2)'s profile).
 
 ### Per column
 

@@ -1,7 +1,10 @@
 # Sourced by bench/run inside measure(), in file-name order: the disk: scale the big trace down to what fits.
 # It shares bench/run's variables, helpers and results map R.
 # shellcheck shell=bash
-# At the peak (the memory run of (4)) the disk holds every input (parse trace 0.36 GB, archive 0.86 GB, small
+# The load before anything of the benchmark's own runs (the build of the next step would show in a later reading):
+# it says whether someone else is using the machine.
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# At the peak (the memory run of (4)) the disk holds every input (parse trace 0.36 GB, archive 0.43 GB, small
 # workloads and data/ < 0.1 GB, big trace ~5.2 GB) and the big trace's Parquet (under a third of its JSON), plus
 # ~2 GB of headroom for the warehouses of (2) and (3) and Spark's scratch: ~13 GB.
 need_gb=$(( quick ? 1 : 13 ))

@@ -9,6 +9,11 @@ ccl_metrics="avg_step_time mfu mean_sm_coverage dominant_kernel_concentration mo
   bandwidth_utilization_allreduce_group_6 bandwidth_utilization_alltoall_group_6 bandwidth_utilization_reducescatter_group_6
   compute_comm_overlap load_imbalance_ratio straggler scale_up_bw_utility collective_vol_allreduce_gb
   collective_vol_allgather_gb collective_vol_reducescatter_gb collective_vol_alltoall_gb collective_vol_total_gb"
+# The least a refresh pays before its first job: a whole process that starts a local Spark session and stops it
+# (the floor of the comparison below).
+log "(9) a bare local Spark session, whole process"
+run_timed spark_start "$java_cmd" -Xmx3g "${jvm_opts[@]}" -Dlog4j2.configurationFile="$home/conf/log4j2.properties" \
+  -cp "$target/test-classes:$cp_main" org.tracelake.jobs.bench.BenchHarness session
 if [ -n "${BENCH_CCLBENCH:-}" ] && [ -f "$BENCH_CCLBENCH/tools/main.py" ]; then
   log "(9) CCL-Bench's metric tools on the archive of (5)"
   ccl_dir="$out/in-ccl/llama-8rank"

@@ -19,7 +19,6 @@ import org.tracelake.jobs.source.FileOpening;
 import org.tracelake.jobs.source.ReportSink;
 import org.tracelake.jobs.warehouse.PartitionFiles;
 import org.tracelake.jobs.warehouse.RowFile;
-import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -52,10 +51,7 @@ final class FileIngest implements Function<FileIngest.Job, FileReport> {
      */
     FileIngest(PartitionFiles staging, RowFile.Settings settings, String rankSummariesDir) {
         this.staging = staging;
-        // events: the columns whose values are nearly all distinct gain nothing from a dictionary, and min/max
-        // statistics of its strings (names, paths, args) prune nothing (EventSchema.UNPRUNED_COLUMNS)
-        this.events =
-                new RowFile.Settings(settings.codec(), EventSchema.NEAR_UNIQUE_COLUMNS, EventSchema.UNPRUNED_COLUMNS);
+        this.events = RowFile.Settings.forEvents(settings.codec());
         this.others = RowFile.Settings.of(settings.codec());
         this.rankSummariesDir = rankSummariesDir;
     }

@@ -17,6 +17,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
+import org.tracelake.schemas.EventSchema;
 
 /**
  * One Parquet file of a table, written row by row from an executor or the driver without a Spark job: the rows
@@ -38,6 +39,14 @@ public final class RowFile implements AutoCloseable {
             implements Serializable {
         public static Settings of(CompressionCodecName codec) {
             return new Settings(codec, List.of(), List.of());
+        }
+
+        /**
+         * The events table's: the columns whose values are nearly all distinct gain nothing from a dictionary, and
+         * min/max statistics of its strings (names, paths, args) prune nothing ({@link EventSchema#UNPRUNED_COLUMNS}).
+         */
+        public static Settings forEvents(CompressionCodecName codec) {
+            return new Settings(codec, EventSchema.NEAR_UNIQUE_COLUMNS, EventSchema.UNPRUNED_COLUMNS);
         }
 
         /** The codec as Spark's {@code spark.sql.parquet.compression.codec} names it ({@code zstd}, {@code snappy}). */

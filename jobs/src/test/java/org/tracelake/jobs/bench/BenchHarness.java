@@ -23,6 +23,7 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordingFile;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.cluster.StandaloneCluster;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
@@ -51,6 +52,8 @@ import org.tracelake.jobs.readers.kineto.KinetoReader;
  *       threads by phase (reader pass 1, pass 2, row conversion, Parquet, zstd) and the N hottest methods.</li>
  *   <li>{@code eventlog FILE-OR-DIR [PROCESS-WALL-S]}: a Spark event log's driver-only time, task time, parallel
  *       fraction and Amdahl projection ({@link EventLogStats}).</li>
+ *   <li>{@code session}: a local Spark session started and stopped, nothing else: the least any Spark command pays
+ *       before its first job (the script times the whole process around it).</li>
  * </ul>
  */
 public final class BenchHarness {
@@ -64,12 +67,24 @@ public final class BenchHarness {
             case "cluster" -> cluster(Integer.parseInt(args[1]), Path.of(args[2]), args[3], args[4]);
             case "jfr-top" -> jfrTop(Path.of(args[1]), Integer.parseInt(args[2]));
             case "eventlog" -> EventLogStats.run(Path.of(args[1]), args.length > 2 ? Double.parseDouble(args[2]) : 0);
+            case "session" -> session();
             default -> {
                 System.err.println(
-                        "usage: BenchHarness parse FILE | reader FILE | index FILE | cluster WORKERS DIR ARCHIVE WAREHOUSE | jfr-top FILE N | eventlog FILE-OR-DIR [PROCESS-WALL-S]");
+                        "usage: BenchHarness parse FILE | reader FILE | index FILE | cluster WORKERS DIR ARCHIVE WAREHOUSE | jfr-top FILE N | eventlog FILE-OR-DIR [PROCESS-WALL-S] | session");
                 System.exit(2);
             }
         }
+    }
+
+    private static void session() {
+        long t = System.nanoTime();
+        SparkSession spark = SparkSession.builder()
+                .master("local[*]")
+                .appName("bench session")
+                .config("spark.ui.enabled", "false")
+                .getOrCreate();
+        System.out.printf(Locale.ROOT, "session_s=%.2f%n", (System.nanoTime() - t) / 1e9);
+        spark.stop();
     }
 
     // ---------------------------------------------------------------------------------------------- parse
