@@ -31,7 +31,6 @@ import org.tracelake.jobs.readers.kineto.KinetoReader;
 import org.tracelake.jobs.warehouse.RowFile;
 import org.tracelake.schemas.EventSchema;
 
-
 /**
  * The events write of one Kineto file, taken apart (issue 28; a benchmark, not a test: nothing here asserts a
  * speed). Prints {@code key=value} lines for bench/sections/write_profile.sh.
