@@ -54,6 +54,7 @@ jackson_cap=$(calc "%.0f" "1 / (1 / ($(num parse.tokenize_mb_s) + 1e-9) + 1 / ($
 # The events write's floor (parquet-hadoop fed the reader's rows, nothing else) as a multiple of the reader's time, from
 # this run's write profile (15_write_profile.sh); 0.74, the lowest measured before, when it did not run.
 floor_ratio=$( [ "$(num wp.reader_cpu_s)" != 0 ] && calc "%.2f" "$(num wp.floor_cpu_s) / $(num wp.reader_cpu_s)" || echo 0.74)
+floor_source=$( [ "$(num wp.reader_cpu_s)" != 0 ] && echo "in this run" || echo "measured before: the write profile did not run this time")
 pass2_needed=$( ge "$(num parse.pass1_mb_s)" 100.01 && echo "**$(calc "%.0f" "1 / (1 / 100 - 1 / $(num parse.pass1_mb_s))") MB/s**" || echo "any speed (pass 1 alone is under 100 MB/s here, so no pass 2 could)")
 # best NAME1 NAME2: the smaller wall of two runs that exited 0 (n/a if neither did)
 best() {
@@ -418,7 +419,7 @@ $(v percore.mbs) MB/s against $(v parse.reader_mb_s) MB/s). Each file's task han
 parquet-hadoop (\`warehouse/RowFile\`: no Spark write plan, no projection, no copy of a string), so what is left beside
 the reader is parquet-hadoop's own column writers (section (2)'s profile: definition levels, dictionary hashing,
 run-length encoding). **The floor:** the section "The events write taken apart" at the end measures parquet-hadoop
-fed the reader's rows with nothing else in the way ($floor_ratio× the reader's time in this run): reader ÷ (reader + floor)
+fed the reader's rows with nothing else in the way ($floor_ratio× the reader's time, $floor_source): reader ÷ (reader + floor)
 = **$(calc "%.0f" "100 / (1 + $floor_ratio)") %** bounds ingest per core with the events table in Parquet (the target is 60 %).
 Reading and writing in one pass on one warm thread, without Spark (the same section), ran at
 $(calc "%.0f" "100 * $(num wp.reader_cpu_s) / ($(num wp.fused_cpu_s) + 1e-9)") % of the reader. Between that and the figure above are Spark's task around the
