@@ -177,37 +177,37 @@ public final class WriteProfile {
             this(schema, null, settings, conf);
         }
 
-        /** The same write of one column alone. */
+        /** The same write of one column alone, with the settings ingest gives that column. */
         Write column(String name) {
             StructType one = new StructType().add(schema.apply(name));
-            List<String> noDictionary = settings.withoutDictionary().contains(name) ? List.of(name) : List.of();
-            List<String> noStatistics = settings.withoutStatistics().stream()
+            RowFile.Settings own = new RowFile.Settings(
+                    settings.codec(), of(settings.withoutDictionary(), name), of(settings.withoutStatistics(), name));
+            return new Write(one, name, own, conf);
+        }
+
+        /** The entries of a per-column list that name the column or one of its leaves ({@code args.key_value.key}). */
+        private static List<String> of(List<String> columns, String name) {
+            return columns.stream()
                     .filter(c -> c.equals(name) || c.startsWith(name + "."))
                     .toList();
-            return new Write(one, name, new RowFile.Settings(settings.codec(), noDictionary, noStatistics), conf);
+        }
+
+        Write with(RowFile.Settings other) {
+            return new Write(schema, column, other, conf);
         }
 
         Write codec(CompressionCodecName codec) {
-            return new Write(
-                    schema,
-                    column,
-                    new RowFile.Settings(codec, settings.withoutDictionary(), settings.withoutStatistics()),
-                    conf);
+            return with(new RowFile.Settings(codec, settings.withoutDictionary(), settings.withoutStatistics()));
         }
 
         /** Dictionary on every column ({@code true}) or none. */
         Write dictionary(boolean everywhere) {
             List<String> off = everywhere ? List.of() : leafColumns();
-            return new Write(
-                    schema, column, new RowFile.Settings(settings.codec(), off, settings.withoutStatistics()), conf);
+            return with(new RowFile.Settings(settings.codec(), off, settings.withoutStatistics()));
         }
 
         Write statisticsEverywhere() {
-            return new Write(
-                    schema,
-                    column,
-                    new RowFile.Settings(settings.codec(), settings.withoutDictionary(), List.of()),
-                    conf);
+            return with(new RowFile.Settings(settings.codec(), settings.withoutDictionary(), List.of()));
         }
 
         Write conf(String key, long value) {
