@@ -1,6 +1,7 @@
 package org.tracelake.jobs.archive;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -70,11 +71,9 @@ final class LocalWalk {
             return null;
         }
         if (!real.startsWith(rootReal)) {
-            visitor.refused(
-                    entry,
-                    "a link to outside the archive: not read; copy the file into the archive if it"
-                            + " belongs to this workload",
-                    false);
+            InsideArchive.Outside outside =
+                    InsideArchive.outside(entry.getFileName().toString(), Files.isRegularFile(real), "");
+            visitor.refused(entry, outside.reason(), outside.rankMayBeMissing());
             return null;
         }
         return Files.readAttributes(real, BasicFileAttributes.class);
@@ -96,14 +95,25 @@ final class LocalWalk {
      * Walks a workload folder: its real folders first, then the folder links found on the way (each entered only if
      * its real folder was not read yet), so that a link never takes the place of the folder it points to.
      */
-    void walk(Path dir, Visitor visitor, Predicate<String> hidden) throws IOException {
+    void walk(Path dir, Visitor visitor, Predicate<String> hidden) {
         Deque<Path> links = new ArrayDeque<>();
-        workloadReal = dir.toRealPath();
+        try {
+            workloadReal = dir.toRealPath();
+        } catch (IOException e) {
+            visitor.refused(dir, unreadable(e), true);
+            return;
+        }
         visited.add(workloadReal);
         walkOne(dir, true, visitor, hidden, links);
         while (!links.isEmpty()) {
             Path link = links.removeFirst();
-            Path real = link.toRealPath();
+            Path real;
+            try {
+                real = link.toRealPath();
+            } catch (IOException e) {
+                visitor.refused(link, unreadable(e), true);
+                continue;
+            }
             // a folder above the workload's (its parent, the archive root) holds the workload itself: a loop too
             if (workloadReal.startsWith(real) || !visited.add(real)) {
                 visitor.refused(link, ALREADY_READ, true);
@@ -113,34 +123,65 @@ final class LocalWalk {
         }
     }
 
-    private void walkOne(Path dir, boolean topLevel, Visitor visitor, Predicate<String> hidden, Deque<Path> links)
-            throws IOException {
+    /**
+     * Why a folder or entry could not be read (issue 45 item 4): a tree deeper than the system's path limit, a
+     * folder without read permission, one deleted while the archive was scanned. The folder gets an error row of its
+     * own; the rest of the workload, and of the archive, is read.
+     */
+    static String unreadable(IOException e) {
+        String why = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        if (e instanceof NoSuchFileException)
+            return "deleted while the archive was scanned: not read; the next run reads it if it is back";
+        if (e instanceof AccessDeniedException)
+            return "could not be read (permission denied): give the refresh's user read access to it, or move it out"
+                    + " of the archive; a rank may be missing";
+        if (why != null && why.contains("File name too long"))
+            return "could not be read (its path is longer than the file system allows, 4,096 bytes): move its files"
+                    + " to a shallower folder; a rank may be missing";
+        return "could not be read (" + why + "): a rank may be missing";
+    }
+
+    private void walkOne(Path dir, boolean topLevel, Visitor visitor, Predicate<String> hidden, Deque<Path> links) {
         List<Path> entries = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
             for (Path p : stream) entries.add(p);
+        } catch (IOException | java.nio.file.DirectoryIteratorException e) {
+            IOException cause =
+                    e instanceof IOException io ? io : ((java.nio.file.DirectoryIteratorException) e).getCause();
+            visitor.refused(dir, unreadable(cause), true);
+            return;
         }
         entries.sort(null);
         for (Path entry : entries) {
             if (hidden.test(entry.getFileName().toString())) continue;
-            BasicFileAttributes target = resolve(entry, visitor);
-            if (target == null) continue;
-            if (target.isDirectory()) {
-                if (Files.isSymbolicLink(entry)) {
-                    links.addLast(entry);
-                } else if (visited.add(entry.toRealPath())) {
-                    walkOne(entry, false, visitor, hidden, links);
-                } else {
-                    visitor.refused(entry, ALREADY_READ, true); // reached again through a link to a folder above it
-                }
-            } else if (target.isRegularFile()) {
-                visitor.file(entry, target, topLevel);
-            } else {
-                visitor.refused(
-                        entry,
-                        "not a regular file (a FIFO, socket or device): not opened, since reading"
-                                + " it could wait forever; replace it with the file itself",
-                        true);
+            try {
+                visit(entry, topLevel, visitor, hidden, links);
+            } catch (IOException e) {
+                visitor.refused(entry, unreadable(e), true);
             }
+        }
+    }
+
+    private void visit(Path entry, boolean topLevel, Visitor visitor, Predicate<String> hidden, Deque<Path> links)
+            throws IOException {
+        BasicFileAttributes target = resolve(entry, visitor);
+        if (target == null) return;
+        if (target.isDirectory()) {
+            if (Files.isSymbolicLink(entry)) {
+                links.addLast(entry);
+            } else if (visited.add(entry.toRealPath())) {
+                walkOne(entry, false, visitor, hidden, links);
+            } else {
+                visitor.refused(entry, ALREADY_READ, true); // reached again through a link to a folder above it
+            }
+        } else if (target.isRegularFile()) {
+            visitor.file(entry, target, topLevel);
+        } else {
+            visitor.refused(
+                    entry,
+                    "not a regular file (a FIFO, socket or device): not opened, since reading"
+                            + " it could wait forever; replace it with the file itself",
+                    true);
         }
     }
 }

@@ -31,6 +31,21 @@ public final class ReaderTasks {
             InputLimits limits,
             String runId,
             Configuration conf) {
+        return of(workload, files, limits, runId, conf, null);
+    }
+
+    /** The tasks of a scanned workload folder: each file must still lie inside its archive when it is opened. */
+    public static List<FileTask> of(WorkloadFolder w, InputLimits limits, String runId, Configuration conf) {
+        return of(w.name(), w.files(), limits, runId, conf, w.archiveRoot());
+    }
+
+    private static List<FileTask> of(
+            String workload,
+            List<WorkloadFolder.InputFile> files,
+            InputLimits limits,
+            String runId,
+            Configuration conf,
+            String archiveRoot) {
         Map<TraceFormat, Integer> positions = new HashMap<>();
         List<FileTask> tasks = new ArrayList<>(files.size());
         for (WorkloadFolder.InputFile f : files) {
@@ -41,10 +56,11 @@ public final class ReaderTasks {
                     f.path(),
                     f.sizeBytes(),
                     f.modifiedAtMs(),
-                    decide(f, named, conf),
+                    decide(f, named, conf, archiveRoot),
                     position,
                     limits,
-                    runId));
+                    runId,
+                    archiveRoot));
         }
         return tasks;
     }
@@ -53,9 +69,12 @@ public final class ReaderTasks {
      * The file's format by name and first bytes (4 KB read here, decoded when gzip). An empty file or one whose
      * first bytes cannot be read keeps the name's suggestion: the executor opens it and reports why it cannot.
      */
-    private static TraceFormat decide(WorkloadFolder.InputFile f, TraceFormat named, Configuration conf) {
+    private static TraceFormat decide(
+            WorkloadFolder.InputFile f, TraceFormat named, Configuration conf, String archiveRoot) {
         if (f.sizeBytes() == 0) return named;
         try {
+            // a link planted out of the archive since the scan: not sniffed here; the executor reports it
+            if (InsideArchive.check(f.path(), archiveRoot, conf) != null) return named;
             return FormatDetector.resolve(f.fileName(), TraceInput.head(f.path(), conf, FormatDetector.SNIFF_BYTES));
         } catch (IOException | RuntimeException e) {
             return named;

@@ -16,6 +16,11 @@ public record WorkloadFolder(
         this(name, path, cards, files, List.of());
     }
 
+    /** The archive the folder was found in: every workload folder sits directly below its root. */
+    public String archiveRoot() {
+        return new org.apache.hadoop.fs.Path(path).getParent().toString();
+    }
+
     /** A file's listing entry: path, size and modification time, as the file system reports them. */
     public record InputFile(String path, long sizeBytes, long modifiedAtMs) implements Serializable {
         public String fileName() {

@@ -3,6 +3,7 @@ package org.tracelake.jobs.cli;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "ingest",
         mixinStandardHelpOptions = true,
+        footer = ArchiveOptions.EXIT_CODES,
         description = {
             "Read the workloads of an archive into the workloads, trace_files and events tables, without "
                     + "computing metrics: a refresh without its metrics phase (same change detection, warehouse lock, "
@@ -38,8 +40,11 @@ public final class IngestCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String runId = RunIds.newId();
-        return new LockedSparkCommand("ingest", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
+        LockedSparkCommand command = new LockedSparkCommand("ingest", warehouseOption, sparkOptions);
+        archiveOptions.checkRoot(command.warehouse().conf()); // before the lock and Spark: nothing done yet
+        return command.locked(runId, (lock, tables) -> {
             Refresh.Result result = new Refresh(tables, runId, InputLimits.from(Settings.of(tables.spark())))
+                    .allowRemovals(archiveOptions.allowRemovals)
                     .ingestOnly()
                     .run(lock, archiveOptions.archive, archiveOptions.workloads, full);
             printSummary(tables.warehouse(), result.workloads());
@@ -59,11 +64,11 @@ public final class IngestCommand implements Callable<Integer> {
             System.out.printf(
                     Locale.ROOT,
                     "%-32s %6d %6d %,14d  %s%n",
-                    r.workload(),
+                    Progress.printable(r.workload()), // a name is data: a newline in it must not start a line
                     r.files().size(),
                     ranks,
                     r.events(),
-                    r.ok() ? "ok" : "FAILED: " + String.join("; ", r.problems()));
+                    r.ok() ? "ok" : "FAILED: " + Progress.printable(String.join("; ", r.problems())));
         }
         System.out.println();
         for (String t : List.of(Tables.WORKLOADS, Tables.TRACE_FILES, Tables.EVENTS)) {

@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "refresh",
         mixinStandardHelpOptions = true,
+        footer = ArchiveOptions.EXIT_CODES,
         description = {
             "Ingest an archive and compute every metric: the main job.",
             "Each workload's new tables are written aside and swapped in whole once its metrics are done;",
@@ -32,8 +33,11 @@ public final class RefreshCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String runId = RunIds.newId();
-        return new LockedSparkCommand("refresh", warehouseOption, sparkOptions).locked(runId, (lock, tables) -> {
+        LockedSparkCommand command = new LockedSparkCommand("refresh", warehouseOption, sparkOptions);
+        archiveOptions.checkRoot(command.warehouse().conf()); // before the lock and Spark: nothing done yet
+        return command.locked(runId, (lock, tables) -> {
             Refresh.Result result = new Refresh(tables, runId, InputLimits.from(Settings.of(tables.spark())))
+                    .allowRemovals(archiveOptions.allowRemovals)
                     .run(lock, archiveOptions.archive, archiveOptions.workloads, full);
             RunSummary.print(tables, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;

@@ -2,6 +2,7 @@ package org.tracelake.jobs.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.tracelake.jobs.refresh.RemovalGuard;
 import org.tracelake.jobs.spark.Settings;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -42,7 +43,7 @@ public final class Usage {
 
     /** Whether a failure of a running command is a usage error: a bad setting or a {@link Error}. */
     public static boolean is(Throwable e) {
-        return e instanceof Settings.InvalidValueException || e instanceof Error;
+        return e instanceof Settings.InvalidValueException || e instanceof Error || e instanceof RemovalGuard.Refused;
     }
 
     /** The line a usage error found while running prints. */

@@ -152,7 +152,7 @@ public final class IngestStaging {
         WorkloadCards.Outcome card = WorkloadCards.read(w, warehouse.conf());
         List<FileTask> configs = new ArrayList<>();
         boolean hasEt = false;
-        for (FileTask t : ReaderTasks.of(w.name(), w.files(), limits, runId, warehouse.conf())) {
+        for (FileTask t : ReaderTasks.of(w, limits, runId, warehouse.conf())) {
             if (t.format() == TraceFormat.TORCHTITAN_TOML) {
                 configs.add(t);
                 continue;

@@ -12,6 +12,7 @@ import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.ingest.toml.TorchtitanConfigs;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.RegularFiles;
 import org.tracelake.jobs.readers.ScalaMaps;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.schemas.WorkloadSchema;
@@ -58,7 +59,7 @@ public final class WorkloadCards {
                     null,
                     "card is " + file.sizeBytes() + " bytes; a card is plain YAML of a few KB");
         }
-        try (InputStream in = new Path(file.path()).getFileSystem(conf).open(new Path(file.path()))) {
+        try (InputStream in = RegularFiles.open(new Path(file.path()).getFileSystem(conf), new Path(file.path()))) {
             // bounded: a card that grew after it was listed is still read no further than a card can be
             byte[] bytes = in.readNBytes(MAX_CARD_BYTES + 1);
             if (bytes.length > MAX_CARD_BYTES) {

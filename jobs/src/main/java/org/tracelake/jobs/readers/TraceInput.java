@@ -59,7 +59,7 @@ public final class TraceInput {
         // 64 kB buffers, or the file's size when smaller: a file is opened up to three times (sniff, two passes), and
         // for a small one (a card, a short telemetry file) zeroing the buffers cost more than reading it
         int bufferSize = (int) Math.max(512, Math.min(1 << 16, size + 1));
-        InputStream raw = fs.open(p, bufferSize);
+        InputStream raw = RegularFiles.open(fs, p, bufferSize);
         MessageDigest digest = null;
         if (hash) {
             digest = sha256();

@@ -60,6 +60,8 @@ public final class ChangePlan {
     public final List<Redo> redo = new ArrayList<>();
     public final List<WorkloadFolder> unchanged = new ArrayList<>();
     public final List<String> vanished = new ArrayList<>();
+    /** How many workloads the warehouse held before this run (counted when the run may remove any: not limited). */
+    public int knownWorkloads;
 
     private record Seen(long size, long modifiedAtMs, String status, long eventsRead) {
         /** A file that was unusable last time: its workload is retried until the file is fixed. */
@@ -92,6 +94,7 @@ public final class ChangePlan {
             for (WorkloadFolder w : scanned)
                 present.add(PartitionNames.ledgerName(w.name())); // a too-long name's stand-in
             for (String known : ledgerWorkloads(tables, full ? ledger(tables) : ledger)) {
+                plan.knownWorkloads++;
                 if (!present.contains(known)) plan.vanished.add(known);
             }
         }

@@ -39,6 +39,7 @@ public final class Refresh {
     private final String runId;
     private final InputLimits limits;
     private boolean computeMetrics = true;
+    private boolean allowRemovals;
 
     public Refresh(WarehouseTables tables, String runId, InputLimits limits) {
         this.spark = tables.spark();
@@ -55,6 +56,12 @@ public final class Refresh {
      */
     public Refresh ingestOnly() {
         computeMetrics = false;
+        return this;
+    }
+
+    /** Lets the run remove what {@link RemovalGuard} would refuse to ({@code --allow-removals}). */
+    public Refresh allowRemovals(boolean allow) {
+        allowRemovals = allow;
         return this;
     }
 
@@ -100,6 +107,7 @@ public final class Refresh {
 
         List<WorkloadFolder> selected = ArchiveScanner.scan(archive, only, warehouse.conf());
         ChangePlan plan = ChangePlan.of(tables, selected, full, only != null && !only.isEmpty(), computeMetrics);
+        if (!allowRemovals) RemovalGuard.checkPlan(tables, archive, plan, only != null && !only.isEmpty());
         Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
                 + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
                 + plan.vanished.size() + " gone");

@@ -1,6 +1,7 @@
 package org.tracelake.jobs.source;
 
 import org.apache.hadoop.conf.Configuration;
+import org.tracelake.jobs.archive.InsideArchive;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
@@ -39,6 +40,12 @@ public final class FileOpening {
                                     + ": it describes the workload and holds no events; refresh and ingest read it into workloads"));
         }
         try {
+            InsideArchive.Outside outside = InsideArchive.check(task.path(), task.archiveRoot(), conf);
+            if (outside != null) { // a link planted after the scan: decided now, as the file is opened
+                if (!outside.rankMayBeMissing()) return new Outcome(null, FileReport.skipped(task, outside.reason()));
+                report.fail(outside.reason());
+                return new Outcome(null, report);
+            }
             if (task.sizeBytes() == 0) {
                 report.fail("empty file (0 bytes): nothing to read; remove it or re-export the trace");
                 return new Outcome(null, report);
@@ -91,6 +98,14 @@ public final class FileOpening {
 
     private static FileTask withFormat(FileTask t, TraceFormat f) {
         return new FileTask(
-                t.workload(), t.path(), t.sizeBytes(), t.modifiedAtMs(), f, t.fileOrderRank(), t.limits(), t.runId());
+                t.workload(),
+                t.path(),
+                t.sizeBytes(),
+                t.modifiedAtMs(),
+                f,
+                t.fileOrderRank(),
+                t.limits(),
+                t.runId(),
+                t.archiveRoot());
     }
 }

@@ -1,5 +1,6 @@
 package org.tracelake.jobs.spark;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
@@ -88,23 +89,39 @@ public final class Settings {
      * with a usage error naming the key, not after an ingest (or, for regressionThreshold, after tables changed).
      */
     public void validate() {
+        for (String key : given) {
+            if (key.startsWith(PREFIX) && ALL.stream().noneMatch(k -> k.name().equals(key))) {
+                throw new InvalidValueException(
+                        "--conf " + key + ": no such tracelake setting (a typo?); the settings are "
+                                + String.join(", ", ALL.stream().map(Key::name).toList()),
+                        null);
+            }
+        }
         for (Key<?> key : ALL) get(key);
     }
 
+    /** The prefix of every tracelake setting: a key under it that is none of {@link #ALL} is a typo. */
+    static final String PREFIX = "spark.tracelake.";
+
     /** The configuration's value of a key, or the given default. */
     private final BinaryOperator<String> lookup;
+    /** The keys the configuration sets (empty when not known: a running session's settings are checked already). */
+    private final List<String> given;
 
-    private Settings(BinaryOperator<String> lookup) {
+    private Settings(BinaryOperator<String> lookup, List<String> given) {
         this.lookup = lookup;
+        this.given = given;
     }
 
     public static Settings of(SparkSession spark) {
-        return new Settings(spark.conf()::get);
+        return new Settings(spark.conf()::get, List.of());
     }
 
     /** The settings of a configuration no session runs yet (a command takes the warehouse lock before Spark starts). */
     public static Settings of(SparkConf conf) {
-        return new Settings(conf::get);
+        List<String> keys = new ArrayList<>();
+        for (scala.Tuple2<String, String> kv : conf.getAll()) keys.add(kv._1());
+        return new Settings(conf::get, keys);
     }
 
     /** The value of a setting in this session (its default when unset). */

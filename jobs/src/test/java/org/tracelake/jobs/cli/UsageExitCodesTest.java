@@ -90,6 +90,10 @@ class UsageExitCodesTest {
                 refresh("--conf", "spark.tracelake.regressionThreshold=1e400"), "regressionThreshold=1e400", "finite");
         assertUsage(refresh("--conf", "spark.tracelake.gzip.maxExpansionRatio=NaN"), "maxExpansionRatio=NaN");
         assertUsage(refresh("--conf", "spark.tracelake.metrics.codegen=yes"), "takes true or false");
+        assertUsage(
+                refresh("--conf", "spark.tracelake.regresionThreshold=0.1"),
+                "spark.tracelake.regresionThreshold: no such tracelake setting",
+                "spark.tracelake.regressionThreshold");
         Path noCommas = Files.writeString(tmp.resolve("peaks.csv"), "H100 989\n");
         assertUsage(
                 refresh("--conf", "spark.tracelake.devicePeakFlops=" + noCommas),

@@ -158,7 +158,9 @@ class HostileArchiveRefreshTest {
         assertRow("loops", "b", "error", "a link to a folder already read");
         assertRow("loops", "root", "skipped", "a link to outside the archive");
         assertTrue(committed("loops"), "its own trace is read once");
-        assertRow("outside", "rank0_trace.json", "skipped", "a link to outside the archive");
+        // a trace that links out leaves a rank missing: an error row, and its workload's summary line says so
+        assertRow("outside", "rank0_trace.json", "error", "a link to outside the archive", "a rank may be missing");
+        assertTrue(log.lines().anyMatch(l -> l.startsWith("outside ") && l.contains("a rank may be missing")), log);
         assertRow("dangling", "rank1_trace.json", "error", "dangling", "a rank may be missing");
         assertRow("dangling", "loop1", "error", "a link loop");
         assertRow("dangling", "loop2", "error", "a link loop");

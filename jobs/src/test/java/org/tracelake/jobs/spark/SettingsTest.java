@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.tracelake.jobs.readers.InputLimits;
@@ -64,5 +65,22 @@ class SettingsTest {
                 spark.conf().unset(Settings.METRICS_CODEGEN.name());
             }
         }
+    }
+
+    /** Issue 45 item 9: a misspelt key was accepted silently (and its setting kept its default). */
+    @Test
+    void aTypoedKeyIsAUsageErrorNamingTheKeysThatExist() {
+        SparkConf conf = new SparkConf(false).set("spark.tracelake.regresionThreshold", "0.1");
+        Settings.InvalidValueException e = assertThrows(
+                Settings.InvalidValueException.class, () -> Settings.of(conf).validate());
+        assertTrue(
+                e.getMessage().startsWith("--conf spark.tracelake.regresionThreshold: no such tracelake setting"),
+                e.getMessage());
+        for (Settings.Key<?> key : Settings.ALL) assertTrue(e.getMessage().contains(key.name()), e.getMessage());
+        // every key that exists passes, and keys outside tracelake's are Spark's business
+        SparkConf good = new SparkConf(false)
+                .set(Settings.REGRESSION_THRESHOLD.name(), "0.1")
+                .set("spark.foo", "x");
+        Settings.of(good).validate();
     }
 }

@@ -12,6 +12,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.RegularFiles;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.schemas.card.CardException;
@@ -125,7 +126,7 @@ public final class TorchtitanConfigs {
                     false);
         }
         Path p = new Path(task.path());
-        try (InputStream in = p.getFileSystem(conf).open(p)) {
+        try (InputStream in = RegularFiles.open(p.getFileSystem(conf), p)) {
             byte[] bytes = in.readNBytes(MAX_BYTES + 1);
             if (bytes.length > MAX_BYTES)
                 throw new TorchtitanConfig.BadConfig("TOML larger than " + MAX_BYTES + " bytes", false);

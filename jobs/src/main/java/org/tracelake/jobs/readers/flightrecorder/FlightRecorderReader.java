@@ -17,6 +17,7 @@ import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.MultiTableRows;
+import org.tracelake.jobs.readers.RegularFiles;
 import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.readers.common.RowBuilder;
 import org.tracelake.jobs.readers.common.RowStream;
@@ -86,7 +87,7 @@ public final class FlightRecorderReader implements TraceReader {
             if (logs.isEmpty()) return;
             logs.sort(null);
             byte[] head;
-            try (InputStream in = fs.open(logs.get(0))) {
+            try (InputStream in = RegularFiles.open(fs, logs.get(0))) {
                 head = in.readNBytes(MAX_LOG_BYTES);
             }
             report.metadata.put("fault_log_file", logs.get(0).getName());

@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.RegularFiles;
 import org.tracelake.jobs.readers.TraceInput;
 
 /**
@@ -84,7 +85,7 @@ final class SqliteSource implements Closeable {
     }
 
     private static boolean startsWithGzipMagic(FileSystem fs, org.apache.hadoop.fs.Path path) throws IOException {
-        try (InputStream in = fs.open(path)) {
+        try (InputStream in = RegularFiles.open(fs, path)) {
             return in.read() == 0x1f && in.read() == 0x8b;
         }
     }
