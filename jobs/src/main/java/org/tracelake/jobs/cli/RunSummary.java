@@ -36,7 +36,11 @@ final class RunSummary {
                 "%.3f",
                 "share of communication time hidden under compute, 0 to 1, mean over ranks (comm_comp_overlap)"),
         new Headline(
-                "gpu_utilization", null, "gpu util %", "%.1f", "share of each rank's span (first to last GPU activity) with GPU activity, mean over ranks, % (gpu_utilization)"),
+                "gpu_utilization",
+                null,
+                "gpu util %",
+                "%.1f",
+                "share of each rank's span (first to last GPU activity) with GPU activity, mean over ranks, % (gpu_utilization)"),
         new Headline("iter_time", "avg_ms", "step ms", "%.2f", "mean step duration, in ms (iter_time.avg_ms)"),
         new Headline(
                 "straggler_lag",
@@ -45,7 +49,11 @@ final class RunSummary {
                 "%.1f",
                 "median lag of the last rank to join a collective behind the first, in µs (straggler_lag)"),
         new Headline(
-                "coll_call_num", null, "colls/rank", "%.1f", "communication kernels per rank, mean over ranks (coll_call_num)"),
+                "coll_call_num",
+                null,
+                "colls/rank",
+                "%.1f",
+                "communication kernels per rank, mean over ranks (coll_call_num)"),
     };
 
     /** Workloads whose headline metrics the summary reads (more are listed, without them). */
@@ -188,9 +196,12 @@ final class RunSummary {
     /** What each column of the workload table means; {@code -} where a workload has no such figure. */
     private static void printLegend() {
         System.out.println();
-        System.out.println("  traces      trace files read (not the card or configs); ranks: the ranks their rows carry");
-        System.out.println("  events      rows read, the side tables' too (telemetry lines, execution-trace nodes, ...)");
+        System.out.println(
+                "  traces      trace files read (not the card or configs); ranks: the ranks their rows carry");
+        System.out.println(
+                "  events      rows read, the side tables' too (telemetry lines, execution-trace nodes, ...)");
         for (Headline h : HEADLINES) System.out.printf(Locale.ROOT, "  %-11s %s%n", h.title(), h.meaning());
-        System.out.println("  -           the figure needs GPU kernels, steps or collectives the workload's format lacks");
+        System.out.println(
+                "  -           the figure needs GPU kernels, steps or collectives the workload's format lacks");
     }
 }

@@ -407,7 +407,9 @@ public final class HtmlReport {
                     && "straggler_rank".equals(r.figure())
                     && r.key() == null
                     && !"ok".equals(r.status())) {
-                o.put("note", "No straggler: " + (r.reason() == null ? "no rank started its collectives last." : r.reason()));
+                o.put(
+                        "note",
+                        "No straggler: " + (r.reason() == null ? "no rank started its collectives last." : r.reason()));
             }
         }
         o.put("ranks", ranks);

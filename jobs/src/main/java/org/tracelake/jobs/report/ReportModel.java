@@ -32,7 +32,8 @@ public record ReportModel(
      * AORTA step telemetry ({@code iteration_telemetry}, its iteration rows): per step the mean over ranks of each ms
      * figure the log has (total, compute, the collective streams, idle); empty without telemetry.
      */
-    public record Telemetry(long iterations, long ranks, List<Long> steps, LinkedHashMap<String, List<Double>> msPerStep) {
+    public record Telemetry(
+            long iterations, long ranks, List<Long> steps, LinkedHashMap<String, List<Double>> msPerStep) {
         public static final Telemetry NONE = new Telemetry(0, 0, List.of(), new LinkedHashMap<>());
     }
 

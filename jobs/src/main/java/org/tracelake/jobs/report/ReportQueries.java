@@ -260,7 +260,8 @@ public final class ReportQueries {
                 SELECT count(*), count_if(status = 'ok'), count_if(status = 'skipped'), count_if(status = 'error'),
                        coalesce(sum(events_read), 0), coalesce(sum(events_dropped), 0)
                 FROM _report_files WHERE %s""".formatted(traceFilesOnly())).first();
-        long ranks = spark.sql("""
+        long ranks =
+                spark.sql("""
                 SELECT count(DISTINCT r) FROM _report_files LATERAL VIEW OUTER explode(%s) x AS r
                 WHERE status = 'ok' AND %s""".formatted(RANKS_HELD, traceFilesOnly())).first().getLong(0);
         List<String> errors = new ArrayList<>();
@@ -270,14 +271,7 @@ public final class ReportQueries {
             errors.add(e.getString(0) + ": " + e.getString(1));
         }
         return new ReportModel.Files(
-                r.getLong(0),
-                r.getLong(1),
-                r.getLong(2),
-                r.getLong(3),
-                ranks,
-                r.getLong(4),
-                r.getLong(5),
-                errors);
+                r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3), ranks, r.getLong(4), r.getLong(5), errors);
     }
 
     /**

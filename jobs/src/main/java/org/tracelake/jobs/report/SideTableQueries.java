@@ -48,7 +48,8 @@ final class SideTableQueries {
                         + " FROM _report_telemetry GROUP BY 1 ORDER BY 1 NULLS LAST LIMIT " + STEP_CAP)
                 .collectAsList();
         if (steps.isEmpty()) return ReportModel.Telemetry.NONE;
-        Row totals = spark.sql("SELECT count(*), count(DISTINCT rank) FROM _report_telemetry").first();
+        Row totals = spark.sql("SELECT count(*), count(DISTINCT rank) FROM _report_telemetry")
+                .first();
         List<Long> stepList = new ArrayList<>();
         LinkedHashMap<String, List<Double>> ms = new LinkedHashMap<>();
         for (int i = 0; i < TELEMETRY_MS.length; i++) {
@@ -80,7 +81,8 @@ final class SideTableQueries {
                 .collectAsList()) {
             names.add(new ReportModel.EtName(r.getString(0), r.getLong(1)));
         }
-        return new ReportModel.ExecutionTrace(totals.getLong(0), totals.getLong(1), totals.getLong(2), collectives, names);
+        return new ReportModel.ExecutionTrace(
+                totals.getLong(0), totals.getLong(1), totals.getLong(2), collectives, names);
     }
 
     /** A mean as JSON can carry it: NaN and infinities (a log's NaN loss, say) as null. */

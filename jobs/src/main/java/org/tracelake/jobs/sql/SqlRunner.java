@@ -282,7 +282,9 @@ public final class SqlRunner {
         }
         int[] width = new int[cols.length];
         for (int i = 0; i < cols.length; i++) width[i] = cols[i].length();
-        for (Object[] r : rows) for (int i = 0; i < cols.length; i++) width[i] = Math.max(width[i], ResultPrinter.cell(r[i]).length());
+        for (Object[] r : rows)
+            for (int i = 0; i < cols.length; i++)
+                width[i] = Math.max(width[i], ResultPrinter.cell(r[i]).length());
         List<Object[]> all = new ArrayList<>();
         all.add(cols);
         all.addAll(rows);
@@ -292,7 +294,8 @@ public final class SqlRunner {
                 String c = ResultPrinter.cell(r[i]);
                 boolean last = i == cols.length - 1;
                 if (i > 0) line.append("  ");
-                line.append(r[i] instanceof Number ? " ".repeat(width[i] - c.length()) + c : last ? c : pad(c, width[i]));
+                line.append(
+                        r[i] instanceof Number ? " ".repeat(width[i] - c.length()) + c : last ? c : pad(c, width[i]));
             }
             out.println(line);
         }

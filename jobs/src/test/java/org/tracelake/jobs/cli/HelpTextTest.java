@@ -112,7 +112,11 @@ class HelpTextTest {
             for (String line : help.split("\\R"))
                 assertTrue(line.length() <= 80, page + ": a line of " + line.length() + " columns: " + line);
             if (page.equals("--help")) continue;
-            String[] description = main.getSubcommands().get(page).getCommandSpec().usageMessage().description();
+            String[] description = main.getSubcommands()
+                    .get(page)
+                    .getCommandSpec()
+                    .usageMessage()
+                    .description();
             for (String line : description) {
                 if (!line.isBlank() && Character.isWhitespace(line.charAt(0)))
                     assertTrue(help.contains("\n" + line.stripTrailing() + "\n"), page + " keeps the row: " + line);
@@ -122,18 +126,27 @@ class HelpTextTest {
         // the prose of generate and serve is one paragraph, filled: no line ends far short of the width but the last
         for (String page : List.of("generate", "serve")) {
             String help = out(page, "--help");
+            String first = new CommandLine(new Main())
+                    .getSubcommands()
+                    .get(page)
+                    .getCommandSpec()
+                    .usageMessage()
+                    .description()[0]
+                    .split(" ")[0];
             List<String> prose = help.lines()
-                    .dropWhile(l -> !l.isBlank())
-                    .skip(1)
+                    .dropWhile(l -> !l.startsWith(first + " "))
                     .takeWhile(l -> !l.isBlank() && !l.startsWith(" "))
                     .toList();
             assertTrue(prose.size() > 1, page + ":\n" + help);
             for (String l : prose.subList(0, prose.size() - 1))
-                assertTrue(l.length() > 60, page + " wraps its prose to the width, not line by line: '" + l + "'\n" + help);
+                assertTrue(
+                        l.length() > 60,
+                        page + " wraps its prose to the width, not line by line: '" + l + "'\n" + help);
         }
         String refresh = out("refresh", "--help");
         for (String code : List.of("0", "1", "2", "3", "75"))
-            assertTrue(refresh.lines().anyMatch(l -> l.strip().startsWith(code + " ")), "refresh states exit code " + code
-                    + ":\n" + refresh);
+            assertTrue(
+                    refresh.lines().anyMatch(l -> l.strip().startsWith(code + " ")),
+                    "refresh states exit code " + code + ":\n" + refresh);
     }
 }

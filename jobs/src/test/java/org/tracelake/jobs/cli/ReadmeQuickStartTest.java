@@ -34,8 +34,10 @@ class ReadmeQuickStartTest {
         } finally {
             System.setOut(stdout);
         }
-        List<String> printed = new ArrayList<>(
-                out.toString(StandardCharsets.UTF_8).replace(run.runId(), "…").lines().toList());
+        List<String> printed = new ArrayList<>(out.toString(StandardCharsets.UTF_8)
+                .replace(run.runId(), "…")
+                .lines()
+                .toList());
         while (printed.get(0).isBlank()) printed.remove(0);
         int tables = 0;
         while (!printed.get(tables).contains(" tables under ")) tables++;

@@ -296,16 +296,28 @@ class ReportTest {
             allReduces++;
         }
         assertEquals(2, allReduces, "both GPUs' all-reduces are on the timeline");
-        assertTrue(nsys.at("/stragglers/note").asText().startsWith("No straggler: "), nsys.get("stragglers").toString());
+        assertTrue(
+                nsys.at("/stragglers/note").asText().startsWith("No straggler: "),
+                nsys.get("stragglers").toString());
         assertTrue(
                 nsys.get("card").toString().contains("[\"ranks · events\",\"2 · 11\"]"),
                 "two devices are two ranks: " + nsys.get("card"));
         JsonNode telemetry = pageData(dir.resolve(TELEMETRY + ".html"));
-        assertEquals(2, telemetry.at("/telemetry/ranks").asInt(), telemetry.get("telemetry").toString());
-        assertFalse(telemetry.at("/telemetry/steps").isEmpty(), telemetry.get("telemetry").toString());
-        assertFalse(telemetry.at("/telemetry/ms/total").isMissingNode(), telemetry.get("telemetry").toString());
+        assertEquals(
+                2,
+                telemetry.at("/telemetry/ranks").asInt(),
+                telemetry.get("telemetry").toString());
+        assertFalse(
+                telemetry.at("/telemetry/steps").isEmpty(),
+                telemetry.get("telemetry").toString());
+        assertFalse(
+                telemetry.at("/telemetry/ms/total").isMissingNode(),
+                telemetry.get("telemetry").toString());
         JsonNode et = pageData(dir.resolve(ET + ".html"));
-        assertEquals(10, et.at("/executionTrace/nodes").asInt(), et.get("executionTrace").toString());
+        assertEquals(
+                10,
+                et.at("/executionTrace/nodes").asInt(),
+                et.get("executionTrace").toString());
         assertEquals(2, et.at("/executionTrace/ranks").asInt());
 
         assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent (apt-get install -y chromium)");
@@ -313,7 +325,9 @@ class ReportTest {
         Matcher timeline = Pattern.compile("id=\"chart-timeline\"[^>]*data-x-extent=\"\\[0,(\\d+(\\.\\d+)?)\\]\"")
                 .matcher(dom);
         assertTrue(timeline.find(), "the timeline's x axis drew");
-        assertTrue(Double.parseDouble(timeline.group(1)) >= 1100, "the axis reaches the all-reduces' end: " + timeline.group());
+        assertTrue(
+                Double.parseDouble(timeline.group(1)) >= 1100,
+                "the axis reaches the all-reduces' end: " + timeline.group());
         assertFalse(dom.contains("id=\"chart-stragglers\""), "no straggler chart for a tie");
         assertTrue(dom.contains("<p class=\"empty\">No straggler: "), "one sentence instead");
         assertFalse(dom.contains("id=\"chart-bytes\"") || dom.contains("id=\"chart-busbw\""), "no empty axes");
@@ -321,10 +335,15 @@ class ReportTest {
         Chromium.screenshot(dir.resolve(NSYS + ".html"), ARTIFACTS.resolve(NSYS + ".png"), tmp.resolve("shot-nsys"));
         String tdom = Chromium.dumpDom(dir.resolve(TELEMETRY + ".html"), tmp.resolve("chrome-telemetry"));
         assertTrue(
-                Pattern.compile("id=\"chart-telemetry\"[^>]*data-rendered=\"true\"").matcher(tdom).find(),
+                Pattern.compile("id=\"chart-telemetry\"[^>]*data-rendered=\"true\"")
+                        .matcher(tdom)
+                        .find(),
                 "the telemetry chart drew");
         Chromium.screenshot(
-                dir.resolve(TELEMETRY + ".html"), ARTIFACTS.resolve(TELEMETRY + ".png"), tmp.resolve("shot-telemetry"), 3600);
+                dir.resolve(TELEMETRY + ".html"),
+                ARTIFACTS.resolve(TELEMETRY + ".png"),
+                tmp.resolve("shot-telemetry"),
+                3600);
         String edom = Chromium.dumpDom(dir.resolve(ET + ".html"), tmp.resolve("chrome-et"));
         assertTrue(edom.contains("<h2>Execution trace</h2>") && edom.contains("Most frequent nodes"), "the ET summary");
         Chromium.screenshot(dir.resolve(ET + ".html"), ARTIFACTS.resolve(ET + ".png"), tmp.resolve("shot-et"), 3600);

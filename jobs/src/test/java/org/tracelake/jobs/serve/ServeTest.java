@@ -135,8 +135,7 @@ class ServeTest {
                     false,
                     new PrintStream(o, true, StandardCharsets.UTF_8),
                     new PrintStream(e, true, StandardCharsets.UTF_8));
-            PromptScript.check(
-                    format, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8), rc == 0);
+            PromptScript.check(format, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8), rc == 0);
         }
 
         long pid = serve.pid();

@@ -59,7 +59,9 @@ public final class PromptScript {
                 assertTrue(
                         rows.stream()
                                 .anyMatch(r -> r.path("function").asText().equals("size_bucket")
-                                        && !r.path("signature and meaning").asText().isEmpty()),
+                                        && !r.path("signature and meaning")
+                                                .asText()
+                                                .isEmpty()),
                         where);
                 assertTrue(
                         rows.stream()
@@ -67,7 +69,10 @@ public final class PromptScript {
                                         .count()
                                 >= 2,
                         "\\m lists it and \\m coll_call_num shows it: " + where);
-                assertTrue(rows.stream().anyMatch(r -> r.path("description").asText().equals(description)), where);
+                assertTrue(
+                        rows.stream()
+                                .anyMatch(r -> r.path("description").asText().equals(description)),
+                        where);
                 assertTrue(rows.stream().anyMatch(r -> r.path("answer").asInt() == 42), where);
             }
             case "CSV" -> {
@@ -75,7 +80,11 @@ public final class PromptScript {
                     assertTrue(lines.contains(header), header + ": " + where);
                 assertTrue(lines.stream().anyMatch(l -> l.startsWith("metric,figure,unit,category")), where);
                 assertTrue(lines.contains("last_rank,int"), where);
-                assertTrue(lines.stream().anyMatch(l -> l.startsWith("size_bucket,size_bucket(size_bytes)")), where);
+                assertTrue(
+                        lines.stream()
+                                .anyMatch(
+                                        l -> l.startsWith("size_bucket,") && l.contains("size_bucket(size_bytes) -> ")),
+                        where);
                 assertTrue(lines.stream().anyMatch(l -> l.startsWith("coll_call_num,")), where);
                 assertTrue(out.contains(description) || out.contains(description.replace("\"", "\"\"")), where);
                 int answer = lines.indexOf("answer");
