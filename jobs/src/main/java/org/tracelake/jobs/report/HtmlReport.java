@@ -13,6 +13,7 @@ import org.tracelake.jobs.report.ReportModel.CommBucket;
 import org.tracelake.jobs.report.ReportModel.KernelTime;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 import org.tracelake.jobs.report.ReportModel.Span;
+import org.tracelake.schemas.MetricSchema;
 
 /** The per-workload HTML page: {@link ReportModel} as JSON for {@code report.js}, inside {@link HtmlPage}. */
 public final class HtmlReport {
@@ -406,10 +407,9 @@ public final class HtmlReport {
             if (r.metric().equals("straggler_lag")
                     && "straggler_rank".equals(r.figure())
                     && r.key() == null
-                    && !"ok".equals(r.status())) {
-                o.put(
-                        "note",
-                        "No straggler: " + (r.reason() == null ? "no rank started its collectives last." : r.reason()));
+                    && MetricSchema.STATUS_NOT_MEANINGFUL.equals(r.status())) {
+                String why = r.reason() == null ? "no rank started its collectives last" : r.reason();
+                o.put("note", "No straggler: " + why + (why.endsWith(".") ? "" : "."));
             }
         }
         o.put("ranks", ranks);
