@@ -103,6 +103,13 @@
     return n.toLocaleString('en-US') + ' ' + (n === 1 ? noun : noun + 's');
   }
 
+  // v rounded up to two significant digits (14,728.5 → 15,000; 1,100 stays), for an axis end with a round label
+  function niceCeil(v) {
+    if (!(v > 0)) return v;
+    var step = Math.pow(10, Math.floor(Math.log10(v)) - 1);
+    return Math.ceil(v / step - 1e-9) * step;
+  }
+
   // whether any series of byKey has a value to draw
   function anyValue(keys, byKey) {
     return keys.some(function (k) { return byKey[k].some(function (v) { return v !== null && v !== undefined; }); });
@@ -199,7 +206,7 @@
         grid: { left: tl.bands ? 190 : 130, right: 30, top: 36, bottom: 40 },
         // to the last activity's end: a span is drawn from its start, and the axis left to itself stops at the
         // largest start
-        xAxis: { type: 'value', name: 'µs', nameLocation: 'end', min: 0, max: tl.endUs, scale: false },
+        xAxis: { type: 'value', name: 'µs', nameLocation: 'end', min: 0, max: niceCeil(tl.endUs), scale: false },
         yAxis: { type: 'category', data: tl.lanes, inverse: true, axisLabel: { fontSize: 11 } },
         dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter' }],
         series: series
