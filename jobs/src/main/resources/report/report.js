@@ -98,6 +98,23 @@
     parent.appendChild(el('p', text, 'empty'));
   }
 
+  // a count and its noun, singular for one: "1 rank", "2 ranks"
+  function count(n, noun) {
+    return n.toLocaleString('en-US') + ' ' + (n === 1 ? noun : noun + 's');
+  }
+
+  // v rounded up to two significant digits (14,728.5 → 15,000; 1,100 stays), for an axis end with a round label
+  function niceCeil(v) {
+    if (!(v > 0)) return v;
+    var step = Math.pow(10, Math.floor(Math.log10(v)) - 1);
+    return Math.ceil(v / step - 1e-9) * step;
+  }
+
+  // whether any series of byKey has a value to draw
+  function anyValue(keys, byKey) {
+    return keys.some(function (k) { return byKey[k].some(function (v) { return v !== null && v !== undefined; }); });
+  }
+
   function fmt(v, digits) {
     if (v === null || v === undefined) return '-';
     if (typeof v !== 'number') return String(v);
@@ -187,7 +204,9 @@
         },
         legend: legendLine(),
         grid: { left: tl.bands ? 190 : 130, right: 30, top: 36, bottom: 40 },
-        xAxis: { type: 'value', name: 'µs', nameLocation: 'end', min: 0, scale: false },
+        // to the last activity's end: a span is drawn from its start, and the axis left to itself stops at the
+        // largest start
+        xAxis: { type: 'value', name: 'µs', nameLocation: 'end', min: 0, max: niceCeil(tl.endUs), scale: false },
         yAxis: { type: 'category', data: tl.lanes, inverse: true, axisLabel: { fontSize: 11 } },
         dataZoom: [{ type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter' }],
         series: series
@@ -228,6 +247,18 @@
           wf.rows.map(function (r) { return [r[0], fmt(r[1]), fmt(r[2]), fmt(r[3]), fmt(r[4]), r[5] || '']; }), [1, 2, 3, 4]);
         s3.appendChild(el('p', wf.why + (wf.waitMs === null ? '' : ' Ranks waited ' + fmt(wf.waitMs) + ' ms in all (collective_wait).'), 'note wait-free-why'));
       }
+      var sized = anyValue(cm.kinds, cm.bytes);
+      var timed = anyValue(cm.kinds, cm.busbw);
+      var calls = 0;
+      cm.kinds.forEach(function (k) { cm.calls[k].forEach(function (n) { calls += n; }); });
+      if (!sized && !timed) {
+        empty(s3, 'None of the ' + count(calls, 'communication kernel') + ' (' + cm.kinds.join(', ') + ') carries a ' +
+          'message size, so there are no bytes or bus bandwidths by size to draw.');
+      } else if (!sized) {
+        empty(s3, 'No communication kernel carries a message size: no bytes by size to draw.');
+      }
+    }
+    if (cm.kinds.length > 0 && anyValue(cm.kinds, cm.bytes)) {
       s3.appendChild(el('h3', 'Bytes by kind and message size'));
       chart(s3, 'chart-bytes', 300, {
         tooltip: {
@@ -242,6 +273,11 @@
         yAxis: { type: 'log', name: 'bytes', min: 1, max: logCeil(cm.kinds, cm.bytes), axisLabel: { formatter: bytes } },
         series: cm.kinds.map(function (k) { return { type: 'bar', name: k, data: cm.bytes[k] }; })
       });
+    }
+    if (cm.kinds.length > 0 && anyValue(cm.kinds, cm.bytes) && !anyValue(cm.kinds, cm.busbw)) {
+      empty(s3, 'No sized communication kernel has a duration above 0: no bus bandwidth by size to draw.');
+    }
+    if (cm.kinds.length > 0 && anyValue(cm.kinds, cm.busbw)) {
       s3.appendChild(el('h3', 'Bus bandwidth (median) by kind and message size'));
       chart(s3, 'chart-busbw', 300, {
         tooltip: {
@@ -289,8 +325,11 @@
 
     // 6. stragglers
     var st = data.stragglers;
-    var s6 = section('Stragglers', 'Share of the ' + st.instances + ' matched collective instances in which each rank started last.');
-    if (st.ranks.length === 0) {
+    var s6 = section('Stragglers', 'Share of the ' + count(st.instances, 'matched collective instance') +
+      ' in which each rank started last.');
+    if (st.note) {
+      empty(s6, st.note); // every rank started together: a tie names no rank "last"
+    } else if (st.ranks.length === 0) {
       empty(s6, 'No collective instances.');
     } else {
       chart(s6, 'chart-stragglers', 240, {
@@ -422,6 +461,39 @@
           return [l.kind, bytes(l.intraBytes), bytes(l.interBytes),
             l.interShare === null ? '-' : fmt(100 * l.interShare, 3) + '%', fmt(l.intraMs), fmt(l.interMs), l.mode || '-'];
         }), [1, 2, 3, 4, 5]);
+    }
+
+    // 12. AORTA step telemetry (iteration_telemetry)
+    var tm = data.telemetry;
+    if (tm.steps.length > 0) {
+      var stm = section('Step telemetry (AORTA)', count(tm.iterations, 'iteration line') + ' of ' + count(tm.ranks, 'rank') +
+        ' (iteration_telemetry): per step, the mean over ranks of each time the log holds (ms; the streams overlap, ' +
+        'so they do not add up to the total).');
+      chart(stm, 'chart-telemetry', 300, {
+        tooltip: { trigger: 'axis' },
+        legend: legendLine(),
+        grid: { left: 70, right: 30, top: 50, bottom: 40 },
+        xAxis: { type: 'category', name: 'step', data: tm.steps.map(String) },
+        yAxis: { type: 'value', name: 'ms' },
+        series: Object.keys(tm.ms).map(function (k) {
+          return { type: 'line', name: k, data: tm.ms[k], connectNulls: true, symbolSize: 8 };
+        })
+      });
+    }
+
+    // 13. PyTorch execution traces (et_nodes)
+    var et = data.executionTrace;
+    if (et.nodes > 0) {
+      var se = section('Execution trace', count(et.nodes, 'node') + ' on ' + count(et.ranks, 'rank') +
+        ' (et_nodes), ' + count(et.commNodes, 'communication node') + '.');
+      if (et.collectives.length > 0) {
+        se.appendChild(el('h3', 'Communication nodes by collective'));
+        table(se, ['collective', 'nodes', 'ranks', 'input bytes'], et.collectives.map(function (c) {
+          return [c.collective, c.nodes, c.ranks, bytes(c.inBytes)];
+        }), [1, 2, 3]);
+      }
+      se.appendChild(el('h3', 'Most frequent nodes'));
+      table(se, ['node', 'nodes'], et.topNames.map(function (n) { return [n.name, n.nodes]; }), [1]);
     }
 
     var s9 = section('Every workload-scope metric');
@@ -664,6 +736,13 @@
       finished = true;
       c.chart.getDom().setAttribute('data-series-colors', JSON.stringify(seriesColors(c)));
       c.chart.getDom().setAttribute('data-layout-overlaps', String(layoutOverlaps(c)));
+      // the drawn extent of a value x axis (the tests check that the timeline reaches its last activity's end)
+      try {
+        var xAxis = c.chart.getModel().getComponent('xAxis', 0);
+        if (xAxis && xAxis.axis && xAxis.axis.type === 'value') {
+          c.chart.getDom().setAttribute('data-x-extent', JSON.stringify(xAxis.axis.scale.getExtent()));
+        }
+      } catch (e) { /* an ECharts without getModel: no attribute, the chart is drawn all the same */ }
       var x = c.chart.getOption().xAxis;
       if (x && x[0] && x[0].type === 'log') c.chart.getDom().setAttribute('data-log-axis', JSON.stringify([x[0].min, x[0].max]));
       c.chart.getDom().setAttribute('data-rendered', 'true');

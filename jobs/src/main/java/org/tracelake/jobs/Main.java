@@ -58,6 +58,11 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        int code = run(args);
+        if (Boolean.getBoolean("tracelake.writesClassArchive")) {
+            // bin/tracelake's first run after a build: the JVM writes its class-data archive as it exits
+            System.err.println("tracelake: writing the class-data archive for faster starts (once after a build)");
+        }
+        System.exit(code);
     }
 }

@@ -104,7 +104,7 @@ public final class TableCatalog {
                     MetricSchema.SCHEMA,
                     true,
                     Stage.METRICS,
-                    "the long metrics table (METRICS.md §5): metric, figure, scope, rank, step, key, value"),
+                    "the long metrics table (docs/METRICS.md §5): metric, figure, scope, rank, step, key, value"),
             new Table(
                     Tables.METRICS_HISTORY,
                     RunSchema.METRICS_HISTORY,

@@ -15,9 +15,10 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Exports from the warehouse:",
-            "  --leaderboard [FILE]  workload metadata and headline metrics shaped like",
-            "                        CCL-Bench's website/benchmark_data.json",
-            "                        (FILE default <warehouse>/exports/leaderboard.json)"
+            "  --leaderboard [FILE]",
+            "      workload metadata and headline metrics shaped like CCL-Bench's",
+            "      website/benchmark_data.json",
+            "      (FILE default <warehouse>/exports/leaderboard.json)"
         })
 public final class ExportCommand implements Callable<Integer> {
     @Option(

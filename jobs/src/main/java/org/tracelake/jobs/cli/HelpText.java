@@ -9,9 +9,11 @@ import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
  * The help of {@code tracelake --help}: its list of commands gives each command's whole description, where picocli's
- * own list shows only the first line (which cut {@code sql}'s at "every" and {@code report}'s at a colon). Prose is
- * re-wrapped to the help's width; a line that starts with spaces (the option tables of {@code report} and
- * {@code export}) is kept as written.
+ * own list shows only the first line (which cut {@code sql}'s at "every" and {@code report}'s at a colon). Each
+ * command's own {@code --help} prints its description the same way: prose is re-wrapped to the help's width (picocli
+ * wraps each source line on its own, which broke a sentence into ragged pieces at 80 columns); a line that starts
+ * with spaces (the option tables of {@code report} and {@code export}, written narrow enough for the indented command
+ * list) is kept as written; an empty line starts a new paragraph.
  */
 public final class HelpText {
     private HelpText() {}
@@ -19,7 +21,22 @@ public final class HelpText {
     /** Installs the whole-description command list on a command line. */
     public static CommandLine install(CommandLine cmd) {
         cmd.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_COMMAND_LIST, HelpText::commandList);
+        descriptions(cmd);
         return cmd;
+    }
+
+    /** The description section of a command and of each of its subcommands, wrapped as {@link #lines} says. */
+    private static void descriptions(CommandLine cmd) {
+        cmd.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_DESCRIPTION, HelpText::description);
+        for (CommandLine sub : cmd.getSubcommands().values()) descriptions(sub);
+    }
+
+    private static String description(Help help) {
+        UsageMessageSpec usage = help.commandSpec().usageMessage();
+        StringBuilder out = new StringBuilder();
+        for (String line : lines(usage.description(), usage.width()))
+            out.append(line).append(System.lineSeparator());
+        return out.toString();
     }
 
     private static String commandList(Help help) {
@@ -50,7 +67,10 @@ public final class HelpText {
         for (String raw : description) {
             boolean verbatim = !raw.isBlank() && Character.isWhitespace(raw.charAt(0));
             String line = raw.replace("%n", " ").replace("%%", "%"); // picocli's format markers (help's own text)
-            if (verbatim) {
+            if (raw.isBlank()) {
+                wrap(prose, width, out);
+                out.add("");
+            } else if (verbatim) {
                 wrap(prose, width, out);
                 out.add(line.stripTrailing());
             } else {

@@ -23,6 +23,14 @@ import picocli.CommandLine.Option;
                     + "computing metrics: a refresh without its metrics phase (same change detection, warehouse lock, "
                     + "atomic swap and run record). A workload it reads loses its old metrics, collectives and collective "
                     + "members, which described other events; the next refresh computes them."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every workload read (or nothing changed)",
+            "3:some workloads or files failed; everything else was committed (trace_files says what and why)",
+            "1:the run itself failed; nothing new was committed",
+            "2:a usage error (one line on standard error): nothing was done",
+            "75:another writer holds the warehouse; nothing was done, try later"
         })
 public final class IngestCommand implements Callable<Integer> {
     @Mixin

@@ -75,6 +75,9 @@ final class LockedSparkCommand {
     }
 
     private int withSpark(WarehouseLock lock, Work work) throws Exception {
+        // the seconds a JVM takes to start Spark are otherwise silent: say what is running
+        org.tracelake.jobs.ingest.Progress.info(
+                "tracelake " + command + ": starting Spark (" + conf.get("spark.master", "local[*]") + ")");
         SparkSession spark = options.session(conf);
         try {
             return work.run(lock, new WarehouseTables(spark, warehouse));

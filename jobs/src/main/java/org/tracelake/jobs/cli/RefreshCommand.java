@@ -16,6 +16,14 @@ import picocli.CommandLine.Option;
             "Ingest an archive and compute every metric: the main job.",
             "Each workload's new tables are written aside and swapped in whole once its metrics are done;",
             "a workload that fails keeps its previous tables."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every workload refreshed (or nothing changed)",
+            "3:some workloads or files failed; everything else was committed (the summary and trace_files say what and why)",
+            "1:the run itself failed; nothing new was committed",
+            "2:a usage error (one line on standard error): nothing was done",
+            "75:another writer holds the warehouse; nothing was done, try later"
         })
 public final class RefreshCommand implements Callable<Integer> {
     @Mixin

@@ -8,6 +8,7 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.report.ChromeTrace;
 import org.tracelake.jobs.report.Comparison;
 import org.tracelake.jobs.report.ReportFileWriter;
+import org.tracelake.jobs.report.ReportFormatting;
 import org.tracelake.jobs.report.ReportQueries;
 import org.tracelake.jobs.report.Reports;
 import org.tracelake.jobs.report.RunHistory;
@@ -24,28 +25,28 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Reports on the warehouse's workloads:",
-            "  --workload W [--out FILE]          text report (stdout without --out)",
-            "  --html [--workload W] [--out DIR]  HTML pages with charts, one per workload",
-            "                                     (DIR default <warehouse>/exports/reports)",
-            "  --compare REF CAND [--out DIR]     shared workload-scope metrics with CAND/REF",
-            "                                     ratios (text on stdout; with --out DIR:",
-            "                                     compare.txt, compare.html, summary.json)",
-            "  --history W [--out DIR]            headline metrics of W across the refresh runs,",
-            "                                     flagged regressions and what each run found",
-            "                                     changed (text on stdout; with --out DIR:",
-            "                                     history.txt, history.html)",
+            "  --workload W [--out FILE]",
+            "      the text report (stdout without --out)",
+            "  --html [--workload W] [--out DIR]",
+            "      HTML pages with charts, one per workload",
+            "      (DIR default <warehouse>/exports/reports)",
+            "  --compare REF CAND [--out DIR]",
+            "      shared workload-scope metrics with CAND/REF ratios (text on",
+            "      stdout; with --out DIR: compare.txt, compare.html and",
+            "      summary.json)",
+            "  --history W [--out DIR]",
+            "      headline metrics of W across the refresh runs, flagged",
+            "      regressions and what each run found changed (text on stdout;",
+            "      with --out DIR: history.txt, history.html)",
             "  --trace W [--step N | --window A:B] [--out FILE]",
-            "                                     one Chrome-trace JSON file that Perfetto",
-            "                                     (ui.perfetto.dev) and chrome://tracing open: one",
-            "                                     step of W (default: the first step every rank",
-            "                                     has) or the activities overlapping A to B ms",
-            "                                     after its first event; every rank a process on",
-            "                                     one aligned clock, its GPU streams and CPU",
-            "                                     threads as in events, each matched collective",
-            "                                     instance linked across its ranks by flow arrows",
-            "                                     (collective_members), the straggler rank named",
-            "                                     (FILE default <warehouse>/exports/traces/",
-            "                                     <W>-step<N>.pt.trace.json)"
+            "      one Chrome-trace JSON file that Perfetto (ui.perfetto.dev) and",
+            "      chrome://tracing open: one step of W (default: the first step",
+            "      every rank has) or the activities overlapping A to B ms after",
+            "      its first event; every rank a process on one aligned clock,",
+            "      its GPU streams and CPU threads as in events, each matched",
+            "      collective instance linked across its ranks by flow arrows",
+            "      (collective_members), the straggler rank named (FILE default",
+            "      <warehouse>/exports/traces/<W>-step<N>.pt.trace.json)"
         })
 public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--workload", paramLabel = "NAME", description = "The workload.")
@@ -283,16 +284,15 @@ public final class ReportCommand implements Callable<Integer> {
         }
         System.err.printf(
                 Locale.ROOT,
-                "wrote %s: %d ranks, %,d activities%s, %,d collective instances, %,d flow"
-                        + " arrows (open it in ui.perfetto.dev or chrome://tracing)%n",
+                "wrote %s: %s, %s%s, %s, %s (open it in ui.perfetto.dev or chrome://tracing)%n",
                 w.file(),
-                w.ranks(),
-                w.activities(),
+                ReportFormatting.count(w.ranks(), "rank"),
+                ReportFormatting.count(w.activities(), "activity"),
                 w.activities() < w.inBounds()
                         ? String.format(Locale.ROOT, " (the earliest of %,d: --max-events)", w.inBounds())
                         : "",
-                w.instances(),
-                w.flows());
+                ReportFormatting.count(w.instances(), "collective instance"),
+                ReportFormatting.count(w.flows(), "flow arrow"));
         return ExitCodes.OK;
     }
 }

@@ -22,13 +22,38 @@ import org.tracelake.schemas.Tables;
 final class RunSummary {
     private RunSummary() {}
 
-    /** Headline (metric, figure) pairs shown per workload, with their column titles. */
-    private static final String[][] HEADLINES = {
-        {"comm_comp_overlap", "overlap_ratio_of_comm", "overlap"},
-        {"gpu_utilization", null, "gpu util %"},
-        {"iter_time", "avg_ms", "step ms"},
-        {"straggler_lag", "p50_lag_us", "lag p50 us"},
-        {"coll_call_num", null, "colls/rank"},
+    /**
+     * A headline figure shown per workload: its (metric, figure), column title, how its numbers are written (one
+     * number of decimals per column, so a column reads down: 0.581 above 0.000) and what the column means.
+     */
+    private record Headline(String metric, String figure, String title, String format, String meaning) {}
+
+    private static final Headline[] HEADLINES = {
+        new Headline(
+                "comm_comp_overlap",
+                "overlap_ratio_of_comm",
+                "overlap",
+                "%.3f",
+                "share of communication time hidden under compute, 0 to 1, mean over ranks (comm_comp_overlap)"),
+        new Headline(
+                "gpu_utilization",
+                null,
+                "gpu util %",
+                "%.1f",
+                "share of each rank's span (first to last GPU activity) with GPU activity, mean over ranks, % (gpu_utilization)"),
+        new Headline("iter_time", "avg_ms", "step ms", "%.2f", "mean step duration, in ms (iter_time.avg_ms)"),
+        new Headline(
+                "straggler_lag",
+                "p50_lag_us",
+                "lag p50 us",
+                "%.1f",
+                "median lag of the last rank to join a collective behind the first, in µs (straggler_lag)"),
+        new Headline(
+                "coll_call_num",
+                null,
+                "colls/rank",
+                "%.1f",
+                "communication kernels per rank, mean over ranks (coll_call_num)"),
     };
 
     /** Workloads whose headline metrics the summary reads (more are listed, without them). */
@@ -51,7 +76,10 @@ final class RunSummary {
         if (!run.restoredAfterCrash().isEmpty()) {
             System.out.println("restored after an interrupted run: " + String.join(", ", run.restoredAfterCrash()));
         }
-        if (!run.workloads().isEmpty()) printWorkloads(warehouse, run.workloads(), headlineRows(tables, run));
+        if (!run.workloads().isEmpty()) {
+            printWorkloads(warehouse, run.workloads(), headlineRows(tables, run));
+            printLegend();
+        }
         History.Regressions moved = run.regressions();
         if (moved.count() > 0) {
             System.out.println();
@@ -77,7 +105,9 @@ final class RunSummary {
             }
         }
         System.out.println();
-        System.out.println("tables under " + warehouse.root() + " (" + String.join(", ", Tables.ALL) + ")");
+        List<String> present = Tables.ALL.stream().filter(warehouse::exists).toList();
+        System.out.println(ReportFormatting.count(present.size(), "table") + " under " + warehouse.root()
+                + (present.isEmpty() ? "" : " (" + String.join(", ", present) + ")"));
         System.out.println("metrics per workload: " + warehouse.table(Tables.EXPORTS) + "/metrics/<workload>.json");
     }
 
@@ -94,7 +124,7 @@ final class RunSummary {
                 .toList();
         if (ok.isEmpty()) return Map.of(); // every workload failed: no metric rows to read
         List<String> metrics =
-                Arrays.stream(HEADLINES).map(h -> h[0]).distinct().toList();
+                Arrays.stream(HEADLINES).map(Headline::metric).distinct().toList();
         // figures of one headline metric at workload scope: a few dozen at most (kernel_breakdown-like keys excluded)
         return new MetricsPhase(tables, run.runId()).workloadRows(ok, metrics, ok.size() * 64);
     }
@@ -103,7 +133,7 @@ final class RunSummary {
             Warehouse warehouse, List<WorkloadIngest> results, Map<String, List<Row>> metrics) {
         StringBuilder header = new StringBuilder(
                 String.format(Locale.ROOT, "%-32s %5s %6s %12s", "workload", "traces", "ranks", "events"));
-        for (String[] h : HEADLINES) header.append(String.format(Locale.ROOT, " %11s", h[2]));
+        for (Headline h : HEADLINES) header.append(String.format(Locale.ROOT, " %11s", h.title()));
         System.out.println();
         System.out.println(header.append("  status"));
         for (WorkloadIngest r : results) {
@@ -115,7 +145,7 @@ final class RunSummary {
             StringBuilder line = new StringBuilder(
                     String.format(Locale.ROOT, "%-32s %5d %6d %,12d", r.workload(), traceFiles(r), ranks, r.events()));
             List<Row> rows = metrics.getOrDefault(r.workload(), List.of());
-            for (String[] h : HEADLINES) line.append(String.format(Locale.ROOT, " %11s", headline(rows, h[0], h[1])));
+            for (Headline h : HEADLINES) line.append(String.format(Locale.ROOT, " %11s", headline(rows, h)));
             line.append("  ")
                     .append(
                             r.clean()
@@ -151,15 +181,27 @@ final class RunSummary {
         return previous ? "FAILED (previous tables kept): " : "FAILED (nothing committed: no previous tables): ";
     }
 
-    private static String headline(List<Row> rows, String metric, String figure) {
+    private static String headline(List<Row> rows, Headline h) {
         for (Row r : rows) {
-            if (!metric.equals(r.getAs("metric")) || !"workload".equals(r.getAs("scope"))) continue;
-            if (figure != null && !figure.equals(r.getAs("figure"))) continue;
-            if (figure == null && r.getAs("figure") != null) continue;
-            if (r.getAs("key") != null && !metric.equals("pipeline_bubble")) continue;
+            if (!h.metric().equals(r.getAs("metric")) || !"workload".equals(r.getAs("scope"))) continue;
+            if (h.figure() != null && !h.figure().equals(r.getAs("figure"))) continue;
+            if (h.figure() == null && r.getAs("figure") != null) continue;
+            if (r.getAs("key") != null) continue;
             Double v = r.getAs("value");
-            return v == null ? "-" : String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.0f" : "%.3g", v);
+            return v == null ? "-" : String.format(Locale.ROOT, h.format(), v);
         }
         return "-";
+    }
+
+    /** What each column of the workload table means; {@code -} where a workload has no such figure. */
+    private static void printLegend() {
+        System.out.println();
+        System.out.println(
+                "  traces      trace files read (not the card or configs); ranks: the ranks their rows carry");
+        System.out.println(
+                "  events      rows read, the side tables' too (telemetry lines, execution-trace nodes, ...)");
+        for (Headline h : HEADLINES) System.out.printf(Locale.ROOT, "  %-11s %s%n", h.title(), h.meaning());
+        System.out.println(
+                "  -           the figure needs GPU kernels, steps or collectives the workload's format lacks");
     }
 }

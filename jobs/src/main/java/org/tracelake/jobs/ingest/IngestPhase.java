@@ -39,12 +39,22 @@ public final class IngestPhase {
             for (WorkloadFolder.InputFile f : w.files()) bytes += f.sizeBytes();
         }
         Progress.info(String.format(
-                Locale.ROOT, "reading %d files of %d workloads, %.1f MB", files, workloads.size(), bytes / 1e6));
+                Locale.ROOT,
+                "reading %s of %s, %.1f MB (one set of Spark jobs for all of them)",
+                Progress.count(files, "file"),
+                Progress.count(workloads.size(), "workload"),
+                bytes / 1e6));
+        long start = System.nanoTime();
         List<WorkloadIngest> results = new IngestStaging(tables, runId, limits).ingest(workloads);
         int n = 0;
         for (WorkloadIngest result : results) {
             Progress.workloadDone(++n, results.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");
         }
+        Progress.info(String.format(
+                Locale.ROOT,
+                "read %s in %.1f s",
+                Progress.count(results.size(), "workload"),
+                (System.nanoTime() - start) / 1e9));
         return results;
     }
 

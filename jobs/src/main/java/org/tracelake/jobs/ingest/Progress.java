@@ -10,18 +10,21 @@ public final class Progress {
 
     private Progress() {}
 
+    /**
+     * A workload's line once the stage that read it is done: its files, bytes and events. No time of its own: every
+     * workload is read in the same Spark jobs, so the stage's time is said once, after the last line.
+     */
     public static void workloadDone(int n, int total, WorkloadIngest w, String outcome) {
         LOG.info(String.format(
                 Locale.ROOT,
-                "[%d/%d] %s: %s — %d files, %.1f MB, %,d events, %.1f s",
+                "[%d/%d] %s: %s — %s, %.1f MB, %s",
                 n,
                 total,
                 printable(w.workload()),
                 outcome,
-                w.files().size(),
+                count(w.files().size(), "file"),
                 w.bytes() / 1e6,
-                w.events(),
-                w.elapsedMs() / 1e3));
+                count(w.events(), "event")));
         for (String problem : w.problems()) LOG.warn("    {}", printable(problem));
     }
 
@@ -50,6 +53,11 @@ public final class Progress {
             if (out != null) out.append(esc != null ? esc : String.valueOf(c));
         }
         return out == null ? s : out.toString();
+    }
+
+    /** A count and its noun, singular for one ("1 file", "2 files"). */
+    public static String count(long n, String noun) {
+        return String.format(Locale.ROOT, "%,d %s", n, n == 1 ? noun : noun + "s");
     }
 
     public static void info(String message) {

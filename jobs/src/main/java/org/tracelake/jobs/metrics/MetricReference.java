@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The project's metric reference (docs/METRICS-REFERENCE.md), made from the metric catalog so that a clone without
- * ../shared can answer "what does this number mean": every metric and figure, its unit, what it needs from the traces
- * or the card, and what it says. {@code MetricReferenceTest} keeps the committed file equal to this.
+ * The project's metric reference (docs/METRICS-REFERENCE.md), made from the metric catalog so that a clone can answer
+ * "what does this number mean": every metric and figure, its unit, what it needs from the traces or the card, and
+ * what it says; docs/METRICS.md beside it says how each is computed. {@code MetricReferenceTest} keeps the committed file equal to this.
  */
 public final class MetricReference {
     private MetricReference() {}
@@ -53,7 +53,8 @@ public final class MetricReference {
         StringBuilder sb = new StringBuilder();
         sb.append("# Metric reference\n\n");
         sb.append("Generated from `jobs/src/main/resources/metrics/catalog.csv` by `MetricReference` (a test keeps it"
-                + " in step). The definitions are METRICS.md's (the contract); this lists what each row of the `metrics`"
+                + " in step). How each metric is computed, rule by rule, is [METRICS.md](METRICS.md); this lists what each"
+                + " row of the `metrics`"
                 + " table is. Every metric has a workload-scope row for every workload: a value, or a null with a"
                 + " `status` and a `reason` saying which input was missing. The first figure of a metric is its"
                 + " headline (the leaderboard number). `bin/tracelake sql` answers the same from the `metric_reference`"

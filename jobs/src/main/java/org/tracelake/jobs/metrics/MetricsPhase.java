@@ -110,10 +110,10 @@ public final class MetricsPhase {
                                 new PartitionFiles(warehouse.staging(runId), warehouse.conf()));
                 Progress.info(String.format(
                         Locale.ROOT,
-                        "metrics: %,d rows and %,d collective instances for %d workloads",
-                        result.metricRows(),
-                        result.collectives(),
-                        result.workloads()));
+                        "metrics: %s and %s for %s",
+                        Progress.count(result.metricRows(), "row"),
+                        Progress.count(result.collectives(), "collective instance"),
+                        Progress.count(result.workloads(), "workload")));
                 return null;
             } finally {
                 spark.sparkContext().setJobDescription(null);

@@ -108,7 +108,7 @@ public final class Refresh {
         List<WorkloadFolder> selected = ArchiveScanner.scan(archive, only, warehouse.conf());
         ChangePlan plan = ChangePlan.of(tables, selected, full, only != null && !only.isEmpty(), computeMetrics);
         if (!allowRemovals) RemovalGuard.checkPlan(tables, archive, plan, only != null && !only.isEmpty());
-        Progress.info("run " + runId + ": " + selected.size() + " workloads in " + archive + " -> " + warehouse.root()
+        Progress.info("run " + runId + ": " + Progress.count(selected.size(), "workload") + " in " + archive + " -> " + warehouse.root()
                 + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
                 + plan.vanished.size() + " gone");
         for (ChangePlan.Redo r : plan.redo)
@@ -125,7 +125,7 @@ public final class Refresh {
         MetricsPhase metrics = new MetricsPhase(tables, runId);
         long metricsStart = System.nanoTime();
         if (computeMetrics && !ok.isEmpty()) {
-            Progress.info("computing metrics for " + ok.size() + " workloads");
+            Progress.info("computing metrics for " + Progress.count(ok.size(), "workload"));
             boolean atIngest = Settings.of(spark).get(Settings.RANK_PASS_AT_INGEST);
             metrics.computeStaged(ok, atIngest ? summarised(results) : Set.of());
             Progress.info(String.format(

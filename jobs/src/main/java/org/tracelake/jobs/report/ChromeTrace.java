@@ -132,10 +132,10 @@ public final class ChromeTrace {
                 .getLong(0);
         Progress.info(String.format(
                 Locale.ROOT,
-                "trace %s: %,d collective instances on 2+ ranks, %,d flow arrows",
+                "trace %s: %s on 2+ ranks, %s; writing the file (one Spark job over the kept activities)",
                 Progress.printable(workload),
-                instances,
-                flows));
+                Progress.count(instances, "collective instance"),
+                Progress.count(flows, "flow arrow")));
         Row ranks = spark.sql("SELECT count(*), min(rank) FROM _trace_ranks").first();
         Dataset<Row> lines = metadata(workload, ranks.getInt(1))
                 .unionByName(slices(origin))

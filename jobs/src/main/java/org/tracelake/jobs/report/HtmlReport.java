@@ -13,6 +13,7 @@ import org.tracelake.jobs.report.ReportModel.CommBucket;
 import org.tracelake.jobs.report.ReportModel.KernelTime;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 import org.tracelake.jobs.report.ReportModel.Span;
+import org.tracelake.schemas.MetricSchema;
 
 /** The per-workload HTML page: {@link ReportModel} as JSON for {@code report.js}, inside {@link HtmlPage}. */
 public final class HtmlReport {
@@ -106,10 +107,22 @@ public final class HtmlReport {
         d.put("hang", hang(m.hang()));
         d.put("allToAll", allToAll(m.allToAll()));
         d.put("locality", locality(NodeLocality.of(m)));
+        d.put("telemetry", telemetry(m.telemetry()));
+        d.put("executionTrace", m.executionTrace());
         List<Map<String, Object>> metrics = new ArrayList<>();
         for (MetricRow r : m.workloadMetrics()) metrics.add(metric(r));
         d.put("metrics", metrics);
         return d;
+    }
+
+    /** AORTA's step telemetry as chart columns: the steps, and per figure its mean over ranks per step. */
+    private static Map<String, Object> telemetry(ReportModel.Telemetry t) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("iterations", t.iterations());
+        o.put("ranks", t.ranks());
+        o.put("steps", t.steps());
+        o.put("ms", t.msPerStep());
+        return o;
     }
 
     /** Stuck collectives as table rows; the matrix as [rank index, group index, enqueued, completed]. */
@@ -262,8 +275,14 @@ public final class HtmlReport {
                     .add(new double[] {laneIndex.get(s.rank() + "/" + s.activityClass()), s.startUs(), s.durUs(), n, c
                     });
         }
+        // The axis ends where the last activity ends (a span is drawn from its start for its duration; left to
+        // itself the axis would stop at the largest start, cutting off the step's last collectives).
+        double endUs = 0;
+        for (Span s : t.spans()) endUs = Math.max(endUs, s.startUs() + s.durUs());
+        for (double[] h : t.heat()) endUs = Math.max(endUs, h[1] + h[2]);
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("step", t.step());
+        o.put("endUs", endUs);
         o.put("total", t.totalSpans());
         o.put("shown", t.spans().size());
         o.put("lanes", lanes);
@@ -382,6 +401,17 @@ public final class HtmlReport {
             share.add(r.instances() == 0 ? 0.0 : (double) r.lastArrivals() / r.instances());
         }
         Map<String, Object> o = new LinkedHashMap<>();
+        // A tie is no straggler: when straggler_lag says no rank is one (every lag 0), the chart says that instead
+        // of a rank "last" in every instance by the tie rule.
+        for (MetricRow r : m.workloadMetrics()) {
+            if (r.metric().equals("straggler_lag")
+                    && "straggler_rank".equals(r.figure())
+                    && r.key() == null
+                    && MetricSchema.STATUS_NOT_MEANINGFUL.equals(r.status())) {
+                String why = r.reason() == null ? "no rank started its collectives last" : r.reason();
+                o.put("note", "No straggler: " + why + (why.endsWith(".") ? "" : "."));
+            }
+        }
         o.put("ranks", ranks);
         o.put("share", share);
         o.put("last", last);

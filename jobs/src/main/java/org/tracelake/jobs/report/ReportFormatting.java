@@ -25,9 +25,14 @@ public final class ReportFormatting {
         return String.format(Locale.ROOT, "%,d", v);
     }
 
-    /** A count and its noun, singular for one: "1 workload", "3 workloads", "0 files", "2 kernel categories". */
+    /**
+     * A count and its noun, singular for one: "1 workload", "3 workloads", "0 files", "2 kernel categories",
+     * "2 passes", "36 headline series".
+     */
     public static String count(long n, String noun) {
-        if (n == 1) return num(n) + " " + noun;
+        if (n == 1 || noun.endsWith("series")) return num(n) + " " + noun; // "36 headline series", not "seriess"
+        if (noun.endsWith("s") || noun.endsWith("x") || noun.endsWith("ch") || noun.endsWith("sh"))
+            return num(n) + " " + noun + "es";
         boolean consonantY =
                 noun.length() > 1 && noun.endsWith("y") && "aeiou".indexOf(noun.charAt(noun.length() - 2)) < 0;
         return num(n) + " " + (consonantY ? noun.substring(0, noun.length() - 1) + "ies" : noun + "s");

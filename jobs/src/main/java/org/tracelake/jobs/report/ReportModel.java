@@ -24,7 +24,33 @@ public record ReportModel(
         List<KernelTime> topKernels,
         Memory memory,
         Hang hang,
-        AllToAll allToAll) {
+        AllToAll allToAll,
+        Telemetry telemetry,
+        ExecutionTrace executionTrace) {
+
+    /**
+     * AORTA step telemetry ({@code iteration_telemetry}, its iteration rows): per step the mean over ranks of each ms
+     * figure the log has (total, compute, the collective streams, idle); empty without telemetry.
+     */
+    public record Telemetry(
+            long iterations, long ranks, List<Long> steps, LinkedHashMap<String, List<Double>> msPerStep) {
+        public static final Telemetry NONE = new Telemetry(0, 0, List.of(), new LinkedHashMap<>());
+    }
+
+    /**
+     * PyTorch execution traces ({@code et_nodes}): how many nodes on how many ranks, the communication nodes by
+     * collective, and the most frequent node names; zero nodes without an execution trace.
+     */
+    public record ExecutionTrace(
+            long nodes, long commNodes, long ranks, List<EtCollective> collectives, List<EtName> topNames) {
+        public static final ExecutionTrace NONE = new ExecutionTrace(0, 0, 0, List.of(), List.of());
+    }
+
+    /** Communication nodes of one collective kind: how many, on how many ranks, their input bytes (null: unknown). */
+    public record EtCollective(String collective, long nodes, long ranks, Long inBytes) {}
+
+    /** A node name and how many nodes carry it. */
+    public record EtName(String name, long nodes) {}
 
     /** trace_files of the workload, counted. */
     public record Files(

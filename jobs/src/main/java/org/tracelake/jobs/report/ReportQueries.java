@@ -158,14 +158,19 @@ public final class ReportQueries {
         ReportModel.Memory memory = new MemoryQuery(tables).series(workload, MEMORY_POINTS);
         ReportModel.Hang hang = new HangQuery(tables).hang(workload);
         ReportModel.AllToAll allToAll = new AllToAllQuery(tables).allToAll(workload, metrics);
+        SideTableQueries side = new SideTableQueries(tables, this);
+        ReportModel.Telemetry telemetry = side.telemetry(workload, Tables.ITERATION_TELEMETRY);
+        ReportModel.ExecutionTrace executionTrace = side.executionTrace(workload, Tables.ET_NODES);
         Progress.info(String.format(
                 Locale.ROOT,
-                "report %s: kernels (%s), memory (%s), hangs (%s), all-to-all (%s)",
+                "report %s: kernels (%s), memory (%s), hangs (%s), all-to-all (%s), telemetry (%s), execution trace (%s)",
                 name,
                 ReportFormatting.count(categories.size(), "rank and category row"),
                 ReportFormatting.count(memory.series().size(), "device"),
                 ReportFormatting.count(hang.rows().size(), "stuck collective"),
-                ReportFormatting.count(allToAll.instances().size(), "instance")));
+                ReportFormatting.count(allToAll.instances().size(), "instance"),
+                ReportFormatting.count(telemetry.steps().size(), "step"),
+                ReportFormatting.count(executionTrace.nodes(), "node")));
         return new ReportModel(
                 workload,
                 runId,
@@ -183,7 +188,9 @@ public final class ReportQueries {
                 top,
                 memory,
                 hang,
-                allToAll);
+                allToAll,
+                telemetry,
+                executionTrace);
     }
 
     /**
@@ -251,9 +258,12 @@ public final class ReportQueries {
         tf.createOrReplaceTempView("_report_files");
         Row r = spark.sql("""
                 SELECT count(*), count_if(status = 'ok'), count_if(status = 'skipped'), count_if(status = 'error'),
-                       count(DISTINCT CASE WHEN status = 'ok' THEN rank END),
                        coalesce(sum(events_read), 0), coalesce(sum(events_dropped), 0)
                 FROM _report_files WHERE %s""".formatted(traceFilesOnly())).first();
+        long ranks =
+                spark.sql("""
+                SELECT count(DISTINCT r) FROM _report_files LATERAL VIEW OUTER explode(%s) x AS r
+                WHERE status = 'ok' AND %s""".formatted(RANKS_HELD, traceFilesOnly())).first().getLong(0);
         List<String> errors = new ArrayList<>();
         for (Row e : spark.sql("""
                 SELECT element_at(split(path, '/'), -1) AS file, error FROM _report_files
@@ -261,15 +271,17 @@ public final class ReportQueries {
             errors.add(e.getString(0) + ": " + e.getString(1));
         }
         return new ReportModel.Files(
-                r.getLong(0),
-                r.getLong(1),
-                r.getLong(2),
-                r.getLong(3),
-                r.getLong(4),
-                r.getLong(5),
-                r.getLong(6),
-                errors);
+                r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3), ranks, r.getLong(4), r.getLong(5), errors);
     }
+
+    /**
+     * The ranks a trace_files row's events carry: its rank, or for a file of several devices without one (an
+     * XSpace, an Nsight report) the device ranks the reader listed in metadata {@code ranks} ("[0, 1]"). The run
+     * summary counts the same ranks.
+     */
+    private static final String RANKS_HELD = "CASE WHEN rank IS NOT NULL THEN array(rank) ELSE"
+            + " transform(split(regexp_replace(try_element_at(metadata, 'ranks'), '[\\\\[\\\\] ]', ''), ','),"
+            + " x -> try_cast(x AS INT)) END";
 
     /** trace_files rows that are traces: not the workload card, not a torchtitan config (issue 14 item 10). */
     private static String traceFilesOnly() {

@@ -131,7 +131,7 @@ public final class ConnectSql implements AutoCloseable {
                 for (Object[] row : fetch(json).rows()) out.println(row[0]);
             }
             case TABLE -> {
-                ArrowRows rows = fetch(limited(result, limit + 1));
+                ArrowRows rows = fetch(limited(result, ResultPrinter.oneMore(limit)));
                 if (rows.columns().length > 0) ResultPrinter.printTable(rows.columns(), rows.rows(), limit, out);
             }
             case CSV -> {

@@ -19,7 +19,18 @@ public final class ResultPrinter {
         CSV
     }
 
+    /** The limit that prints every row (the metric reference at the prompt). */
+    public static final int ALL_ROWS = Integer.MAX_VALUE;
+
     private ResultPrinter() {}
+
+    /**
+     * The rows to fetch for a table of at most {@code limit}: one more, which says there are more; no more than
+     * {@link #ALL_ROWS} ({@code limit + 1} would overflow to a negative limit, which Spark refuses).
+     */
+    static int oneMore(int limit) {
+        return limit >= ALL_ROWS ? ALL_ROWS : limit + 1;
+    }
 
     public static void print(Dataset<Row> df, Format format, int limit, PrintStream out) {
         switch (format) {
@@ -30,7 +41,7 @@ public final class ResultPrinter {
     }
 
     private static void printTable(Dataset<Row> df, int limit, PrintStream out) {
-        printTable(df.columns(), values(df.limit(limit + 1).collectAsList()), limit, out);
+        printTable(df.columns(), values(df.limit(oneMore(limit)).collectAsList()), limit, out);
     }
 
     /**
@@ -61,6 +72,49 @@ public final class ResultPrinter {
                 + (more
                         ? "+ rows; showing the first " + limit + ", raise --limit for more)"
                         : rows.size() == 1 ? " row)" : " rows)"));
+    }
+
+    /**
+     * Rows made on the driver (the prompt's listings of tables, columns and functions) in a format for programs: JSON
+     * lines (an object per row, null values left out, as Spark's {@code toJSON} writes them) or CSV.
+     */
+    static void print(String[] cols, List<Object[]> rows, Format format, PrintStream out) {
+        switch (format) {
+            case CSV -> printCsv(cols, rows, out);
+            case TABLE -> printTable(cols, rows, ALL_ROWS, out);
+            case JSON -> {
+                for (Object[] r : rows) {
+                    StringBuilder sb = new StringBuilder("{");
+                    for (int i = 0; i < cols.length; i++) {
+                        if (r[i] == null) continue;
+                        if (sb.length() > 1) sb.append(',');
+                        sb.append(jsonString(cols[i])).append(':');
+                        sb.append(r[i] instanceof Number ? exactCell(r[i]) : jsonString(cell(r[i])));
+                    }
+                    out.println(sb.append('}'));
+                }
+            }
+        }
+    }
+
+    /** A JSON string literal: quotes, backslashes and control characters escaped. */
+    static String jsonString(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    else sb.append(c);
+                }
+            }
+        }
+        return sb.append('"').toString();
     }
 
     /** One line of the table; numbers (of {@code row}, null for the header) are aligned right. */

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -18,7 +17,8 @@ import org.tracelake.udfs.UdfRegistry;
 /**
  * Runs SQL for the {@code sql} job: statements from an argument or a file, or an interactive prompt that reads
  * statements until {@code ;} and knows a few backslash commands ({@code \d}, {@code \d TABLE}, {@code \f},
- * {@code \q}). Every statement that returns columns has its result printed; only the printed rows reach the driver.
+ * {@code \m [METRIC]}, {@code \q}). Every statement that returns columns has its result printed, in the session's
+ * format (the commands' listings too: JSON lines or CSV when asked); only the printed rows reach the driver.
  */
 public final class SqlRunner {
     /** Signature and meaning of every udf, for {@code \f}. */
@@ -44,6 +44,9 @@ public final class SqlRunner {
                     "busbw_factor",
                     "busbw_factor(kind, n) -> 2(n-1)/n all_reduce, (n-1)/n all_gather/reduce_scatter/all_to_all, 1 otherwise"),
             Map.entry("algbw_gbps", "algbw_gbps(size_bytes, dur_ns) -> size / dur in GB/s (1e9)"),
+            Map.entry(
+                    "size_bucket",
+                    "size_bucket(size_bytes) -> the largest power of 2 not above the size (busbw by size), 0 for 0, null when unknown"),
             Map.entry("busbw_gbps", "busbw_gbps(kind, in_bytes, out_bytes, n, dur_ns) -> algbw x busbw_factor"),
             Map.entry("profiler_step", "profiler_step(name) -> N of 'ProfilerStep#N', else null"),
             Map.entry(
@@ -210,7 +213,7 @@ public final class SqlRunner {
                         spark.sql(
                                 "SELECT metric, figure, unit, category, label FROM " + WarehouseViews.METRIC_REFERENCE),
                         format,
-                        Integer.MAX_VALUE,
+                        ResultPrinter.ALL_ROWS,
                         out);
                 return;
             }
@@ -221,7 +224,7 @@ public final class SqlRunner {
                 err.println("no metric " + metric + " (\\m lists them)");
                 return;
             }
-            ResultPrinter.print(rows, format, Integer.MAX_VALUE, out);
+            ResultPrinter.print(rows, format, ResultPrinter.ALL_ROWS, out);
         } catch (Exception e) {
             err.println("error: " + message(e));
         }
@@ -233,17 +236,20 @@ public final class SqlRunner {
             String name = r.getString(r.fieldIndex("viewName"));
             if (!names.contains(name)) names.add(name);
         }
-        int w = names.stream().mapToInt(String::length).max().orElse(5);
-        out.println(pad("table", w) + "  columns  about");
+        List<Object[]> rows = new ArrayList<>();
         for (String t : names) {
             int cols = spark.table(t).schema().fields().length;
-            out.println(pad(t, w) + "  " + String.format(Locale.ROOT, "%7d", cols) + "  "
-                    + (TableCatalog.of(t) != null
-                            ? TableCatalog.of(t).doc()
-                            : t.equals(WarehouseViews.METRIC_REFERENCE)
-                                    ? "every metric and figure: meaning, unit, what it needs (\\m)"
-                                    : "(a view of this session)"));
+            rows.add(new Object[] {
+                t,
+                cols,
+                TableCatalog.of(t) != null
+                        ? TableCatalog.of(t).doc()
+                        : t.equals(WarehouseViews.METRIC_REFERENCE)
+                                ? "every metric and figure: meaning, unit, what it needs (\\m)"
+                                : "(a view of this session)"
+            });
         }
+        listing(new String[] {"table", "columns", "about"}, rows);
     }
 
     private void describe(String table) {
@@ -251,19 +257,47 @@ public final class SqlRunner {
             err.println("no table " + table + " (\\d lists them)");
             return;
         }
-        StructField[] fields = spark.table(table).schema().fields();
-        int w = 6;
-        for (StructField f : fields) w = Math.max(w, f.name().length());
-        out.println(pad("column", w) + "  type");
-        for (StructField f : fields) {
-            out.println(pad(f.name(), w) + "  " + f.dataType().simpleString() + (f.nullable() ? "" : " not null"));
+        List<Object[]> rows = new ArrayList<>();
+        for (StructField f : spark.table(table).schema().fields()) {
+            rows.add(new Object[] {f.name(), f.dataType().simpleString() + (f.nullable() ? "" : " not null")});
         }
+        listing(new String[] {"column", "type"}, rows);
     }
 
     private void listFunctions() {
-        int w = UdfRegistry.names().stream().mapToInt(String::length).max().orElse(8);
-        for (String name : UdfRegistry.names()) {
-            out.println(pad(name, w) + "  " + UDF_HELP.getOrDefault(name, ""));
+        List<Object[]> rows = new ArrayList<>();
+        for (String name : UdfRegistry.names()) rows.add(new Object[] {name, UDF_HELP.getOrDefault(name, "")});
+        listing(new String[] {"function", "signature and meaning"}, rows);
+    }
+
+    /**
+     * A listing of a backslash command in the session's format: for the table format, columns separated by two
+     * spaces, as a person reads them (the first column's name starts each line, so a listing can be searched);
+     * JSON lines and CSV for programs, like any query's result.
+     */
+    private void listing(String[] cols, List<Object[]> rows) {
+        if (format != ResultPrinter.Format.TABLE) {
+            ResultPrinter.print(cols, rows, format, out);
+            return;
+        }
+        int[] width = new int[cols.length];
+        for (int i = 0; i < cols.length; i++) width[i] = cols[i].length();
+        for (Object[] r : rows)
+            for (int i = 0; i < cols.length; i++)
+                width[i] = Math.max(width[i], ResultPrinter.cell(r[i]).length());
+        List<Object[]> all = new ArrayList<>();
+        all.add(cols);
+        all.addAll(rows);
+        for (Object[] r : all) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < cols.length; i++) {
+                String c = ResultPrinter.cell(r[i]);
+                boolean last = i == cols.length - 1;
+                if (i > 0) line.append("  ");
+                line.append(
+                        r[i] instanceof Number ? " ".repeat(width[i] - c.length()) + c : last ? c : pad(c, width[i]));
+            }
+            out.println(line);
         }
     }
 

@@ -77,7 +77,8 @@ class HelpTextTest {
                 help);
         // report's option table stays a table: one option per line, aligned as written
         assertTrue(
-                help.contains("\n              --compare REF CAND [--out DIR]     shared workload-scope metrics"),
+                help.contains("\n              --compare REF CAND [--out DIR]\n"
+                        + "                  shared workload-scope metrics with CAND/REF ratios (text on\n"),
                 help);
         for (String line : help.split("\\R")) assertFalse(line.contains("%n"), line);
     }
@@ -94,5 +95,58 @@ class HelpTextTest {
                 "--straggler-delay-us=US How late the straggler rank starts")) {
             assertTrue(help.contains(fragment), fragment + " in " + help);
         }
+    }
+
+    /**
+     * Issue 42 item 6: at picocli's 80 columns, no line of any command's help is longer, and the tables of report and
+     * export keep their rows as written (picocli wrapped each source line on its own: a sentence of generate broke
+     * into ragged pieces, a table row of report into two); every word of each description is there.
+     */
+    @Test
+    void everyHelpFitsEightyColumnsAndKeepsItsTables() {
+        CommandLine main = new CommandLine(new Main());
+        List<String> pages = new ArrayList<>(List.of("--help"));
+        for (String sub : main.getSubcommands().keySet()) pages.add(sub);
+        for (String page : pages) {
+            String help = page.equals("--help") ? out("--help") : out(page, "--help");
+            for (String line : help.split("\\R"))
+                assertTrue(line.length() <= 80, page + ": a line of " + line.length() + " columns: " + line);
+            if (page.equals("--help")) continue;
+            String[] description = main.getSubcommands()
+                    .get(page)
+                    .getCommandSpec()
+                    .usageMessage()
+                    .description();
+            for (String line : description) {
+                if (!line.isBlank() && Character.isWhitespace(line.charAt(0)))
+                    assertTrue(help.contains("\n" + line.stripTrailing() + "\n"), page + " keeps the row: " + line);
+                else assertTrue(words(help).contains(words(line)), page + ": " + line);
+            }
+        }
+        // the prose of generate and serve is one paragraph, filled: no line ends far short of the width but the last
+        for (String page : List.of("generate", "serve")) {
+            String help = out(page, "--help");
+            String first = new CommandLine(new Main())
+                    .getSubcommands()
+                    .get(page)
+                    .getCommandSpec()
+                    .usageMessage()
+                    .description()[0]
+                    .split(" ")[0];
+            List<String> prose = help.lines()
+                    .dropWhile(l -> !l.startsWith(first + " "))
+                    .takeWhile(l -> !l.isBlank() && !l.startsWith(" "))
+                    .toList();
+            assertTrue(prose.size() > 1, page + ":\n" + help);
+            for (String l : prose.subList(0, prose.size() - 1))
+                assertTrue(
+                        l.length() > 60,
+                        page + " wraps its prose to the width, not line by line: '" + l + "'\n" + help);
+        }
+        String refresh = out("refresh", "--help");
+        for (String code : List.of("0", "1", "2", "3", "75"))
+            assertTrue(
+                    refresh.lines().anyMatch(l -> l.strip().startsWith(code + " ")),
+                    "refresh states exit code " + code + ":\n" + refresh);
     }
 }

@@ -65,7 +65,13 @@ class UsageExitCodesTest {
 
     @Test
     void parseErrorsExit2WithOneLine() {
-        assertUsage(new String[] {"refresh", "--fulll"}, "Unknown option", "--fulll");
+        assertUsage(new String[] {"refresh", "--fulll"}, "unknown option '--fulll'", "did you mean --full?");
+        // issue 42 item 6: the misspelt option alone, and the one it resembles (not "'--frmat', 'SELECT', '1'")
+        Outcome typo = run("sql", "--frmat", "json", "SELECT 1");
+        assertEquals(ExitCodes.USAGE, typo.code(), typo.err());
+        assertEquals(
+                "tracelake sql: unknown option '--frmat'; did you mean --format? (see tracelake sql --help)",
+                typo.err().strip());
         assertUsage(new String[] {"refresh", "--archive"}, "--archive", "URI");
         assertUsage(new String[] {"frobnicate"}, "unknown command 'frobnicate'", "refresh");
         assertUsage(new String[] {"generate"}, "--out", "DIR");

@@ -269,6 +269,92 @@ class ReportTest {
                 "names shown as text");
     }
 
+    static final String NSYS = "sample-nsys-a100x2";
+    static final String TELEMETRY = "sample-aorta-telemetry-mi300x2";
+    static final String ET = "sample-execution-trace-x2";
+
+    /**
+     * Issue 42 item 4, the pages tell the truth, on the sample's Nsight, telemetry and execution-trace workloads. The
+     * Nsight step: a memcpy from 500 µs of the session is its first GPU start; GEMMs at 1,000–1,400 µs and the two
+     * all-reduces at 1,500–1,600 µs, so on the timeline (µs from the first start) the all-reduces run 1,000–1,100 µs
+     * and the axis must reach 1,600 − 500 = 1,100 (it stopped at the largest start, 1,000). Both GPUs start both
+     * all-reduces at 1,500 µs: every lag is 0, straggler_lag names no straggler, and the page says so instead of a
+     * rank "last in 100 %". The file holds two devices: the page counts 2 ranks, as the run summary does (it said 0).
+     * Its kernels carry no message size: one sentence, not two empty charts. The telemetry workload gets its chart
+     * (2 ranks × 3 steps of AORTA lines) and the execution-trace workload its summary (10 nodes on 2 ranks).
+     */
+    @Test
+    void samplePagesShowTheWholeStepNoTieStragglerAndEveryTable() throws Exception {
+        Path dir = tmp.resolve("html-samples");
+        reports.html(List.of(NSYS, TELEMETRY, ET), dir.toString(), null, 4000);
+        JsonNode nsys = pageData(dir.resolve(NSYS + ".html"));
+        assertEquals(1100.0, nsys.at("/timeline/endUs").asDouble(), "the last activity's end, µs from the first start");
+        int allReduces = 0;
+        for (JsonNode span : nsys.at("/timeline/byClass/comm")) {
+            assertEquals(1000.0, span.get(1).asDouble(), "an all-reduce starts 1,000 µs after the memcpy");
+            assertEquals(100.0, span.get(2).asDouble());
+            allReduces++;
+        }
+        assertEquals(2, allReduces, "both GPUs' all-reduces are on the timeline");
+        assertTrue(
+                nsys.at("/stragglers/note").asText().startsWith("No straggler: "),
+                nsys.get("stragglers").toString());
+        assertTrue(
+                nsys.get("card").toString().contains("[\"ranks · events\",\"2 · 11\"]"),
+                "two devices are two ranks: " + nsys.get("card"));
+        JsonNode telemetry = pageData(dir.resolve(TELEMETRY + ".html"));
+        assertEquals(
+                2,
+                telemetry.at("/telemetry/ranks").asInt(),
+                telemetry.get("telemetry").toString());
+        assertFalse(
+                telemetry.at("/telemetry/steps").isEmpty(),
+                telemetry.get("telemetry").toString());
+        assertFalse(
+                telemetry.at("/telemetry/ms/total").isMissingNode(),
+                telemetry.get("telemetry").toString());
+        JsonNode et = pageData(dir.resolve(ET + ".html"));
+        assertEquals(
+                10,
+                et.at("/executionTrace/nodes").asInt(),
+                et.get("executionTrace").toString());
+        assertEquals(2, et.at("/executionTrace/ranks").asInt());
+
+        assumeTrue(Chromium.available(), "skipped: /usr/bin/chromium is absent (apt-get install -y chromium)");
+        String dom = Chromium.dumpDom(dir.resolve(NSYS + ".html"), tmp.resolve("chrome-nsys"));
+        Matcher timeline = Pattern.compile("id=\"chart-timeline\"[^>]*data-x-extent=\"\\[0,(\\d+(\\.\\d+)?)\\]\"")
+                .matcher(dom);
+        assertTrue(timeline.find(), "the timeline's x axis drew");
+        assertTrue(
+                Double.parseDouble(timeline.group(1)) >= 1100,
+                "the axis reaches the all-reduces' end: " + timeline.group());
+        assertFalse(dom.contains("id=\"chart-stragglers\""), "no straggler chart for a tie");
+        assertTrue(dom.contains("<p class=\"empty\">No straggler: "), "one sentence instead");
+        assertFalse(dom.contains("id=\"chart-bytes\"") || dom.contains("id=\"chart-busbw\""), "no empty axes");
+        assertTrue(dom.contains("carries a message size, so there are no bytes or bus bandwidths by size to draw."));
+        Chromium.screenshot(dir.resolve(NSYS + ".html"), ARTIFACTS.resolve(NSYS + ".png"), tmp.resolve("shot-nsys"));
+        String tdom = Chromium.dumpDom(dir.resolve(TELEMETRY + ".html"), tmp.resolve("chrome-telemetry"));
+        assertTrue(
+                Pattern.compile("id=\"chart-telemetry\"[^>]*data-rendered=\"true\"")
+                        .matcher(tdom)
+                        .find(),
+                "the telemetry chart drew");
+        Chromium.screenshot(
+                dir.resolve(TELEMETRY + ".html"),
+                ARTIFACTS.resolve(TELEMETRY + ".png"),
+                tmp.resolve("shot-telemetry"),
+                3600);
+        String edom = Chromium.dumpDom(dir.resolve(ET + ".html"), tmp.resolve("chrome-et"));
+        assertTrue(edom.contains("<h2>Execution trace</h2>") && edom.contains("Most frequent nodes"), "the ET summary");
+        Chromium.screenshot(dir.resolve(ET + ".html"), ARTIFACTS.resolve(ET + ".png"), tmp.resolve("shot-et"), 3600);
+    }
+
+    private static JsonNode pageData(Path page) throws Exception {
+        String html = Files.readString(page, StandardCharsets.UTF_8);
+        String data = html.substring(html.indexOf("<script type=\"application/json\" id=\"report-data\">"));
+        return new ObjectMapper().readTree(data.substring(data.indexOf('>') + 1, data.indexOf("</script>")));
+    }
+
     /** Issue 30: where busbw and CCL-Bench's bandwidth stand side by side, the report says why they differ. */
     @Test
     void textReportSaysWhyBusbwAndCclBenchBandwidthDiffer() {
@@ -357,7 +443,14 @@ class ReportTest {
                         List.of(new ReportModel.Imbalance(evil, 1.5)),
                         List.of(0, 1),
                         List.of(new long[] {0, 1, 10}, new long[] {1, 0, 20}),
-                        2));
+                        2),
+                ReportModel.Telemetry.NONE,
+                new ReportModel.ExecutionTrace(
+                        3,
+                        1,
+                        1,
+                        List.of(new ReportModel.EtCollective(evil, 1, 1, 64L)),
+                        List.of(new ReportModel.EtName(evil, 2))));
         String html = HtmlReport.render(m);
         String data = html.substring(html.indexOf("id=\"report-data\">"), html.indexOf("<script>\n/* Apache ECharts"));
         assertFalse(data.contains("<img") || data.contains("<b>"), "no markup from a name reaches the HTML");

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.metrics.MetricCatalog;
+import org.tracelake.jobs.sql.PromptScript;
 import org.tracelake.jobs.testing.MainProcess;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
@@ -120,6 +121,22 @@ class ServeTest {
                 MetricCatalog.of("coll_call_num").description(),
                 m.get("description").asText(),
                 "\\m through serve");
+
+        // issue 42 item 2: every prompt command and a query in every output format, through serve
+        for (String format : List.of("TABLE", "JSON", "CSV")) {
+            ByteArrayOutputStream o = new ByteArrayOutputStream();
+            ByteArrayOutputStream e = new ByteArrayOutputStream();
+            int rc = ClientLoader.runSql(
+                    url,
+                    null,
+                    format,
+                    1000,
+                    new BufferedReader(new StringReader(PromptScript.INPUT)),
+                    false,
+                    new PrintStream(o, true, StandardCharsets.UTF_8),
+                    new PrintStream(e, true, StandardCharsets.UTF_8));
+            PromptScript.check(format, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8), rc == 0);
+        }
 
         long pid = serve.pid();
         serve.destroy(); // SIGTERM

@@ -18,6 +18,7 @@ import org.tracelake.jobs.warehouse.Warehouse;
  */
 public final class SampleWarehouse {
     private static TestArchive archive;
+    private static Refresh.Result firstRun;
 
     private SampleWarehouse() {}
 
@@ -44,10 +45,17 @@ public final class SampleWarehouse {
             Refresh.Result result = a.refresh(SharedSpark.get());
             if (!result.allOk()) throw new IllegalStateException("refresh of data/ did not succeed: " + result);
             archive = a;
+            firstRun = result;
             return archive;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The refresh that made the warehouse (its run summary is the README's quick-start summary). */
+    public static synchronized Refresh.Result firstRun() {
+        get();
+        return firstRun;
     }
 
     public static Warehouse warehouse(SparkSession spark) {

@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import org.tracelake.jobs.rank.CommInstance;
@@ -34,7 +33,9 @@ import org.tracelake.udfs.CollectiveKind;
  *   <li>{@code collective_wait}, per rank: Σ over the instances it took part in of (its duration − the instance's
  *   shortest): {@code total_ms}, {@code mean_us} per instance, {@code first_arrival_share} (share of instances it
  *   started first; equal starts, the lower rank). Workload: Σ over ranks, the mean per (rank, instance), and the
- *   rank that waited most (equal totals, the lower rank).</li>
+ *   rank that waited most. A tie names no rank, as for straggler_lag's straggler: when no rank waited, or two or
+ *   more share the largest total, {@code most_waiting_rank} is null with status {@code not_meaningful} and a reason
+ *   that says which (three ranks waiting for a late fourth wait alike, and the lowest of them is no answer).</li>
  * </ul>
  */
 final class WaitFamily {
@@ -229,7 +230,7 @@ final class WaitFamily {
         }
         long total = 0;
         long instances = 0;
-        Integer most = null;
+        List<Integer> most = new ArrayList<>(); // the ranks with the largest total (ranks ascending)
         long mostNs = -1;
         for (Map.Entry<Integer, long[]> e : byRank.entrySet()) {
             long[] r = e.getValue();
@@ -246,10 +247,11 @@ final class WaitFamily {
                     null);
             total += r[0];
             instances += r[1];
-            if (r[0] > mostNs) { // ranks ascending: on equal totals the lower rank stays
+            if (r[0] > mostNs) {
                 mostNs = r[0];
-                most = e.getKey();
+                most.clear();
             }
+            if (r[0] == mostNs) most.add(e.getKey());
         }
         w.ok("collective_wait", "total_ms", total / 1e6, "ms", SCOPE_WORKLOAD, null, null, null);
         w.ok("collective_wait", "mean_us", total / 1e3 / instances, "us", SCOPE_WORKLOAD, null, null, null);
@@ -266,11 +268,24 @@ final class WaitFamily {
                     STATUS_NOT_MEANINGFUL,
                     "no rank waited: every rank's kernel of each of the " + matched.size()
                             + " matched collectives lasted as long as the shortest");
+        } else if (most.size() > 1) {
+            w.row(
+                    "collective_wait",
+                    "most_waiting_rank",
+                    null,
+                    "rank",
+                    SCOPE_WORKLOAD,
+                    null,
+                    null,
+                    null,
+                    STATUS_NOT_MEANINGFUL,
+                    "a tie: ranks " + most + " each waited " + mostNs / 1e6
+                            + " ms in all, the most; no one rank waited most");
         } else {
             w.ok(
                     "collective_wait",
                     "most_waiting_rank",
-                    Objects.requireNonNull(most).doubleValue(),
+                    most.get(0).doubleValue(),
                     "rank",
                     SCOPE_WORKLOAD,
                     null,

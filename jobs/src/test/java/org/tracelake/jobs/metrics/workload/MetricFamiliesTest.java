@@ -320,6 +320,27 @@ class MetricFamiliesTest {
                 one(w, "collective_wait", "most_waiting_rank", "workload", null).value());
     }
 
+    /**
+     * Issue 42 item 4: a tie is no answer. Three ranks start two all-reduces together and rank 2 comes 1000 ns late
+     * to each, its kernels [1000, 2000) and [11000, 12000) against ranks 0 and 1's [0, 2000) and [10000, 12000): the
+     * shortest is rank 2's 1000 ns, so ranks 0 and 1 each wait 1000 + 1000 = 2000 ns and rank 2 none. Ranks 0 and 1
+     * share the largest total: most_waiting_rank names neither (it named rank 0, the lower), and says why.
+     */
+    @Test
+    void mostWaitingRankIsNotMeaningfulOnATie() {
+        RankSummary r0 = rank(0, List.of(allReduce3(0, 2000), allReduce3(10_000, 12_000)));
+        RankSummary r1 = rank(1, List.of(allReduce3(0, 2000), allReduce3(10_000, 12_000)));
+        RankSummary r2 = rank(2, List.of(allReduce3(1000, 2000), allReduce3(11_000, 12_000)));
+        Workload w = workload(r0, r1, r2);
+        assertEquals(0.002, one(w, "collective_wait", "total_ms", "rank", 0).value(), 1e-15);
+        assertEquals(0.002, one(w, "collective_wait", "total_ms", "rank", 1).value(), 1e-15);
+        assertEquals(0.0, one(w, "collective_wait", "total_ms", "rank", 2).value(), 1e-15);
+        MetricRow most = one(w, "collective_wait", "most_waiting_rank", "workload", null);
+        assertNull(most.value());
+        assertEquals("not_meaningful", most.status());
+        org.junit.jupiter.api.Assertions.assertTrue(most.reason().contains("ranks [0, 1]"), most.reason());
+    }
+
     static RankEvent allToAll(long ts, long end, long in, long out, String splits) {
         RankEvent e = gpu("kernel", "comm", "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", ts, end - ts, 1);
         e.collective = "all_to_all";
