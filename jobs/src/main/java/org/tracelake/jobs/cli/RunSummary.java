@@ -52,7 +52,8 @@ final class RunSummary {
             System.out.println("restored after an interrupted run: " + String.join(", ", run.restoredAfterCrash()));
         }
         if (!run.workloads().isEmpty()) {
-            printWorkloads(warehouse, run.workloads(), headlineRows(tables, run), Findings.top(tables, okWorkloads(run)));
+            printWorkloads(
+                    warehouse, run.workloads(), headlineRows(tables, run), Findings.top(tables, okWorkloads(run)));
         }
         History.Regressions moved = run.regressions();
         if (moved.count() > 0) {

@@ -1,6 +1,7 @@
 package org.tracelake.jobs.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -614,7 +615,7 @@ class DlrmMetricsTest {
                     .findFirst()
                     .orElseThrow();
             if (i.lag() < 10_000) {
-                assertEquals(null, c.getAs("cause"), i.key() + " k " + i.k());
+                assertNull((Object) c.getAs("cause"), i.key() + " k " + i.k());
                 continue;
             }
             int last = i.lastRank();
@@ -666,7 +667,8 @@ class DlrmMetricsTest {
             }
             m.ok(n, W, "lateness_cause", "explained_instances", "rank", rank, null, null);
         });
-        int straggler = (int) m.one(W, "straggler_lag", "straggler_rank", "workload", null, null, null).getDouble(3);
+        int straggler = (int) m.one(W, "straggler_lag", "straggler_rank", "workload", null, null, null)
+                .getDouble(3);
         Map<String, Integer> mine = byRank.get(straggler);
         assertTrue(mine != null, "the straggler, rank " + straggler + ", has a late arrival to explain");
         String dominant = null;
