@@ -49,6 +49,8 @@
 
   function section(title, note) {
     var s = el('section');
+    // an id from the title, so a finding can link to the section that shows its evidence
+    s.id = 'section-' + title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
     s.appendChild(el('h2', title));
     if (note) s.appendChild(el('p', note, 'note'));
     root.appendChild(s);
@@ -147,6 +149,23 @@
   function workloadPage() {
     var sub = el('p', 'run ' + (data.runId || '-'), 'note');
     root.appendChild(sub);
+
+    // what to act on first: each finding links to the section that shows its evidence
+    if (data.findings && data.findings.length) {
+      var fs = section('Findings');
+      var list = el('ul');
+      data.findings.forEach(function (f) {
+        var li = el('li');
+        li.appendChild(el('b', '[' + f.severity + '] ' + f.rule + (f.rank === null ? '' : ' (rank ' + f.rank + ')') + ': '));
+        li.appendChild(document.createTextNode(f.message + ' '));
+        var a = el('a', 'evidence');
+        a.href = '#' + f.anchor;
+        a.title = f.evidence || '';
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+      fs.appendChild(list);
+    }
 
     var top = section('Summary');
     var grid = el('div', null, 'twocol');

@@ -25,5 +25,12 @@ public final class CollectiveMemberSchema {
             .add("end_ns", LongType, false)
             .add("kind", StringType, true)
             .add("group_size", IntegerType, true)
-            .add("size_bytes", LongType, true);
+            .add("size_bytes", LongType, true)
+            // the rank's lead-in window [window_start_ns, ts_ns) since its previous comm activity ended, and the
+            // GPU's compute and idle time in it (METRICS.md §4 "Why"); cause only on the last arriver's row of an
+            // instance with a lag of at least 10 us (the instance's cause in collectives)
+            .add("window_start_ns", LongType, true)
+            .add("window_compute_ns", LongType, true)
+            .add("window_idle_ns", LongType, true)
+            .add("cause", StringType, true);
 }

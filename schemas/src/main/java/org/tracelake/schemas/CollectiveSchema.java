@@ -27,5 +27,11 @@ public final class CollectiveSchema {
             .add("lag_ns", LongType, false)
             .add("end_skew_ns", LongType, false)
             .add("last_rank", IntegerType, true)
-            .add("busbw_gbps", DoubleType, true);
+            .add("busbw_gbps", DoubleType, true)
+            // why the last rank was late (METRICS.md §4 "Why"), for instances with lag_ns >= 10000, else null:
+            // upstream, device, host or unexplained, and its lead-in window against the other ranks' medians
+            .add("cause", StringType, true)
+            .add("delta_start_ns", LongType, true)
+            .add("delta_compute_ns", LongType, true)
+            .add("delta_idle_ns", LongType, true);
 }

@@ -74,13 +74,13 @@ public final class TableCatalog {
                     CollectiveSchema.SCHEMA,
                     true,
                     Stage.METRICS,
-                    "one row per collective instance matched across ranks: lag, last rank, busbw"),
+                    "one row per collective instance matched across ranks: lag, last rank, busbw, why the last rank was late"),
             new Table(
                     Tables.COLLECTIVE_MEMBERS,
                     CollectiveMemberSchema.SCHEMA,
                     true,
                     Stage.METRICS,
-                    "each rank's activity in each collective instance: rank, match key, k, start, end, size"),
+                    "each rank's activity in each collective instance: rank, match key, k, start, end, size, lead-in window, cause"),
             new Table(
                     Tables.COLLECTIVE_HANGS,
                     FlightRecorderSchema.HANGS,
@@ -99,6 +99,12 @@ public final class TableCatalog {
                     true,
                     Stage.METRICS,
                     "per rank, GPU activities by kernel name, class and category (and collective kind and size bucket): calls, time, bytes"),
+            new Table(
+                    Tables.FINDINGS,
+                    FindingSchema.SCHEMA,
+                    true,
+                    Stage.METRICS,
+                    "what a person should act on, per workload: rule, severity, rank, value, threshold, cause, evidence, message"),
             new Table(
                     Tables.METRICS,
                     MetricSchema.SCHEMA,

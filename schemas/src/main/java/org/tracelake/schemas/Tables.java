@@ -23,6 +23,7 @@ public final class Tables {
     public static final String COLLECTIVE_HANGS = "collective_hangs";
     public static final String ALL_TO_ALL_PAIRS = "all_to_all_pairs";
     public static final String KERNEL_TOTALS = "kernel_totals";
+    public static final String FINDINGS = "findings";
     public static final String METRICS = "metrics";
     public static final String METRICS_HISTORY = "metrics_history";
     public static final String REGRESSIONS = "regressions";

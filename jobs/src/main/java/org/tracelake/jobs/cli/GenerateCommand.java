@@ -96,6 +96,15 @@ public final class GenerateCommand implements Callable<Integer> {
     long stragglerDelayUs;
 
     @Option(
+            names = "--fault",
+            paramLabel = "RANK:KIND:LAYER:US",
+            description = "Inject a cause of lateness (repeatable): KIND slow_gemm makes the rank's first backward GEMM"
+                    + " of the layer US longer, cpu_stall stalls its CPU US before launching the layer's backward"
+                    + " kernels; LAYER -1 for every layer. The ranks then meet at every collective, as NCCL makes"
+                    + " them, so lateness_cause has a known answer.")
+    List<String> faults;
+
+    @Option(
             names = "--seed",
             defaultValue = "7",
             paramLabel = "N",
@@ -114,7 +123,17 @@ public final class GenerateCommand implements Callable<Integer> {
             SampleArchiveGenerator.write(
                     out,
                     new WorkloadSpec(
-                            name, style, ranks, 1, steps, layers, gzip, stragglerRank, stragglerDelayUs * 1000, seed));
+                                    name,
+                                    style,
+                                    ranks,
+                                    1,
+                                    steps,
+                                    layers,
+                                    gzip,
+                                    stragglerRank,
+                                    stragglerDelayUs * 1000,
+                                    seed)
+                            .withFaults(faults()));
         }
         System.out.println("wrote " + out.toAbsolutePath());
         return ExitCodes.OK;
@@ -144,5 +163,27 @@ public final class GenerateCommand implements Callable<Integer> {
                 FormatSamples.write(out, s);
             }
         }
+    }
+
+    /** The --fault options, each RANK:KIND:LAYER:US; a malformed one is a usage error. */
+    private List<org.tracelake.jobs.generate.Fault> faults() {
+        List<org.tracelake.jobs.generate.Fault> out = new java.util.ArrayList<>();
+        if (faults == null) return out;
+        for (String f : faults) {
+            String[] p = f.split(":");
+            try {
+                if (p.length != 4) throw new IllegalArgumentException();
+                int rank = Integer.parseInt(p[0]);
+                var kind = org.tracelake.jobs.generate.Fault.Kind.valueOf(p[1].toUpperCase(Locale.ROOT));
+                int layer = Integer.parseInt(p[2]);
+                long us = Long.parseLong(p[3]);
+                if (rank < 0 || rank >= ranks || us < 0) throw new IllegalArgumentException();
+                out.add(new org.tracelake.jobs.generate.Fault(rank, kind, layer, us * 1000));
+            } catch (IllegalArgumentException e) {
+                throw new Usage.Error("--fault " + f + ": expected RANK:KIND:LAYER:US with a rank below --ranks, KIND"
+                        + " slow_gemm or cpu_stall, and US >= 0");
+            }
+        }
+        return out;
     }
 }

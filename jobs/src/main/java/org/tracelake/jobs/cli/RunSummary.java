@@ -77,7 +77,8 @@ final class RunSummary {
             System.out.println("restored after an interrupted run: " + String.join(", ", run.restoredAfterCrash()));
         }
         if (!run.workloads().isEmpty()) {
-            printWorkloads(warehouse, run.workloads(), headlineRows(tables, run));
+            printWorkloads(
+                    warehouse, run.workloads(), headlineRows(tables, run), Findings.top(tables, okWorkloads(run)));
             printLegend();
         }
         History.Regressions moved = run.regressions();
@@ -116,12 +117,7 @@ final class RunSummary {
      * metrics table: a few rows per workload, for at most {@link #MAX_WORKLOADS_WITH_HEADLINES} workloads.
      */
     private static Map<String, List<Row>> headlineRows(WarehouseTables tables, Refresh.Result run) {
-        List<String> ok = run.workloads().stream()
-                .filter(WorkloadIngest::ok)
-                .map(WorkloadIngest::workload)
-                .sorted()
-                .limit(MAX_WORKLOADS_WITH_HEADLINES)
-                .toList();
+        List<String> ok = okWorkloads(run);
         if (ok.isEmpty()) return Map.of(); // every workload failed: no metric rows to read
         List<String> metrics =
                 Arrays.stream(HEADLINES).map(Headline::metric).distinct().toList();
@@ -129,8 +125,21 @@ final class RunSummary {
         return new MetricsPhase(tables, run.runId()).workloadRows(ok, metrics, ok.size() * 64);
     }
 
+    /** The workloads refreshed without failing, at most {@link #MAX_WORKLOADS_WITH_HEADLINES}. */
+    private static List<String> okWorkloads(Refresh.Result run) {
+        return run.workloads().stream()
+                .filter(WorkloadIngest::ok)
+                .map(WorkloadIngest::workload)
+                .sorted()
+                .limit(MAX_WORKLOADS_WITH_HEADLINES)
+                .toList();
+    }
+
     private static void printWorkloads(
-            Warehouse warehouse, List<WorkloadIngest> results, Map<String, List<Row>> metrics) {
+            Warehouse warehouse,
+            List<WorkloadIngest> results,
+            Map<String, List<Row>> metrics,
+            Map<String, List<Row>> findings) {
         StringBuilder header = new StringBuilder(
                 String.format(Locale.ROOT, "%-32s %5s %6s %12s", "workload", "traces", "ranks", "events"));
         for (Headline h : HEADLINES) header.append(String.format(Locale.ROOT, " %11s", h.title()));
@@ -154,6 +163,8 @@ final class RunSummary {
                                             ? "ok, with file errors: " + String.join("; ", r.problems())
                                             : failed(warehouse, r.workload()) + String.join("; ", r.problems()));
             System.out.println(Progress.printable(line.toString())); // names and messages are data: one line each
+            for (Row f : findings.getOrDefault(r.workload(), List.of()))
+                System.out.println(Progress.printable("  " + Findings.line(f)));
         }
     }
 

@@ -33,7 +33,15 @@ final class RankTraceGenerator {
     private long nextCorrelation = 1;
     private long nextSeq = 1;
 
+    /** Where the ranks meet at each collective, when faults are injected; else null (ranks simulated alone). */
+    private final Rendezvous rendezvous;
+
     RankTraceGenerator(WorkloadSpec spec, int rank, KinetoTraceWriter out, long startNs) {
+        this(spec, rank, out, startNs, null);
+    }
+
+    RankTraceGenerator(WorkloadSpec spec, int rank, KinetoTraceWriter out, long startNs, Rendezvous rendezvous) {
+        this.rendezvous = rendezvous;
         this.spec = spec;
         this.rank = rank;
         this.out = out;
@@ -75,7 +83,8 @@ final class RankTraceGenerator {
         long bwdStart = cpu;
         for (int l = spec.layers() - 1; l >= 0; l--) {
             if (modern) waitCompute(allGather(13_631_488L, 280 * US));
-            backwardLayer();
+            for (Fault f : spec.faults()) if (f.hits(rank, Fault.Kind.CPU_STALL, l)) cpu += f.amountNs();
+            backwardLayer(l);
             if (modern) {
                 reduceScatter(54_525_952L, 300 * US);
             } else if (l % 2 == 0) {
@@ -145,12 +154,15 @@ final class RankTraceGenerator {
         }
     }
 
-    private void backwardLayer() throws IOException {
+    private void backwardLayer(int layer) throws IOException {
+        long slower = 0;
+        for (Fault f : spec.faults()) if (f.hits(rank, Fault.Kind.SLOW_GEMM, layer)) slower += f.amountNs();
         if (modern) {
             kernel(
                     "aten::mm",
                     "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize256x128x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
-                    500 * US);
+                    500 * US,
+                    slower);
             kernel(
                     "aten::silu_backward",
                     "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::silu_backward_kernel(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16, c10::BFloat16)#1}, at::detail::Array<char*, 3> >(...)",
@@ -172,7 +184,7 @@ final class RankTraceGenerator {
                     "void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_vectorized<c10::BFloat16, float>(...)",
                     25 * US);
         } else {
-            kernel("aten::mm", "volta_sgemm_128x64_nt", 240 * US);
+            kernel("aten::mm", "volta_sgemm_128x64_nt", 240 * US, slower);
             kernel(
                     "aten::threshold_backward",
                     "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::threshold_kernel_impl<float>(at::TensorIteratorBase&, float, float)::{lambda(float, float)#1}, at::detail::Array<char*, 3> >(...)",
@@ -182,7 +194,12 @@ final class RankTraceGenerator {
 
     /** cpu_op ⊃ cudaLaunchKernel on the CPU; the kernel on the compute stream once the stream is free. */
     private void kernel(String op, String kernelName, long nominalDurNs) throws IOException {
-        long dur = jittered(nominalDurNs);
+        kernel(op, kernelName, nominalDurNs, 0);
+    }
+
+    /** A kernel that takes {@code extraNs} longer than its jittered time (an injected slow GEMM). */
+    private void kernel(String op, String kernelName, long nominalDurNs, long extraNs) throws IOException {
+        long dur = jittered(nominalDurNs) + extraNs;
         long opStart = cpu;
         long externalId = nextExternalId++;
         long correlation = nextCorrelation++;
@@ -302,6 +319,7 @@ final class RankTraceGenerator {
         boolean straggling = spec.stragglerRank() >= 0 && spec.stragglerRank() < spec.ranks();
         if (rank == spec.stragglerRank()) start += spec.stragglerDelayNs();
         else if (straggling) dur += spec.stragglerDelayNs();
+        if (rendezvous != null) dur += rendezvous.latestStart(rank, start) - start; // the early ones wait inside
         commFree = start + dur;
 
         Map<String, Object> kargs = kernelArgs(modern ? rpcExternalId : correlation, correlation, commStream, 0.1);

@@ -24,6 +24,10 @@ public final class SampleArchiveGenerator {
         Path dir = archive.resolve(spec.name());
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(spec.name() + ".yaml"), card(spec), StandardCharsets.UTF_8);
+        if (!spec.faults().isEmpty()) {
+            writeTogether(dir, spec);
+            return;
+        }
         for (int rank = 0; rank < spec.ranks(); rank++) {
             Path file = dir.resolve(traceName(spec, rank));
             Files.createDirectories(file.getParent());
@@ -38,6 +42,52 @@ public final class SampleArchiveGenerator {
                 w.end(file.getFileName().toString());
             }
         }
+    }
+
+    /**
+     * A run with injected faults: every rank on its own thread, meeting the others at each collective
+     * ({@link Rendezvous}), so the bytes are still the same for the same spec.
+     */
+    private static void writeTogether(Path dir, WorkloadSpec spec) throws IOException {
+        Rendezvous meet = new Rendezvous(spec.ranks());
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        java.util.List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        for (int r = 0; r < spec.ranks(); r++) {
+            int rank = r;
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            Path file = dir.resolve(traceName(spec, rank));
+                            Files.createDirectories(file.getParent());
+                            long start = START_EPOCH_NS + spec.seed() * 1_000_000_000L;
+                            try (OutputStream out = open(file, spec.gzip());
+                                    KinetoTraceWriter w = new KinetoTraceWriter(out, spec.style(), start)) {
+                                w.begin(rank, spec.ranks(), device(spec));
+                                new RankTraceGenerator(spec, rank, w, start, meet).run();
+                                w.end(file.getFileName().toString());
+                            }
+                        } catch (IOException | RuntimeException e) {
+                            failures.add(e);
+                            meet.abandon();
+                        }
+                    },
+                    "generate-rank-" + rank);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while generating " + spec.name(), e);
+            }
+        }
+        if (!failures.isEmpty()) throw new IOException("generating " + spec.name() + " failed", failures.get(0));
+    }
+
+    private static String device(WorkloadSpec spec) {
+        return spec.style() == TraceStyle.MODERN ? "NVIDIA H100 80GB HBM3" : "Tesla V100-SXM2-32GB";
     }
 
     static String traceName(WorkloadSpec spec, int rank) {

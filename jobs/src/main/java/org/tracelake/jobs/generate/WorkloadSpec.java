@@ -14,7 +14,40 @@ public record WorkloadSpec(
         boolean gzip,
         int stragglerRank,
         long stragglerDelayNs,
-        long seed) {
+        long seed,
+        java.util.List<Fault> faults) {
+
+    /** A run without injected faults. */
+    public WorkloadSpec(
+            String name,
+            TraceStyle style,
+            int ranks,
+            int firstStep,
+            int steps,
+            int layers,
+            boolean gzip,
+            int stragglerRank,
+            long stragglerDelayNs,
+            long seed) {
+        this(
+                name,
+                style,
+                ranks,
+                firstStep,
+                steps,
+                layers,
+                gzip,
+                stragglerRank,
+                stragglerDelayNs,
+                seed,
+                java.util.List.of());
+    }
+
+    /** The same run with faults injected (its ranks then meet at every collective: {@link Rendezvous}). */
+    public WorkloadSpec withFaults(java.util.List<Fault> injected) {
+        return new WorkloadSpec(
+                name, style, ranks, firstStep, steps, layers, gzip, stragglerRank, stragglerDelayNs, seed, injected);
+    }
 
     public static WorkloadSpec modernSample() {
         return new WorkloadSpec("llama3-8b-fsdp-h100x4", TraceStyle.MODERN, 4, 10, 4, 4, true, 3, 40_000, 11);

@@ -16,6 +16,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.metrics.engine.MetricEngine;
+import org.tracelake.jobs.metrics.findings.FindingThresholds;
 import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.PartitionFiles;
@@ -107,6 +108,7 @@ public final class MetricsPhase {
                                 workloads,
                                 sideTables,
                                 DevicePeaks.table(spark),
+                                FindingThresholds.load(Settings.of(spark).get(Settings.FINDINGS)),
                                 new PartitionFiles(warehouse.staging(runId), warehouse.conf()));
                 Progress.info(String.format(
                         Locale.ROOT,

@@ -24,6 +24,7 @@ public final class RankAccumulator {
     private final RankSummary out = new RankSummary();
     private final RankSweep sweep = new RankSweep();
     private final CommInstances comm = new CommInstances();
+    private final List<RankPart> parts = RankParts.create();
     private final List<StepCandidate> stepCandidates = new ArrayList<>();
     private final Map<Long, Map<String, IntervalList>> phases = new TreeMap<>();
     private boolean windowsSealed;
@@ -45,6 +46,7 @@ public final class RankAccumulator {
             }
         }
         copyBandwidth(e);
+        for (RankPart p : parts) p.accept(e);
         if (e.isGpu()) gpu(e);
         else cpu(e);
     }
@@ -205,6 +207,7 @@ public final class RankAccumulator {
         phases.forEach((step, byPhase) -> byPhase.forEach((phase, union) ->
                 out.phaseNsByStep.computeIfAbsent(step, k -> new TreeMap<>()).put(phase, union.length())));
         out.comm = comm.instances();
+        for (RankPart p : parts) out.putPart(p.finish(out));
         return out;
     }
 

@@ -42,7 +42,12 @@ public final class RankEvent {
     public Long seq;
     public Long stream;
     public Integer device;
-    /** args the rules read: "blocks per SM", "bytes", "In split size", device_duration_ps, duration_ps, model_flops */
+    /** The start of the CPU runtime call that launched a GPU activity (joined on correlation), or null. */
+    public Long launchTs;
+    /**
+     * args the rules read: "blocks per SM", "bytes", "In split size", device_duration_ps, duration_ps, model_flops, and
+     * a kernel's launch geometry "grid" and "block"
+     */
     public String argBlocksPerSm;
 
     public String argBytes;
@@ -50,6 +55,8 @@ public final class RankEvent {
     public String argDeviceDurationPs;
     public String argDurationPs;
     public String argModelFlops;
+    public String argGrid;
+    public String argBlock;
 
     /** The rank of the events that have none. */
     public static final int UNRANKED = Integer.MIN_VALUE;
@@ -73,7 +80,7 @@ public final class RankEvent {
 
     /** Args the metric rules read, each a column of the projection. */
     static final String[] ARGS = {
-        "blocks per SM", "bytes", "In split size", "device_duration_ps", "duration_ps", "model_flops"
+        "blocks per SM", "bytes", "In split size", "device_duration_ps", "duration_ps", "model_flops", "grid", "block"
     };
 
     /** Columns of {@link #input}, in order. */
@@ -101,7 +108,8 @@ public final class RankEvent {
         EventSchema.PG_RANKS,
         EventSchema.SEQ,
         EventSchema.STREAM,
-        EventSchema.DEVICE
+        EventSchema.DEVICE,
+        EventSchema.LAUNCH_TS_NS
     };
 
     /**
@@ -182,6 +190,7 @@ public final class RankEvent {
         e.seq = r.isNullAt(p[21]) ? null : r.getLong(p[21]);
         e.stream = r.isNullAt(p[22]) ? null : r.getLong(p[22]);
         e.device = r.isNullAt(p[23]) ? null : r.getInt(p[23]);
+        e.launchTs = r.isNullAt(p[24]) ? null : r.getLong(p[24]);
         if (!r.isNullAt(ARGS_AT)) {
             MapData args = r.getMap(ARGS_AT);
             ArrayData keys = args.keyArray();
@@ -200,7 +209,9 @@ public final class RankEvent {
                             case 2 -> e.argInSplitSize = value;
                             case 3 -> e.argDeviceDurationPs = value;
                             case 4 -> e.argDurationPs = value;
-                            default -> e.argModelFlops = value;
+                            case 5 -> e.argModelFlops = value;
+                            case 6 -> e.argGrid = value;
+                            default -> e.argBlock = value;
                         }
                     }
                     break;
@@ -234,6 +245,7 @@ public final class RankEvent {
         e.seq = r.isNullAt(21) ? null : r.getLong(21);
         e.stream = r.isNullAt(22) ? null : r.getLong(22);
         e.device = r.isNullAt(23) ? null : r.getInt(23);
+        e.launchTs = r.isNullAt(24) ? null : r.getLong(24);
         int a = COLUMNS.length;
         e.argBlocksPerSm = r.getString(a);
         e.argBytes = r.getString(a + 1);
@@ -241,6 +253,8 @@ public final class RankEvent {
         e.argDeviceDurationPs = r.getString(a + 3);
         e.argDurationPs = r.getString(a + 4);
         e.argModelFlops = r.getString(a + 5);
+        e.argGrid = r.getString(a + 6);
+        e.argBlock = r.getString(a + 7);
         return e;
     }
 }

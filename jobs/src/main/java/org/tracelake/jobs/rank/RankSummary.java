@@ -93,4 +93,16 @@ public final class RankSummary implements Serializable {
     public Long xlaWallFirst;
 
     public Long xlaWallLast;
+
+    /** The results of the families' own per-rank parts ({@link RankPart}), by their class. */
+    private final Map<String, Serializable> parts = new HashMap<>();
+
+    void putPart(Serializable result) {
+        parts.put(result.getClass().getName(), result);
+    }
+
+    /** The result a family's per-rank part gave for this rank, or null when the rank's pass had no such part. */
+    public <T extends Serializable> T part(Class<T> type) {
+        return type.cast(parts.get(type.getName()));
+    }
 }

@@ -17,6 +17,9 @@ import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.tracelake.jobs.metrics.MetricCatalog;
+import org.tracelake.jobs.metrics.findings.Finding;
+import org.tracelake.jobs.metrics.findings.FindingRules;
+import org.tracelake.jobs.metrics.findings.FindingThresholds;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -63,7 +66,73 @@ final class HistoryQuery {
                     id, started.get(id), changes.getOrDefault(id, List.of()), withMetrics.contains(id)));
         }
         return new RunHistory(
-                workload, runs, history == null ? List.of() : series(workload, history, shown), allRuns.size());
+                workload,
+                runs,
+                history == null ? List.of() : series(workload, history, shown),
+                allRuns.size(),
+                recurring(workload, shown));
+    }
+
+    /** Metrics the findings rules read that metrics_history keeps per run (step rows aside: exposed_comm). */
+    private static final List<String> FINDING_INPUTS = List.of(
+            "straggler_lag",
+            "lateness_cause",
+            "lateness_top_kernel",
+            "gpu_slowness",
+            "idle_breakdown",
+            "mean_sm_coverage",
+            "fragmentation");
+
+    /**
+     * The findings rules applied to each shown run's rows of metrics_history (the rules are pure functions of a
+     * workload's rows, so a past run gets the findings it would have had), grouped by (rule, rank): what recurs.
+     */
+    private List<RunHistory.Recurring> recurring(String workload, List<String> runIds) {
+        if (runIds.isEmpty() || !q.warehouse().exists(Tables.METRICS_HISTORY)) return List.of();
+        Map<String, List<org.tracelake.jobs.metrics.MetricRow>> byRun = new HashMap<>();
+        for (Row r : q.forWorkload(Tables.METRICS_HISTORY, workload)
+                .where(col("run_id")
+                        .isin(runIds.toArray())
+                        .and(col("metric").isin(FINDING_INPUTS.toArray()))
+                        .and(col("scope")
+                                .equalTo(lit("workload"))
+                                .or(col("figure").equalTo(lit("last_arrival_share")))))
+                .select("run_id", "metric", "figure", "value", "unit", "scope", "rank", "step", "key", "status")
+                .collectAsList()) {
+            byRun.computeIfAbsent(r.getString(0), k -> new ArrayList<>())
+                    .add(new org.tracelake.jobs.metrics.MetricRow(
+                            workload,
+                            r.getString(1),
+                            r.getString(2),
+                            r.isNullAt(3) ? null : r.getDouble(3),
+                            r.getString(4),
+                            r.getString(5),
+                            r.isNullAt(6) ? null : r.getInt(6),
+                            r.isNullAt(7) ? null : r.getLong(7),
+                            r.getString(8),
+                            r.getString(9),
+                            null));
+        }
+        FindingThresholds thresholds = FindingThresholds.load(
+                org.tracelake.jobs.spark.Settings.of(q.spark()).get(org.tracelake.jobs.spark.Settings.FINDINGS));
+        Map<String, List<Integer>> fired = new LinkedHashMap<>();
+        Map<String, Finding> latest = new HashMap<>();
+        for (int i = 0; i < runIds.size(); i++) {
+            List<org.tracelake.jobs.metrics.MetricRow> rows = byRun.get(runIds.get(i));
+            if (rows == null) continue;
+            for (Finding f : FindingRules.all(workload, rows, List.of(), thresholds)) {
+                String id = f.rule() + "|" + f.rank();
+                fired.computeIfAbsent(id, k -> new ArrayList<>()).add(i + 1);
+                latest.put(id, f);
+            }
+        }
+        List<RunHistory.Recurring> out = new ArrayList<>();
+        fired.forEach((id, runs) -> {
+            Finding f = latest.get(id);
+            out.add(new RunHistory.Recurring(f.rule(), f.rank(), runs, f.cause(), f.message()));
+        });
+        out.sort((a, b) -> Integer.compare(b.runs().size(), a.runs().size()));
+        return out;
     }
 
     private Map<String, String> startTimes(List<String> runIds) {

@@ -73,6 +73,27 @@ public final class HtmlReport {
         List<Map<String, Object>> headlines = new ArrayList<>();
         TextReport.headlines(m).forEach((label, r) -> headlines.add(metric(r)));
         d.put("headlines", headlines);
+        List<Map<String, Object>> findings = new ArrayList<>();
+        for (ReportModel.Finding finding : m.findings()) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("severity", finding.severity());
+            x.put("rule", finding.rule());
+            x.put("rank", finding.rank());
+            x.put("message", finding.message());
+            x.put("evidence", finding.evidence());
+            // where the page shows the evidence: the heat map for a straggler, the kernels for a slow GPU
+            x.put(
+                    "anchor",
+                    switch (finding.rule()) {
+                        case "straggler" -> "section-arrival-lag-rank-collective";
+                        case "slow_gpu", "low_sm_coverage" -> "section-kernel-time-by-category";
+                        case "hang" -> "section-hang-nccl-flight-recorder";
+                        case "memory_fragmentation" -> "section-memory-over-time";
+                        default -> "section-communication-computation-overlap-per-step";
+                    });
+            findings.add(x);
+        }
+        d.put("findings", findings);
         d.put("timeline", timeline(m.timeline()));
         d.put("overlap", overlap(m));
         d.put("comm", comm(m.commBuckets()));

@@ -26,7 +26,8 @@ public record ReportModel(
         Hang hang,
         AllToAll allToAll,
         Telemetry telemetry,
-        ExecutionTrace executionTrace) {
+        ExecutionTrace executionTrace,
+        List<Finding> findings) {
 
     /**
      * AORTA step telemetry ({@code iteration_telemetry}, its iteration rows): per step the mean over ranks of each ms
@@ -51,6 +52,62 @@ public record ReportModel(
 
     /** A node name and how many nodes carry it. */
     public record EtName(String name, long nodes) {}
+
+    /** A report without findings (a warehouse written before the findings table). */
+    public ReportModel(
+            String workload,
+            String runId,
+            LinkedHashMap<String, Object> card,
+            Files files,
+            List<MetricRow> workloadMetrics,
+            List<MetricRow> rankMetrics,
+            List<MetricRow> keyMetrics,
+            List<MetricRow> stepMeans,
+            List<CommBucket> commBuckets,
+            List<RankLastArrivals> lastArrivals,
+            LagMap lag,
+            Timeline timeline,
+            List<KernelTime> categoryByRank,
+            List<KernelTime> topKernels,
+            Memory memory,
+            Hang hang,
+            AllToAll allToAll,
+            Telemetry telemetry,
+            ExecutionTrace executionTrace) {
+        this(
+                workload,
+                runId,
+                card,
+                files,
+                workloadMetrics,
+                rankMetrics,
+                keyMetrics,
+                stepMeans,
+                commBuckets,
+                lastArrivals,
+                lag,
+                timeline,
+                categoryByRank,
+                topKernels,
+                memory,
+                hang,
+                allToAll,
+                telemetry,
+                executionTrace,
+                List.of());
+    }
+
+    /** A row of the findings table (most severe first): what to act on, and the metric rows that show it. */
+    public record Finding(
+            String severity,
+            String rule,
+            Integer rank,
+            Double value,
+            Double threshold,
+            String unit,
+            String cause,
+            String evidence,
+            String message) {}
 
     /** trace_files of the workload, counted. */
     public record Files(

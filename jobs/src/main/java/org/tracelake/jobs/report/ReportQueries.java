@@ -190,7 +190,33 @@ public final class ReportQueries {
                 hang,
                 allToAll,
                 telemetry,
-                executionTrace);
+                executionTrace,
+                findings(workload));
+    }
+
+    /** The workload's findings, most severe first (a few rows: one per rule and rank at most). */
+    List<ReportModel.Finding> findings(String workload) {
+        List<ReportModel.Finding> out = new ArrayList<>();
+        if (!warehouse.exists(Tables.FINDINGS)) return out;
+        for (Row r : forWorkload(Tables.FINDINGS, workload).collectAsList()) {
+            out.add(new ReportModel.Finding(
+                    r.getAs("severity"),
+                    r.getAs("rule"),
+                    r.getAs("rank"),
+                    r.getAs("value"),
+                    r.getAs("threshold"),
+                    r.getAs("unit"),
+                    r.getAs("cause"),
+                    r.getAs("evidence"),
+                    r.getAs("message")));
+        }
+        out.sort(java.util.Comparator.comparingInt((ReportModel.Finding f) -> switch (f.severity()) {
+                    case "critical" -> 0;
+                    case "warning" -> 1;
+                    default -> 2;
+                })
+                .thenComparing(ReportModel.Finding::rule));
+        return out;
     }
 
     /**
@@ -245,6 +271,10 @@ public final class ReportQueries {
     }
 
     /** One workload's rows of a table, or an empty frame when the table does not exist. */
+    SparkSession spark() {
+        return spark;
+    }
+
     Dataset<Row> forWorkload(String name, String workload) {
         if (!warehouse.exists(name)) {
             return spark.emptyDataFrame();

@@ -13,7 +13,18 @@ import java.util.Map;
  * @param runs oldest first, at most {@link HistoryQuery#RUN_CAP}
  * @param series the headline figures that have a value in at least one of those runs, in catalog order
  */
-public record RunHistory(String workload, List<Run> runs, List<Series> series, long totalRuns) {
+public record RunHistory(
+        String workload, List<Run> runs, List<Series> series, long totalRuns, List<Recurring> findings) {
+    public RunHistory(String workload, List<Run> runs, List<Series> series, long totalRuns) {
+        this(workload, runs, series, totalRuns, List.of());
+    }
+
+    /**
+     * A findings rule (for a rank, or the workload) and the runs it fired in, as the rules give it on each run's
+     * metrics_history rows; {@code last} is its sentence on the latest run it fired in.
+     */
+    public record Recurring(String rule, Integer rank, List<Integer> runs, String cause, String last) {}
+
     /** Text columns: the last runs fit a terminal; the HTML page draws them all. */
     static final int TEXT_RUNS = 6;
 
@@ -93,6 +104,24 @@ public record RunHistory(String workload, List<Run> runs, List<Series> series, l
             m.row(row.toArray());
         }
         sb.append(m.render("  "));
+        if (!findings.isEmpty()) {
+            TextReport.section(sb, "Findings across runs");
+            ReportFormatting.Table f =
+                    new ReportFormatting.Table("rule", "rank", "fired in", "runs", "cause", "latest");
+            for (Recurring r : findings) {
+                StringBuilder which = new StringBuilder();
+                for (int run : r.runs())
+                    which.append(which.length() == 0 ? "#" : ", #").append(run);
+                f.row(
+                        r.rule(),
+                        r.rank() == null ? "-" : r.rank(),
+                        r.runs().size() + " of " + runs.size(),
+                        which,
+                        r.cause() == null ? "-" : r.cause(),
+                        r.last());
+            }
+            sb.append(f.render("  "));
+        }
         return sb.toString();
     }
 

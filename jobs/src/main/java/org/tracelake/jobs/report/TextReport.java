@@ -25,6 +25,7 @@ public final class TextReport {
         String title = "tracelake report: " + m.workload();
         sb.append(title).append('\n').append("=".repeat(title.length())).append('\n');
         sb.append("run ").append(m.runId() == null ? "-" : m.runId()).append('\n');
+        findings(sb, m);
         card(sb, m);
         throughput(sb, m);
         stepTime(sb, m);
@@ -39,6 +40,27 @@ public final class TextReport {
         AllToAllText.render(sb, m);
         allMetrics(sb, m);
         return sb.toString();
+    }
+
+    /**
+     * What to act on first (the findings table): severity, rule, the sentence, and the metric rows that show it (the
+     * Stragglers section's heat map for a straggler, the kernels for a slow GPU, the step table for idle time).
+     */
+    static void findings(StringBuilder sb, ReportModel m) {
+        if (m.findings().isEmpty()) return;
+        section(sb, "Findings");
+        for (ReportModel.Finding f : m.findings()) {
+            sb.append("  [")
+                    .append(f.severity())
+                    .append("] ")
+                    .append(f.rule())
+                    .append(f.rank() == null ? "" : " (rank " + f.rank() + ")")
+                    .append(": ")
+                    .append(f.message())
+                    .append('\n');
+            if (f.evidence() != null)
+                sb.append("      evidence: ").append(f.evidence()).append('\n');
+        }
     }
 
     static void section(StringBuilder sb, String name) {

@@ -52,6 +52,12 @@ public final class Settings {
                     + "bundled conf/device_interconnect_bw.csv)",
             v -> DevicePeakFile.check(v, "bw_gbps_per_direction"));
 
+    public static final Key<String> FINDINGS = new Key<>(
+            "spark.tracelake.findings",
+            "",
+            "thresholds of the findings rules: a CSV like the bundled conf/findings.csv (default: that file)",
+            Settings::regularFile);
+
     public static final Key<Boolean> METRICS_CODEGEN = new Key<>(
             "spark.tracelake.metrics.codegen",
             "false",
@@ -74,6 +80,7 @@ public final class Settings {
             LOCK_STALE_AFTER_HOURS,
             DEVICE_PEAK_FLOPS,
             DEVICE_INTERCONNECT_BW,
+            FINDINGS,
             METRICS_CODEGEN,
             RANK_PASS_AT_INGEST);
 
@@ -159,5 +166,22 @@ public final class Settings {
         if (n.doubleValue() <= 0 || Double.isNaN(n.doubleValue()))
             throw new IllegalArgumentException("must be above 0");
         return n;
+    }
+
+    /** A path that is empty (the bundled file) or names a regular file of at most 1 MiB (never a FIFO). */
+    static String regularFile(String path) {
+        if (path.isEmpty()) return path;
+        java.nio.file.Path p = java.nio.file.Path.of(path);
+        if (!java.nio.file.Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException(path + " is not a regular file");
+        }
+        try {
+            if (java.nio.file.Files.size(p) > DevicePeakFile.MAX_BYTES) {
+                throw new IllegalArgumentException(path + " is larger than 1 MiB");
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot read " + path);
+        }
+        return path;
     }
 }

@@ -1,6 +1,7 @@
 package org.tracelake.jobs.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -62,7 +63,7 @@ class DlrmMetricsTest {
     // The plain implementation
     // ------------------------------------------------------------------------------------------------------------
 
-    record Activity(long start, long end, String cls, String kind, long stream) {}
+    record Activity(long start, long end, String cls, String kind, long stream, String name) {}
 
     record Window(long step, long start, long end) {}
 
@@ -196,7 +197,7 @@ class DlrmMetricsTest {
             long stream = e.get("args").has("stream")
                     ? e.get("args").get("stream").asLong()
                     : e.get("tid").asLong();
-            r.gpu.add(new Activity(start, start + ns(e.get("dur")), cls, kind, stream));
+            r.gpu.add(new Activity(start, start + ns(e.get("dur")), cls, kind, stream, name));
         }
         return r;
     }
@@ -569,5 +570,119 @@ class DlrmMetricsTest {
         double busbw = m.one(W, "busbw_gbps", null, "workload", null, null, "all_reduce")
                 .getDouble(3);
         assertTrue(busbw < 23.024927536231885, "busbw_gbps keeps the waiting: " + busbw);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Why (METRICS.md §4 "Why"), done again with the plain lists
+    // ------------------------------------------------------------------------------------------------------------
+
+    /** |union ∩ [from, to)| of a rank's activities of a class (null: every class). */
+    static long within(PlainRank r, String cls, long from, long to) {
+        List<long[]> clipped = new ArrayList<>();
+        for (long[] iv : r.intervals(cls)) {
+            long a = Math.max(iv[0], from);
+            long b = Math.min(iv[1], to);
+            if (a < b) clipped.add(new long[] {a, b});
+        }
+        return length(union(clipped));
+    }
+
+    /** A rank's lead-in window before a collective starting at s: {p, compute, idle}. */
+    static long[] leadIn(PlainRank r, long s) {
+        Long p = null;
+        for (Activity a : r.gpu) if (a.cls.equals("comm") && a.end <= s && (p == null || a.end > p)) p = a.end;
+        if (p == null) for (Window w : r.steps) if (w.start <= s && s < w.end) p = w.start;
+        if (p == null) p = r.gpu.stream().mapToLong(Activity::start).min().orElseThrow();
+        return new long[] {p, within(r, "compute", p, s), (s - p) - within(r, null, p, s)};
+    }
+
+    static long nearestRankMedian(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get((sorted.size() + 1) / 2 - 1);
+    }
+
+    /**
+     * The cause of every instance with a lag of at least 10 µs, worked out from the trace JSON with the plain lists,
+     * against the collectives rows and the lateness_cause rows; the straggler's instances printed as evidence.
+     */
+    @Test
+    void latenessCauseOfEveryLateArrivalMatchesThePlainWindows() {
+        Map<Integer, Map<String, Integer>> byRank = new TreeMap<>();
+        for (Instance i : plainInstances()) {
+            Row c = collectives.stream()
+                    .filter(x -> x.getAs("match_key").equals(i.key()) && (long) x.getAs("k") == i.k())
+                    .findFirst()
+                    .orElseThrow();
+            if (i.lag() < 10_000) {
+                assertNull((Object) c.getAs("cause"), i.key() + " k " + i.k());
+                continue;
+            }
+            int last = i.lastRank();
+            long[] mine = null;
+            List<Long> p = new ArrayList<>();
+            List<Long> compute = new ArrayList<>();
+            List<Long> idle = new ArrayList<>();
+            for (long[] mem : i.members()) {
+                long[] w = leadIn(plain.get((int) mem[0]), mem[1]);
+                if (mem[0] == last) mine = w;
+                else {
+                    p.add(w[0]);
+                    compute.add(w[1]);
+                    idle.add(w[2]);
+                }
+            }
+            long dStart = mine[0] - nearestRankMedian(p);
+            long dCompute = mine[1] - nearestRankMedian(compute);
+            long dIdle = mine[2] - nearestRankMedian(idle);
+            String cause = 2 * dStart >= i.lag()
+                    ? "upstream"
+                    : 2 * dCompute >= i.lag() && dCompute >= dIdle
+                            ? "device"
+                            : 2 * dIdle >= i.lag() ? "host" : "unexplained";
+            String what = i.key() + " k " + i.k();
+            assertEquals(cause, c.getAs("cause"), what);
+            assertEquals(dStart, (long) c.getAs("delta_start_ns"), what);
+            assertEquals(dCompute, (long) c.getAs("delta_compute_ns"), what);
+            assertEquals(dIdle, (long) c.getAs("delta_idle_ns"), what);
+            byRank.computeIfAbsent(last, x -> new TreeMap<>()).merge(cause, 1, Integer::sum);
+            System.out.printf(
+                    "DLRM %s: lag %.3f us, last rank %d, window [%d, +%d ns): dstart %.3f us, dcompute %.3f us,"
+                            + " didle %.3f us -> %s%n",
+                    what,
+                    i.lag() / 1e3,
+                    last,
+                    mine[0],
+                    mine[1] + mine[2],
+                    dStart / 1e3,
+                    dCompute / 1e3,
+                    dIdle / 1e3,
+                    cause);
+        }
+        assertTrue(!byRank.isEmpty(), "some instance lags by 10 us or more");
+        byRank.forEach((rank, causes) -> {
+            int n = causes.values().stream().mapToInt(Integer::intValue).sum();
+            for (String cause : List.of("device", "host", "upstream", "unexplained")) {
+                m.ok(causes.getOrDefault(cause, 0) / (double) n, W, "lateness_cause", cause, "rank", rank, null, null);
+            }
+            m.ok(n, W, "lateness_cause", "explained_instances", "rank", rank, null, null);
+        });
+        int straggler = (int) m.one(W, "straggler_lag", "straggler_rank", "workload", null, null, null)
+                .getDouble(3);
+        Map<String, Integer> mine = byRank.get(straggler);
+        assertTrue(mine != null, "the straggler, rank " + straggler + ", has a late arrival to explain");
+        String dominant = null;
+        for (String cause : List.of("device", "host", "upstream", "unexplained")) {
+            if (dominant == null || mine.getOrDefault(cause, 0) > mine.getOrDefault(dominant, 0)) dominant = cause;
+        }
+        int n = mine.values().stream().mapToInt(Integer::intValue).sum();
+        m.ok(mine.get(dominant) / (double) n, W, "lateness_cause", null, "workload", null, null, dominant);
+        System.out.printf("DLRM straggler rank %d: lateness_cause %s (%s)%n", straggler, dominant, mine);
+        // What the printed windows show: rank 7 arrives last at 5 instances of 10 us or more. all_to_all #1 (lag
+        // 7,624 us) it entered 4,523 us late (upstream); all_reduce #1: 109 us more idle and 16 more compute, neither
+        // half of 223 (unexplained); the other three (all_to_all #2, #3, #4) it spent idle for the lag: host 3 of 5.
+        assertEquals(7, straggler);
+        assertEquals(Map.of("host", 3, "upstream", 1, "unexplained", 1), mine);
+        assertEquals("host", dominant);
     }
 }

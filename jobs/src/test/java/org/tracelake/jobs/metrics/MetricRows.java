@@ -154,9 +154,12 @@ final class MetricRows {
         assertTrue(rows.size() > 0, "no metric rows at all");
     }
 
-    /** Ratios that are not shares of a whole: max ÷ min or max ÷ mean, 1 or more. */
+    /**
+     * Ratios that are not shares of a whole: max ÷ min or max ÷ mean, 1 or more; gpu_slowness, a rank's time for
+     * identical kernels over the typical rank's, around 1 either side.
+     */
     private static final java.util.Set<String> RATIOS_ABOVE_ONE =
-            java.util.Set.of("load_imbalance_ratio", "all_to_all_imbalance");
+            java.util.Set.of("load_imbalance_ratio", "all_to_all_imbalance", "gpu_slowness");
     /** Percentages that may pass 100: Σ over overlapping CPU threads, and a card-driven estimate. */
     private static final java.util.Set<String> PERCENT_ABOVE_HUNDRED = java.util.Set.of("cpu_overhead", "mfu");
     /** Units of amounts that cannot be negative: durations, sizes, counts, bandwidths. */

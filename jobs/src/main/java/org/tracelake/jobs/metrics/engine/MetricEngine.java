@@ -9,6 +9,7 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.metrics.findings.FindingThresholds;
 import org.tracelake.jobs.metrics.workload.Card;
 import org.tracelake.jobs.metrics.workload.DevicePeakTable;
 import org.tracelake.jobs.metrics.workload.EtAllToAll;
@@ -19,7 +20,7 @@ import org.tracelake.schemas.Tables;
 
 /**
  * Computes the tables of the metrics stage ({@code metrics}, {@code collectives}, {@code collective_members},
- * {@code all_to_all_pairs}, {@code kernel_totals}, {@code collective_hangs}) of a set of workloads from their
+ * {@code all_to_all_pairs}, {@code kernel_totals}, {@code collective_hangs}, {@code findings}) of a set of workloads from their
  * {@code events}, cards and side tables (metrics never reread trace files), in one small Spark plan whatever the number
  * of workloads:
  * <ol>
@@ -55,6 +56,19 @@ public final class MetricEngine {
             Map<String, Dataset<Row>> sideTables,
             DevicePeakTable peaks,
             PartitionFiles files) {
+        return compute(spark, events, summaries, workloads, sideTables, peaks, FindingThresholds.bundled(), files);
+    }
+
+    /** As above, with the findings rules' thresholds ({@code conf/findings.csv} or a site's copy). */
+    public Result compute(
+            SparkSession spark,
+            Dataset<Row> events,
+            Dataset<Row> summaries,
+            Dataset<Row> workloads,
+            Map<String, Dataset<Row>> sideTables,
+            DevicePeakTable peaks,
+            FindingThresholds thresholds,
+            PartitionFiles files) {
         Dataset<Row> etNodes = sideTables.get(Tables.ET_NODES);
         JavaPairRDD<String, WorkloadInputs.Input> sideRows = SideTableInputs.of(sideTables);
         JavaPairRDD<String, WorkloadInputs.Input> inputs = WorkloadInputs.of(
@@ -73,7 +87,7 @@ public final class MetricEngine {
         Timestamp computedAt = new Timestamp(System.currentTimeMillis());
         // one small pair of counts per workload comes back: the rows themselves stay on the executors
         List<long[]> counts = inputs.groupByKey()
-                .map(new WorkloadReducer(peaks, files, computedAt))
+                .map(new WorkloadReducer(peaks, files, computedAt, thresholds))
                 .collect();
         long metricRows = 0;
         long collectives = 0;

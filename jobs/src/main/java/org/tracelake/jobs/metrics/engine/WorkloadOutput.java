@@ -31,7 +31,7 @@ final class WorkloadOutput {
                 pipelineVersion);
     }
 
-    static Row member(String workload, Workload.Member m) {
+    static Row member(String workload, Workload.Member m, Workload.LeadIn window, String cause) {
         return RowFactory.create(
                 workload,
                 m.rank(),
@@ -42,10 +42,14 @@ final class WorkloadOutput {
                 m.end(),
                 m.kind(),
                 m.groupSize(),
-                m.sizeBytes());
+                m.sizeBytes(),
+                window == null ? null : window.from(),
+                window == null ? null : window.computeNs(),
+                window == null ? null : window.idleNs(),
+                cause);
     }
 
-    static Row instance(String workload, Workload.Instance i) {
+    static Row instance(String workload, Workload.Instance i, Workload.Cause c) {
         return RowFactory.create(
                 workload,
                 i.matchKey(),
@@ -62,7 +66,11 @@ final class WorkloadOutput {
                 i.lag(),
                 i.maxEnd() - i.minEnd(),
                 i.lastRank(),
-                i.busbw());
+                i.busbw(),
+                c == null ? null : c.cause(),
+                c == null ? null : c.deltaStartNs(),
+                c == null ? null : c.deltaComputeNs(),
+                c == null ? null : c.deltaIdleNs());
     }
 
     static Row kernelTotal(String workload, Workload.KernelTotal t) {

@@ -4,10 +4,15 @@ import java.io.IOException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.Row;
 import org.tracelake.jobs.metrics.MetricRow;
+import org.tracelake.jobs.metrics.findings.Finding;
+import org.tracelake.jobs.metrics.findings.FindingRules;
+import org.tracelake.jobs.metrics.findings.FindingThresholds;
 import org.tracelake.jobs.metrics.side.CollectiveHangs;
 import org.tracelake.jobs.metrics.side.SideRows;
 import org.tracelake.jobs.metrics.workload.Card;
@@ -32,9 +37,11 @@ final class WorkloadReducer implements Function<Tuple2<String, Iterable<Workload
     private final DevicePeakTable peaks;
     private final PartitionFiles files;
     private final Timestamp computedAt;
+    private final FindingThresholds thresholds;
 
-    WorkloadReducer(DevicePeakTable peaks, PartitionFiles files, Timestamp computedAt) {
+    WorkloadReducer(DevicePeakTable peaks, PartitionFiles files, Timestamp computedAt, FindingThresholds thresholds) {
         this.peaks = peaks;
+        this.thresholds = thresholds;
         this.files = files;
         this.computedAt = computedAt;
     }
@@ -73,10 +80,16 @@ final class WorkloadReducer implements Function<Tuple2<String, Iterable<Workload
         List<Row> metrics = new ArrayList<>(w.metrics.size() + side.size());
         for (MetricRow m : w.metrics) metrics.add(WorkloadOutput.metric(m, computedAt, MetricEngine.PIPELINE_VERSION));
         for (MetricRow m : side) metrics.add(WorkloadOutput.metric(m, computedAt, MetricEngine.PIPELINE_VERSION));
+        // the cause of an instance goes on its last arriver's member row too, so SQL finds late ranks by cause
+        Map<String, String> lateCause = new HashMap<>();
+        w.causes.forEach((i, c) -> lateCause.put(i.matchKey() + "\u0000" + i.k() + "\u0000" + i.lastRank(), c.cause()));
         List<Row> members = new ArrayList<>(w.members.size());
-        for (Workload.Member m : w.members) members.add(WorkloadOutput.member(workload, m));
+        for (Workload.Member m : w.members) {
+            String cause = lateCause.get(m.matchKey() + "\u0000" + m.k() + "\u0000" + m.rank());
+            members.add(WorkloadOutput.member(workload, m, w.leadIns.get(m), cause));
+        }
         List<Row> instances = new ArrayList<>(w.instances.size());
-        for (Workload.Instance i : w.instances) instances.add(WorkloadOutput.instance(workload, i));
+        for (Workload.Instance i : w.instances) instances.add(WorkloadOutput.instance(workload, i, w.causes.get(i)));
         List<Row> pairs = new ArrayList<>(w.pairs.size());
         for (Workload.Pair p : w.pairs) pairs.add(WorkloadOutput.pair(workload, p));
         List<Row> kernels = new ArrayList<>(w.kernelTotals.size());
@@ -90,6 +103,14 @@ final class WorkloadReducer implements Function<Tuple2<String, Iterable<Workload
         List<Row> hangs = new ArrayList<>(sideResult.hangs().size());
         for (CollectiveHangs.Hang h : sideResult.hangs()) hangs.add(h.toRow());
         files.write(Tables.COLLECTIVE_HANGS, workload, hangs);
+        List<MetricRow> all = new ArrayList<>(w.metrics);
+        all.addAll(side);
+        List<FindingRules.Hang> stuck = new ArrayList<>();
+        for (CollectiveHangs.Hang h : sideResult.hangs())
+            stuck.add(new FindingRules.Hang(h.pgName(), h.collectiveSeqId(), h.op(), h.missingRanks(), h.isRoot()));
+        List<Row> findings = new ArrayList<>();
+        for (Finding f : FindingRules.all(workload, all, stuck, thresholds)) findings.add(f.toRow());
+        files.write(Tables.FINDINGS, workload, findings);
         return new long[] {metrics.size(), instances.size()};
     }
 }

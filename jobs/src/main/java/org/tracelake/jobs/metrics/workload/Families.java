@@ -21,6 +21,9 @@ public final class Families {
         AnnotationFamily.compute(w);
         TrafficFamily.compute(w);
         XlaFamily.compute(w, hasWorkloadRow(w, "communication_fraction"));
+        LatenessFamily.compute(w); // reads the join and straggler_lag's straggler
+        GpuSlownessFamily.compute(w);
+        IdleBreakdownFamily.compute(w);
         Gaps.compute(w, sideRows);
     }
 

@@ -26,6 +26,19 @@ public final class Workload {
     public final List<Instance> instances = new ArrayList<>();
     public final List<Pair> pairs = new ArrayList<>();
     public final List<KernelTotal> kernelTotals = new ArrayList<>();
+    /** Each member's lead-in window (lateness_cause), by member; members of ranks without one are absent. */
+    public final java.util.IdentityHashMap<Member, LeadIn> leadIns = new java.util.IdentityHashMap<>();
+    /** The cause of each instance with a lag of at least 10 µs (lateness_cause), by instance. */
+    public final java.util.IdentityHashMap<Instance, Cause> causes = new java.util.IdentityHashMap<>();
+
+    /** A member's lead-in window: its start, and its compute and idle time (ns). */
+    public record LeadIn(long from, long computeNs, long idleNs) {}
+
+    /**
+     * Why an instance's last arriver was late: the cause, and its window against the other ranks' medians (ns).
+     */
+    public record Cause(String cause, long deltaStartNs, long deltaComputeNs, long deltaIdleNs) {}
+
     /** Match keys on which ranks disagree about the number of collectives (set by the cross-rank join), or null. */
     public String mismatch;
 

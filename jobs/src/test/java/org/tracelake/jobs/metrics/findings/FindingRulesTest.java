@@ -1,0 +1,175 @@
+package org.tracelake.jobs.metrics.findings;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.tracelake.jobs.metrics.MetricRow;
+
+/** Each findings rule on hand-built metric rows, against the bundled thresholds (conf/findings.csv) unless said. */
+class FindingRulesTest {
+    private static final FindingThresholds BUNDLED = FindingThresholds.bundled();
+
+    private static MetricRow w(String metric, String figure, Double value, String key) {
+        return new MetricRow("w", metric, figure, value, "x", "workload", null, null, key, "ok", null);
+    }
+
+    private static MetricRow r(String metric, String figure, double value, int rank) {
+        return new MetricRow("w", metric, figure, value, "x", "rank", rank, null, null, "ok", null);
+    }
+
+    private static MetricRow s(String metric, String figure, double value, int rank, long step) {
+        return new MetricRow("w", metric, figure, value, "ms", "step", rank, step, null, "ok", null);
+    }
+
+    private static List<Finding> run(FindingThresholds t, List<FindingRules.Hang> hangs, MetricRow... rows) {
+        return FindingRules.all("w", List.of(rows), hangs, t);
+    }
+
+    /**
+     * A straggler with a median lag of 60 µs reaches the warning level (50) but not critical (500); its dominant cause
+     * (host, 75 % of its late arrivals) is the finding's cause and in its sentence.
+     */
+    @Test
+    void stragglerWithItsCause() {
+        List<Finding> f = run(
+                BUNDLED,
+                List.of(),
+                w("straggler_lag", "p50_lag_us", 60.0, null),
+                w("straggler_lag", "straggler_rank", 3.0, null),
+                r("straggler_lag", "last_arrival_share", 0.5, 3),
+                w("lateness_cause", null, 0.75, "host"));
+        assertEquals(1, f.size(), f.toString());
+        Finding s = f.get(0);
+        assertEquals("straggler", s.rule());
+        assertEquals("warning", s.severity());
+        assertEquals(3, s.rank());
+        assertEquals(60.0, s.value());
+        assertEquals(50.0, s.threshold());
+        assertEquals("host", s.cause());
+        assertTrue(
+                s.message()
+                        .startsWith("Rank 3 is the straggler (last to start 50% of matched collectives, median lag"
+                                + " 60 us), 75% of its late arrivals because its GPU waited for work"),
+                s.message());
+        assertTrue(s.evidence().contains("lateness_cause rank 3"), s.evidence());
+        // 5 µs is below every level
+        assertEquals(
+                List.of(),
+                run(
+                        BUNDLED,
+                        List.of(),
+                        w("straggler_lag", "p50_lag_us", 5.0, null),
+                        w("straggler_lag", "straggler_rank", 3.0, null)));
+    }
+
+    /** A device-caused straggler names the kernel that made it late. */
+    @Test
+    void deviceStragglerNamesItsKernel() {
+        Finding s = run(
+                        BUNDLED,
+                        List.of(),
+                        w("straggler_lag", "p50_lag_us", 600.0, null),
+                        w("straggler_lag", "straggler_rank", 1.0, null),
+                        w("lateness_cause", null, 1.0, "device"),
+                        w("lateness_top_kernel", null, 120.0, "sm90_gemm"))
+                .get(0);
+        assertEquals("critical", s.severity()); // 600 ≥ 500
+        assertTrue(s.message().contains("mostly sm90_gemm, 120 us extra"), s.message());
+    }
+
+    /** gpu_slowness max 1.25 ≥ 1.2: critical; 1.02 < 1.05: nothing. */
+    @Test
+    void slowGpu() {
+        Finding f = run(BUNDLED, List.of(), w("gpu_slowness", "max", 1.25, null), w("gpu_slowness", "rank", 4.0, null))
+                .get(0);
+        assertEquals("slow_gpu", f.rule());
+        assertEquals("critical", f.severity());
+        assertEquals(4, f.rank());
+        assertEquals(
+                List.of(),
+                run(BUNDLED, List.of(), w("gpu_slowness", "max", 1.02, null), w("gpu_slowness", "rank", 4.0, null)));
+    }
+
+    /** host_wait_share 0.6 ≥ 0.5 with idle at 20 % of step time fires; the same share at 5 % idle does not. */
+    @Test
+    void hostBoundIdle() {
+        Finding f = run(
+                        BUNDLED,
+                        List.of(),
+                        w("idle_breakdown", "host_wait_share", 0.6, null),
+                        w("idle_breakdown", "idle_fraction", 0.2, null))
+                .get(0);
+        assertEquals("host_bound_idle", f.rule());
+        assertEquals("host", f.cause());
+        assertEquals(
+                List.of(),
+                run(
+                        BUNDLED,
+                        List.of(),
+                        w("idle_breakdown", "host_wait_share", 0.6, null),
+                        w("idle_breakdown", "idle_fraction", 0.05, null)));
+    }
+
+    /** Exposed communication: (3 + 1) ms of 2 × 10 ms steps = 20 % ≥ 20: warning. */
+    @Test
+    void exposedCommunication() {
+        Finding f = run(
+                        BUNDLED,
+                        List.of(),
+                        s("iter_time", null, 10, 0, 1),
+                        s("iter_time", null, 10, 0, 2),
+                        s("comm_comp_overlap", "exposed_comm_ms", 3, 0, 1),
+                        s("comm_comp_overlap", "exposed_comm_ms", 1, 0, 2))
+                .get(0);
+        assertEquals("exposed_comm", f.rule());
+        assertEquals(20.0, f.value(), 1e-12);
+        assertEquals("warning", f.severity());
+    }
+
+    /** A root hang missing ranks 2 and 5: one critical finding per missing rank; a non-root row adds none. */
+    @Test
+    void hangs() {
+        List<Finding> f = run(
+                BUNDLED,
+                List.of(
+                        new FindingRules.Hang("0", 7, "nccl:all_reduce", List.of(2, 5), true),
+                        new FindingRules.Hang("0", 8, "nccl:all_reduce", List.of(3), false)));
+        assertEquals(2, f.size());
+        assertEquals(2, f.get(0).rank());
+        assertEquals(5, f.get(1).rank());
+        assertEquals("critical", f.get(0).severity());
+    }
+
+    /** Fragmentation 0.4 ≥ 0.3: warning; SM coverage 30 % < 50: info; most severe first. */
+    @Test
+    void memoryAndSmCoverage() {
+        List<Finding> f =
+                run(BUNDLED, List.of(), w("mean_sm_coverage", null, 30.0, null), w("fragmentation", null, 0.4, null));
+        List<String> rules = new ArrayList<>();
+        for (Finding x : f) rules.add(x.rule() + ":" + x.severity());
+        assertEquals(List.of("memory_fragmentation:warning", "low_sm_coverage:info"), rules);
+    }
+
+    /** A site's file moves the straggler's warning to 100 µs: a 60 µs lag is then only info. Bad lines are named. */
+    @Test
+    void aSiteOverridesThresholds() {
+        FindingThresholds site = FindingThresholds.parse(
+                "rule,severity,threshold,description\nstraggler,info,10,\nstraggler,warning,100,\n", "site.csv");
+        Finding s = run(
+                        site,
+                        List.of(),
+                        w("straggler_lag", "p50_lag_us", 60.0, null),
+                        w("straggler_lag", "straggler_rank", 3.0, null))
+                .get(0);
+        assertEquals("info", s.severity());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> FindingThresholds.parse("straggler,urgent,5\n", "site.csv"));
+        assertEquals(
+                "site.csv line 1: severity 'urgent' is not info, warning or critical (see conf/findings.csv)",
+                e.getMessage());
+    }
+}
