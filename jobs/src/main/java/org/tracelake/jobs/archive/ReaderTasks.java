@@ -46,7 +46,7 @@ public final class ReaderTasks {
                     limits,
                     runId));
         }
-        return tasks;
+        return XprofRenderings.markDuplicates(tasks);
     }
 
     /**

@@ -5,6 +5,9 @@ import java.io.Serializable;
 /**
  * One input file to read on an executor: where it is, what the driver's listing said about it, and the rank to
  * use when neither the content nor the name says (its position among the workload's files, METRICS.md §1).
+ * {@code renderingOf}: the path of the file that holds the same profile run in another rendering and is read instead
+ * (an xprof folder's {@code .trace.json.gz} and {@code perfetto_trace.json.gz} beside its {@code .xplane.pb},
+ * METRICS.md §1), so this one is listed as skipped; null for a file to read.
  */
 public record FileTask(
         String workload,
@@ -14,8 +17,21 @@ public record FileTask(
         TraceFormat format,
         int fileOrderRank,
         InputLimits limits,
-        String runId)
+        String runId,
+        String renderingOf)
         implements Serializable {
+
+    public FileTask(
+            String workload,
+            String path,
+            long sizeBytes,
+            long modifiedAtMs,
+            TraceFormat format,
+            int fileOrderRank,
+            InputLimits limits,
+            String runId) {
+        this(workload, path, sizeBytes, modifiedAtMs, format, fileOrderRank, limits, runId, null);
+    }
 
     public String fileName() {
         int slash = path.lastIndexOf('/');

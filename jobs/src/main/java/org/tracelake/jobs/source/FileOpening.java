@@ -38,6 +38,16 @@ public final class FileOpening {
                             "the workload card of " + task.workload()
                                     + ": it describes the workload and holds no events; refresh and ingest read it into workloads"));
         }
+        if (task.renderingOf() != null) {
+            return new Outcome(
+                    null,
+                    FileReport.skipped(
+                            task,
+                            "another rendering of the profile run in "
+                                    + task.renderingOf()
+                                            .substring(task.renderingOf().lastIndexOf('/') + 1)
+                                    + ", which is read instead: one run is read once, on one clock (METRICS.md §1)"));
+        }
         try {
             if (task.sizeBytes() == 0) {
                 report.fail("empty file (0 bytes): nothing to read; remove it or re-export the trace");
@@ -91,6 +101,14 @@ public final class FileOpening {
 
     private static FileTask withFormat(FileTask t, TraceFormat f) {
         return new FileTask(
-                t.workload(), t.path(), t.sizeBytes(), t.modifiedAtMs(), f, t.fileOrderRank(), t.limits(), t.runId());
+                t.workload(),
+                t.path(),
+                t.sizeBytes(),
+                t.modifiedAtMs(),
+                f,
+                t.fileOrderRank(),
+                t.limits(),
+                t.runId(),
+                t.renderingOf());
     }
 }
