@@ -60,13 +60,15 @@ public final class ActivityClass {
      * The class of one activity, or null when it is not GPU activity.
      *
      * @param cat normalised category (kernel, gpu_memcpy, gpu_memset)
-     * @param name activity name (kernel name, "Memcpy HtoD (…)", XLA op name); may be null
+     * @param activityName activity name (kernel name, "Memcpy HtoD (…)", XLA op name or whole HLO instruction); may be null
      * @param hloCategory XLA {@code hlo_category}, null for non-XLA traces
      */
-    public static String of(String cat, String name, String hloCategory) {
+    public static String of(String cat, String activityName, String hloCategory) {
         if (!isGpuActivity(cat)) {
             return null;
         }
+        String name =
+                XlaOpName.of(activityName); // an XLA op named by its whole HLO instruction: its operands decide nothing
         if (CommunicationNames.isCommName(name) || CommunicationNames.isXlaCollective(hloCategory)) {
             return COMM;
         }

@@ -25,14 +25,18 @@ public final class KernelCategory {
     /** Name rules after the class-based ones, in METRICS.md's order. */
     private static final List<Rule> NAME_RULES = List.of(
             rule(MEMORY, "copy_kernel"),
-            // ROCm's Tensile/hipBLASLt GEMMs are named by their index layout: Cijk_Ailk_Bljk_…
-            rule(GEMM, "gemm|cutlass|cublas|matmul|triton_mm|nvjet|wgmma|^Cijk_"),
+            // Before gemm: FlashAttention kernels carry cutlass in their template arguments
+            // (flash_fwd_kernel<Flash_fwd_kernel_traits<…, cutlass::bfloat16_t, …>>).
             rule(ATTENTION, "flash|fmha|attention|sdpa|paged"),
+            // ROCm's Tensile/hipBLASLt GEMMs are named by their index layout: Cijk_Ailk_Bljk_…; Inductor's templated
+            // GEMMs are triton_tem_fused_….
+            rule(GEMM, "gemm|cutlass|cublas|matmul|triton_mm|triton_tem|nvjet|wgmma|^Cijk_"),
             rule(SOFTMAX, "softmax"),
             rule(NORMALIZATION, "layer_?norm|rms_?norm|batch_?norm|group_?norm"),
-            rule(ELEMENTWISE, "elementwise|pointwise|vectorized|unrolled_elementwise"),
+            // Inductor names its Triton kernels triton_<kind>_fused_<ops>: poi = pointwise, red/per = reductions.
+            rule(ELEMENTWISE, "elementwise|pointwise|vectorized|unrolled_elementwise|^triton_poi"),
             // reduce_scatter is a collective, not a reduction kernel.
-            rule(REDUCTION, "reduce(?!_?scatter)|sum_kernel|mean_kernel"));
+            rule(REDUCTION, "reduce(?!_?scatter)|sum_kernel|mean_kernel|^triton_red|^triton_per"));
 
     private KernelCategory() {}
 
@@ -51,8 +55,9 @@ public final class KernelCategory {
             return MEMORY;
         }
         if (name != null) {
+            String opName = XlaOpName.of(name); // an XLA op by its name, never by the operands of its HLO text
             for (Rule r : NAME_RULES) {
-                if (r.pattern().matcher(name).find()) {
+                if (r.pattern().matcher(opName).find()) {
                     return r.category();
                 }
             }

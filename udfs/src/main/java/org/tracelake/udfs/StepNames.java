@@ -29,6 +29,11 @@ public final class StepNames {
      * step number. They are the device's own step windows, so they come before every annotation kind.
      */
     public static final String CAT_DEVICE_STEP = "xla_step";
+    /**
+     * The category the XLA readers give a host event that carries a {@code step_num} stat or arg: JAX's
+     * {@code jax.profiler.StepTraceAnnotation(name, step_num=N)} (METRICS.md §1), step N whatever its name.
+     */
+    public static final String CAT_STEP_ANNOTATION = "step_annotation";
 
     /** Priorities, lower wins: a device's Steps line, then the annotation kinds of {@link #stepNamePriority}. */
     public static final int DEVICE_STEPS_PRIORITY = 0;
@@ -36,8 +41,10 @@ public final class StepNames {
     private static final int PROFILER_STEP_PRIORITY = 1;
     /** Priority of the TPU vLLM kind, the only one that may come as a python_function (METRICS.md §1). */
     private static final int TPU_VLLM_PRIORITY = 4;
+    /** JAX's StepTraceAnnotation, known by its category ({@link #CAT_STEP_ANNOTATION}), after the named kinds. */
+    public static final int STEP_ANNOTATION_PRIORITY = 5;
     /** How many priorities there are: 0 … {@value} − 1. */
-    public static final int PRIORITIES = TPU_VLLM_PRIORITY + 1;
+    public static final int PRIORITIES = STEP_ANNOTATION_PRIORITY + 1;
 
     private static final Pattern PROFILER_STEP = Pattern.compile("ProfilerStep#(\\d+)$");
     /** vLLM's execute_context_*, and its newer form execute_&lt;N&gt;_context_&lt;M&gt;(…)_generation_&lt;K&gt;(…) (METRICS.md §1). */
@@ -51,6 +58,25 @@ public final class StepNames {
     private static final Pattern TPU_VLLM_STEP = Pattern.compile("^\\$core\\.py:331 step$");
 
     private StepNames() {}
+
+    /** vLLM's context_0: a step that scheduled no prompt tokens (only decodes), in either of its forms. */
+    private static final Pattern VLLM_NO_CONTEXT = Pattern.compile("^execute_(\\d+_)?context_0(?!\\d)");
+    /** SGLang's step[DECODE …]: a batch of decodes only. */
+    private static final Pattern SGLANG_DECODE = Pattern.compile("^step\\[DECODE\\b");
+
+    /**
+     * Whether an inference step annotation says it carried no prefill (METRICS.md §4 ttft): vLLM's
+     * {@code execute_context_0_…} / {@code execute_<N>_context_0(…)_generation_<K>(…)} or SGLang's
+     * {@code step[DECODE …]}. False for every other name, which either says it prefilled or does not say.
+     */
+    public static boolean saysNoPrefill(String name) {
+        if (name == null) {
+            return false;
+        }
+        String trimmed = name.trim();
+        return VLLM_NO_CONTEXT.matcher(trimmed).find()
+                || SGLANG_DECODE.matcher(trimmed).find();
+    }
 
     /** N of {@code ProfilerStep#N}; null for other names or an N beyond a long. */
     public static Long profilerStep(String name) {
@@ -100,6 +126,9 @@ public final class StepNames {
         if (CAT_DEVICE_STEP.equals(cat)) {
             return DEVICE_STEPS_PRIORITY;
         }
+        if (CAT_STEP_ANNOTATION.equals(cat)) {
+            return STEP_ANNOTATION_PRIORITY;
+        }
         int priority = stepNamePriority(name);
         if (priority < 0) {
             return -1;
@@ -131,7 +160,8 @@ public final class StepNames {
     /** The step forms in words, for a reason that says no step was found (METRICS.md §1: it names what it looked for). */
     public static final String LOOKED_FOR = "ProfilerStep#<N>; vLLM execute_context_… or"
             + " execute_<N>_context_<M>(…)_generation_<K>(…); SGLang run_batch or step[<MODE> …]; TPU vLLM"
-            + " $core.py:331 step (CPU-side user_annotation events)";
+            + " $core.py:331 step (CPU-side user_annotation events); a JAX StepTraceAnnotation (a host event with a"
+            + " step_num)";
 
     /** The literal part of each step form, and the form it stands for: a name's nearness to a step is to these. */
     private static final List<String[]> STEP_HEADS = List.of(

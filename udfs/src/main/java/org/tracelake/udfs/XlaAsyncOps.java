@@ -23,10 +23,11 @@ public final class XlaAsyncOps {
     private XlaAsyncOps() {}
 
     /** "start", "done", or "" when the name is not an async half (null for a null name). */
-    public static String half(String name) {
-        if (name == null) {
+    public static String half(String eventName) {
+        if (eventName == null) {
             return null;
         }
+        String name = XlaOpName.of(eventName);
         if (SEND_RECV_START.matcher(name).matches()) {
             return START;
         }
@@ -38,10 +39,11 @@ public final class XlaAsyncOps {
      * The instruction both halves share: the name without {@code -start}/{@code -done} ("all-reduce-done.3" →
      * "all-reduce.3", "send-done.2" → "send.2"); the name itself when it is not a half.
      */
-    public static String instruction(String name) {
-        if (name == null) {
+    public static String instruction(String eventName) {
+        if (eventName == null) {
             return null;
         }
+        String name = XlaOpName.of(eventName);
         Matcher m = HALF.matcher(name);
         if (SEND_RECV_START.matcher(name).matches() || !m.matches()) {
             return name;

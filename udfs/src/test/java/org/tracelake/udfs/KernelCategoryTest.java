@@ -68,6 +68,42 @@ class KernelCategoryTest {
     }
 
     @Test
+    void flashAttentionIsAttentionThoughItsTemplateArgumentsSayCutlass() {
+        // METRICS.md §2 (amended turn 4): attention is matched before gemm. The real names of data/'s Llama trace
+        // and of the H200 torch.compile capture (cuDNN's fused SDPA, whose name also says wgmma).
+        assertEquals(
+                "attention",
+                categoryOf(
+                        "kernel",
+                        "void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false,"
+                                + " cutlass::bfloat16_t, Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >,"
+                                + " false, true, false, false, true, true, false, false>(pytorch_flash::Flash_fwd_params)"));
+        assertEquals(
+                "attention",
+                categoryOf(
+                        "kernel",
+                        "cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_64x64x64_1x4x1_cga1x1x1_kernel0_0"));
+        // a plain cutlass GEMM stays gemm
+        assertEquals("gemm", categoryOf("kernel", CUTLASS_GEMM));
+    }
+
+    @Test
+    void inductorTritonKernelsByTheirKind() {
+        // Real names from the H200 torch.compile capture: triton_<kind>_fused_<ops>
+        assertEquals("elementwise", categoryOf("kernel", "triton_poi_fused_relu_threshold_backward_view_11"));
+        assertEquals("elementwise", categoryOf("kernel", "triton_poi_fused__to_copy_9"));
+        assertEquals("reduction", categoryOf("kernel", "triton_red_fused_sum_threshold_backward_view_5"));
+        assertEquals("reduction", categoryOf("kernel", "triton_per_fused_sum_2"));
+        assertEquals("gemm", categoryOf("kernel", "triton_tem_fused_addmm_relu_0"));
+        // first match wins: a persistent reduction fused with a layer norm is normalization, listed before reduction
+        assertEquals(
+                "normalization",
+                categoryOf("kernel", "triton_per_fused__to_copy_add_native_layer_norm_backward_transpose_view_13"));
+        // only at the start of the name
+        assertEquals("other", categoryOf("kernel", "my_triton_poi_helper"));
+    }
+
+    @Test
     void elementwiseAndReduction() {
         assertEquals("elementwise", categoryOf("kernel", DLRM_FILL));
         assertEquals("elementwise", categoryOf("kernel", ROCM_ADD));

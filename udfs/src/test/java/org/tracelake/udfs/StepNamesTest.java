@@ -1,6 +1,7 @@
 package org.tracelake.udfs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +49,26 @@ class StepNamesTest {
     }
 
     /** METRICS.md §1 (amended): only CPU-side annotations are steps, whatever their name. */
+    @Test
+    void jaxStepTraceAnnotationsAreStepsByTheirCategory() {
+        // METRICS.md §1: a host event with step_num (the XLA readers' step_annotation) is a step, whatever its name
+        assertEquals(5, StepNames.stepPriority(StepNames.CAT_STEP_ANNOTATION, "train_step"));
+        assertEquals(-1, StepNames.stepPriority("cpu_op", "train_step"));
+    }
+
+    @Test
+    void stepsThatSayTheyCarryNoPrefill() {
+        // METRICS.md §4 ttft: vLLM counts prefill requests after "context_"; SGLang names a decode-only batch
+        assertTrue(StepNames.saysNoPrefill("execute_context_0(0)_generation_8(8)"));
+        assertTrue(StepNames.saysNoPrefill("execute_3_context_0(0)_generation_16(16)"));
+        assertTrue(StepNames.saysNoPrefill("step[DECODE bs=8]"));
+        assertFalse(StepNames.saysNoPrefill("execute_context_1(77)_generation_0(0)"));
+        assertFalse(StepNames.saysNoPrefill("execute_context_10(512)_generation_0(0)"));
+        assertFalse(StepNames.saysNoPrefill("step[EXTEND bs=8]"));
+        assertFalse(StepNames.saysNoPrefill("ProfilerStep#3"));
+        assertFalse(StepNames.saysNoPrefill(null));
+    }
+
     @Test
     void onlyCpuSideAnnotationsAreSteps() {
         String vllm = "execute_context_0(4)_generation_0(4)";

@@ -60,9 +60,10 @@ public final class ReaderTasks {
                     position,
                     limits,
                     runId,
-                    archiveRoot));
+                    archiveRoot,
+                    null));
         }
-        return tasks;
+        return XprofRenderings.markDuplicates(tasks);
     }
 
     /**

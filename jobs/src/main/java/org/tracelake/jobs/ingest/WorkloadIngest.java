@@ -51,6 +51,9 @@ public record WorkloadIngest(
                     why.append("; ").append(f.task.fileName()).append(": ").append(f.error);
                 else if (f.isError() && f.eventsRead == 0 && !f.fatal && TraceFormat.isTrace(f.format)) {
                     why.append("; ").append(f.task.fileName()).append(" gave no events");
+                } else if (f.fatal && TraceFormat.isTrace(f.format)) {
+                    // a trace file that could not be read is not "no trace files": say which, and why (issue 46)
+                    why.append("; ").append(f.task.fileName()).append(" could not be read (its error follows)");
                 }
             }
             out.add(

@@ -29,7 +29,7 @@ public final class RankAccumulator {
     private final Map<Long, Map<String, IntervalList>> phases = new TreeMap<>();
     private boolean windowsSealed;
 
-    private record StepCandidate(int priority, long step, long start, long end) {}
+    private record StepCandidate(int priority, long step, long start, long end, String name) {}
 
     public RankAccumulator(int rank) {
         out.rank = rank;
@@ -61,8 +61,9 @@ public final class RankAccumulator {
                 int priority = StepNames.stepPriority(e.cat, e.name);
                 Long step = StepNames.profilerStep(e.name);
                 if (step == null) step = e.step;
-                if (priority >= 0 && step != null) stepCandidates.add(new StepCandidate(priority, step, e.ts, e.end()));
-                else if (StepNames.CAT_USER_ANNOTATION.equals(e.cat)) nearStep(e.name);
+                if (priority >= 0 && step != null) {
+                    stepCandidates.add(new StepCandidate(priority, step, e.ts, e.end(), e.name));
+                } else if (StepNames.CAT_USER_ANNOTATION.equals(e.cat)) nearStep(e.name);
             }
         }
         if (GPU_USER_ANNOTATION.equals(e.cat)) return; // Kineto's GPU-side copy of a CPU annotation
@@ -193,7 +194,10 @@ public final class RankAccumulator {
         int best = Integer.MAX_VALUE;
         for (StepCandidate c : stepCandidates) best = Math.min(best, c.priority);
         for (StepCandidate c : stepCandidates) {
-            if (c.priority == best) sweep.addWindow(c.step, c.start, c.end);
+            if (c.priority == best) {
+                sweep.addWindow(c.step, c.start, c.end);
+                if (c.name != null) out.stepNames.putIfAbsent(c.step, c.name);
+            }
         }
         stepCandidates.clear();
     }

@@ -37,6 +37,16 @@ public final class RankFactNames {
     public static final String WINDOW_START = "window_start_ns";
     public static final String WINDOW_END = "window_end_ns";
     public static final String GPU_IN_WINDOW = "gpu_in_window_ns";
+    /**
+     * A step whose own GPU activities (assigned by launch, METRICS.md §1) end after its window: the end of its GPU span
+     * (the last of them), the GPU activity within [window start, that end), and the Σ dur of the step's own kernels and
+     * of its communication kernels (CUDA/HIP graph replay: nothing of the step overlaps its window).
+     */
+    public static final String GPU_SPAN_END = "gpu_span_end_ns";
+
+    public static final String GPU_IN_SPAN = "gpu_in_span_ns";
+    public static final String STEP_KERNEL_DUR = "step_kernel_dur_ns";
+    public static final String STEP_COMM_KERNEL_DUR = "step_comm_kernel_dur_ns";
     public static final String TRIMMED = "trimmed";
     public static final String CCL_COMM_IN_WINDOW = "ccl_comm_in_window_ns";
     public static final String CCL_OVERLAP_IN_WINDOW = "ccl_overlap_in_window_ns";

@@ -68,6 +68,9 @@ public final class RankSummary implements Serializable {
      */
     public String nearestAnnotation;
 
+    /** The annotation name of each step window (the first step's says whether it prefilled: ttft, METRICS.md §4). */
+    public final TreeMap<Long, String> stepNames = new TreeMap<>();
+
     public String nearestStepForm;
 
     /** FSDP::* annotations: whether any, and Σ dur per fsdp_* metric. */

@@ -57,6 +57,11 @@ public final class RankSweep {
         final IntervalList nonCopyNonComm = new IntervalList();
         long positiveFirst = Long.MAX_VALUE;
         long positiveLast = Long.MIN_VALUE;
+        /** The latest end of the step's GPU activities, and Σ dur of its kernels and of its comm kernels. */
+        long last = Long.MIN_VALUE;
+
+        long kernelDur;
+        long commKernelDur;
     }
 
     public void addWindow(long step, long start, long end) {
@@ -109,6 +114,11 @@ public final class RankSweep {
         if (step != null) {
             StepSets s = bySteps.computeIfAbsent(step, k -> new StepSets());
             s.gpu.add(start, end);
+            s.last = Math.max(s.last, end);
+            if (isKernel) {
+                s.kernelDur += end - start;
+                if (isComm) s.commKernelDur += end - start;
+            }
             if (isComm) s.comm.add(start, end);
             if (isCompute) s.compute.add(start, end);
             if (end > start) {
@@ -223,6 +233,13 @@ public final class RankSweep {
             out.accept(new Fact(w.step, RankFactNames.WINDOW_START, w.start));
             out.accept(new Fact(w.step, RankFactNames.WINDOW_END, w.end));
             out.accept(new Fact(w.step, RankFactNames.GPU_IN_WINDOW, gpu.lengthWithin(w.start, w.end)));
+            StepSets s = bySteps.get(w.step);
+            if (s != null && s.last > w.end) { // the step's GPU work runs after its window (METRICS.md §1)
+                out.accept(new Fact(w.step, RankFactNames.GPU_SPAN_END, s.last));
+                out.accept(new Fact(w.step, RankFactNames.GPU_IN_SPAN, gpu.lengthWithin(w.start, s.last)));
+                out.accept(new Fact(w.step, RankFactNames.STEP_KERNEL_DUR, s.kernelDur));
+                out.accept(new Fact(w.step, RankFactNames.STEP_COMM_KERNEL_DUR, s.commKernelDur));
+            }
         }
         for (int i = 0; i < trimmed.size(); i++) {
             Window w = trimmed.get(i);

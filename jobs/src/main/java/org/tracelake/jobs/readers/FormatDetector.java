@@ -13,6 +13,9 @@ public final class FormatDetector {
 
     public static final int SNIFF_BYTES = 4096;
 
+    /** xprof and JAX write displayTimeUnit ns first; Kineto starts with schemaVersion (or deviceProperties). */
+    private static final Pattern XPROF_HEAD = Pattern.compile("\\{\\s*\"displayTimeUnit\"\\s*:\\s*\"ns\"");
+
     /**
      * NCCL Flight Recorder dumps (FORMATS.md §9): {@code _dump_<rank>} (NVRx), {@code nccl_trace_rank_<rank>}
      * (PyTorch's default prefix), {@code rank_<rank>} (torchtitan's {@code comm_traces/}), bare or as .pkl/.pickle/.json.
@@ -61,9 +64,12 @@ public final class FormatDetector {
             if (s.contains("\"rocprofiler-sdk-tool\"")) return TraceFormat.ROCPROF_JSON;
             if (s.contains("\"traceEvents\"") || s.contains("\"schemaVersion\"")) {
                 // xprof writes its header first (FORMATS.md §6); Kineto starts with schemaVersion/deviceProperties.
+                // JAX's perfetto_trace.json.gz starts {"displayTimeUnit": "ns", "traceEvents": … (spaces, no
+                // metadata) and names its processes /device:GPU:0 and /host:CPU.
                 if (s.contains("\"highres-ticks\"")
                         || s.contains("/device:TPU:")
-                        || s.contains("\"displayTimeUnit\":\"ns\",\"metadata\"")) {
+                        || s.contains("/device:GPU:")
+                        || XPROF_HEAD.matcher(s).lookingAt()) {
                     return TraceFormat.XLA_TRACE_JSON;
                 }
                 return TraceFormat.KINETO;

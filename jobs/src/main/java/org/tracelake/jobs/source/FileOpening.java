@@ -39,6 +39,16 @@ public final class FileOpening {
                             "the workload card of " + task.workload()
                                     + ": it describes the workload and holds no events; refresh and ingest read it into workloads"));
         }
+        if (task.renderingOf() != null) {
+            return new Outcome(
+                    null,
+                    FileReport.skipped(
+                            task,
+                            "another rendering of the profile run in "
+                                    + task.renderingOf()
+                                            .substring(task.renderingOf().lastIndexOf('/') + 1)
+                                    + ", which is read instead: one run is read once, on one clock (METRICS.md §1)"));
+        }
         try {
             InsideArchive.Outside outside = InsideArchive.check(task.path(), task.archiveRoot(), conf);
             if (outside != null) { // a link planted after the scan: decided now, as the file is opened
@@ -106,6 +116,7 @@ public final class FileOpening {
                 t.fileOrderRank(),
                 t.limits(),
                 t.runId(),
-                t.archiveRoot());
+                t.archiveRoot(),
+                t.renderingOf());
     }
 }

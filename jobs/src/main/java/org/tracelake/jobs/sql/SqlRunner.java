@@ -58,7 +58,7 @@ public final class SqlRunner {
                     "step_name_priority(name) -> rank of a step annotation kind (1 ProfilerStep, 2 vLLM, 3 SGLang, 4 TPU vLLM), else -1"),
             Map.entry(
                     "step_priority",
-                    "step_priority(cat, name) -> the step rule, lower wins: 0 for an XLA device Steps-line event (xla_step), step_name_priority(name) for CPU-side annotations (user_annotation; python_function for TPU vLLM), else -1"),
+                    "step_priority(cat, name) -> the step rule, lower wins: 0 for an XLA device Steps-line event (xla_step), 5 for a JAX StepTraceAnnotation (step_annotation), step_name_priority(name) for CPU-side annotations (user_annotation; python_function for TPU vLLM), else -1"),
             Map.entry(
                     "is_copy_kernel",
                     "is_copy_kernel(name) -> memcpy|memset|copy_kernel|..., any case (memory_transfer_overhead)"),

@@ -97,7 +97,8 @@ class CclBenchStepsKernelsTest {
         for (int i = 0; i < durationsMs.length; i++) {
             b.cpu(
                     "user_annotation",
-                    "execute_context_" + i + "(1)_generation_" + i + "(1)",
+                    // vLLM counts prefill requests after "context_": the first step prefills (ttft, METRICS.md §4)
+                    "execute_context_" + (i == 0 ? 1 : 0) + "(1)_generation_" + i + "(1)",
                     T0 + ms(start),
                     ms(durationsMs[i]),
                     Map.of());

@@ -20,13 +20,50 @@ final class MetricRows {
     static final double REL = 1e-9;
 
     private final List<Row> rows;
+    /** Per workload, what its traces allow (from the warehouse's events table), or empty for rows given by hand. */
+    private final java.util.Map<String, TraceBounds> bounds;
+
+    /**
+     * A workload's clock range (first event start to last event end, over every rank: no span can be longer) and the
+     * (rank, stream) timelines its GPU activity ran on (no kernel time can exceed the range on each of them).
+     */
+    record TraceBounds(long rangeNs, long gpuTimelines) {}
+
+    private MetricRows(List<Row> rows, java.util.Map<String, TraceBounds> bounds) {
+        this.rows = rows;
+        this.bounds = bounds;
+    }
 
     private MetricRows(List<Row> rows) {
-        this.rows = rows;
+        this(rows, java.util.Map.of());
     }
 
     static MetricRows load(SparkSession spark, String metricsTable) {
-        return new MetricRows(spark.read()
+        return new MetricRows(loadRows(spark, metricsTable), traceBounds(spark, metricsTable));
+    }
+
+    /** The bounds of every workload, from the events table beside the metrics table (none when there is none). */
+    private static java.util.Map<String, TraceBounds> traceBounds(SparkSession spark, String metricsTable) {
+        java.nio.file.Path events = java.nio.file.Path.of(metricsTable).resolveSibling("events");
+        java.util.Map<String, TraceBounds> out = new java.util.HashMap<>();
+        if (!java.nio.file.Files.isDirectory(events)) return out;
+        for (Row r : spark.read()
+                .parquet(events.toString())
+                .where("ts_ns IS NOT NULL")
+                .groupBy("workload")
+                .agg(
+                        org.apache.spark.sql.functions.expr(
+                                "max(ts_ns + greatest(coalesce(dur_ns, 0), 0)) - min(ts_ns)"),
+                        org.apache.spark.sql.functions.expr(
+                                "count(DISTINCT CASE WHEN activity_class IS NOT NULL THEN concat_ws('/', rank, stream) END)"))
+                .collectAsList()) {
+            out.put(r.getString(0), new TraceBounds(r.getLong(1), r.getLong(2)));
+        }
+        return out;
+    }
+
+    private static List<Row> loadRows(SparkSession spark, String metricsTable) {
+        return spark.read()
                 .parquet(metricsTable)
                 .selectExpr(
                         "workload",
@@ -40,7 +77,7 @@ final class MetricRows {
                         "key",
                         "status",
                         "reason")
-                .collectAsList());
+                .collectAsList();
     }
 
     /** Rows already collected with load's columns, in its order. */
@@ -155,6 +192,30 @@ final class MetricRows {
     }
 
     /**
+     * Spans of time on one timeline (a step, the profile, a latency): none can be longer than the workload's clock
+     * range (issue 46: a JAX folder read on two clocks had wall_time_s 1.8e9).
+     */
+    private static final java.util.Set<String> SPANS =
+            java.util.Set.of("wall_time_s", "iter_time", "avg_step_time", "ttft", "tpot", "pipeline_bubble");
+    /**
+     * Time on the GPU's timelines, summed: never above the clock range times the (rank, stream) timelines (issue 46:
+     * 276 s of kernel time in a 92 s window of 4 chips... each op counted twice).
+     */
+    private static final java.util.Set<String> GPU_TIME =
+            java.util.Set.of("kernel_time_s", "total_compute_time_s", "total_comm_time_s", "comm_time_s");
+
+    private static Double nanos(double v, String unit) {
+        if (unit == null) return null;
+        return switch (unit) {
+            case "s", "s/step" -> v * 1e9;
+            case "ms" -> v * 1e6;
+            case "us" -> v * 1e3;
+            case "ns" -> v;
+            default -> null;
+        };
+    }
+
+    /**
      * Ratios that are not shares of a whole: max ÷ min or max ÷ mean, 1 or more; gpu_slowness, a rank's time for
      * identical kernels over the typical rank's, around 1 either side.
      */
@@ -234,6 +295,20 @@ final class MetricRows {
                 bad.add(what + ": percentage " + v + " outside [0, 100]");
             } else if (unit != null && NON_NEGATIVE_UNITS.contains(unit) && v < 0) {
                 bad.add(what + ": negative " + unit + " " + v);
+            }
+            TraceBounds tb = bounds.get(r.getString(0));
+            Double ns = nanos(v, unit);
+            if (tb != null && ns != null && "ok".equals(status)) {
+                // 1 ns of slack per figure: values are rounded to ns on the way
+                if (SPANS.contains(metric) && ns > tb.rangeNs() + 1) {
+                    bad.add(what + ": " + v + " " + unit + " longer than the traces' clock range of " + tb.rangeNs()
+                            + " ns");
+                } else if (GPU_TIME.contains(metric)
+                        && tb.gpuTimelines() > 0
+                        && ns > (double) tb.rangeNs() * tb.gpuTimelines() + 1) {
+                    bad.add(what + ": " + v + " " + unit + " above the clock range (" + tb.rangeNs() + " ns) times the "
+                            + tb.gpuTimelines() + " GPU timelines");
+                }
             }
             Double bound = boundBps.get(r.getString(0));
             if (bound != null && "ok".equals(status) && LINK_BANDWIDTHS.contains(metric)) {

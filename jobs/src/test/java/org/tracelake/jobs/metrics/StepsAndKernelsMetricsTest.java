@@ -148,7 +148,8 @@ class StepsAndKernelsMetricsTest {
             for (int i = 0; i < durations[rank].length; i++) {
                 b.cpu(
                         "user_annotation",
-                        "execute_context_" + i + "(4)_generation_" + i + "(4)",
+                        // vLLM counts prefill requests after "context_": the first step prefills (ttft, METRICS.md §4)
+                        "execute_context_" + (i == 0 ? 1 : 0) + "(4)_generation_" + i + "(4)",
                         T0 + ms(start),
                         ms(durations[rank][i]),
                         Map.of());
@@ -175,13 +176,14 @@ class StepsAndKernelsMetricsTest {
      * traces/kineto/hta-nccl-args-rank0of2 (same name and External id as the CPU annotation, pid = device, tid =
      * stream, starting with the first kernel under it and ending with the last):
      * <pre>
-     * execute_context_0(8)_generation_0(8)  user_annotation      [0, 30)   External id 1  — the one step (prefill only)
-     * execute_context_0(8)_generation_0(8)  gpu_user_annotation  [2, 31)   stream 7, External id 1  — its GPU copy
+     * execute_context_1(8)_generation_0(0)  user_annotation      [0, 30)   External id 1  — the one step (prefill only)
+     * execute_context_1(8)_generation_0(0)  gpu_user_annotation  [2, 31)   stream 7, External id 1  — its GPU copy
      * GEMM [2, 12) launched at 0.5; GEMM [12, 31) launched at 3 (inside both windows, the copy having started later)
      * </pre>
      */
     static void writeVllmWithGpuCopy(TestArchive archive) {
-        String step = "execute_context_0(8)_generation_0(8)";
+        // vLLM names the prefill requests after "context_": one request of 8 prompt tokens (ttft, METRICS.md §4)
+        String step = "execute_context_1(8)_generation_0(0)";
         KinetoTraceBuilder b = new KinetoTraceBuilder(0, 1)
                 .cpu("user_annotation", step, T0, ms(30), Map.of("External id", 1))
                 .gpuAnnotation(step, 7, T0 + ms(2), ms(29), 1);

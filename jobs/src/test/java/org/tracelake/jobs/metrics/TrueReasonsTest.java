@@ -62,10 +62,108 @@ class TrueReasonsTest {
                 .kernel("sm90_xmma_gemm_bf16bf16_bf16f32", 7, t(100), us(400), t(20), Map.of());
         archive.write("sglang_lower", "rank0_trace.json", sglangLower.toJson())
                 .card("sglang_lower", "inference", "llama3-8b", "AMD Instinct MI300X", 1);
+        // Issue 46: a graph-replayed vLLM decode step. Its two kernels are launched inside the 2,400 µs annotation and
+        // run after it ends; the all-reduce carries no size at all.
+        KinetoTraceBuilder graphDecode = new KinetoTraceBuilder(0, 1)
+                .cpu("user_annotation", "execute_context_0(0)_generation_8(8)", t(0), us(2400), Map.of())
+                .kernel("sm90_xmma_gemm_bf16bf16_bf16f32", 7, t(2450), us(2000), t(10), Map.of())
+                .kernel(
+                        "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                        7,
+                        t(4450),
+                        us(500),
+                        t(20),
+                        Map.of());
+        archive.write("graph_decode", "rank0_trace.json", graphDecode.toJson())
+                .card("graph_decode", "inference", "llama3-8b", "NVIDIA H100", 1);
+        // SGLang's first step decodes only; a diffusion model's first step prefills nothing either
+        archive.write(
+                        "sglang_decode",
+                        "rank0_trace.json",
+                        new KinetoTraceBuilder(0, 1)
+                                .cpu("user_annotation", "step[DECODE bs=8]", t(0), us(900), Map.of())
+                                .kernel("sm90_xmma_gemm_bf16bf16_bf16f32", 7, t(100), us(400), t(20), Map.of())
+                                .toJson())
+                .card("sglang_decode", "inference", "llama3-8b", "NVIDIA H100", 1);
+        archive.write(
+                        "diffusion",
+                        "rank0_trace.json",
+                        new KinetoTraceBuilder(0, 1)
+                                .cpu(
+                                        "user_annotation",
+                                        "execute_context_1(77)_generation_0(0)",
+                                        t(0),
+                                        us(900),
+                                        Map.of())
+                                .kernel("sm90_xmma_gemm_bf16bf16_bf16f32", 7, t(100), us(400), t(20), Map.of())
+                                .toJson())
+                .card("diffusion", "inference", "stable-diffusion-3", "NVIDIA H100", 1);
+        // a card that gives no phase
+        archive.write("no_phase", "rank0_trace.json", noSteps.toJson())
+                .write(
+                        "no_phase",
+                        "no_phase.yaml",
+                        String.join(
+                                "\n",
+                                "workload:",
+                                "  model:",
+                                "    model_family: llama3-8b",
+                                "  hardware:",
+                                "    xpu_spec:",
+                                "      type: GPU",
+                                "      model: NVIDIA H100",
+                                "      total_count: 1",
+                                ""));
         archive.write("xspace_2_of_8", "host0.xplane.pb", org.tracelake.jobs.testing.PartlyProfiledXSpace.bytes())
                 .card("xspace_2_of_8", "training", "jax-conv", "AMD Instinct MI300X", 8);
         archive.refresh(spark);
         m = MetricRows.load(spark, archive.table("metrics"));
+    }
+
+    /**
+     * METRICS.md §1 (a step's GPU span): the step [0, 2400) µs launched a GEMM [2450, 4450) and an all-reduce
+     * [4450, 4950) µs. Its span is 0 → 4950 µs, busy 2500 µs: pipeline_bubble = 1 − 2500/4950 (it was 1.0 over the
+     * annotation alone); gpu_span_ms 4.95 beside iter_time 2.4. No kernel overlaps the window, so
+     * communication_fraction is over the step's own kernels: 500 / (2000 + 500) = 20 % (it was "not computable").
+     */
+    @Test
+    void graphReplayedStepsAreMeasuredOverTheirGpuSpan() {
+        String w = "graph_decode";
+        m.ok(2.4, w, "iter_time", null, "step", 0, 0L, null);
+        m.ok(4.95, w, "iter_time", "gpu_span_ms", "step", 0, 0L, null);
+        m.ok(1 - 2500.0 / 4950, w, "pipeline_bubble", "bubble_ratio", "step", 0, 0L, "gaps");
+        m.ok(4.95, w, "pipeline_bubble", "total_time_ms", "step", 0, 0L, "gaps");
+        m.workload(20.0, w, "communication_fraction", null);
+        // every size unknown: no sum at all, not 0.0 "partial"
+        m.gap("missing_input", "none of the 1 collective instances has a known size", w, "comm_bytes_total", null);
+    }
+
+    /** METRICS.md §4: ttft only for a first step that prefills, and tpot's reason names the one step it had. */
+    @Test
+    void ttftNeedsAPrefillAndEveryReasonNamesWhatFailed() {
+        m.gap(
+                "not_meaningful",
+                "the first step, 'execute_context_0(0)_generation_8(8)', carries no prefill",
+                "graph_decode",
+                "ttft",
+                null);
+        m.gap(
+                "missing_input",
+                "single inference step ('execute_context_0(0)_generation_8(8)')",
+                "graph_decode",
+                "tpot",
+                null);
+        m.gap(
+                "not_meaningful",
+                "the first step, 'step[DECODE bs=8]', carries no prefill",
+                "sglang_decode",
+                "ttft",
+                null);
+        m.gap("not_meaningful", "(stable-diffusion-3) is a diffusion model", "diffusion", "ttft", null);
+        // a card without a phase: the one reason, for training and inference metrics alike
+        String noPhase = "the card gives no workload.model.phase";
+        m.gap("not_applicable", noPhase, "no_phase", "throughput_tokens", "tokens_per_s");
+        m.gap("not_applicable", noPhase, "no_phase", "ttft", null);
     }
 
     @Test

@@ -35,6 +35,21 @@ public final class SharedTraces {
         return root().resolve(relative);
     }
 
+    /**
+     * A file or folder of the real captures made for the project ({@code <shared>/captures}, beside traces/); skips
+     * the calling test (fails it under CI's switch) when absent, as {@link #path} does.
+     */
+    public static Path capture(String relative) {
+        Path p = root().resolveSibling("captures").resolve(relative);
+        if (!Files.exists(p)) {
+            Assumptions.abort(skipOrFail(
+                    "real capture " + p + " is missing: put the project's shared captures in " + p.getParent()
+                            + " (../shared/captures beside the checkout, or -Dtracelake.shared=DIR holding captures/)",
+                    callingTest()));
+        }
+        return p;
+    }
+
     /** The test method that asked (the outermost frame of one of our *Test classes), for the skip line. */
     private static String callingTest() {
         return StackWalker.getInstance().walk(frames -> frames.filter(

@@ -59,6 +59,22 @@ public final class TestArchive {
         return this;
     }
 
+    /** Copy a whole folder of the shared captures into the workload, sub-folders and names kept. */
+    public TestArchive copyCapture(String workload, String captureRelative) {
+        Path src = SharedTraces.capture(captureRelative);
+        Path dir = workload(workload);
+        try (var files = Files.walk(src)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                Path to = dir.resolve(src.relativize(f).toString());
+                Files.createDirectories(to.getParent());
+                Files.copy(f, to);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
     public TestArchive write(String workload, String relative, String content) {
         return write(workload, relative, content.getBytes(StandardCharsets.UTF_8));
     }

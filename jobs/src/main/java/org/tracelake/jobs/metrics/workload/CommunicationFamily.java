@@ -4,6 +4,7 @@ import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
 import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
 import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
 import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
@@ -67,42 +68,40 @@ final class CommunicationFamily {
             w.ok("coll_call_num", null, (double) n, "count", SCOPE_RANK, r.rank, null, null);
             perStep.forEach(
                     (step, c) -> w.ok("coll_call_num", null, (double) c, "count", SCOPE_STEP, r.rank, step, null));
-            w.row(
-                    "comm_bytes_total",
-                    null,
-                    (double) known,
-                    "bytes",
-                    SCOPE_RANK,
-                    r.rank,
-                    null,
-                    null,
-                    unknown > 0 ? STATUS_PARTIAL : STATUS_OK,
-                    unknown > 0 ? unknown + " of " + n + " collective instances have no known size" : null);
+            bytesRow(w, SCOPE_RANK, r.rank, null, known, unknown, n, "collective instances");
         }
         if (nRanks == 0) return;
         w.ok("coll_call_num", null, Stats.mean(counts), "count", SCOPE_WORKLOAD, null, null, null);
-        w.workloadRow(
-                "comm_bytes_total",
-                null,
-                (double) knownAll,
-                "bytes",
-                unknownAll > 0 ? STATUS_PARTIAL : STATUS_OK,
-                unknownAll > 0 ? unknownAll + " of " + nAll + " collective instances have no known size" : null);
+        bytesRow(w, SCOPE_WORKLOAD, null, null, knownAll, unknownAll, nAll, "collective instances");
         byKind.forEach((kind, k) -> {
             w.ok("coll_call_num", null, (double) k[0] / nRanks, "count", SCOPE_KEY, null, null, kind);
-            w.row(
-                    "comm_bytes_total",
-                    null,
-                    (double) k[1],
-                    "bytes",
-                    SCOPE_KEY,
-                    null,
-                    null,
-                    kind,
-                    k[2] > 0 ? STATUS_PARTIAL : STATUS_OK,
-                    k[2] > 0 ? k[2] + " of " + k[0] + " instances have no known size" : null);
+            bytesRow(w, SCOPE_KEY, null, kind, k[1], k[2], k[0], "instances");
             w.ok("comm_time_s", null, k[3] / 1e9 / nRanks, "s", SCOPE_KEY, null, null, kind);
         });
+    }
+
+    /**
+     * A comm_bytes_total row: the sum of the known sizes, partial when some are unknown (the reason counts them); when
+     * none is known there is no sum to give, so the value is null and missing_input (issue 46: 0.0 "partial").
+     */
+    private static void bytesRow(
+            Workload w, String scope, Integer rank, String key, long known, long unknown, long n, String what) {
+        boolean none = n > 0 && unknown == n;
+        String reason = none
+                ? "none of the " + n + " " + what + " has a known size (no message-size args on the kernel, its CPU op"
+                        + " or an execution trace)"
+                : unknown > 0 ? unknown + " of " + n + " " + what + " have no known size" : null;
+        w.row(
+                "comm_bytes_total",
+                null,
+                none ? null : (double) known,
+                "bytes",
+                scope,
+                rank,
+                null,
+                key,
+                none ? STATUS_MISSING_INPUT : unknown > 0 ? STATUS_PARTIAL : STATUS_OK,
+                reason);
     }
 
     /**
@@ -191,7 +190,9 @@ final class CommunicationFamily {
 
     /**
      * communication_fraction (CCL-Bench): per rank per trimmed step, Σ dur of communication kernels over Σ dur of all
-     * kernels overlapping the window × 100; mean over steps, then over ranks.
+     * kernels overlapping the window × 100; mean over steps, then over ranks. A trimmed step none of whose kernels
+     * overlap its window because they all run after it (a graph-replayed decode step, METRICS.md §1) is measured
+     * over its own kernels, the GPU work of its span, rather than left out.
      */
     static boolean communicationFraction(Workload w) {
         List<Double> rankMeans = new ArrayList<>();
@@ -199,8 +200,13 @@ final class CommunicationFamily {
             List<Double> pcts = new ArrayList<>();
             r.steps.forEach((step, f) -> {
                 Long kernel = f.get(RankFactNames.CCL_KERNEL_DUR_OVERLAPPING);
+                Long comm = f.get(RankFactNames.CCL_COMM_DUR_OVERLAPPING);
+                if ((kernel == null || kernel <= 0) && f.get(RankFactNames.GPU_SPAN_END) != null) {
+                    kernel = f.get(RankFactNames.STEP_KERNEL_DUR);
+                    comm = f.get(RankFactNames.STEP_COMM_KERNEL_DUR);
+                }
                 if (f.getOrDefault(RankFactNames.TRIMMED, 0L) != 1 || kernel == null || kernel <= 0) return;
-                double pct = 100.0 * f.get(RankFactNames.CCL_COMM_DUR_OVERLAPPING) / kernel;
+                double pct = 100.0 * comm / kernel;
                 pcts.add(pct);
                 w.ok("communication_fraction", null, pct, "%", SCOPE_STEP, r.rank, step, null);
             });

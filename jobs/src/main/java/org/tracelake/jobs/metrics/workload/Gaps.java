@@ -4,6 +4,7 @@ import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_NOT_APPLICABLE;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -69,10 +70,7 @@ final class Gaps {
                         ? "no GPU kernels in the traces"
                         : null;
             case "comm" -> commOps(w) == 0 ? noCollectives(w) : null;
-            case "comm_sized" ->
-                sized(w) == 0
-                        ? "no communication kernel with a known message size, group size >= 2 and duration > 0"
-                        : null;
+            case "comm_sized" -> sized(w) == 0 ? unsized(w) : null;
             case "allreduce_fit" -> "needs >= 5 all_reduce instances with known size and >= 2 distinct sizes";
             case "node_layout" ->
                 c.countPerNode() == null || c.countPerNode() <= 0
@@ -92,14 +90,14 @@ final class Gaps {
                         ? noCollectives(w)
                         : "no trace of rank 0: the ranks that hold events are " + rankList(w)
                                 + ", and CCL-Bench's collective volumes are rank 0's";
-            case "training" ->
-                !phase.equals("training")
-                        ? "not a training workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")"
-                        : null;
-            case "inference" ->
-                !phase.equals("inference")
-                        ? "not an inference workload (card phase: " + (c.phase() == null ? "missing" : c.phase()) + ")"
-                        : null;
+            // a card without a phase gets the one reason (not "not a training" and "not an inference" workload)
+            case "training", "inference" ->
+                c.phase() == null
+                        ? "the card gives no workload.model.phase (training or inference), which decides this metric"
+                        : !phase.equals(requires)
+                                ? "not a" + (requires.equals("inference") ? "n " : " ") + requires
+                                        + " workload (card phase: " + c.phase() + ")"
+                                : null;
             case "card_throughput" ->
                 c.batchSize() == null || c.seqLen() == null
                         ? "card lacks workload.data.batch_size or workload.data.seq_len"
@@ -167,6 +165,36 @@ final class Gaps {
         long n = 0;
         for (RankSummary r : w.ranks) for (CommInstance c : r.comm) if (CommunicationFamily.isSample(c)) n++;
         return n;
+    }
+
+    /**
+     * Why no collective instance gives a bandwidth, condition by condition (METRICS.md §4: a reason names what failed,
+     * never a list of conditions): how many lack a message size, a group size, a group of two or more, a duration.
+     */
+    private static String unsized(Workload w) {
+        long n = 0;
+        long noSize = 0;
+        long noGroup = 0;
+        long single = 0;
+        long zero = 0;
+        for (RankSummary r : w.ranks) {
+            for (CommInstance c : r.comm) {
+                n++;
+                if (c.sizeBytes() == null || c.sizeBytes() < 0) noSize++;
+                if (c.groupSize() == null) noGroup++;
+                else if (c.groupSize() < 2) single++;
+                if (c.dur() <= 0) zero++;
+            }
+        }
+        if (n == 0) return "no communication kernel in the traces";
+        List<String> failed = new ArrayList<>();
+        if (noSize > 0) failed.add(noSize + " have no known message size");
+        if (noGroup > 0) {
+            failed.add(noGroup + " have no group size (no Group size arg, process group or XLA replica_groups)");
+        }
+        if (single > 0) failed.add(single + " run in a group of one");
+        if (zero > 0) failed.add(zero + " last 0 ns");
+        return "none of the " + n + " communication instances gives a bandwidth: " + String.join("; ", failed);
     }
 
     private static long phaseAnnotations(Workload w) {

@@ -186,16 +186,21 @@ final class OverlapFamily {
         }
     }
 
-    /** pipeline_bubble: per rank per step, 1 − |GPU activity in the window| ÷ window span ("gaps"); workload = mean. */
+    /**
+     * pipeline_bubble: per rank per step, 1 − |GPU activity in the step's span| ÷ that span ("gaps"); workload = mean.
+     * The span is the step window, or, when the step's own GPU activities end after it (CUDA/HIP graph replay, deep
+     * launch queues), from its start to the last of them (METRICS.md §1): a decode step whose 434 kernels all ran after
+     * its 2.4 ms annotation was 1.0 with the GPU 99.8 % busy. Never below 0.
+     */
     private static void bubble(Workload w) {
         List<Double> ratios = new ArrayList<>();
         List<Double> bubbles = new ArrayList<>();
         List<Double> totals = new ArrayList<>();
         for (RankSummary r : w.ranks) {
-            forEachWindow(r, (step, dur, inWindow) -> {
-                double ratio = 1.0 - (double) inWindow / dur;
-                double bubble = (dur - inWindow) / 1e6;
-                double total = dur / 1e6;
+            forEachGpuSpan(r, (step, span, busy) -> {
+                double ratio = Math.max(0.0, 1.0 - (double) busy / span);
+                double bubble = Math.max(0L, span - busy) / 1e6;
+                double total = span / 1e6;
                 w.ok("pipeline_bubble", "bubble_ratio", ratio, "ratio", SCOPE_STEP, r.rank, step, "gaps");
                 w.ok("pipeline_bubble", "bubble_time_ms", bubble, "ms", SCOPE_STEP, r.rank, step, "gaps");
                 w.ok("pipeline_bubble", "total_time_ms", total, "ms", SCOPE_STEP, r.rank, step, "gaps");
@@ -215,6 +220,18 @@ final class OverlapFamily {
     }
 
     /** Each step window of the rank with a positive duration, and the GPU activity inside it. */
+    /** Each step's GPU span (METRICS.md §1) and the GPU activity within it; the window itself when nothing runs past. */
+    static void forEachGpuSpan(RankSummary r, WindowVisitor v) {
+        r.steps.forEach((step, f) -> {
+            Long start = f.get(RankFactNames.WINDOW_START);
+            if (start == null) return;
+            Long spanEnd = f.get(RankFactNames.GPU_SPAN_END);
+            long end = spanEnd != null ? spanEnd : f.get(RankFactNames.WINDOW_END);
+            long busy = spanEnd != null ? f.get(RankFactNames.GPU_IN_SPAN) : f.get(RankFactNames.GPU_IN_WINDOW);
+            if (end > start) v.visit(step, end - start, busy);
+        });
+    }
+
     static void forEachWindow(RankSummary r, WindowVisitor v) {
         r.steps.forEach((step, f) -> {
             Long start = f.get(RankFactNames.WINDOW_START);

@@ -5,6 +5,7 @@ import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
 import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_NOT_APPLICABLE;
+import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
 import java.util.ArrayList;
@@ -77,6 +78,7 @@ final class StepFamily {
             List<Long> trimmed = new ArrayList<>();
             for (Window s : windows) {
                 w.ok("iter_time", null, s.dur() / 1e6, "ms", SCOPE_STEP, r.rank, s.step(), null);
+                gpuSpan(w, r, s.step());
                 durs.add(s.dur());
                 if (s.trimmed()) trimmed.add(s.dur());
             }
@@ -195,46 +197,101 @@ final class StepFamily {
         List<Double> ttfts = new ArrayList<>();
         List<Double> tpots = new ArrayList<>();
         boolean anyRank = false;
+        String noPrefill = null; // the reason of the first rank whose first step carries no prefill
+        String singleStep = null; // the annotation of a rank's only step
         for (RankSummary r : w.ranks) {
             List<Window> windows = windows(r);
             if (windows.isEmpty()) continue;
             anyRank = true;
             windows.sort(Comparator.comparingLong(Window::start).thenComparingLong(Window::step));
             int n = windows.size();
+            String firstName = r.stepNames.get(windows.get(0).step());
+            if (n == 1 && singleStep == null) singleStep = firstName == null ? "unnamed" : "'" + firstName + "'";
             double ttft = windows.get(0).dur() / 1e9;
             List<Long> middle = new ArrayList<>();
             for (int k = 2; k <= n; k++) {
                 if (k < n || n == 2) middle.add(windows.get(k - 1).dur());
             }
-            ttfts.add(ttft);
-            w.ok("ttft", null, ttft, "s", SCOPE_RANK, r.rank, null, null);
+            String ttftGap = ttftGap(w.card, firstName);
+            if (ttftGap == null) {
+                ttfts.add(ttft);
+                w.ok("ttft", null, ttft, "s", SCOPE_RANK, r.rank, null, null);
+            } else {
+                if (noPrefill == null) noPrefill = ttftGap + " (rank " + r.rank + ")";
+                w.row("ttft", null, null, "s", SCOPE_RANK, r.rank, null, null, STATUS_NOT_MEANINGFUL, ttftGap);
+            }
             if (!middle.isEmpty()) {
                 double tpot = Stats.mean(middle) / 1e9;
                 tpots.add(tpot);
                 w.ok("tpot", null, tpot, "s", SCOPE_RANK, r.rank, null, null);
             }
         }
-        Double ttft = anyRank ? Stats.mean(ttfts) : null;
+        Double ttft = anyRank && !ttfts.isEmpty() ? Stats.mean(ttfts) : null;
         Double tpot = anyRank && !tpots.isEmpty() ? Stats.mean(tpots) : null;
-        latency(w, "ttft", ttft, anyRank);
-        latency(w, "tpot", tpot, anyRank);
+        latency(w, "ttft", ttft, anyRank, noPrefill, singleStep);
+        latency(w, "tpot", tpot, anyRank, noPrefill, singleStep);
     }
 
-    private static void latency(Workload w, String metric, Double value, boolean anyRank) {
+    /**
+     * Why a rank's first step gives no time to first token (METRICS.md §4), or null when it gives one: the card's model
+     * generates no tokens (diffusion), or the first step's annotation says it carried no prefill.
+     */
+    private static String ttftGap(Card card, String firstStepName) {
+        if (card.isDiffusion()) {
+            return "the card's model (" + card.modelFamily() + ") is a diffusion model, not a token generator: no time"
+                    + " to first token";
+        }
+        if (StepNames.saysNoPrefill(firstStepName)) {
+            return "the first step, '" + firstStepName + "', carries no prefill (no prompt tokens): it gives no time"
+                    + " to first token";
+        }
+        return null;
+    }
+
+    /** A workload row of ttft or tpot: one reason, the condition that failed (METRICS.md §4). */
+    private static void latency(
+            Workload w, String metric, Double value, boolean anyRank, String noPrefill, String singleStep) {
         Long outputLen = w.card.outputLen();
         String reason = null;
+        String status = STATUS_MISSING_INPUT;
         if (metric.equals("tpot") && outputLen != null && outputLen <= 1) {
             reason = "card output_len is " + outputLen + ": no decode steps";
+            status = STATUS_NOT_APPLICABLE;
         } else if (!anyRank) {
             reason = "no inference step annotations (execute_context_*, run_batch, $core.py:331 step) on any rank: "
                     + noSteps(w);
+        } else if (value == null && metric.equals("ttft")) {
+            reason = noPrefill;
+            status = STATUS_NOT_MEANINGFUL;
         } else if (value == null) {
-            reason = "every rank has a single inference step: no decode steps";
+            reason = "every rank has a single inference step (" + singleStep + "): tpot is the mean of the steps after"
+                    + " the first, and there are none";
         }
-        String status = reason == null
-                ? STATUS_OK
-                : reason.startsWith("card output_len") ? STATUS_NOT_APPLICABLE : STATUS_MISSING_INPUT;
-        w.row(metric, null, reason == null ? value : null, "s", SCOPE_WORKLOAD, null, null, null, status, reason);
+        w.row(
+                metric,
+                null,
+                reason == null ? value : null,
+                "s",
+                SCOPE_WORKLOAD,
+                null,
+                null,
+                null,
+                reason == null ? STATUS_OK : status,
+                reason);
+    }
+
+    /**
+     * A step whose GPU work ends after its annotation (graph replay, deep launch queues) gets its GPU span beside
+     * iter_time, which stays the annotation's duration (CCL-Bench): from the step's start to its last GPU activity's end
+     * (METRICS.md §1).
+     */
+    private static void gpuSpan(Workload w, RankSummary r, long step) {
+        Map<String, Long> f = r.steps.get(step);
+        Long spanEnd = f == null ? null : f.get(RankFactNames.GPU_SPAN_END);
+        Long start = f == null ? null : f.get(RankFactNames.WINDOW_START);
+        if (spanEnd != null && start != null) {
+            w.ok("iter_time", "gpu_span_ms", (spanEnd - start) / 1e6, "ms", SCOPE_STEP, r.rank, step, null);
+        }
     }
 
     /** The rank's facts of one step (for families that read windows alongside other facts). */

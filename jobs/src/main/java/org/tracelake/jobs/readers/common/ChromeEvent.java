@@ -33,6 +33,21 @@ public final class ChromeEvent {
         argsRead = false;
     }
 
+    /**
+     * An empty object in the event list: JAX ends its trace JSON with one ({@code …, {}]}), a terminator rather than
+     * an event (METRICS.md §1), so readers pass over it without counting it as a dropped event.
+     */
+    public boolean isEmpty() {
+        return ph == null
+                && cat == null
+                && name == null
+                && pid == null
+                && tid == null
+                && ts == null
+                && dur == null
+                && args.isEmpty();
+    }
+
     public boolean isMetadata() {
         return "M".equals(ph);
     }

@@ -40,6 +40,14 @@ public final class StepWindows {
         byKind.get(StepNames.DEVICE_STEPS_PRIORITY).add(new Window(start, start + durNs, number));
     }
 
+    /**
+     * A host event that states its step number ({@code step_num}: JAX's {@code StepTraceAnnotation}, whatever its
+     * name), of category {@link StepNames#CAT_STEP_ANNOTATION}.
+     */
+    public void offerStepAnnotation(long number, long start, long durNs) {
+        byKind.get(StepNames.STEP_ANNOTATION_PRIORITY).add(new Window(start, start + durNs, number));
+    }
+
     /** Any complete event of the timeline: kept when it is a CPU-side step annotation (METRICS.md §1). */
     public void offerAnnotation(String cat, String name, long start, long durNs) {
         int priority = StepNames.stepPriority(cat, name);

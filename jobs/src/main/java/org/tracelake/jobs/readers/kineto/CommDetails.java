@@ -147,7 +147,7 @@ final class CommDetails {
             if (n != null) groupSize = n.intValue();
         }
         if (pgName == null) pgName = args.get(PG_NAME);
-        if (pgRanks == null) pgRanks = args.get(PG_RANKS);
+        if (pgRanks == null) pgRanks = TruncatedRanks.expand(args.get(PG_RANKS), groupSize);
         if (seq == null) seq = Numbers.wholeNumber(args.get(SEQ));
     }
 

@@ -104,6 +104,8 @@ public final class KinetoReader implements TraceReader {
                 relTs = nanos(e.ts, "ts");
                 if (relTs == null) return false;
                 if (relTs > maxRelTsNs) maxRelTsNs = relTs;
+            } else if (e.isEmpty()) {
+                return false; // JAX's trailing {}: no event, nothing dropped
             } else if (!"M".equals(e.ph)) {
                 report.drops.drop("event without ts (ph " + e.ph + ")");
                 return false;

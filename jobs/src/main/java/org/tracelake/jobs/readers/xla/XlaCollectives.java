@@ -8,6 +8,7 @@ import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.DtypeSize;
 import org.tracelake.udfs.MessageBytes;
 import org.tracelake.udfs.Numbers;
+import org.tracelake.udfs.XlaOpName;
 
 /**
  * The collective columns of an XLA op that the udfs classed as communication (METRICS.md §2): its kind from the op
@@ -24,8 +25,12 @@ public final class XlaCollectives {
     public static final String LONG_NAME = "long_name";
     public static final String SHAPE_WITH_LAYOUT = "shape_with_layout";
 
-    /** Iota form {@code replica_groups=[G,S]<=[dims]T(perm)}: G groups of S devices. */
-    private static final Pattern IOTA_GROUPS = Pattern.compile("replica_groups=\\[(\\d{1,9}),(\\d{1,9})\\]<=");
+    /**
+     * Iota form {@code replica_groups=[G,S]<=[dims]T(perm)}: G groups of S devices, e.g. {@code [4,2]<=[2,4]T(1,0)}
+     * (spaces allowed after the commas, as some printers write them).
+     */
+    private static final Pattern IOTA_GROUPS =
+            Pattern.compile("replica_groups=\\[\\s*(\\d{1,9})\\s*,\\s*(\\d{1,9})\\s*\\]\\s*<=");
     /** Explicit form {@code replica_groups={{0,1,2,3},{4,5,6,7}}}: the size of the first group. */
     private static final Pattern LISTED_GROUPS = Pattern.compile("replica_groups=\\{\\{([0-9,\\s]*)\\}");
     /** Element type of an array shape ({@code f32[5,1024]{1,0}}); tuples have none. */
@@ -35,10 +40,13 @@ public final class XlaCollectives {
     public static void fill(EventRow row, Map<String, String> stats) {
         if (!row.isComm()) return;
         String hloCategory = stats.get(HLO_CATEGORY);
-        String kind = CollectiveKind.of(null, row.name, hloCategory != null ? hloCategory : row.name);
+        String op = XlaOpName.of(row.name); // the op, not the operands of its HLO text (METRICS.md §2)
+        String kind = CollectiveKind.of(null, op, hloCategory != null ? hloCategory : op);
         if (kind == null) kind = CollectiveKind.fromHloCategory(hloCategory); // e.g. "fusion.7" of category all-reduce
         row.collective = kind;
-        row.groupSize = groupSize(stats.get(LONG_NAME));
+        // the HLO text: long_name, or the event's own name when the profiler named the event by its instruction
+        String hlo = stats.get(LONG_NAME);
+        row.groupSize = groupSize(hlo != null ? hlo : row.name);
         row.dtype = elementType(stats.get(SHAPE_WITH_LAYOUT));
         Long bytes = Numbers.wholeNumber(stats.get(RAW_BYTES_ACCESSED));
         if (bytes == null) bytes = Numbers.wholeNumber(stats.get(BYTES_ACCESSED));

@@ -33,6 +33,9 @@ final class XlaTraceIndex {
     private final Map<String, String> lineNames = new HashMap<>();
     private final List<StepCandidate> stepCandidates = new ArrayList<>();
     private final List<AnnotationCandidate> annotationCandidates = new ArrayList<>();
+    /** A host event carrying step_num (JAX's StepTraceAnnotation); a device's events never are one. */
+    private final List<StepCandidate> stepAnnotationCandidates = new ArrayList<>();
+
     private final Map<Integer, StepWindows> deviceSteps = new HashMap<>();
     final StepWindows hostSteps = new StepWindows();
     final TreeSet<Integer> devices = new TreeSet<>();
@@ -80,6 +83,8 @@ final class XlaTraceIndex {
         }
         Long number = stepNumber(e);
         if (number != null) stepCandidates.add(new StepCandidate(e.pid, e.tid, number, start, dur));
+        Long stepNum = XlaLines.stepNumber(e.args.get(XlaLines.STEP_NUM));
+        if (stepNum != null) stepAnnotationCandidates.add(new StepCandidate(e.pid, e.tid, stepNum, start, dur));
         if (StepNames.stepNamePriority(e.name) >= 0) {
             annotationCandidates.add(new AnnotationCandidate(e.pid, e.tid, e.name, start, dur));
         }
@@ -113,6 +118,10 @@ final class XlaTraceIndex {
             hostSteps.offerAnnotation(cat, a.name, a.start, a.dur);
         }
         annotationCandidates.clear();
+        for (StepCandidate c : stepAnnotationCandidates) {
+            if (deviceOf(c.pid) == null) hostSteps.offerStepAnnotation(c.number, c.start, c.dur);
+        }
+        stepAnnotationCandidates.clear();
         deviceSteps.values().forEach(StepWindows::seal);
         hostSteps.seal();
     }

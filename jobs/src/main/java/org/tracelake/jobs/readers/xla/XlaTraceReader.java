@@ -74,6 +74,8 @@ public final class XlaTraceReader implements TraceReader {
                 countersSkipped++;
                 report.metadata.put("counter_series_not_kept", Long.toString(countersSkipped));
                 return false;
+            } else if (e.isEmpty()) {
+                return false; // JAX's trailing {} (METRICS.md §1): no event, nothing dropped
             } else if (!e.isMetadata()) {
                 report.drops.drop("event without ts (ph " + e.ph + ")");
                 return false;
@@ -92,7 +94,7 @@ public final class XlaTraceReader implements TraceReader {
             row.args.putAll(e.args);
             row.arg("line", line);
             if (!e.isMetadata()) {
-                row.cat = XlaLines.category(line, device != null, e.name);
+                row.cat = XlaLines.category(line, device != null, e.name, e.args.get(XlaLines.STEP_NUM));
                 if (e.cat != null) row.arg("cat", e.cat);
                 row.step = index.stepAt(device, ts);
             }

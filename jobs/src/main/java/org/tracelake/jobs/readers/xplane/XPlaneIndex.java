@@ -92,7 +92,9 @@ final class XPlaneIndex {
                     if (correlation != null) kernelDevices.putIfAbsent(correlation, device);
                 } else {
                     String name = eventName(plane, ev);
-                    hostSteps.offerAnnotation(XlaLines.category(line.getName(), false, name), name, start, dur);
+                    Long stepNum = XlaLines.stepNumber(stat(plane, ev, XlaLines.STEP_NUM));
+                    if (stepNum != null) hostSteps.offerStepAnnotation(stepNum, start, dur);
+                    else hostSteps.offerAnnotation(XlaLines.category(line.getName(), false, name), name, start, dur);
                     if (runtime && correlation != null) launchStarts.putIfAbsent(correlation, start);
                 }
             }
@@ -119,6 +121,20 @@ final class XPlaneIndex {
     static String eventName(XPlane plane, XEvent ev) {
         XEventMetadata m = plane.getEventMetadataMap().get(ev.getMetadataId());
         return m == null ? null : m.getName();
+    }
+
+    /** A stat of the event, or of its metadata when the event has none of that name; null when neither has it. */
+    static String stat(XPlane plane, XEvent ev, String name) {
+        for (XStat s : ev.getStatsList()) {
+            if (XStats.statName(plane, s.getMetadataId()).equals(name)) return XStats.value(plane, s);
+        }
+        XEventMetadata m = plane.getEventMetadataMap().get(ev.getMetadataId());
+        if (m != null) {
+            for (XStat s : m.getStatsList()) {
+                if (XStats.statName(plane, s.getMetadataId()).equals(name)) return XStats.value(plane, s);
+            }
+        }
+        return null;
     }
 
     static Long correlation(XPlane plane, XEvent ev) {

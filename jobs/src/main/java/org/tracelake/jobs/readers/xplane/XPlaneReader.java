@@ -120,7 +120,7 @@ public final class XPlaneReader implements TraceReader {
             row.tid = Long.toUnsignedString(line.getId());
             row.ph = "X";
             row.name = device != null ? AmdKernelNames.withoutDescriptorSuffix(rawName) : rawName;
-            row.cat = XlaLines.category(lineName, device != null, row.name);
+            row.cat = XlaLines.category(lineName, device != null, row.name, stats.get(XlaLines.STEP_NUM));
             row.tsNs = index.base() + profileTs;
             row.durNs = Picoseconds.toNanos(ev.getDurationPs());
             row.args.putAll(stats);

@@ -318,6 +318,61 @@ class NsysReaderTest {
         }
     }
 
+    /**
+     * Issue 46: an export of Nsight Systems 2026.x (schema 3.25) has columns and tables older ones lack:
+     * greenContextId and later kernel columns (clusterX/Y/Z, graphId, launch-attribute flags), a META_DATA_EXPORT
+     * of the new version, a table no reader knows. Nothing a newer profiler adds is refused; the known columns are
+     * read by name.
+     */
+    @Test
+    void aNewerSchemaWithMoreColumnsAndTablesIsRead(@TempDir Path dir) throws Exception {
+        Path db = dir.resolve("nsys2026.sqlite");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+                Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL)");
+            s.executeUpdate("INSERT INTO StringIds VALUES (1, 'nvjet_sm100_tst_256x128_64x4_2x1_v_bz_coopA_NTT'),"
+                    + " (2, 'nvjet_sm100_tst'), (10, 'cudaLaunchKernelExC_v11060')");
+            s.executeUpdate("CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT)");
+            s.executeUpdate("INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_SCHEMA_VERSION', '3.25.0'),"
+                    + " ('EXPORT_PRODUCT_VERSION', '2026.1.1.120'), ('EXPORT_SCHEMA_VERSION_MAJOR', '3')");
+            s.executeUpdate(
+                    "CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT)");
+            s.executeUpdate(
+                    "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (" + SyntheticExport.BASE + ", 'x', 'y')");
+            s.executeUpdate("CREATE TABLE TARGET_INFO_GPU (id INTEGER, name TEXT, busLocation TEXT, cuDevice INTEGER,"
+                    + " uuid TEXT, smCount INTEGER, computeMajor INTEGER, computeMinor INTEGER, greenContextSupport"
+                    + " INTEGER)");
+            s.executeUpdate(
+                    "INSERT INTO TARGET_INFO_GPU VALUES (0, 'B200', '0000:01:00.0', 0, 'GPU-1', 148, 10, 0, 1)");
+            s.executeUpdate("CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,"
+                    + " contextId INTEGER, greenContextId INTEGER, streamId INTEGER, correlationId INTEGER,"
+                    + " globalPid INTEGER, demangledName INTEGER, shortName INTEGER, mangledName INTEGER,"
+                    + " launchType INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER,"
+                    + " blockZ INTEGER, clusterX INTEGER, clusterY INTEGER, clusterZ INTEGER, graphId INTEGER,"
+                    + " graphNodeId INTEGER, isProgrammaticDependentLaunch INTEGER, sharedMemoryLimitConfig INTEGER)");
+            s.executeUpdate("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000, 2600, 0, 1, 3, 7, 1, "
+                    + SyntheticExport.GLOBAL_PID + ", 1, 2, NULL, 0, 132, 1, 1, 384, 1, 1, 2, 1, 1, 17, 4, 1, 0)");
+            s.executeUpdate("CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER,"
+                    + " globalTid INTEGER, correlationId INTEGER, nameId INTEGER, returnValue INTEGER,"
+                    + " callchainId INTEGER, greenContextId INTEGER)");
+            s.executeUpdate("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1500, 1600, 1, "
+                    + SyntheticExport.GLOBAL_TID + ", 1, 10, 0, NULL, 3)");
+            s.executeUpdate("CREATE TABLE CUDA_GREEN_CONTEXTS (id INTEGER, deviceId INTEGER, smCount INTEGER)");
+        }
+        ReaderTestSupport.Read read =
+                ReaderTestSupport.readAll(new NsysReader(), ReaderTestSupport.task(db, TraceFormat.NSYS_SQLITE));
+        assertEquals(2, read.rows().size()); // the kernel and its launch
+        assertEquals(0L, read.report().drops.total());
+        Row kernel = rows(read, "kernel").get(0);
+        assertEquals("nvjet_sm100_tst_256x128_64x4_2x1_v_bz_coopA_NTT", col(kernel, EventSchema.NAME));
+        assertEquals("gemm", col(kernel, EventSchema.KERNEL_CATEGORY));
+        assertEquals(SyntheticExport.BASE + 2_000, (Long) col(kernel, EventSchema.TS_NS));
+        assertEquals(600L, (Long) col(kernel, EventSchema.DUR_NS));
+        assertEquals(SyntheticExport.BASE + 1_500, (Long) col(kernel, EventSchema.LAUNCH_TS_NS));
+        assertEquals("3.25.0", read.report().metadata.get("export_schema_version"));
+        assertEquals("2026.1.1.120", read.report().metadata.get("nsys_version"));
+    }
+
     /** A small export with the shape of a 2.x nsys export plus what cloverleaf lacks. */
     static final class SyntheticExport {
         static final long BASE = 1_700_000_000_000_000_000L;

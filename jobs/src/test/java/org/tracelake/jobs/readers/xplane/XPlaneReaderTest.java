@@ -231,6 +231,99 @@ class XPlaneReaderTest {
     }
 
     /**
+     * Issue 46, the shape of the public 4-chip v6e XSpace (not in ../shared/traces/xplane, so built here): its XLA Ops
+     * events are named by their whole HLO instruction, a loop fusion consumes {@code %copy-done.1}, the all-reduce
+     * reads its group from the iota form {@code replica_groups=[4,2]<=[2,4]T(1,0)} (groups of 2), and the Async XLA
+     * Ops line shows the all-reduce in flight again. The fusion is compute (it was a copy), the group size is 2, and
+     * the async row is no device activity (it doubled the kernel time).
+     */
+    @Test
+    void v6eShapedOpsAreClassifiedByTheirOpName(@TempDir Path dir) throws IOException {
+        XPlane.Builder tpu = XPlane.newBuilder().setId(1).setName("/device:TPU:0");
+        statMeta(tpu, 1, "hlo_category");
+        statMeta(tpu, 2, "raw_bytes_accessed");
+        String fusion = "%fusion.2 = f32[8,128]{1,0:T(8,128)} fusion(f32[8,128]{1,0:T(8,128)} %copy-done.1,"
+                + " f32[128]{0} %param.3), kind=kLoop, calls=%fused_computation.2";
+        String allReduce = "%all-reduce.5 = f32[5,1024,1024,256]{3,2,1,0:T(8,128)} all-reduce(f32[5,1024,1024,256]"
+                + "{3,2,1,0:T(8,128)} %bitcast), channel_id=1, replica_groups=[4,2]<=[2,4]T(1,0),"
+                + " use_global_device_ids=true, to_apply=%region_0.3.clone";
+        tpu.putEventMetadata(
+                1,
+                XEventMetadata.newBuilder()
+                        .setId(1)
+                        .setName(fusion)
+                        .addStats(str(1, "loop fusion"))
+                        .build());
+        tpu.putEventMetadata(
+                2,
+                XEventMetadata.newBuilder()
+                        .setId(2)
+                        .setName(allReduce)
+                        .addStats(str(1, "all-reduce"))
+                        .addStats(XStat.newBuilder().setMetadataId(2).setUint64Value(5_368_709_120L))
+                        .build());
+        tpu.addLines(XLine.newBuilder()
+                .setId(2)
+                .setName("XLA Ops")
+                .setTimestampNs(1_000)
+                .addEvents(XEvent.newBuilder().setMetadataId(1).setOffsetPs(0).setDurationPs(3_000_000))
+                .addEvents(XEvent.newBuilder()
+                        .setMetadataId(2)
+                        .setOffsetPs(4_000_000)
+                        .setDurationPs(9_000_000)));
+        tpu.addLines(XLine.newBuilder()
+                .setId(3)
+                .setName("Async XLA Ops")
+                .setTimestampNs(1_000)
+                .addEvents(XEvent.newBuilder()
+                        .setMetadataId(2)
+                        .setOffsetPs(4_000_000)
+                        .setDurationPs(9_000_000)));
+        Path file = dir.resolve("v6e.xplane.pb");
+        Files.write(file, XSpace.newBuilder().addPlanes(tpu).build().toByteArray());
+
+        ReaderTestSupport.Read read =
+                ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(file, TraceFormat.XPLANE));
+        assertEquals(3, read.rows().size());
+        Row fusionRow = read.rows().get(0);
+        assertEquals("compute", col(fusionRow, EventSchema.ACTIVITY_CLASS));
+        Row op = read.rows().get(1);
+        assertEquals("comm", col(op, EventSchema.ACTIVITY_CLASS));
+        assertEquals("all_reduce", col(op, EventSchema.COLLECTIVE));
+        assertEquals(2, (Integer) col(op, EventSchema.GROUP_SIZE));
+        Row inFlight = read.rows().get(2);
+        assertEquals("xla_async_op", col(inFlight, EventSchema.CAT));
+        assertNull(col(inFlight, EventSchema.ACTIVITY_CLASS));
+    }
+
+    /** Issue 46: an XSpace a commit re-encoded as UTF-8 text says so, and what to do. */
+    @Test
+    void anXSpaceReencodedAsTextSaysSo(@TempDir Path dir) throws IOException {
+        byte[] binary = XSpace.newBuilder()
+                .addPlanes(XPlane.newBuilder().setId(1).setName("/device:TPU:0"))
+                .addHostnames("host0")
+                .build()
+                .toByteArray();
+        // every byte that is not valid UTF-8 becomes EF BF BD, as a text conversion writes it; padded with ids
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < 40; i++) {
+            for (byte b : binary) {
+                if ((b & 0x80) != 0) text.write(new byte[] {(byte) 0xef, (byte) 0xbf, (byte) 0xbd}, 0, 3);
+                else text.write(b);
+            }
+            text.write(new byte[] {(byte) 0xef, (byte) 0xbf, (byte) 0xbd, (byte) 0x92, 0x01}, 0, 5);
+        }
+        Path file = dir.resolve("v6e.xplane.pb");
+        Files.write(file, text.toByteArray());
+        Exception e = assertThrows(
+                Exception.class,
+                () -> ReaderTestSupport.readAll(new XPlaneReader(), ReaderTestSupport.task(file, TraceFormat.XPLANE)));
+        assertTrue(
+                e.getMessage().contains("re-encoded as text") && e.getMessage().contains("fetch the binary again"),
+                e.getMessage());
+    }
+
+    /**
      * issue 32 item 6: an XSpace of eight GPU planes of which only GPU:4 and GPU:6 hold events is two ranks, 4 and 6
      * (before: eight); the six empty planes are named in the file's metadata.
      */
