@@ -108,7 +108,8 @@ public final class Refresh {
         List<WorkloadFolder> selected = ArchiveScanner.scan(archive, only, warehouse.conf());
         ChangePlan plan = ChangePlan.of(tables, selected, full, only != null && !only.isEmpty(), computeMetrics);
         if (!allowRemovals) RemovalGuard.checkPlan(tables, archive, plan, only != null && !only.isEmpty());
-        Progress.info("run " + runId + ": " + Progress.count(selected.size(), "workload") + " in " + archive + " -> " + warehouse.root()
+        Progress.info("run " + runId + ": " + Progress.count(selected.size(), "workload") + " in " + archive + " -> "
+                + warehouse.root()
                 + "; " + plan.redo.size() + " to refresh, " + plan.unchanged.size() + " unchanged, "
                 + plan.vanished.size() + " gone");
         for (ChangePlan.Redo r : plan.redo)
