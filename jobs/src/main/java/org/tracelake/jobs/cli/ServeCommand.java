@@ -228,7 +228,10 @@ public final class ServeCommand implements Callable<Integer> {
                         .toString()));
         cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.tracelake.jobs.Main", "serve"));
-        for (String a : spec.commandLine().getParseResult().originalArgs()) {
+        // the arguments after "serve" (picocli may give the whole command line to a subcommand), less this option
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        int serve = args.indexOf("serve");
+        for (String a : serve >= 0 ? args.subList(serve + 1, args.size()) : args) {
             if (!a.equals("--background")) cmd.add(a);
         }
         Files.deleteIfExists(log);
