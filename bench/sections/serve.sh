@@ -41,12 +41,12 @@ done
 [ -n "$url" ] || { log "serve did not start"; exit 1; }
 
 log "(serve) warm-up: one remote and one local query (class-data-sharing archives)"
-"$tl" sql --remote "$url" "SELECT 1" > /dev/null 2>&1
+"$tl" sql --remote "$url" --warehouse "$work/wh" "SELECT 1" > /dev/null 2>&1
 "$tl" sql --warehouse "$work/wh" "SELECT 1" > /dev/null 2>&1
 
 log "(serve) five queries through serve, a fresh sql --remote process each; $cold_runs cold local queries"
 for i in "${!queries[@]}"; do
-  timed "$tl" sql --remote "$url" "${queries[$i]}" >> "$work/remote.txt"
+  timed "$tl" sql --remote "$url" --warehouse "$work/wh" "${queries[$i]}" >> "$work/remote.txt"
   cp "$work/last.log" "$work/remote-$i.log"
   if [ "$i" -lt "$cold_runs" ]; then
     timed "$tl" sql --warehouse "$work/wh" "${queries[0]}" >> "$work/cold.txt"

@@ -2,6 +2,7 @@ package org.tracelake.jobs.cli;
 
 import java.io.BufferedReader;
 import java.io.Console;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.serve.ClientLoader;
+import org.tracelake.jobs.serve.RunningServe;
 import org.tracelake.jobs.sql.ConnectSql;
 import org.tracelake.jobs.sql.ResultPrinter;
 import org.tracelake.jobs.sql.SqlRunner;
@@ -68,8 +70,15 @@ public final class SqlCommand implements Callable<Integer> {
             names = "--remote",
             paramLabel = "sc://HOST:PORT",
             description = "Run through the Spark Connect server at this address (`tracelake serve`) instead of a local"
-                    + " Spark; --warehouse, --master and --conf are the server's then.")
+                    + " Spark; --master and --conf are the server's then. The token: ;token=T in the address, else"
+                    + " SPARK_CONNECT_AUTHENTICATE_TOKEN, else the one serve wrote in --warehouse's _serve/token.")
     String remote;
+
+    @Option(
+            names = "--local",
+            description = "Run in a Spark of this process even when a `tracelake serve` of the warehouse is running"
+                    + " (without it, `sql` uses that serve, unless --master or --conf is given).")
+    boolean local;
 
     @Mixin
     WarehouseOption warehouseOption;
@@ -99,15 +108,31 @@ public final class SqlCommand implements Callable<Integer> {
             System.err.println("no statement to run");
             return ExitCodes.USAGE;
         }
+        if (remote == null
+                && !local
+                && sparkOptions.master == null
+                && sparkOptions.conf().isEmpty()) {
+            // a serve of this warehouse is running: ask it, with no Spark start here (--local: a Spark of our own)
+            RunningServe running = RunningServe.find(warehouseOption.warehouse);
+            if (running != null) remote = running.address();
+        }
         if (remote != null) {
             if (!remote.startsWith("sc://")) {
                 System.err.println("--remote takes a Spark Connect address, sc://HOST:PORT, not " + remote);
                 return ExitCodes.USAGE;
             }
-            if (statements != null && ConnectSql.handles(remote)) {
+            RemoteAddress address = RemoteAddress.parse(remote);
+            String token;
+            try {
+                token = address.token() != null ? address.token() : RemoteAddress.token(warehouseOption.warehouse);
+            } catch (IOException e) {
+                System.err.println("cannot read serve's token: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+            if (statements != null && address.others().isEmpty() && ConnectSql.handles(address.base())) {
                 // Statements from a fresh process: the thin client, which starts in a fraction of the JVM client's
                 // time.
-                return ConnectSql.run(remote, statements, fmt, limit, System.out, System.err) == 0
+                return ConnectSql.run(address.base(), token, statements, fmt, limit, System.out, System.err) == 0
                         ? ExitCodes.OK
                         : ExitCodes.FAILED;
             }
@@ -115,7 +140,7 @@ public final class SqlCommand implements Callable<Integer> {
                     ? null
                     : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             return ClientLoader.runSql(
-                                    remote,
+                                    address.forSparkClient(token),
                                     statements,
                                     fmt.name(),
                                     limit,

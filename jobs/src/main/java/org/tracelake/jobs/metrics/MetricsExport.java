@@ -102,8 +102,10 @@ public final class MetricsExport {
             Path dir = new Path(exportsRoot, "metrics");
             fs.mkdirs(dir);
             target = exportFile(dir, workload + ".json");
-            tmp = exportFile(dir, "." + workload + ".json.tmp");
-            out = fs.create(tmp, true);
+            // a random name of fixed length, never overwritten: a link planted at a predictable name is never written
+            // through, and a long workload name makes it no longer
+            tmp = exportFile(dir, ".export-" + java.util.UUID.randomUUID() + ".tmp");
+            out = fs.create(tmp, false);
             g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
             g.useDefaultPrettyPrinter();
             g.writeStartObject();

@@ -5,15 +5,19 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Properties;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
@@ -60,11 +64,14 @@ public final class WarehouseLock implements AutoCloseable {
      * Takes the lock for {@code command} (the name a second writer is told: refresh, ingest, export, report), or
      * throws {@link HeldException} naming the live owner.
      *
-     * <p>Taking over a stale lock is one atomic step for exactly one of any number of writers that found it (issue 29
-     * item 4; two threads both took it over in 247 of 300 trials when it was read, delete, create): the stale file is
-     * first renamed to a name of this run's own ({@code _lock.takeover.<run>}); only one rename of it succeeds. The
-     * winner checks that what it moved is the lock it judged stale (the same owner, still stale); if a faster writer
-     * had already replaced it with a live lock, that lock is linked back in place and this writer stops as held.
+     * <p>Taking over a stale lock gives exactly one winner among any number of writers that found it (issue 45 item
+     * 6: renaming the stale file aside was exact for two writers only; with three, one writer could move a lock that
+     * a second had just taken, and a third create its own before it was put back). On a local disk the takeover is a
+     * critical section: a writer holds an OS file lock on {@code _lock.takeover} (released by the kernel if the
+     * process dies, so it can never wedge), reads {@code _lock} again, and only if it is still the stale lock it judged
+     * deletes it and creates its own; every later taker then finds a live lock. Creating a lock where there is none
+     * stays one atomic step outside the section. Other file systems (HDFS) keep the rename-aside takeover, exact for
+     * two writers.
      */
     public static WarehouseLock acquire(Warehouse warehouse, String runId, Duration staleAfter, String command)
             throws IOException {
@@ -77,19 +84,18 @@ public final class WarehouseLock implements AutoCloseable {
         me.setProperty("host", host());
         me.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
         me.setProperty("started_at", Instant.now().toString());
-        for (int attempt = 0; attempt < 3; attempt++) {
-            if (tryCreate(fs, path, me, runId)) {
-                WarehouseLock lock = new WarehouseLock(fs, path, runId, staleAfter);
-                lock.heartbeat.start();
-                return lock;
-            }
+        for (int attempt = 0; attempt < 5; attempt++) {
+            if (tryCreate(fs, path, me, runId)) return started(fs, path, runId, staleAfter);
             Holder holder = Holder.read(fs, path);
             if (holder == null) continue; // gone between the create and the read: try again
             String stale = holder.staleness(staleAfter);
-            String who = holder.who();
-            if (stale == null) {
-                throw new HeldException("another writer holds " + path + ": " + who
-                        + ". Wait for it to finish; if it is dead on another host, delete the lock file.");
+            if (stale == null) throw new HeldException(holder.heldMessage(path));
+            if (fs instanceof LocalFileSystem) {
+                if (takeOverLocally(fs, path, holder, staleAfter, me, runId)) {
+                    LOG.warn("took over a stale lock ({}): {}", stale, holder.who(path));
+                    return started(fs, path, runId, staleAfter);
+                }
+                continue; // another writer took it over first: see what is there now
             }
             Path aside = new Path(path.getParent(), "_lock.takeover." + runId);
             if (!rename(fs, path, aside)) continue; // another writer moved it first: see what is there now
@@ -99,15 +105,74 @@ public final class WarehouseLock implements AutoCloseable {
                 boolean restored = moved != null && linkBack(fs, aside, path);
                 fs.delete(aside, false);
                 throw new HeldException("another writer took " + path + " at the same moment"
-                        + (moved != null ? ": " + moved.who() : "")
+                        + (moved != null ? ": " + moved.who(path) : "")
                         + (restored ? "" : " (its lock could not be put back)")
                         + ". Try again later.");
             }
-            LOG.warn("taking over a stale lock ({}): {}", stale, who);
+            LOG.warn("taking over a stale lock ({}): {}", stale, holder.who(path));
             fs.delete(aside, false);
         }
         throw new HeldException(
                 "could not take " + path + ": other writers took it at the same moment. Try again later.");
+    }
+
+    private static WarehouseLock started(FileSystem fs, Path path, String runId, Duration staleAfter) {
+        WarehouseLock lock = new WarehouseLock(fs, path, runId, staleAfter);
+        lock.heartbeat.start();
+        return lock;
+    }
+
+    /** How long a writer waits for another's takeover of a stale lock before it looks again. */
+    private static final long TAKEOVER_WAIT_MS = 30_000;
+
+    /**
+     * The local takeover's critical section (see {@link #acquire}): true when this writer replaced the stale lock
+     * {@code judged} by its own; false when, by the time it held the section, the lock was no longer that one.
+     */
+    private static boolean takeOverLocally(
+            FileSystem fs, Path path, Holder judged, Duration staleAfter, Properties me, String runId)
+            throws IOException {
+        java.nio.file.Path guard = local(path).resolveSibling("_lock.takeover");
+        try (FileChannel channel = FileChannel.open(
+                guard, StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            FileLock section = enter(channel, guard);
+            try {
+                Holder now = Holder.read(fs, path);
+                if (now != null) {
+                    if (!now.sameOwner(judged) || now.staleness(staleAfter) == null) return false;
+                    Files.deleteIfExists(local(path));
+                }
+                return tryCreate(fs, path, me, runId);
+            } finally {
+                section.release();
+            }
+        }
+    }
+
+    /**
+     * Holds the OS lock on the takeover file. Another thread of this JVM inside the section shows as
+     * OverlappingFileLockException (Java tracks the JVM's file locks itself): wait for it as for another process.
+     */
+    private static FileLock enter(FileChannel channel, java.nio.file.Path guard) throws IOException {
+        long deadline = System.nanoTime() + TAKEOVER_WAIT_MS * 1_000_000;
+        while (true) {
+            try {
+                FileLock l = channel.tryLock();
+                if (l != null) return l;
+            } catch (OverlappingFileLockException inThisJvm) {
+                // another thread of this process is taking over: wait below
+            }
+            if (System.nanoTime() > deadline) {
+                throw new HeldException("another writer has been taking over the stale lock for over "
+                        + TAKEOVER_WAIT_MS / 1000 + " s (" + guard + " is locked). Try again later.");
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while waiting for " + guard);
+            }
+        }
     }
 
     /** Whether this run still holds its lock (not taken over as stale, not deleted by hand). */
@@ -189,30 +254,83 @@ public final class WarehouseLock implements AutoCloseable {
         return Paths.get(p.toUri().getPath());
     }
 
-    /** A lock file's owner, as read, with the file's modification time (its last heartbeat). */
-    private record Holder(Properties props, long modifiedAtMs) {
+    /**
+     * How old a lock whose content is not a tracelake lock (no run id or start time: garbage, or a file some other tool
+     * left) must be before it counts as stale. A tracelake lock is never seen half-written on a local disk (it is
+     * linked into place whole); on HDFS it is empty for the moment between its create and its write, far less than
+     * this.
+     */
+    static final Duration UNREADABLE_STALE_AFTER = Duration.ofMinutes(1);
+
+    /** A lock file's owner, as read, with the file's modification time (its last heartbeat) and its raw content. */
+    private record Holder(Properties props, long modifiedAtMs, String raw) {
         static Holder read(FileSystem fs, Path path) {
             try {
                 long modified = fs.getFileStatus(path).getModificationTime();
-                return new Holder(WarehouseLock.read(fs, path), modified);
+                String raw = WarehouseLock.raw(fs, path);
+                Properties p = new Properties();
+                try {
+                    p.load(new java.io.StringReader(raw));
+                } catch (IllegalArgumentException garbage) {
+                    p = new Properties(); // a malformed escape: not a tracelake lock
+                }
+                return new Holder(p, modified, raw);
             } catch (IOException e) {
                 return null; // gone
             }
         }
 
+        /** Whether the content is a tracelake lock: a run id and a start time that parses. */
+        boolean readable() {
+            String started = props.getProperty("started_at");
+            if (props.getProperty("run_id") == null || started == null) return false;
+            try {
+                Instant.parse(started);
+                return true;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+
         String staleness(Duration staleAfter) {
+            if (!readable()) {
+                return Instant.ofEpochMilli(modifiedAtMs)
+                                .plus(UNREADABLE_STALE_AFTER)
+                                .isBefore(Instant.now())
+                        ? "its content is not a tracelake lock, and it is over " + UNREADABLE_STALE_AFTER.toSeconds()
+                                + " s old"
+                        : null;
+            }
             return WarehouseLock.staleness(props, modifiedAtMs, staleAfter);
         }
 
         boolean sameOwner(Holder other) {
-            return Objects.equals(props.getProperty("run_id"), other.props.getProperty("run_id"))
-                    && Objects.equals(props.getProperty("started_at"), other.props.getProperty("started_at"));
+            return raw.equals(other.raw);
         }
 
-        String who() {
+        /** What a writer that finds this lock live is told. */
+        String heldMessage(Path path) {
+            if (!readable()) {
+                return path + " is not a tracelake lock (its content has no run id and start time) and is under "
+                        + UNREADABLE_STALE_AFTER.toSeconds() + " s old, so it is left alone for now; it is taken over"
+                        + " as stale once older. If no tracelake command is writing this warehouse, delete it.";
+            }
+            return "another writer holds " + path + ": " + who(path)
+                    + ". Wait for it to finish; if it is dead on another host, delete the lock file.";
+        }
+
+        String who(Path path) {
+            if (!readable()) return "unreadable lock " + path;
             return "tracelake " + props.getProperty("command", "refresh") + ", run " + props.getProperty("run_id", "?")
                     + " on " + props.getProperty("host", "?") + " (pid " + props.getProperty("pid", "?") + "), started "
                     + props.getProperty("started_at", "?");
+        }
+    }
+
+    /** A lock file's content (at most 64 KiB: a lock is a few lines; a huge file is garbage, read no further). */
+    private static String raw(FileSystem fs, Path path) throws IOException {
+        try (InputStream in = fs.open(path)) {
+            return new String(in.readNBytes(64 * 1024), StandardCharsets.ISO_8859_1);
         }
     }
 

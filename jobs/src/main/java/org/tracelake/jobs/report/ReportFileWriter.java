@@ -4,15 +4,24 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
-/** Writes a report file on any Hadoop file system, through a temporary file and a rename (never half a file). */
+/**
+ * Writes a report file on any Hadoop file system, through a temporary file and a rename (never half a file). The
+ * temporary file has a random name and is created exclusively (issue 45 item 5: a fixed {@code .<name>.tmp} followed
+ * a link planted there and overwrote a file outside the output folder); the rename replaces a link at the target's
+ * name rather than writing through it.
+ */
 public final class ReportFileWriter {
     private ReportFileWriter() {}
 
@@ -24,16 +33,37 @@ public final class ReportFileWriter {
             java.nio.file.Path file =
                     java.nio.file.Path.of(path.toUri().getPath()).toAbsolutePath();
             if (file.getParent() != null) Files.createDirectories(file.getParent());
-            java.nio.file.Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            java.nio.file.Path dir = file.getParent() != null
+                    ? file.getParent()
+                    : file.toAbsolutePath().getParent();
+            // createTempFile: a new random name, created with O_EXCL, which fails on anything already there (a link
+            // included) and follows no link
+            java.nio.file.Path tmp = Files.createTempFile(dir, ".report-", ".tmp");
+            try {
+                try (OutputStream out = Files.newOutputStream(
+                        tmp,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING,
+                        LinkOption.NOFOLLOW_LINKS)) {
+                    out.write(content.getBytes(StandardCharsets.UTF_8));
+                }
+                if (Files.getFileStore(tmp).supportsFileAttributeView("posix")) {
+                    // a report is for reading by others, as a file written the ordinary way would be (a temporary file
+                    // is
+                    // made owner-only)
+                    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+                }
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
             return file.toString();
         }
         FileSystem fs = path.getFileSystem(conf);
         Path qualified = fs.makeQualified(path);
         if (qualified.getParent() != null) fs.mkdirs(qualified.getParent());
-        Path tmp = new Path(qualified.getParent(), "." + qualified.getName() + ".tmp");
-        try (OutputStream out = fs.create(tmp, true)) {
+        Path tmp = new Path(qualified.getParent(), ".report-" + UUID.randomUUID() + ".tmp");
+        try (OutputStream out = fs.create(tmp, false)) {
             out.write(content.getBytes(StandardCharsets.UTF_8));
         }
         if (fs.exists(qualified)) fs.delete(qualified, false);

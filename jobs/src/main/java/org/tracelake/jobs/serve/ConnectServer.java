@@ -13,6 +13,7 @@ import org.apache.spark.sql.connect.service.SparkConnectService$;
 import org.tracelake.jobs.spark.SparkSessions;
 import org.tracelake.jobs.sql.WarehouseViews;
 import org.tracelake.jobs.warehouse.Warehouse;
+import scala.runtime.BoxedUnit;
 
 /**
  * {@code tracelake serve}: one Spark application over the warehouse with a Spark Connect server in it. Every
@@ -47,10 +48,27 @@ public final class ConnectServer implements AutoCloseable {
         this.functions = functions;
     }
 
-    /** Starts the application and the server on {@code host:port} (port 0: any free port). */
-    public static ConnectServer start(SparkConf conf, String warehouseRoot, String host, int port) throws IOException {
+    /**
+     * Starts the application and the server on {@code host:port} (port 0: any free port). Every call must carry
+     * {@code token} (Spark Connect's pre-shared token); every request passes {@link RequestGate} and every statement
+     * {@link PlanCheck}, which refuse writes unless {@code allowWrites}.
+     */
+    public static ConnectServer start(
+            SparkConf conf, String warehouseRoot, String host, int port, String token, boolean allowWrites)
+            throws IOException {
+        if (token == null || token.isBlank()) throw new IllegalArgumentException("serve needs a token");
         conf.set("spark.connect.grpc.binding.address", host);
         conf.set("spark.connect.grpc.binding.port", Integer.toString(port));
+        conf.set("spark.connect.authenticate.token", token);
+        String interceptors =
+                conf.get("spark.connect.grpc.interceptor.classes", "").strip();
+        conf.set(
+                "spark.connect.grpc.interceptor.classes",
+                (interceptors.isEmpty() ? "" : interceptors + ",") + RequestGate.class.getName());
+        // The web UI listens on every interface with no authentication and shows every client's statements: off
+        // unless the owner asks for it (--conf spark.ui.enabled=true).
+        conf.setIfMissing("spark.ui.enabled", "false");
+        ServePolicy.allowWrites(allowWrites);
         // A client's repeated query must be planned again, so that it lists the tables' files again.
         conf.setIfMissing("spark.connect.session.planCache.enabled", "false");
         ReleaseNoise.drop();
@@ -62,6 +80,20 @@ public final class ConnectServer implements AutoCloseable {
                     new Warehouse(warehouseRoot, spark.sparkContext().hadoopConfiguration());
             WarehouseViews views = new WarehouseViews(spark, warehouse, WarehouseViews.Scope.SHARED);
             List<String> tables = views.refresh();
+            // From here on, every new session (each client's) checks its statements. The server's own session, whose
+            // analyser exists already, keeps creating the shared views.
+            org.apache.spark.sql.classic.SparkSession classic = (org.apache.spark.sql.classic.SparkSession) spark;
+            classic.sessionState().analyzer();
+            java.util.Set<String> folders = new java.util.HashSet<>();
+            for (String table : org.tracelake.schemas.Tables.ALL) {
+                folders.add(new org.apache.hadoop.fs.Path(warehouse.table(table)).toString());
+            }
+            ServePolicy.tableFolders(folders);
+            classic.extensions().injectParser((session, parser) -> new PathReadParser(parser));
+            classic.extensions().injectCheckRule(session -> plan -> {
+                PlanCheck.check((org.apache.spark.sql.classic.SparkSession) session, plan);
+                return BoxedUnit.UNIT;
+            });
             watcher = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "tracelake-serve-watcher");
                 t.setDaemon(true);
@@ -90,6 +122,19 @@ public final class ConnectServer implements AutoCloseable {
     /** The address clients connect to. */
     public String address() {
         return "sc://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /**
+     * The address a Spark Connect client should use: on this machine {@code sc://localhost:PORT}, because Spark's
+     * clients send a token over a plain channel only to {@code localhost} (to any other name they insist on TLS).
+     */
+    public String clientAddress() {
+        try {
+            if (java.net.InetAddress.getByName(host).isLoopbackAddress()) return "sc://localhost:" + port;
+        } catch (java.net.UnknownHostException e) {
+            // not resolvable now: the bound address as given
+        }
+        return address();
     }
 
     public int port() {

@@ -21,8 +21,10 @@ import org.apache.spark.connect.proto.SQL;
 import org.apache.spark.connect.proto.SparkConnectServiceGrpc;
 import org.apache.spark.connect.proto.UserContext;
 import org.sparkproject.connect.grpc.ManagedChannel;
+import org.sparkproject.connect.grpc.Metadata;
 import org.sparkproject.connect.grpc.StatusRuntimeException;
 import org.sparkproject.connect.grpc.netty.NettyChannelBuilder;
+import org.sparkproject.connect.grpc.stub.MetadataUtils;
 
 /**
  * {@code sql --remote} for statements given on the command line or in a file: a thin Spark Connect client that speaks
@@ -42,20 +44,41 @@ public final class ConnectSql implements AutoCloseable {
     private final UserContext user;
     private final BufferAllocator allocator = new RootAllocator();
 
-    private ConnectSql(String host, int port) {
-        channel = NettyChannelBuilder.forAddress(host, port)
-                .usePlaintext()
-                .maxInboundMessageSize(128 * 1024 * 1024) // the Connect client's default
-                .build();
-        stub = SparkConnectServiceGrpc.newBlockingStub(channel);
+    private ConnectSql(String host, int port, String token) {
+        NettyChannelBuilder builder = NettyChannelBuilder.forAddress(host, port)
+                .maxInboundMessageSize(128 * 1024 * 1024); // the Connect client's default
+        // As Spark's own clients: a token goes over a plain channel only to this machine, to any other host over TLS.
+        if (token == null || isLoopback(host)) builder.usePlaintext();
+        else builder.useTransportSecurity();
+        channel = builder.build();
+        SparkConnectServiceGrpc.SparkConnectServiceBlockingStub s = SparkConnectServiceGrpc.newBlockingStub(channel);
+        if (token != null) {
+            Metadata headers = new Metadata();
+            headers.put(AUTHORIZATION, "Bearer " + token);
+            s = s.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+        }
+        stub = s;
         user = UserContext.newBuilder()
                 .setUserId(System.getProperty("user.name", ""))
                 .build();
     }
 
+    private static final Metadata.Key<String> AUTHORIZATION =
+            Metadata.Key.of("Authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+    /** Whether a host name or address is this machine's loopback. */
+    static boolean isLoopback(String host) {
+        if (host.equals("localhost")) return true;
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
     /**
-     * Whether this client can take the address: {@code sc://HOST:PORT} with nothing after it (a token, TLS or other
-     * parameters are left to the full client).
+     * Whether this client can take the address: {@code sc://HOST:PORT} with nothing after it (the token is given
+     * apart; TLS or other parameters are left to the full client).
      */
     public static boolean handles(String url) {
         return address(url) != null;
@@ -81,6 +104,7 @@ public final class ConnectSql implements AutoCloseable {
      */
     public static int run(
             String url,
+            String token,
             List<String> statements,
             ResultPrinter.Format format,
             int limit,
@@ -89,7 +113,7 @@ public final class ConnectSql implements AutoCloseable {
             throws InterruptedException {
         URI uri = address(url);
         if (uri == null) throw new IllegalArgumentException("not sc://HOST:PORT: " + url);
-        try (ConnectSql client = new ConnectSql(uri.getHost(), uri.getPort() < 0 ? 15002 : uri.getPort())) {
+        try (ConnectSql client = new ConnectSql(uri.getHost(), uri.getPort() < 0 ? 15002 : uri.getPort(), token)) {
             for (int i = 0; i < statements.size(); i++) {
                 try {
                     client.execute(statements.get(i), format, limit, out);
@@ -97,6 +121,9 @@ public final class ConnectSql implements AutoCloseable {
                     if (i == 0 && e.getStatus().getCode() == org.sparkproject.connect.grpc.Status.Code.UNAVAILABLE) {
                         err.println("cannot reach " + url + ": " + SqlRunner.message(rootCause(e))
                                 + " (is `tracelake serve` running there?)");
+                    } else if (e.getStatus().getCode() == org.sparkproject.connect.grpc.Status.Code.UNAUTHENTICATED) {
+                        err.println(url + " refused the token: " + e.getStatus().getDescription() + " (" + TOKEN_HINT
+                                + ")");
                     } else {
                         String d = e.getStatus().getDescription();
                         err.println("error: " + SqlRunner.message(d == null ? e : new Exception(d)));
@@ -194,6 +221,10 @@ public final class ConnectSql implements AutoCloseable {
     }
 
     private static final String CLIENT_TYPE = "tracelake-sql";
+
+    /** Where {@code sql --remote} takes the token from, in the order it looks. */
+    public static final String TOKEN_HINT = "sql --remote passes ;token= of the address, else"
+            + " SPARK_CONNECT_AUTHENTICATE_TOKEN, else WAREHOUSE/_serve/token of --warehouse";
 
     @Override
     public void close() throws InterruptedException {

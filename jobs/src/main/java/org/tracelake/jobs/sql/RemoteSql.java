@@ -34,8 +34,8 @@ public final class RemoteSql {
             spark = SparkSession.builder().remote(url).connect().create();
             spark.conf().get("spark.sql.session.timeZone"); // the first round trip: fails here when nobody listens
         } catch (Exception e) {
-            err.println("cannot reach " + url + ": " + SqlRunner.message(rootCause(e))
-                    + " (is `tracelake serve` running there?)");
+            err.println("cannot reach " + url.replaceAll("token=[^;]*", "token=…") + ": "
+                    + SqlRunner.message(rootCause(e)) + " (is `tracelake serve` running there?)");
             return 1;
         }
         try {

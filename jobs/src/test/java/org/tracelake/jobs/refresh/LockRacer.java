@@ -8,8 +8,9 @@ import org.tracelake.jobs.warehouse.Warehouse;
 
 /**
  * One side of {@link WarehouseLockRaceTest}'s race between processes: for each trial, says it is ready, spins until
- * the other side is too, then takes the trial's warehouse lock (found stale) and writes whether it won. A won lock is
- * kept until the process ends, as a running refresh would keep it.
+ * every other side is too, then takes the trial's warehouse lock (found stale) and writes whether it won. A won lock
+ * is kept until the process ends, as a running refresh would keep it. Arguments: folder, own name, trials, the other
+ * racers' names.
  */
 public final class LockRacer {
     private LockRacer() {}
@@ -17,15 +18,17 @@ public final class LockRacer {
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         String me = args[1];
-        String other = args[2];
-        int trials = Integer.parseInt(args[3]);
+        int trials = Integer.parseInt(args[2]);
+        java.util.List<String> others = java.util.Arrays.asList(args).subList(3, args.length);
         for (int i = 0; i < trials; i++) {
             Path trial = dir.resolve("trial-" + i);
             Files.createFile(trial.resolve("ready-" + me));
             long deadline = System.nanoTime() + 60_000_000_000L;
-            while (!Files.exists(trial.resolve("ready-" + other))) {
-                if (System.nanoTime() > deadline) throw new IllegalStateException("the other racer never came");
-                Thread.onSpinWait();
+            for (String other : others) {
+                while (!Files.exists(trial.resolve("ready-" + other))) {
+                    if (System.nanoTime() > deadline) throw new IllegalStateException(other + " never came");
+                    Thread.onSpinWait();
+                }
             }
             Warehouse wh = new Warehouse(trial.resolve("wh").toString(), new Configuration());
             String outcome;

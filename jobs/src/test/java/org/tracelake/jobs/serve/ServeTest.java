@@ -78,7 +78,7 @@ class ServeTest {
                         () -> MainProcess.serveAddress(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),
                 "serve never said where it listens");
         assertTrue(serve.isAlive(), "serve ended: " + Files.readString(stderr));
-        String url = MainProcess.serveAddress(stdout);
+        String url = MainProcess.clientUrl(MainProcess.serveAddress(stdout), MainProcess.serveToken(archive.warehouse));
 
         String perWorkload = "SELECT workload, count(*) AS n FROM events GROUP BY workload ORDER BY workload";
         List<JsonNode> first = remote(
@@ -144,6 +144,7 @@ class ServeTest {
         String log = Files.readString(stderr);
         assertEquals(143, serve.exitValue(), "ended by SIGTERM (128 + 15), through its shutdown hook: " + log);
         assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "no process left");
+        assertFalse(Files.exists(archive.warehouse.resolve("_serve/token")), "its token removed");
         assertTrue(Files.readString(stdout).contains("tracelake serve: stopping"), Files.readString(stdout));
         assertFalse(log.contains("Exception") || log.contains("Error"), "a clean stop, and no release noise: " + log);
     }

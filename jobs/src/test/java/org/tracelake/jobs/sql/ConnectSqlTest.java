@@ -67,6 +67,8 @@ class ConnectSqlTest {
                 "serve never said where it listens");
         assertTrue(serve.isAlive(), "serve ended: " + Files.readString(tmp.resolve("serve.err")));
         String url = MainProcess.serveAddress(stdout);
+        String token = MainProcess.serveToken(archive.warehouse);
+        String jvmUrl = MainProcess.clientUrl(url, token);
 
         List<List<String>> cases = List.of(
                 List.of("SELECT * FROM events ORDER BY source_file, ordinal LIMIT 25"),
@@ -87,9 +89,9 @@ class ConnectSqlTest {
         for (List<String> statements : cases) {
             for (ResultPrinter.Format format : ResultPrinter.Format.values()) {
                 Output thin = new Output();
-                int thinCode = ConnectSql.run(url, statements, format, 30, thin.out, thin.err);
+                int thinCode = ConnectSql.run(url, token, statements, format, 30, thin.out, thin.err);
                 Output jvm = new Output();
-                int jvmCode = ClientLoader.runSql(url, statements, format.name(), 30, null, false, jvm.out, jvm.err);
+                int jvmCode = ClientLoader.runSql(jvmUrl, statements, format.name(), 30, null, false, jvm.out, jvm.err);
                 String what = format + " " + statements;
                 assertEquals(jvm.out(), thin.out(), what);
                 assertEquals(jvm.err(), thin.err(), what);
@@ -103,6 +105,7 @@ class ConnectSqlTest {
                 0,
                 ConnectSql.run(
                         url,
+                        token,
                         List.of("SELECT busbw_factor('all_reduce', 4) AS f, kernel_category('comm', 'x') AS k"),
                         ResultPrinter.Format.CSV,
                         10,
@@ -119,7 +122,7 @@ class ConnectSqlTest {
         }
         Output o = new Output();
         String url = "sc://127.0.0.1:" + port;
-        assertEquals(1, ConnectSql.run(url, List.of("SELECT 1"), ResultPrinter.Format.TABLE, 10, o.out, o.err));
+        assertEquals(1, ConnectSql.run(url, null, List.of("SELECT 1"), ResultPrinter.Format.TABLE, 10, o.out, o.err));
         assertEquals("", o.out());
         List<String> lines = o.err().lines().toList();
         assertEquals(1, lines.size(), o.err());
@@ -131,7 +134,7 @@ class ConnectSqlTest {
     void onlyAPlainAddressIsTaken() {
         assertTrue(ConnectSql.handles("sc://localhost:15002"));
         assertTrue(ConnectSql.handles("sc://127.0.0.1:15002/"));
-        assertTrue(!ConnectSql.handles("sc://localhost:15002/;token=abc"), "a token is the JVM client's");
+        assertTrue(!ConnectSql.handles("sc://localhost:15002/;token=abc"), "sql --remote takes the token apart");
         assertTrue(!ConnectSql.handles("sc://localhost:15002/;use_ssl=true"), "TLS is the JVM client's");
         assertTrue(!ConnectSql.handles("http://localhost:15002"));
     }

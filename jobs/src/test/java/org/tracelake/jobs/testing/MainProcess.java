@@ -58,6 +58,19 @@ public final class MainProcess {
         }
     }
 
+    /** The token a {@code serve} of this warehouse wrote for its clients ({@code _serve/token}). */
+    public static String serveToken(Path warehouse) throws IOException {
+        return Files.readString(warehouse.resolve("_serve").resolve("token")).strip();
+    }
+
+    /**
+     * The address Spark's JVM client takes for a serve on this machine: {@code sc://localhost:PORT/;token=T} (that
+     * client sends a token over a plain channel only to {@code localhost}).
+     */
+    public static String clientUrl(String address, String token) {
+        return address.replace("sc://127.0.0.1:", "sc://localhost:") + "/;token=" + token;
+    }
+
     /** The java command line of {@code Main args…}. */
     public static List<String> command(String... args) throws IOException {
         Path home = Path.of(System.getProperty("tracelake.home", "."));
