@@ -262,9 +262,11 @@ class HandBuiltTraceMetricsTest {
         // (By launch, step 1 would hold all of E: 865 µs.)
         m.ok(76.5, w, "gpu_utilization", null, "step", 0, 1L, null);
         m.ok(50.0, w, "gpu_utilization", null, "step", 0, 2L, null);
-        m.ok(1 - 0.765, w, "pipeline_bubble", "bubble_ratio", "step", 0, 1L, "gaps");
-        m.ok(1.0 - 0.765, w, "pipeline_bubble", "bubble_time_ms", "step", 0, 1L, "gaps");
-        m.ok(1.0, w, "pipeline_bubble", "total_time_ms", "step", 0, 1L, "gaps");
+        // pipeline_bubble is over the step's GPU span (METRICS.md §1, amended in issue 46): E, launched in step 1,
+        // ends at 1100, so step 1's span is [0,1100), busy 500 + 250 + 115 = 865: bubble 1 − 865/1100, 235 µs idle.
+        m.ok(1 - 865.0 / 1100, w, "pipeline_bubble", "bubble_ratio", "step", 0, 1L, "gaps");
+        m.ok(0.235, w, "pipeline_bubble", "bubble_time_ms", "step", 0, 1L, "gaps");
+        m.ok(1.1, w, "pipeline_bubble", "total_time_ms", "step", 0, 1L, "gaps");
         m.ok(0.5, w, "pipeline_bubble", "bubble_ratio", "step", 0, 2L, "gaps");
         // Rank 1: step 1 [200,700) 500 → 50 %; step 2 [1200,1300) 100 → 10 %, bubble 0.9.
         m.ok(50.0, w, "gpu_utilization", null, "step", 1, 1L, null);
@@ -272,7 +274,8 @@ class HandBuiltTraceMetricsTest {
         m.ok(0.5, w, "pipeline_bubble", "bubble_ratio", "step", 1, 1L, "gaps");
         m.ok(0.9, w, "pipeline_bubble", "bubble_ratio", "step", 1, 2L, "gaps");
         // Workload: mean over the four (rank, step) rows.
-        m.ok((0.235 + 0.5 + 0.5 + 0.9) / 4, w, "pipeline_bubble", "bubble_ratio", "workload", null, null, "gaps");
+        double mean = (1 - 865.0 / 1100 + 0.5 + 0.5 + 0.9) / 4;
+        m.ok(mean, w, "pipeline_bubble", "bubble_ratio", "workload", null, null, "gaps");
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -550,9 +553,11 @@ class HandBuiltTraceMetricsTest {
         // By kind, Σ over ranks: all_reduce 2·(4096 + 8192) = 24576; all_gather 4·8192 = 32768; broadcast unknown.
         m.ok(24576, w, "comm_bytes_total", null, "key", null, null, "all_reduce");
         m.ok(32768, w, "comm_bytes_total", null, "key", null, null, "all_gather");
+        // every broadcast size unknown: no sum to give (issue 46: it was 0.0 "partial")
         Row bc = m.one(w, "comm_bytes_total", null, "key", null, null, "broadcast");
-        assertEquals("partial", bc.getString(9));
-        assertTrue(bc.getString(10).startsWith("2 of 2 "), bc.getString(10));
+        assertEquals("missing_input", bc.getString(9));
+        assertTrue(bc.isNullAt(3));
+        assertTrue(bc.getString(10).startsWith("none of the 2 instances has a known size"), bc.getString(10));
         // coll_call_num counts the zero-duration kernel, the unknown-size one and the empty one: 6 per rank.
         m.workload(6, w, "coll_call_num", null);
     }
