@@ -96,6 +96,14 @@ public final class GenerateCommand implements Callable<Integer> {
     long stragglerDelayUs;
 
     @Option(
+            names = "--gemm-scale",
+            defaultValue = "1.0",
+            paramLabel = "X",
+            description = "Every GEMM kernel lasts X times as long (1.10: 10 % slower GEMMs), a known cause for"
+                    + " comparing two runs. Default: ${DEFAULT-VALUE}")
+    double gemmScale;
+
+    @Option(
             names = "--seed",
             defaultValue = "7",
             paramLabel = "N",
@@ -105,6 +113,9 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!(gemmScale > 0) || Double.isInfinite(gemmScale)) {
+            throw new Usage.Error("--gemm-scale: takes a number above 0 (1.10: GEMMs 10 % slower), not " + gemmScale);
+        }
         if (formats != null) {
             writeFormats();
         } else if (name == null) {
@@ -114,7 +125,17 @@ public final class GenerateCommand implements Callable<Integer> {
             SampleArchiveGenerator.write(
                     out,
                     new WorkloadSpec(
-                            name, style, ranks, 1, steps, layers, gzip, stragglerRank, stragglerDelayUs * 1000, seed));
+                            name,
+                            style,
+                            ranks,
+                            1,
+                            steps,
+                            layers,
+                            gzip,
+                            stragglerRank,
+                            stragglerDelayUs * 1000,
+                            seed,
+                            gemmScale));
         }
         System.out.println("wrote " + out.toAbsolutePath());
         return ExitCodes.OK;

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import org.tracelake.udfs.ActivityClass;
+import org.tracelake.udfs.KernelCategory;
 
 /**
  * Simulates one rank of a data-parallel training job and writes its Kineto trace: a CPU thread that launches
@@ -183,6 +185,8 @@ final class RankTraceGenerator {
     /** cpu_op ⊃ cudaLaunchKernel on the CPU; the kernel on the compute stream once the stream is free. */
     private void kernel(String op, String kernelName, long nominalDurNs) throws IOException {
         long dur = jittered(nominalDurNs);
+        if (spec.gemmScale() != 1.0 && KernelCategory.GEMM.equals(KernelCategory.of(ActivityClass.COMPUTE, kernelName)))
+            dur = Math.round(dur * spec.gemmScale());
         long opStart = cpu;
         long externalId = nextExternalId++;
         long correlation = nextCorrelation++;

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.tracelake.jobs.metrics.FigureReference;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.schemas.Tables;
 
@@ -57,13 +58,31 @@ final class HistoryQuery {
         // Run ids start with their UTC start time (RunIds), so their order is the runs' order.
         List<String> shown = new ArrayList<>(allRuns).subList(Math.max(0, allRuns.size() - RUN_CAP), allRuns.size());
         Map<String, String> started = startTimes(shown);
+        Map<String, String> verdicts = stepVerdicts(workload);
         List<RunHistory.Run> runs = new ArrayList<>();
         for (String id : shown) {
             runs.add(new RunHistory.Run(
-                    id, started.get(id), changes.getOrDefault(id, List.of()), withMetrics.contains(id)));
+                    id,
+                    started.get(id),
+                    changes.getOrDefault(id, List.of()),
+                    withMetrics.contains(id),
+                    verdicts.get(id)));
         }
         return new RunHistory(
                 workload, runs, history == null ? List.of() : series(workload, history, shown), allRuns.size());
+    }
+
+    /** Per run, the step-time verdict against the previous run (the regressions row of rule step_verdict). */
+    private Map<String, String> stepVerdicts(String workload) {
+        Map<String, String> out = new HashMap<>();
+        if (!q.warehouse().exists(Tables.REGRESSIONS)) return out;
+        for (Row r : q.forWorkload(Tables.REGRESSIONS, workload)
+                .where(col("rule").equalTo(lit("step_verdict")))
+                .select("run_id", "verdict")
+                .collectAsList()) {
+            out.put(r.getString(0), r.getString(1));
+        }
+        return out;
     }
 
     private Map<String, String> startTimes(List<String> runIds) {
@@ -110,7 +129,13 @@ final class HistoryQuery {
             List<Boolean> marks = new ArrayList<>();
             for (String id : runIds) marks.add(flagged.contains(id + "|" + e.metric() + "|" + e.figure()));
             out.add(new RunHistory.Series(
-                    e.metric(), e.figure(), e.unit(), e.label(), e.higherIsBetter(), Arrays.asList(v), marks));
+                    e.metric(),
+                    e.figure(),
+                    e.unit(),
+                    e.label(),
+                    FigureReference.direction(e.metric(), e.figure()).word(),
+                    Arrays.asList(v),
+                    marks));
         }
         return out;
     }
