@@ -41,6 +41,7 @@ final class RegressionLines {
         }
         List<String> lines = new ArrayList<>();
         List<String> held = new ArrayList<>();
+        List<String> noSteps = new ArrayList<>();
         for (Map.Entry<String, Workload> e : byWorkload.entrySet()) {
             Workload w = e.getValue();
             String verdict = w.verdict == null ? null : w.verdict.getAs("verdict");
@@ -49,11 +50,22 @@ final class RegressionLines {
                 held.add(e.getKey());
                 continue;
             }
+            if (w.verdict != null && w.verdict.getAs("step_change") == null && !moved) {
+                noSteps.add(e.getKey()); // a run without two steps (or a format without steps): nothing to weigh
+                continue;
+            }
             lines.add(line(e.getKey(), w));
         }
         if (!held.isEmpty()) {
             lines.add(String.format(
                     Locale.ROOT, "  %d held their step time (neutral): %s", held.size(), String.join(", ", held)));
+        }
+        if (!noSteps.isEmpty()) {
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  %d without steps to compare, nothing else moved: %s",
+                    noSteps.size(),
+                    String.join(", ", noSteps)));
         }
         if (total > shown.size()) {
             lines.add(String.format(

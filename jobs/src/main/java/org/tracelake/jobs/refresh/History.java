@@ -82,23 +82,28 @@ public final class History {
     private Regressions writeRegressions(RunComparisons comparisons) {
         Dataset<Row> compared = comparisons.comparisons().persist(StorageLevel.MEMORY_AND_DISK());
         compared.createOrReplaceTempView("run_comparisons");
-        // in the tables' own schemas (run_id, workload, metric, previous_run_id NOT NULL, as every earlier run wrote
-        // them); the queries' own columns, read back from Parquet, are all nullable
-        Dataset<Row> cached = spark.createDataFrame(
-                        comparisons.regressions("run_comparisons").rdd(), RunSchema.REGRESSIONS)
+        // both tables' rows in one cached dataset, so that each write and the count read it, never the comparison again
+        Dataset<Row> both = comparisons
+                .bothTables("run_comparisons", RunSchema.REGRESSIONS, RunSchema.REGRESSION_KERNELS)
                 .persist(StorageLevel.MEMORY_AND_DISK());
         try {
             spark.sparkContext().setJobDescription("history: regressions");
-            long count = cached.count();
+            Dataset<Row> regressionRows = both.where(col("r").isNotNull()).select("r.*");
+            long count = regressionRows.count();
             if (count == 0) return Regressions.NONE; // no workload had a previous run: nothing else to write
-            tables.append(Tables.REGRESSIONS, cached);
-            // the one job a refresh with a previous run adds: its kernels, from the cached comparison
+            // in the tables' own schemas (run_id, workload, metric, previous_run_id NOT NULL, as every earlier run
+            // wrote them); the queries' own columns, read back from Parquet, are all nullable
+            Dataset<Row> regressions = spark.createDataFrame(regressionRows.rdd(), RunSchema.REGRESSIONS);
+            tables.append(Tables.REGRESSIONS, regressions);
+            // the one job a refresh with a previous run adds: its kernels
             spark.sparkContext().setJobDescription("history: regression kernels");
             tables.append(
                     Tables.REGRESSION_KERNELS,
-                    spark.createDataFrame(comparisons.kernels("run_comparisons").rdd(), RunSchema.REGRESSION_KERNELS));
+                    spark.createDataFrame(
+                            both.where(col("k").isNotNull()).select("k.*").rdd(), RunSchema.REGRESSION_KERNELS));
             spark.sparkContext().setJobDescription("history: regressions");
-            List<Row> shown = cached.orderBy(
+            List<Row> shown = regressions
+                    .orderBy(
                             col("rule").equalTo("step_verdict").desc(),
                             col("workload"),
                             col("metric"),
@@ -109,7 +114,7 @@ public final class History {
             return new Regressions(count, shown);
         } finally {
             spark.sparkContext().setJobDescription(null);
-            cached.unpersist();
+            both.unpersist();
             compared.unpersist();
         }
     }

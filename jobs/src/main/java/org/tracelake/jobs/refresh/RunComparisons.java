@@ -1,11 +1,16 @@
 package org.tracelake.jobs.refresh;
 
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.struct;
+
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.tracelake.jobs.metrics.FigureReference;
@@ -166,5 +171,31 @@ final class RunComparisons {
                 SELECT '%s' AS run_id, workload, previous_run_id, k.position, k.kernel, k.previous_ms, k.ms, k.delta_ms
                 FROM %s LATERAL VIEW explode(c.kernels) e AS k
                 """.formatted(runId, comparisons));
+    }
+
+    /**
+     * The regressions rows (struct {@code r}) and the regression_kernels rows (struct {@code k}) in one dataset, the
+     * other struct null, so that one cached dataset feeds the count and both writes.
+     */
+    Dataset<Row> bothTables(String comparisons, StructType regressionsSchema, StructType kernelsSchema) {
+        Dataset<Row> r = regressions(comparisons);
+        Dataset<Row> k = kernels(comparisons);
+        return r.select(
+                        struct(columns(r)).as("r"),
+                        lit(null).cast(nullable(kernelsSchema)).as("k"))
+                .unionByName(k.select(
+                        lit(null).cast(nullable(regressionsSchema)).as("r"),
+                        struct(columns(k)).as("k")));
+    }
+
+    private static Column[] columns(Dataset<Row> d) {
+        return java.util.Arrays.stream(d.columns()).map(functions::col).toArray(Column[]::new);
+    }
+
+    /** A schema's struct type with every field nullable (the cast of a null to it). */
+    private static StructType nullable(StructType schema) {
+        StructType out = new StructType();
+        for (org.apache.spark.sql.types.StructField f : schema.fields()) out = out.add(f.name(), f.dataType(), true);
+        return out;
     }
 }

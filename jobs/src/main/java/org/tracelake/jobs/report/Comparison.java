@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiPredicate;
 import org.tracelake.jobs.metrics.FigureReference;
-import org.tracelake.jobs.metrics.FigureReference.Direction;
 import org.tracelake.jobs.metrics.verdict.KernelDeltas;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 
@@ -42,8 +41,7 @@ public final class Comparison {
      * (coll_call_num, alloc_count, …) keep their ratio: 4x the calls is a measure.
      */
     public static final BiPredicate<Row, String> NO_RATIO = (row, unit) -> "rank".equals(unit)
-            || COUNTS_OF_THINGS.contains(row.metric() + (row.figure() == null ? "" : "." + row.figure()))
-            || ("count".equals(unit) && FigureReference.direction(row.metric(), row.figure()) == Direction.NONE);
+            || COUNTS_OF_THINGS.contains(row.metric() + (row.figure() == null ? "" : "." + row.figure()));
 
     public record Row(
             String metric,

@@ -2,6 +2,7 @@ package org.tracelake.jobs.report;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.date_format;
+import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
@@ -27,6 +28,13 @@ import org.tracelake.schemas.Tables;
  */
 final class HistoryQuery {
     static final int RUN_CAP = 120;
+
+    /**
+     * A regressions row that moved past its threshold: every threshold row, and a step-verdict row (written for every
+     * compared workload, neutral included) only when its iter_time.avg_ms moved as a threshold row would have.
+     */
+    static final String MOVED = "rule IS NULL OR rule <> 'step_verdict' OR previous_value = 0 AND value <> 0"
+            + " OR abs(value - previous_value) > threshold * abs(previous_value)";
 
     private final ReportQueries q;
 
@@ -116,7 +124,7 @@ final class HistoryQuery {
         Set<String> flagged = new HashSet<>();
         if (q.warehouse().exists(Tables.REGRESSIONS)) {
             for (Row r : q.forWorkload(Tables.REGRESSIONS, workload)
-                    .where(col("key").isNull())
+                    .where(col("key").isNull().and(expr(MOVED)))
                     .select("run_id", "metric", "figure")
                     .collectAsList()) {
                 flagged.add(r.getString(0) + "|" + r.getString(1) + "|" + r.getString(2));
