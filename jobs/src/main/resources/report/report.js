@@ -550,11 +550,64 @@
   }
 
   // ---------------------------------------------------------------- comparison page
+  var JUDGED_COLOR = { better: '#1e8449', worse: '#c0392b' };
+
+  // The verdict on the two runs' steps (METRICS.md §4): the verdict, the step's change by part as a waterfall,
+  // and the kernels whose time per rank-step moved most.
+  function compareVerdict(v) {
+    var s = section('Verdict: ' + v.verdict.replace('_', ' '), v.step_change === null
+      ? 'Too few steps in a run to weigh a change.'
+      : 'Median trimmed step ' + (v.step_change > 0 ? '+' : '') + (100 * v.step_change).toFixed(1) + ' % (' +
+        (v.delta_ms > 0 ? '+' : '') + fmt(v.delta_ms) + ' ms) against a noise floor of ' + (100 * v.noise).toFixed(1) +
+        ' % (at least 2 %, else the runs\' own spread of steps).');
+    if (v.delta_ms === null) return;
+    var names = Object.keys(v.parts);
+    var base = [];
+    var up = [];
+    var down = [];
+    var level = 0;
+    names.forEach(function (n) {
+      var d = v.parts[n] === null ? 0 : v.parts[n];
+      base.push(d >= 0 ? level : level + d);
+      up.push(d >= 0 ? d : 0);
+      down.push(d < 0 ? -d : 0);
+      level += d;
+    });
+    base.push(Math.min(0, v.delta_ms));
+    up.push(v.delta_ms >= 0 ? v.delta_ms : 0);
+    down.push(v.delta_ms < 0 ? -v.delta_ms : 0);
+    var labels = names.concat(['step']);
+    chart(s, 'chart-verdict-waterfall', 220, {
+      tooltip: { trigger: 'axis', formatter: function (p) {
+        var i = p[0].dataIndex;
+        var d = i < names.length ? v.parts[names[i]] : v.delta_ms;
+        return tooltipRows(labels[i], [['change ms', d === null ? '-' : fmt(d)]]);
+      } },
+      grid: { left: 70, right: 20, top: 16, bottom: 30 },
+      xAxis: { type: 'category', data: labels },
+      yAxis: { type: 'value', name: 'ms', axisLabel: { formatter: function (x) { return fmt(x, 3); } } },
+      series: [
+        { type: 'bar', stack: 'w', name: 'base', data: base, itemStyle: { color: 'transparent' }, silent: true },
+        { type: 'bar', stack: 'w', name: 'slower', data: up, itemStyle: { color: JUDGED_COLOR.worse } },
+        { type: 'bar', stack: 'w', name: 'faster', data: down, itemStyle: { color: JUDGED_COLOR.better } }
+      ]
+    });
+    if (v.kernels.length) {
+      var k = section('Kernels that moved most', 'Mean time per (rank, step), candidate − reference' +
+        (v.by_category ? '; by kernel category: the runs ran on different device models.' : '.'));
+      table(k, ['#', 'kernel', 'reference ms', 'candidate ms', 'change ms'], v.kernels.map(function (r) {
+        return [r.position, r.kernel, fmt(r.reference_ms), fmt(r.candidate_ms), (r.delta_ms > 0 ? '+' : '') + fmt(r.delta_ms)];
+      }), [2, 3, 4]);
+    }
+  }
+
   function comparePage() {
     root.appendChild(el('p', 'reference ' + data.reference + ' · candidate ' + data.candidate +
       ' · ratio = candidate ÷ reference', 'note'));
+    if (data.verdict) compareVerdict(data.verdict);
     var rows = data.metrics;
-    var s1 = section('Ratios', 'Workload-scope metrics both workloads have a value for; bars at 1 mean no change (log scale).');
+    var s1 = section('Ratios', 'Workload-scope metrics both workloads have a value for; bars at 1 mean no change (log scale); ' +
+      'green is better and red worse in the figure\'s direction, grey a figure with no better side.');
     var withRatio = rows.filter(function (r) { return r.ratio !== null && r.ratio > 0; });
     if (withRatio.length === 0) {
       empty(s1, 'No metric with a ratio.');
@@ -574,17 +627,19 @@
         yAxis: { type: 'category', data: labels, inverse: true, axisLabel: { fontSize: 10 } },
         series: [{
           type: 'bar', data: withRatio.map(function (r) {
-            return { value: r.ratio, itemStyle: { color: colorOf(r.ratio >= 1 ? 'ratio ≥ 1' : 'ratio < 1') } };
+            // coloured by better or worse in the figure's direction; grey where a figure has no direction
+            return { value: r.ratio, itemStyle: { color: JUDGED_COLOR[r.judgement] || '#999999' } };
           })
         }]
       });
     }
     if (data.breakdown) compareBreakdown(data.breakdown);
     var s2 = section('Every shared workload-scope metric');
-    table(s2, ['metric', 'figure', 'key', 'unit', 'reference', 'candidate', 'ratio', 'ratio_delta'], rows.map(function (r) {
+    table(s2, ['metric', 'figure', 'key', 'unit', 'reference', 'candidate', 'ratio', 'ratio_delta', 'change'], rows.map(function (r) {
       return [r.metric, r.figure, r.key, r.unit, fmt(r.reference), fmt(r.candidate), fmt(r.ratio),
-        r.ratio_delta === undefined ? '' : fmt(r.ratio_delta)];
+        r.ratio_delta === undefined ? '' : fmt(r.ratio_delta), r.judgement || ''];
     }), [4, 5, 6, 7]);
+    if (data.collapsed) s2.appendChild(el('p', data.collapsed + ' rows with no value on either side are not listed.', 'note'));
   }
 
   // The log axis of the ratio chart: the powers of 10 around every ratio it plots (and around 1, where bars start).
@@ -665,14 +720,15 @@
       (data.totalRuns > runs.length ? ' (the last ' + runs.length + ' of ' + data.totalRuns + ')' : '') +
       '; what each found changed in its files and card (workload_changes).');
     if (runs.length === 0) { empty(s1, 'No refresh run has recorded this workload.'); return; }
-    table(s1, ['#', 'run', 'started (UTC)', 'flagged', 'read again because'], runs.map(function (r, i) {
+    table(s1, ['#', 'run', 'started (UTC)', 'step verdict', 'flagged', 'read again because'], runs.map(function (r, i) {
       var flags = data.series.filter(function (s) { return s.flagged[i]; }).length;
-      return [labels[i], r.runId, r.started || '-', flags || '',
+      return [labels[i], r.runId, r.started || '-', r.verdict || '-', flags || '',
         (r.changes.length ? r.changes.join('; ') : '-') + (r.hasMetrics ? '' : ' (failed: no metrics)')];
-    }), [3]);
+    }), [4]);
 
     var s2 = section('Headline metrics', 'One line per metric over the runs; a red mark is a run that moved it past the ' +
-      'regression threshold (regressions).');
+      'regression threshold (regressions); on iter_time a pin R or I is the step-time verdict of that run against the ' +
+      'one before it (regression or improvement likely).');
     if (data.series.length === 0) { empty(s2, 'No headline metric has a value in these runs.'); return; }
     var grid = el('div', null, 'smallmultiples');
     s2.appendChild(grid);
@@ -682,6 +738,15 @@
       grid.appendChild(cell);
       var marks = [];
       s.flagged.forEach(function (f, i) { if (f && s.values[i] !== null) marks.push({ coord: [i, s.values[i]], value: fmt(s.values[i]) }); });
+      // the step time carries each run's verdict against the run before it (regression / improvement likely)
+      if (s.name.indexOf('iter_time') === 0) {
+        runs.forEach(function (r, i) {
+          if (s.values[i] === null || (r.verdict !== 'regression_likely' && r.verdict !== 'improvement_likely')) return;
+          marks.push({ coord: [i, s.values[i]], value: r.verdict === 'regression_likely' ? 'R' : 'I',
+            symbol: 'pin', symbolSize: 26, label: { show: true },
+            itemStyle: { color: r.verdict === 'regression_likely' ? '#c0392b' : '#1e8449' } });
+        });
+      }
       chart(cell, 'chart-history-' + si, 150, {
         tooltip: {
           trigger: 'axis',
@@ -689,7 +754,8 @@
             var i = p[0].dataIndex;
             var r = runs[i];
             return tooltipRows(labels[i] + ' ' + r.runId, [[s.name, fmt(s.values[i])], ['started', r.started || '-'],
-              ['flagged', s.flagged[i] ? 'yes' : 'no'], ['changed', r.changes.join('; ') || '-']]);
+              ['flagged', s.flagged[i] ? 'yes' : 'no'], ['step verdict', r.verdict || '-'],
+              ['changed', r.changes.join('; ') || '-']]);
           }
         },
         grid: { left: 60, right: 12, top: 10, bottom: 24 },

@@ -1,6 +1,7 @@
 package org.tracelake.schemas;
 
 import static org.apache.spark.sql.types.DataTypes.DoubleType;
+import static org.apache.spark.sql.types.DataTypes.IntegerType;
 import static org.apache.spark.sql.types.DataTypes.LongType;
 import static org.apache.spark.sql.types.DataTypes.StringType;
 import static org.apache.spark.sql.types.DataTypes.TimestampType;
@@ -9,7 +10,8 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The {@code runs} table (one row per refresh), {@code regressions} (metrics that moved in a run) and
+ * The {@code runs} table (one row per refresh), {@code regressions} (metrics that moved in a run, and each workload's
+ * step-time verdict), {@code regression_kernels} (the kernels that moved most) and
  * {@code workload_changes} (what made a run read a workload again).
  */
 public final class RunSchema {
@@ -42,7 +44,36 @@ public final class RunSchema {
             .add("previous_value", DoubleType, true)
             .add("value", DoubleType, true)
             .add("relative_change", DoubleType, true)
-            .add("threshold", DoubleType, false);
+            .add("threshold", DoubleType, false)
+            // the run comparison (METRICS.md §4 "Run comparison verdicts"); null in rows written before it existed
+            .add("rule", StringType, true)
+            .add("verdict", StringType, true)
+            .add("noise", DoubleType, true)
+            .add("direction", StringType, true)
+            .add("step_change", DoubleType, true)
+            .add("delta_ms", DoubleType, true)
+            .add("compute_delta_ms", DoubleType, true)
+            .add("exposed_comm_delta_ms", DoubleType, true)
+            .add("exposed_copy_delta_ms", DoubleType, true)
+            .add("idle_delta_ms", DoubleType, true)
+            .add("other_delta_ms", DoubleType, true)
+            .add("top_kernel", StringType, true)
+            .add("top_kernel_delta_ms", DoubleType, true);
+
+    /**
+     * {@code regression_kernels}: per workload compared with its previous run, the kernels (or kernel categories) whose
+     * mean time per (rank, step) moved most, position 1 first; the step time's split by part is in the workload's
+     * {@code regressions} row ({@code rule = 'step_verdict'}).
+     */
+    public static final StructType REGRESSION_KERNELS = new StructType()
+            .add("run_id", StringType, false)
+            .add("workload", StringType, false)
+            .add("previous_run_id", StringType, false)
+            .add("position", IntegerType, false)
+            .add("kernel", StringType, false)
+            .add("previous_ms", DoubleType, false)
+            .add("ms", DoubleType, false)
+            .add("delta_ms", DoubleType, false);
 
     /**
      * workload_changes: why a run read a workload again, one row per change it found against the trace_files ledger

@@ -122,7 +122,13 @@ public final class TableCatalog {
                     RunSchema.REGRESSIONS,
                     false,
                     Stage.HISTORY,
-                    "workload-scope metrics that moved since the workload's previous run"),
+                    "workload-scope metrics that moved since the workload's previous run, and each workload's step-time verdict"),
+            new Table(
+                    Tables.REGRESSION_KERNELS,
+                    RunSchema.REGRESSION_KERNELS,
+                    false,
+                    Stage.HISTORY,
+                    "per workload compared with its previous run, the 5 kernels whose time per rank-step moved most"),
             new Table(
                     Tables.RUNS,
                     RunSchema.RUNS,

@@ -27,6 +27,7 @@ public final class Tables {
     public static final String METRICS = "metrics";
     public static final String METRICS_HISTORY = "metrics_history";
     public static final String REGRESSIONS = "regressions";
+    public static final String REGRESSION_KERNELS = "regression_kernels";
     public static final String RUNS = "runs";
     public static final String WORKLOAD_CHANGES = "workload_changes";
     public static final String EXPORTS = "exports";

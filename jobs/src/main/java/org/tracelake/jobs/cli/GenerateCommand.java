@@ -105,6 +105,14 @@ public final class GenerateCommand implements Callable<Integer> {
     List<String> faults;
 
     @Option(
+            names = "--gemm-scale",
+            defaultValue = "1.0",
+            paramLabel = "X",
+            description = "Every GEMM kernel lasts X times as long (1.10: 10 % slower GEMMs), a known cause for"
+                    + " comparing two runs. Default: ${DEFAULT-VALUE}")
+    double gemmScale;
+
+    @Option(
             names = "--seed",
             defaultValue = "7",
             paramLabel = "N",
@@ -114,6 +122,9 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!(gemmScale > 0) || Double.isInfinite(gemmScale)) {
+            throw new Usage.Error("--gemm-scale: takes a number above 0 (1.10: GEMMs 10 % slower), not " + gemmScale);
+        }
         if (formats != null) {
             writeFormats();
         } else if (name == null) {
@@ -133,7 +144,8 @@ public final class GenerateCommand implements Callable<Integer> {
                                     stragglerRank,
                                     stragglerDelayUs * 1000,
                                     seed)
-                            .withFaults(faults()));
+                            .withFaults(faults())
+                            .withGemmScale(gemmScale));
         }
         System.out.println("wrote " + out.toAbsolutePath());
         return ExitCodes.OK;

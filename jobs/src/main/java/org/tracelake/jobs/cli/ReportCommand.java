@@ -31,9 +31,12 @@ import picocli.CommandLine.Option;
             "      HTML pages with charts, one per workload",
             "      (DIR default <warehouse>/exports/reports)",
             "  --compare REF CAND [--out DIR]",
-            "      shared workload-scope metrics with CAND/REF ratios (text on",
-            "      stdout; with --out DIR: compare.txt, compare.html and",
-            "      summary.json)",
+            "      opened by the step-time verdict, then shared workload-scope",
+            "      metrics with CAND/REF ratios (text on stdout; with --out DIR:",
+            "      compare.txt, compare.html and summary.json)",
+            "  --workload W --against-run RUN [--out DIR]",
+            "      the same against W's earlier run RUN (metrics_history;",
+            "      report --history W lists the runs)",
             "  --history W [--out DIR]",
             "      headline metrics of W across the refresh runs, flagged",
             "      regressions and what each run found changed (text on stdout;",
@@ -61,6 +64,12 @@ public final class ReportCommand implements Callable<Integer> {
             paramLabel = "WORKLOAD",
             description = "Compare two workloads: REF (reference) and CAND (candidate).")
     List<String> compare;
+
+    @Option(
+            names = "--against-run",
+            paramLabel = "RUN",
+            description = "With --workload W: compare W with its earlier run RUN (a run id of metrics_history).")
+    String againstRun;
 
     @Option(
             names = "--history",
@@ -156,6 +165,10 @@ public final class ReportCommand implements Callable<Integer> {
             System.err.println("--history takes one workload and no --workload or --html");
             return ExitCodes.USAGE;
         }
+        if (againstRun != null && (workload == null || html || compare != null || history != null || step != null)) {
+            System.err.println("--against-run RUN goes with --workload W alone (and --out DIR)");
+            return ExitCodes.USAGE;
+        }
         if (compare == null && history == null && !html && workload == null && trace == null) {
             System.err.println(
                     "give --workload W (text report), --html, --compare REF CAND, --history W, or --trace W");
@@ -220,8 +233,16 @@ public final class ReportCommand implements Callable<Integer> {
             }
         }
         if (trace != null) return trace(reports, reports.steps(trace), written, windowMs);
-        if (compare != null) {
-            Comparison c = reports.compare(compare.get(0), compare.get(1));
+        if (compare != null || againstRun != null) {
+            Comparison c;
+            try {
+                c = compare != null
+                        ? reports.compare(compare.get(0), compare.get(1))
+                        : reports.compareAgainstRun(workload, againstRun);
+            } catch (IllegalArgumentException e) {
+                System.err.println(e.getMessage());
+                return ExitCodes.USAGE;
+            }
             if (out == null) {
                 System.out.print(c.text());
             } else {

@@ -84,26 +84,9 @@ final class RunSummary {
         History.Regressions moved = run.regressions();
         if (moved.count() > 0) {
             System.out.println();
-            System.out.println("metrics that moved more than "
-                    + moved.shown().get(0).getAs("threshold") + " since the previous run:");
-            for (Row r : moved.shown()) {
-                System.out.printf(
-                        Locale.ROOT,
-                        "  %-28s %-34s %12.4g -> %-12.4g (%+.1f%%)%n",
-                        r.getAs("workload"),
-                        r.getAs("metric")
-                                + (r.getAs("figure") == null ? "" : "." + r.getAs("figure"))
-                                + (r.getAs("key") == null ? "" : "[" + r.getAs("key") + "]"),
-                        (Double) r.getAs("previous_value"),
-                        (Double) r.getAs("value"),
-                        100 * (Double) r.getAs("relative_change"));
-            }
-            if (moved.count() > moved.shown().size()) {
-                System.out.printf(
-                        Locale.ROOT,
-                        "  ... and %,d more: the regressions table, or report --history%n",
-                        moved.count() - moved.shown().size());
-            }
+            System.out.println("since each workload's previous run (step-time verdict; figures moved more than "
+                    + moved.shown().get(0).getAs("threshold") + "):");
+            RegressionLines.of(moved.shown(), moved.count()).forEach(System.out::println);
         }
         System.out.println();
         List<String> present = Tables.ALL.stream().filter(warehouse::exists).toList();

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import org.tracelake.udfs.ActivityClass;
+import org.tracelake.udfs.KernelCategory;
 
 /**
  * Simulates one rank of a data-parallel training job and writes its Kineto trace: a CPU thread that launches
@@ -199,7 +201,10 @@ final class RankTraceGenerator {
 
     /** A kernel that takes {@code extraNs} longer than its jittered time (an injected slow GEMM). */
     private void kernel(String op, String kernelName, long nominalDurNs, long extraNs) throws IOException {
-        long dur = jittered(nominalDurNs) + extraNs;
+        long dur = jittered(nominalDurNs);
+        if (spec.gemmScale() != 1.0 && KernelCategory.GEMM.equals(KernelCategory.of(ActivityClass.COMPUTE, kernelName)))
+            dur = Math.round(dur * spec.gemmScale());
+        dur += extraNs;
         long opStart = cpu;
         long externalId = nextExternalId++;
         long correlation = nextCorrelation++;

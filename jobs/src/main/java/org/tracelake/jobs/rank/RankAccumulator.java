@@ -133,6 +133,11 @@ public final class RankAccumulator {
             out.kernelTimeNs += e.dur;
             if (e.name != null) out.kernelTimeByName.merge(e.name, e.dur, Long::sum);
             out.kernelTimeByCategory.merge(e.kernelCategory, e.dur, Long::sum);
+            if (e.step != null) {
+                out.stepKernelTimeNs += e.dur;
+                if (e.name != null) out.stepKernelTimeByName.merge(e.name, e.dur, Long::sum);
+                if (e.kernelCategory != null) out.stepKernelTimeByCategory.merge(e.kernelCategory, e.dur, Long::sum);
+            }
         }
         if (isKernel) leaderboardKernel(e);
         if (XlaOps.isXlaOp(e)) xlaOp(e);

@@ -28,6 +28,11 @@ public final class RankSummary implements Serializable {
     public long kernelTimeNs;
     public final Map<String, Long> kernelTimeByName = new HashMap<>();
     public final Map<String, Long> kernelTimeByCategory = new HashMap<>();
+    /** The same for the activities assigned to a step (kernel_step_time_ms): Σ dur, per name, per category. */
+    public long stepKernelTimeNs;
+
+    public final Map<String, Long> stepKernelTimeByName = new HashMap<>();
+    public final Map<String, Long> stepKernelTimeByCategory = new HashMap<>();
     /** GPU activities other than communication by (name, class, category): {calls, Σ dur ns} (kernel_totals). */
     public final Map<GpuKey, long[]> gpuTotals = new HashMap<>();
 

@@ -68,46 +68,54 @@ public final class History {
         if (warehouse.exists(Tables.METRICS_HISTORY) && !regressionsWritten) {
             current.createOrReplaceTempView("run_metrics");
             tables.live(Tables.METRICS_HISTORY).createOrReplaceTempView("metrics_history_before");
-            double threshold = threshold();
-            Dataset<Row> rows = spark.sql("""
-                    WITH previous_run AS (
-                      SELECT workload, max(run_id) AS run_id FROM metrics_history_before GROUP BY workload
-                    ),
-                    previous AS (
-                      SELECT h.workload, h.metric, h.figure, h.key, h.run_id, h.value
-                      FROM metrics_history_before h JOIN previous_run p ON h.workload = p.workload AND h.run_id = p.run_id
-                      WHERE h.scope = 'workload'
-                    )
-                    SELECT '%s' AS run_id, c.workload, c.metric, c.figure, c.key, p.run_id AS previous_run_id,
-                           p.value AS previous_value, c.value,
-                           (c.value - p.value) / abs(p.value) AS relative_change, CAST(%s AS DOUBLE) AS threshold
-                    FROM run_metrics c JOIN previous p
-                      ON c.workload = p.workload AND c.metric = p.metric AND c.figure <=> p.figure AND c.key <=> p.key
-                    WHERE c.scope = 'workload' AND c.value IS NOT NULL AND p.value IS NOT NULL
-                      AND (p.value = 0 AND c.value <> 0 OR abs(c.value - p.value) > %s * abs(p.value))
-                    """.formatted(runId, threshold, threshold));
-            // in the table's own schema (run_id, workload, metric, previous_run_id NOT NULL, as every earlier run wrote
-            // it); the query's own columns, read back from Parquet, are all nullable
-            moved = writeRegressions(spark.createDataFrame(rows.rdd(), RunSchema.REGRESSIONS));
+            moved = writeRegressions(new RunComparisons(spark, runId, threshold()));
         }
         tables.appendByWorkload(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)));
         return moved;
     }
 
-    /** Appends the moved rows (none: no file, as before) and returns their count and the first few. */
-    private Regressions writeRegressions(Dataset<Row> rows) {
-        // cached on the executors: the count, the write and the first rows then read the comparison once
-        Dataset<Row> cached = rows.persist(StorageLevel.MEMORY_AND_DISK());
+    /**
+     * Appends the regressions rows (none: no file, as before) and the kernels that moved most, and returns the rows'
+     * count and the first few, the step verdicts first. The comparison of each workload with its previous run is cached
+     * on the executors: the count, both writes and the first rows read it once.
+     */
+    private Regressions writeRegressions(RunComparisons comparisons) {
+        Dataset<Row> compared = comparisons.comparisons().persist(StorageLevel.MEMORY_AND_DISK());
+        compared.createOrReplaceTempView("run_comparisons");
+        // both tables' rows in one cached dataset, so that each write and the count read it, never the comparison again
+        Dataset<Row> both = comparisons
+                .bothTables("run_comparisons", RunSchema.REGRESSIONS, RunSchema.REGRESSION_KERNELS)
+                .persist(StorageLevel.MEMORY_AND_DISK());
         try {
-            long count = cached.count();
-            if (count == 0) return Regressions.NONE;
-            tables.append(Tables.REGRESSIONS, cached);
-            List<Row> shown = cached.orderBy("workload", "metric", "figure", "key")
+            spark.sparkContext().setJobDescription("history: regressions");
+            Dataset<Row> regressionRows = both.where(col("r").isNotNull()).select("r.*");
+            long count = regressionRows.count();
+            if (count == 0) return Regressions.NONE; // no workload had a previous run: nothing else to write
+            // in the tables' own schemas (run_id, workload, metric, previous_run_id NOT NULL, as every earlier run
+            // wrote them); the queries' own columns, read back from Parquet, are all nullable
+            Dataset<Row> regressions = spark.createDataFrame(regressionRows.rdd(), RunSchema.REGRESSIONS);
+            tables.append(Tables.REGRESSIONS, regressions);
+            // the one job a refresh with a previous run adds: its kernels
+            spark.sparkContext().setJobDescription("history: regression kernels");
+            tables.append(
+                    Tables.REGRESSION_KERNELS,
+                    spark.createDataFrame(
+                            both.where(col("k").isNotNull()).select("k.*").rdd(), RunSchema.REGRESSION_KERNELS));
+            spark.sparkContext().setJobDescription("history: regressions");
+            List<Row> shown = regressions
+                    .orderBy(
+                            col("rule").equalTo("step_verdict").desc(),
+                            col("workload"),
+                            col("metric"),
+                            col("figure"),
+                            col("key"))
                     .limit(REGRESSIONS_SHOWN)
                     .collectAsList();
             return new Regressions(count, shown);
         } finally {
-            cached.unpersist();
+            spark.sparkContext().setJobDescription(null);
+            both.unpersist();
+            compared.unpersist();
         }
     }
 

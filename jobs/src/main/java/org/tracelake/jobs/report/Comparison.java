@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import org.tracelake.jobs.metrics.FigureReference;
+import org.tracelake.jobs.metrics.verdict.KernelDeltas;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 
 /**
@@ -50,24 +52,78 @@ public final class Comparison {
             Double candidate,
             Double ratio,
             boolean hasDelta,
-            Double ratioDelta) {}
+            Double ratioDelta) {
+        /** Which way is better for this figure (FigureReference): higher, lower or none. */
+        public String direction() {
+            return FigureReference.direction(metric, figure).word();
+        }
+
+        /** better or worse (candidate against reference, in the figure's direction), null when neither can be said. */
+        public String judgement() {
+            if (reference == null || candidate == null) return null;
+            return FigureReference.direction(metric, figure).judge(candidate - reference);
+        }
+    }
+
+    /**
+     * The step-time verdict that opens the comparison (METRICS.md §4 "Run comparison verdicts").
+     *
+     * @param change Δ of the median trimmed step; null when a run has too few steps
+     * @param deltaMs med(candidate) − med(reference), ms
+     * @param parts the change split by part of the step (compute, exposed_comm, exposed_copy, idle, other), ms
+     * @param kernels the kernels (or kernel categories) whose time per rank-step moved most
+     * @param byCategory the runs ran on different device models, so kernels are compared by category
+     */
+    public record Verdict(
+            String verdict,
+            Double change,
+            Double noise,
+            Double deltaMs,
+            Map<String, Double> parts,
+            List<KernelDeltas.Moved> kernels,
+            boolean byCategory) {}
 
     private final String reference;
     private final String candidate;
     private final List<Row> rows;
+    /** Rows with a value on neither side: not listed, only counted. */
+    private final int collapsed;
+    /** The verdict on the two runs' steps; null when the comparison was made from metric rows alone. */
+    private final Verdict verdict;
     /** The breakdown that explains the ratios; null when the comparison was made from metric rows alone. */
     private final ComparisonBreakdown breakdown;
 
-    private Comparison(String reference, String candidate, List<Row> rows, ComparisonBreakdown breakdown) {
+    private Comparison(
+            String reference,
+            String candidate,
+            List<Row> rows,
+            int collapsed,
+            Verdict verdict,
+            ComparisonBreakdown breakdown) {
         this.reference = reference;
         this.candidate = candidate;
         this.rows = rows;
+        this.collapsed = collapsed;
+        this.verdict = verdict;
         this.breakdown = breakdown;
     }
 
     /** This comparison with the breakdown of the two runs (time split, kernels, collectives) beside its ratios. */
     Comparison withBreakdown(ReportQueries.ComparedRun ref, ReportQueries.ComparedRun cand) {
-        return new Comparison(reference, candidate, rows, ComparisonBreakdown.of(rows, ref, cand));
+        return new Comparison(reference, candidate, rows, collapsed, verdict, ComparisonBreakdown.of(rows, ref, cand));
+    }
+
+    /** This comparison opened by the verdict on the two runs' steps. */
+    Comparison withVerdict(Verdict v) {
+        return new Comparison(reference, candidate, rows, collapsed, v, breakdown);
+    }
+
+    public Verdict verdict() {
+        return verdict;
+    }
+
+    public int collapsed() {
+        return collapsed;
     }
 
     public ComparisonBreakdown breakdown() {
@@ -91,11 +147,16 @@ public final class Comparison {
         Map<String, MetricRow> byKey = new LinkedHashMap<>();
         for (MetricRow r : cand) byKey.put(id(r), r);
         List<Row> rows = new ArrayList<>();
+        int collapsed = 0;
         for (MetricRow r : ref) {
             MetricRow c = byKey.get(id(r));
             if (c == null) continue;
             Double a = r.value();
             Double b = c.value();
+            if (a == null && b == null) {
+                collapsed++; // no value on either side (a metric neither run could compute): counted, not listed
+                continue;
+            }
             String unit = r.unit() != null ? r.unit() : c.unit();
             boolean hasDelta = RATIO_DELTA_ROWS.test(r.metric(), r.figure());
             Double delta = hasDelta && a != null && b != null ? b - a : null;
@@ -103,7 +164,7 @@ public final class Comparison {
             Double ratio = a == null || b == null || a == 0.0 || NO_RATIO.test(shared, unit) ? null : b / a;
             rows.add(new Row(r.metric(), r.figure(), r.key(), unit, a, b, ratio, hasDelta, delta));
         }
-        return new Comparison(reference, candidate, rows, null);
+        return new Comparison(reference, candidate, rows, collapsed, null, null);
     }
 
     private static String id(MetricRow r) {
@@ -130,11 +191,79 @@ public final class Comparison {
             m.put("candidate", r.candidate());
             m.put("ratio", r.ratio());
             if (r.hasDelta()) m.put("ratio_delta", r.ratioDelta());
+            m.put("direction", r.direction());
+            m.put("judgement", r.judgement());
             metrics.add(m);
         }
         o.put("metrics", metrics);
+        o.put("collapsed", collapsed);
+        if (verdict != null) o.put("verdict", verdictSummary());
         if (breakdown != null) o.put("breakdown", breakdown.summary());
         return o;
+    }
+
+    private Map<String, Object> verdictSummary() {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("verdict", verdict.verdict());
+        v.put("step_change", verdict.change());
+        v.put("noise", verdict.noise());
+        v.put("delta_ms", verdict.deltaMs());
+        v.put("parts", verdict.parts());
+        v.put("by_category", verdict.byCategory());
+        List<Map<String, Object>> kernels = new ArrayList<>();
+        for (KernelDeltas.Moved k : verdict.kernels()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("position", k.position());
+            m.put("kernel", k.kernel());
+            m.put("reference_ms", k.previousMs());
+            m.put("candidate_ms", k.ms());
+            m.put("delta_ms", k.deltaMs());
+            kernels.add(m);
+        }
+        v.put("kernels", kernels);
+        return v;
+    }
+
+    /** The verdict section of the text report: the verdict, the step change by part, the kernels that moved. */
+    private void verdictText(StringBuilder sb) {
+        sb.append("verdict    ").append(verdict.verdict());
+        if (verdict.change() != null) {
+            sb.append(String.format(
+                    java.util.Locale.ROOT,
+                    ": median trimmed step %+.1f%% (%+.3f ms), noise floor %.1f%%",
+                    100 * verdict.change(),
+                    verdict.deltaMs(),
+                    100 * verdict.noise()));
+        } else {
+            sb.append(": too few steps in a run to weigh a change (METRICS.md §4)");
+        }
+        sb.append('\n');
+        if (verdict.deltaMs() != null) {
+            sb.append(
+                    "\nThe step's change by part (median per part, ms; other = what the parts' medians do not add up to)\n");
+            ReportFormatting.Table t = new ReportFormatting.Table("part", "change ms");
+            verdict.parts()
+                    .forEach((part, d) ->
+                            t.row(part, d == null ? "-" : String.format(java.util.Locale.ROOT, "%+.3f", d)));
+            t.row("step", String.format(java.util.Locale.ROOT, "%+.3f", verdict.deltaMs()));
+            sb.append(t.render("  "));
+        }
+        if (!verdict.kernels().isEmpty()) {
+            sb.append("\nKernels that moved most (mean ms per rank-step, candidate - reference")
+                    .append(verdict.byCategory() ? "; by kernel category: the runs ran on different device models" : "")
+                    .append(")\n");
+            ReportFormatting.Table t = new ReportFormatting.Table("#", "kernel", "reference", "candidate", "change ms");
+            for (KernelDeltas.Moved k : verdict.kernels()) {
+                t.row(
+                        k.position(),
+                        k.kernel(),
+                        ReportFormatting.num(k.previousMs()),
+                        ReportFormatting.num(k.ms()),
+                        String.format(java.util.Locale.ROOT, "%+.4f", k.deltaMs()));
+            }
+            sb.append(t.render("  "));
+        }
+        sb.append('\n');
     }
 
     public String text() {
@@ -143,11 +272,13 @@ public final class Comparison {
         sb.append(title).append('\n').append("=".repeat(title.length())).append('\n');
         sb.append("reference  ").append(reference).append('\n');
         sb.append("candidate  ").append(candidate).append('\n');
+        if (verdict != null) verdictText(sb);
         sb.append(
                 "ratio      candidate / reference (- when the reference is 0 or a value is missing, and for identifiers\n"
-                        + "           and counts of things, such as a rank or a number of hung groups: read those side by side)\n\n");
+                        + "           and counts of things, such as a rank or a number of hung groups: read those side by side)\n"
+                        + "change     better or worse in the figure's direction (docs/METRICS-REFERENCE.md); blank: no direction\n\n");
         ReportFormatting.Table t = new ReportFormatting.Table(
-                "metric", "figure", "key", "unit", "reference", "candidate", "ratio", "delta");
+                "metric", "figure", "key", "unit", "reference", "candidate", "ratio", "delta", "change");
         for (Row r : rows) {
             t.row(
                     r.metric(),
@@ -157,9 +288,14 @@ public final class Comparison {
                     ReportFormatting.num(r.reference()),
                     ReportFormatting.num(r.candidate()),
                     ratio(r.ratio()),
-                    r.hasDelta() ? ReportFormatting.num(r.ratioDelta()) : "");
+                    r.hasDelta() ? ReportFormatting.num(r.ratioDelta()) : "",
+                    r.judgement() == null ? "" : r.judgement());
         }
         sb.append(t.render(""));
+        if (collapsed > 0) {
+            sb.append(ReportFormatting.count(collapsed, "row"))
+                    .append(" with no value on either side not listed (metrics neither run could compute)\n");
+        }
         if (breakdown != null) sb.append(breakdown.text());
         return sb.toString();
     }

@@ -2,6 +2,7 @@ package org.tracelake.jobs.report;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.date_format;
+import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.tracelake.jobs.metrics.FigureReference;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.findings.Finding;
 import org.tracelake.jobs.metrics.findings.FindingRules;
@@ -29,6 +31,13 @@ import org.tracelake.schemas.Tables;
  */
 final class HistoryQuery {
     static final int RUN_CAP = 120;
+
+    /**
+     * A regressions row that moved past its threshold: every threshold row, and a step-verdict row (written for every
+     * compared workload, neutral included) only when its iter_time.avg_ms moved as a threshold row would have.
+     */
+    static final String MOVED = "rule IS NULL OR rule <> 'step_verdict' OR previous_value = 0 AND value <> 0"
+            + " OR abs(value - previous_value) > threshold * abs(previous_value)";
 
     private final ReportQueries q;
 
@@ -60,10 +69,15 @@ final class HistoryQuery {
         // Run ids start with their UTC start time (RunIds), so their order is the runs' order.
         List<String> shown = new ArrayList<>(allRuns).subList(Math.max(0, allRuns.size() - RUN_CAP), allRuns.size());
         Map<String, String> started = startTimes(shown);
+        Map<String, String> verdicts = stepVerdicts(workload);
         List<RunHistory.Run> runs = new ArrayList<>();
         for (String id : shown) {
             runs.add(new RunHistory.Run(
-                    id, started.get(id), changes.getOrDefault(id, List.of()), withMetrics.contains(id)));
+                    id,
+                    started.get(id),
+                    changes.getOrDefault(id, List.of()),
+                    withMetrics.contains(id),
+                    verdicts.get(id)));
         }
         return new RunHistory(
                 workload,
@@ -135,6 +149,19 @@ final class HistoryQuery {
         return out;
     }
 
+    /** Per run, the step-time verdict against the previous run (the regressions row of rule step_verdict). */
+    private Map<String, String> stepVerdicts(String workload) {
+        Map<String, String> out = new HashMap<>();
+        if (!q.warehouse().exists(Tables.REGRESSIONS)) return out;
+        for (Row r : q.forWorkload(Tables.REGRESSIONS, workload)
+                .where(col("rule").equalTo(lit("step_verdict")))
+                .select("run_id", "verdict")
+                .collectAsList()) {
+            out.put(r.getString(0), r.getString(1));
+        }
+        return out;
+    }
+
     private Map<String, String> startTimes(List<String> runIds) {
         Map<String, String> out = new HashMap<>();
         if (runIds.isEmpty() || !q.warehouse().exists(Tables.RUNS)) return out;
@@ -166,7 +193,7 @@ final class HistoryQuery {
         Set<String> flagged = new HashSet<>();
         if (q.warehouse().exists(Tables.REGRESSIONS)) {
             for (Row r : q.forWorkload(Tables.REGRESSIONS, workload)
-                    .where(col("key").isNull())
+                    .where(col("key").isNull().and(expr(MOVED)))
                     .select("run_id", "metric", "figure")
                     .collectAsList()) {
                 flagged.add(r.getString(0) + "|" + r.getString(1) + "|" + r.getString(2));
@@ -179,7 +206,13 @@ final class HistoryQuery {
             List<Boolean> marks = new ArrayList<>();
             for (String id : runIds) marks.add(flagged.contains(id + "|" + e.metric() + "|" + e.figure()));
             out.add(new RunHistory.Series(
-                    e.metric(), e.figure(), e.unit(), e.label(), e.higherIsBetter(), Arrays.asList(v), marks));
+                    e.metric(),
+                    e.figure(),
+                    e.unit(),
+                    e.label(),
+                    FigureReference.direction(e.metric(), e.figure()).word(),
+                    Arrays.asList(v),
+                    marks));
         }
         return out;
     }

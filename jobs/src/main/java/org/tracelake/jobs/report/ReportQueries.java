@@ -81,6 +81,13 @@ public final class ReportQueries {
                 forWorkload(Tables.METRICS, workload).where(col("scope").equalTo(lit("workload"))));
     }
 
+    /** The workload-scope rows one earlier run of the workload recorded (metrics_history); empty when none. */
+    public List<MetricRow> historyMetrics(String workload, String runId) {
+        if (!warehouse.exists(Tables.METRICS_HISTORY)) return List.of();
+        return metricRows(forWorkload(Tables.METRICS_HISTORY, workload)
+                .where(col("run_id").equalTo(lit(runId)).and(col("scope").equalTo(lit("workload")))));
+    }
+
     public ReportModel build(String workload, Long step, int timelineCap) {
         if (!warehouse.exists(Tables.EVENTS) || !warehouse.exists(Tables.METRICS)) {
             throw new IllegalStateException(

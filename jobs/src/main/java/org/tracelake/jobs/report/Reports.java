@@ -87,13 +87,36 @@ public final class Reports {
                 cand.size(),
                 shared.rows().size(),
                 shared.rows().stream().filter(r -> r.ratio() != null).count()));
-        Comparison c = shared.withBreakdown(queries.comparedRun(reference), queries.comparedRun(candidate));
+        Comparison c = shared.withBreakdown(queries.comparedRun(reference), queries.comparedRun(candidate))
+                .withVerdict(new RunVerdictQuery(queries).workloads(reference, candidate));
         Progress.info(String.format(
                 Locale.ROOT,
                 "compare: breakdown of %s, %s and %s",
                 ReportFormatting.count(c.breakdown().categories().size(), "kernel category"),
                 ReportFormatting.count(c.breakdown().movedKernels().size(), "moved kernel"),
                 ReportFormatting.count(c.breakdown().collectives().size(), "collective bucket")));
+        return c;
+    }
+
+    /**
+     * {@code report --workload W --against-run RUN}: the workload today against one of its earlier runs in
+     * metrics_history, opened by the verdict on their steps; the breakdown's kernel tables need both runs' kernel_totals,
+     * which only today's has, so this comparison has none.
+     */
+    public Comparison compareAgainstRun(String workload, String runId) {
+        List<ReportModel.MetricRow> earlier = queries.historyMetrics(workload, runId);
+        if (earlier.isEmpty()) {
+            throw new IllegalArgumentException("no run " + runId + " of workload " + workload
+                    + " in metrics_history (report --history " + workload + " lists its runs)");
+        }
+        Comparison c = Comparison.of(workload + " @ " + runId, earlier, workload, queries.workloadMetrics(workload))
+                .withVerdict(new RunVerdictQuery(queries).againstRun(workload, runId));
+        Progress.info(String.format(
+                Locale.ROOT,
+                "compare %s with its run %s: %,d shared rows",
+                Progress.printable(workload),
+                Progress.printable(runId),
+                c.rows().size()));
         return c;
     }
 

@@ -32,11 +32,14 @@ public record RunHistory(
      * @param started the run's start (UTC, to the second), or null when the runs table lacks it
      * @param changes what the run found changed ("changed file rank3_trace.json"), empty before workload_changes existed
      * @param hasMetrics false when the run read the workload but it failed, so no metrics are in the history
+     * @param verdict the step-time verdict against the previous run (METRICS.md §4), null for a first run or one
+     *     recorded before verdicts existed
      */
-    public record Run(String runId, String started, List<String> changes, boolean hasMetrics) {}
+    public record Run(String runId, String started, List<String> changes, boolean hasMetrics, String verdict) {}
 
     /**
      * @param values per run (same order as runs), null where the run has no value
+     * @param direction which way is better (higher, lower, none: FigureReference)
      * @param flagged per run: the run's value moved past the threshold (a regressions row)
      */
     public record Series(
@@ -44,7 +47,7 @@ public record RunHistory(
             String figure,
             String unit,
             String label,
-            boolean higherIsBetter,
+            String direction,
             List<Double> values,
             List<Boolean> flagged) {
         String name() {
@@ -69,8 +72,8 @@ public record RunHistory(
                     .append(')');
         sb.append('\n');
         TextReport.section(sb, "Runs");
-        ReportFormatting.Table t =
-                new ReportFormatting.Table("#", "run", "started (UTC)", "flagged", "read again because");
+        ReportFormatting.Table t = new ReportFormatting.Table(
+                "#", "run", "started (UTC)", "step verdict", "flagged", "read again because");
         for (int i = 0; i < runs.size(); i++) {
             Run r = runs.get(i);
             int run = i;
@@ -80,6 +83,7 @@ public record RunHistory(
                     i + 1,
                     r.runId(),
                     r.started() == null ? "-" : r.started(),
+                    r.verdict() == null ? "-" : r.verdict(),
                     flags == 0 ? "" : Long.toString(flags),
                     r.hasMetrics() ? why : why + " (failed: no metrics)");
         }
@@ -90,7 +94,8 @@ public record RunHistory(
                 .append(from + 1)
                 .append("..#")
                 .append(runs.size())
-                .append("; * = the run moved it past the regression threshold\n");
+                .append("; * = the run moved it past the regression threshold; on iter_time, R = regression_likely,"
+                        + " I = improvement_likely (the step-time verdict)\n");
         List<String> header = new ArrayList<>(List.of("metric", "unit"));
         for (int i = from; i < runs.size(); i++) header.add("#" + (i + 1));
         header.add("first -> last");
@@ -98,7 +103,11 @@ public record RunHistory(
         for (Series s : series) {
             List<Object> row = new ArrayList<>(List.of(s.name(), s.unit()));
             for (int i = from; i < runs.size(); i++) {
-                row.add(ReportFormatting.num(s.values().get(i)) + (s.flagged().get(i) ? "*" : ""));
+                row.add(ReportFormatting.num(s.values().get(i))
+                        + (s.flagged().get(i) ? "*" : "")
+                        + (s.metric().equals("iter_time")
+                                ? verdictMark(runs.get(i).verdict())
+                                : ""));
             }
             row.add(change(s.values()));
             m.row(row.toArray());
@@ -123,6 +132,13 @@ public record RunHistory(
             sb.append(f.render("  "));
         }
         return sb.toString();
+    }
+
+    /** R for a likely regression, I for a likely improvement, nothing otherwise. */
+    static String verdictMark(String verdict) {
+        if ("regression_likely".equals(verdict)) return "R";
+        if ("improvement_likely".equals(verdict)) return "I";
+        return "";
     }
 
     /** The relative change from the first value to the last, "-" when either is missing or the first is 0. */
@@ -155,6 +171,7 @@ public record RunHistory(
             o.put("started", r.started());
             o.put("changes", r.changes());
             o.put("hasMetrics", r.hasMetrics());
+            o.put("verdict", r.verdict());
             rs.add(o);
         }
         d.put("runs", rs);
@@ -164,7 +181,7 @@ public record RunHistory(
             o.put("name", s.name());
             o.put("label", s.label());
             o.put("unit", s.unit());
-            o.put("higherIsBetter", s.higherIsBetter());
+            o.put("direction", s.direction());
             o.put("values", s.values());
             o.put("flagged", s.flagged());
             ss.add(o);

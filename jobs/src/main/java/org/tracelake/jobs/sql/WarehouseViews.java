@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.metrics.FigureReference;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.MetricReference;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -70,6 +71,11 @@ public final class WarehouseViews {
      * The catalog as a VALUES list (a view of text, so a shared view needs no DataFrame): one row per (metric, figure),
      * with what its requirement asks of a workload in words, as docs/METRICS-REFERENCE.md shows it.
      */
+    private static String meaning(MetricCatalog.Entry e) {
+        FigureReference.Figure f = FigureReference.of(e.metric(), e.figure());
+        return f == null ? e.description() : f.meaning();
+    }
+
     static String metricReferenceQuery() {
         StringBuilder sb = new StringBuilder("SELECT * FROM VALUES ");
         boolean first = true;
@@ -83,7 +89,8 @@ public final class WarehouseViews {
                     .append(", ")
                     .append(literal(e.unit()))
                     .append(", ")
-                    .append(literal(e.higherIsBetter() ? "higher" : "lower"))
+                    .append(literal(
+                            FigureReference.direction(e.metric(), e.figure()).word()))
                     .append(", ")
                     .append(literal(e.category()))
                     .append(", ")
@@ -91,7 +98,7 @@ public final class WarehouseViews {
                     .append(", ")
                     .append(literal(e.label()))
                     .append(", ")
-                    .append(literal(e.description()))
+                    .append(literal(meaning(e)))
                     .append(')');
         }
         return sb.append(" AS t(metric, figure, unit, better, category, needs, label, description)")

@@ -29,54 +29,84 @@ import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.RunSchema;
 
 /**
- * The run summary lists the metrics that moved, but only the rows the driver was given: a refresh that flags more
- * than {@link History#REGRESSIONS_SHOWN} says how many it left out and where they are. Here 60 moved, 50 came back:
- * each from 100 to 150, +50 %.
+ * The run summary says what moved since each workload's previous run in one line per workload, not one per metric,
+ * and only from the rows the driver was given: a refresh that flags more than {@link History#REGRESSIONS_SHOWN} rows
+ * says how many it left out and where they are.
  */
 class RunSummaryTest {
     @TempDir
     Path dir;
 
+    private static Row row(
+            String workload, String metric, String figure, String rule, String verdict, Object... comparison) {
+        Object[] v = new Object[RunSchema.REGRESSIONS.size()];
+        // run_id .. threshold, rule, verdict; then the comparison columns in schema order from noise on
+        Object[] head = {"run", workload, metric, figure, null, "previous", 100.0, 150.0, 0.5, 0.1, rule, verdict};
+        System.arraycopy(head, 0, v, 0, head.length);
+        System.arraycopy(comparison, 0, v, head.length, comparison.length);
+        return new GenericRowWithSchema(v, RunSchema.REGRESSIONS);
+    }
+
+    /**
+     * 60 rows flagged, 50 came back: w00's step verdict (+10 % step, noise 2 %, +1.5 ms of which compute +1.4 ms, its
+     * top kernel gemm +1.4 ms) and two threshold rows of it (one worse, one better), w01's neutral verdict alone, and 46
+     * threshold rows of w02..w47 (worse). Lines: w00 with its verdict and part and kernel, w02..w47 one line each, w01
+     * counted among the workloads that held; then the 10 rows left out.
+     */
     @Test
-    void saysHowManyRegressionsItLeftOut() throws Exception {
+    void oneLinePerWorkloadWithItsVerdictPartAndKernel() throws Exception {
         List<Row> shown = new ArrayList<>();
-        for (int i = 0; i < History.REGRESSIONS_SHOWN; i++) {
-            shown.add(new GenericRowWithSchema(
-                    new Object[] {
-                        "run",
-                        String.format(Locale.ROOT, "w%02d", i),
-                        "avg_step_time",
-                        "mean_ms",
-                        null,
-                        "previous",
-                        100.0,
-                        150.0,
-                        0.5,
-                        0.1
-                    },
-                    RunSchema.REGRESSIONS));
+        shown.add(row(
+                "w00",
+                "iter_time",
+                "avg_ms",
+                "step_verdict",
+                "regression_likely",
+                0.02,
+                "worse",
+                0.10,
+                1.5,
+                1.4,
+                0.05,
+                0.0,
+                0.05,
+                0.0,
+                "sm90_gemm_bf16",
+                1.4));
+        shown.add(row("w01", "iter_time", "avg_ms", "step_verdict", "neutral", 0.02, "worse", 0.005, 0.05));
+        shown.add(row("w00", "comm_time_s", null, "threshold", "inconclusive", null, "worse"));
+        shown.add(row("w00", "busbw_gbps", null, "threshold", "inconclusive", null, "better"));
+        for (int i = 2; i < 48; i++) {
+            shown.add(row(
+                    String.format(Locale.ROOT, "w%02d", i),
+                    "comm_time_s",
+                    null,
+                    "threshold",
+                    "inconclusive",
+                    null,
+                    "worse"));
         }
+        assertEquals(History.REGRESSIONS_SHOWN, shown.size());
         Refresh.Result run = new Refresh.Result(
                 "run", List.of(), List.of(), List.of(), new History.Regressions(60, shown), List.of());
-        Warehouse warehouse = new Warehouse(dir.toString(), new Configuration());
-
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            RunSummary.print(
-                    new WarehouseTables(null, warehouse), run); // no workload was read: the summary needs no Spark
-        } finally {
-            System.setOut(stdout);
-        }
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("metrics that moved more than 0.1 since the previous run:"), text);
-        assertEquals(
-                History.REGRESSIONS_SHOWN,
-                text.lines().filter(l -> l.contains("avg_step_time.mean_ms")).count(),
+        String text = summary(new Warehouse(dir.toString(), new Configuration()), run);
+        assertTrue(
+                text.contains("since each workload's previous run (step-time verdict; figures moved more than 0.1):"),
                 text);
-        assertTrue(text.contains("(+50.0%)"), text);
-        assertTrue(text.contains("  ... and 10 more: the regressions table, or report --history"), text);
+        String w00 = text.lines().filter(l -> l.startsWith("  w00")).findFirst().orElseThrow();
+        assertTrue(w00.contains("regression_likely"), w00);
+        assertTrue(w00.contains("step +10.0% (noise 2.0%)"), w00);
+        assertTrue(w00.contains("most: compute +1.400 ms"), w00);
+        assertTrue(w00.contains("kernel sm90_gemm_bf16 +1.400 ms"), w00);
+        assertTrue(w00.contains("2 figures past the threshold (1 worse, 1 better)"), w00);
+        assertEquals(
+                46,
+                text.lines()
+                        .filter(l -> l.contains("1 figure past the threshold (1 worse, 0 better)"))
+                        .count(),
+                text);
+        assertTrue(text.contains("  1 held their step time (neutral): w01"), text);
+        assertTrue(text.contains("  ... and 10 more rows: the regressions table, or report --history"), text);
     }
 
     /**

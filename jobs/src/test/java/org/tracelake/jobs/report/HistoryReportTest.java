@@ -120,7 +120,8 @@ class HistoryReportTest {
         long headlineRegressions = spark
                 .read()
                 .parquet(archive.table("regressions"))
-                .where("workload = '" + GEN + "' AND run_id = '" + genRuns.get(1) + "' AND key IS NULL")
+                .where("workload = '" + GEN + "' AND run_id = '" + genRuns.get(1) + "' AND key IS NULL AND ("
+                        + HistoryQuery.MOVED + ")")
                 .collectAsList()
                 .stream()
                 .filter(r -> h.series().stream()

@@ -118,7 +118,8 @@ class ServeTest {
         JsonNode m =
                 new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8).strip());
         assertEquals(
-                MetricCatalog.of("coll_call_num").description(),
+                org.tracelake.jobs.metrics.FigureReference.of("coll_call_num", null)
+                        .meaning(),
                 m.get("description").asText(),
                 "\\m through serve");
 

@@ -94,7 +94,11 @@ class SqlPromptAcrossRefreshTest {
         JsonNode m = new ObjectMapper().readTree(printedLines[2]);
         assertEquals("coll_call_num", m.get("metric").asText());
         assertEquals(entry.unit(), m.get("unit").asText());
-        assertEquals(entry.description(), m.get("description").asText());
+        // the figure's own meaning (metrics/figures.csv), not the metric's line
+        assertEquals(
+                org.tracelake.jobs.metrics.FigureReference.of("coll_call_num", null)
+                        .meaning(),
+                m.get("description").asText());
         assertEquals(3, printedLines.length, "one row for coll_call_num, none for an unknown metric: " + printed);
         assertTrue(
                 err.toString(StandardCharsets.UTF_8).contains("no metric no_such_metric"),

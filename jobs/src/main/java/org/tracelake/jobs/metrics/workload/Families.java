@@ -18,6 +18,7 @@ public final class Families {
         StepFamily.compute(w);
         KernelFamily.compute(w);
         KernelTotalsFamily.compute(w);
+        KernelStepFamily.compute(w);
         AnnotationFamily.compute(w);
         TrafficFamily.compute(w);
         XlaFamily.compute(w, hasWorkloadRow(w, "communication_fraction"));

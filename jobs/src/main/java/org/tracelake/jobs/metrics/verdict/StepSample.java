@@ -1,0 +1,48 @@
+package org.tracelake.jobs.metrics.verdict;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One (rank, step) of a run as the metrics table has it at step scope: the step's duration ({@code iter_time}) and the
+ * parts of its GPU span ({@code comm_comp_overlap}'s compute and exposed communication, {@code pipeline_bubble}'s idle
+ * time, and the exposed copies that remain of the busy time); a part is null where the step has no GPU activity.
+ */
+public record StepSample(
+        int rank, long step, double stepMs, Double computeMs, Double exposedCommMs, Double exposedCopyMs, Double idleMs)
+        implements Serializable {
+
+    /** The parts of the step, in the order they stack (time_breakdown's, METRICS.md §4). */
+    public static final List<String> PARTS = List.of("compute", "exposed_comm", "exposed_copy", "idle");
+
+    /** A part's value by its name in {@link #PARTS}. */
+    public Double part(String name) {
+        return switch (name) {
+            case "compute" -> computeMs;
+            case "exposed_comm" -> exposedCommMs;
+            case "exposed_copy" -> exposedCopyMs;
+            case "idle" -> idleMs;
+            default -> throw new IllegalArgumentException("no step part " + name);
+        };
+    }
+
+    /**
+     * The trimmed steps (METRICS.md §1, CCL-Bench): per rank, the first and the last step are dropped when the rank has
+     * more than two; otherwise all are kept. In (rank, step) order.
+     */
+    public static List<StepSample> trimmed(List<StepSample> samples) {
+        Map<Integer, List<StepSample>> byRank = new TreeMap<>();
+        for (StepSample s : samples)
+            byRank.computeIfAbsent(s.rank(), r -> new ArrayList<>()).add(s);
+        List<StepSample> out = new ArrayList<>();
+        for (List<StepSample> steps : byRank.values()) {
+            steps.sort(Comparator.comparingLong(StepSample::step));
+            out.addAll(steps.size() > 2 ? steps.subList(1, steps.size() - 1) : steps);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,43 @@
+package org.tracelake.jobs.metrics.workload;
+
+import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
+import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.tracelake.jobs.rank.RankSummary;
+
+/**
+ * kernel_step_time_ms: per kernel name (key {@code name:<name>}) and per kernel category (key = the category), the mean
+ * Σ duration per (rank, step) of the GPU activities assigned to a step (device syncs excluded); a (rank, step) without
+ * the kernel counts 0. The workload row is all of them together. It is what the run comparison lists as the kernels
+ * that moved most (METRICS.md §4 "Run comparison verdicts"), kept for every run in metrics_history like any metric, so
+ * that tonight's run can be compared with last night's after the warehouse's kernel_totals were replaced.
+ */
+final class KernelStepFamily {
+    private KernelStepFamily() {}
+
+    static final String METRIC = "kernel_step_time_ms";
+
+    static void compute(Workload w) {
+        long pairs = 0;
+        long total = 0;
+        Map<String, Long> byName = new TreeMap<>();
+        Map<String, Long> byCategory = new TreeMap<>();
+        for (RankSummary r : w.ranks) {
+            pairs += StepFamily.windows(r).size();
+            total += r.stepKernelTimeNs;
+            r.stepKernelTimeByName.forEach((k, v) -> byName.merge(k, v, Long::sum));
+            r.stepKernelTimeByCategory.forEach((k, v) -> {
+                if (k != null) byCategory.merge(k, v, Long::sum);
+            });
+        }
+        if (pairs == 0) return; // Gaps says why: no steps
+        double per = 1e6 * pairs;
+        w.ok(METRIC, null, total / per, "ms", SCOPE_WORKLOAD, null, null, null);
+        for (Map.Entry<String, Long> e : byCategory.entrySet())
+            w.ok(METRIC, null, e.getValue() / per, "ms", SCOPE_KEY, null, null, e.getKey());
+        for (Map.Entry<String, Long> e : byName.entrySet())
+            w.ok(METRIC, null, e.getValue() / per, "ms", SCOPE_KEY, null, null, "name:" + e.getKey());
+    }
+}
