@@ -49,13 +49,35 @@ public record WorkloadSpec(
     /** The same run with faults injected (its ranks then meet at every collective: {@link Rendezvous}). */
     public WorkloadSpec withFaults(java.util.List<Fault> injected) {
         return new WorkloadSpec(
-                name, style, ranks, firstStep, steps, layers, gzip, stragglerRank, stragglerDelayNs, seed, injected, gemmScale);
+                name,
+                style,
+                ranks,
+                firstStep,
+                steps,
+                layers,
+                gzip,
+                stragglerRank,
+                stragglerDelayNs,
+                seed,
+                injected,
+                gemmScale);
     }
 
     /** The same run with every GEMM kernel lasting {@code scale} times as long (a known cause between two runs). */
     public WorkloadSpec withGemmScale(double scale) {
         return new WorkloadSpec(
-                name, style, ranks, firstStep, steps, layers, gzip, stragglerRank, stragglerDelayNs, seed, faults, scale);
+                name,
+                style,
+                ranks,
+                firstStep,
+                steps,
+                layers,
+                gzip,
+                stragglerRank,
+                stragglerDelayNs,
+                seed,
+                faults,
+                scale);
     }
 
     public static WorkloadSpec modernSample() {
