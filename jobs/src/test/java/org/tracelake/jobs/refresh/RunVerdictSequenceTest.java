@@ -60,8 +60,8 @@ class RunVerdictSequenceTest {
             TestFiles.deleteTree(archive.archive.resolve(WORKLOAD));
             SampleArchiveGenerator.write(
                     archive.archive,
-                    new WorkloadSpec(
-                            WORKLOAD, TraceStyle.MODERN, 2, 1, 6, 2, false, -1, 0, SEEDS[night], GEMM_SCALE[night]));
+                    new WorkloadSpec(WORKLOAD, TraceStyle.MODERN, 2, 1, 6, 2, false, -1, 0, SEEDS[night])
+                            .withGemmScale(GEMM_SCALE[night]));
             independent.add(Run.read(archive.archive.resolve(WORKLOAD)));
             Refresh.Result[] result = new Refresh.Result[1];
             SparkJobCounts jobs = SparkJobCounts.during(spark, () -> result[0] = archive.refresh(spark));
