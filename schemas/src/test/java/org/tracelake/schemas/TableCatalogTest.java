@@ -42,6 +42,7 @@ class TableCatalogTest {
                         Tables.COLLECTIVE_HANGS,
                         Tables.ALL_TO_ALL_PAIRS,
                         Tables.KERNEL_TOTALS,
+                        Tables.FINDINGS,
                         Tables.METRICS),
                 TableCatalog.perWorkload(TableCatalog.Stage.METRICS));
         assertEquals(List.of(), TableCatalog.perWorkload(TableCatalog.Stage.HISTORY));
