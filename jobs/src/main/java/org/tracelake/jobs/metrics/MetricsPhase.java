@@ -107,7 +107,7 @@ public final class MetricsPhase {
                                 workloads,
                                 sideTables,
                                 DevicePeaks.table(spark),
-                                new PartitionFiles(warehouse.staging(runId), warehouse.conf()));
+                                PartitionFiles.forRun(warehouse, runId));
                 Progress.info(String.format(
                         Locale.ROOT,
                         "metrics: %,d rows and %,d collective instances for %d workloads",

@@ -1,6 +1,5 @@
 package org.tracelake.jobs.refresh;
 
-import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
@@ -90,7 +89,7 @@ public final class History {
             // it); the query's own columns, read back from Parquet, are all nullable
             moved = writeRegressions(spark.createDataFrame(rows.rdd(), RunSchema.REGRESSIONS));
         }
-        tables.appendByWorkload(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)));
+        tables.append(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)), runId);
         return moved;
     }
 
@@ -101,7 +100,7 @@ public final class History {
         try {
             long count = cached.count();
             if (count == 0) return Regressions.NONE;
-            tables.append(Tables.REGRESSIONS, cached);
+            tables.append(Tables.REGRESSIONS, cached, runId);
             List<Row> shown = cached.orderBy("workload", "metric", "figure", "key")
                     .limit(REGRESSIONS_SHOWN)
                     .collectAsList();
@@ -128,20 +127,10 @@ public final class History {
 
     void recordChangeRows(List<Row> rows) {
         if (rows.isEmpty()) return;
-        tables.append(Tables.WORKLOAD_CHANGES, spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES));
-    }
-
-    /** Whether this run's rows are in a table already (a journal's replay appends nothing twice). */
-    boolean written(String table) {
-        if (!warehouse.exists(table)) return false;
-        return !tables.live(table)
-                .where(col("run_id").equalTo(runId))
-                .select("run_id")
-                .limit(1)
-                .isEmpty();
+        tables.append(Tables.WORKLOAD_CHANGES, spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES), runId);
     }
 
     public void recordRun(Row run) {
-        tables.append(Tables.RUNS, spark.createDataFrame(List.of(run), RunSchema.RUNS));
+        tables.append(Tables.RUNS, spark.createDataFrame(List.of(run), RunSchema.RUNS), runId);
     }
 }

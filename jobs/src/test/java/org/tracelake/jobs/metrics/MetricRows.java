@@ -27,7 +27,8 @@ final class MetricRows {
 
     static MetricRows load(SparkSession spark, String metricsTable) {
         return new MetricRows(spark.read()
-                .parquet(metricsTable)
+                .format("iceberg")
+                .load(metricsTable)
                 .selectExpr(
                         "workload",
                         "metric",
