@@ -188,7 +188,8 @@ public final class IngestStaging {
         // the codec Spark would write with (spark.sql.parquet.compression.codec: conf/spark-defaults.conf says zstd)
         RowFile.Settings encoding = RowFile.Settings.of(
                 RowFile.Settings.codecNamed(spark.sessionState().conf().parquetCompressionCodec()));
-        FileIngest ingest = new FileIngest(PartitionFiles.forRun(warehouse, runId).withConf(conf), encoding, summaries);
+        FileIngest ingest =
+                new FileIngest(PartitionFiles.forRun(warehouse, runId).withConf(conf), encoding, summaries);
         Set<String> tableNames = new TreeSet<>();
         for (FileIngest.Job j : ordered) tableNames.add(j.table());
         spark.sparkContext()

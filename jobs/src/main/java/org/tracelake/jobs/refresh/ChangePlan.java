@@ -77,7 +77,8 @@ public final class ChangePlan {
             throws IOException {
         Warehouse warehouse = tables.warehouse();
         Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(tables);
-        Set<String> withMetrics = full || !needMetrics ? null : warehouse.catalog().workloads(Tables.METRICS);
+        Set<String> withMetrics =
+                full || !needMetrics ? null : warehouse.catalog().workloads(Tables.METRICS);
         ChangePlan plan = new ChangePlan();
         for (WorkloadFolder w : scanned) {
             List<Change> changes = full ? List.of(new Change(FULL, null)) : changes(w, ledger.get(w.name()));

@@ -38,6 +38,7 @@ public final class PartitionFiles implements Serializable {
     private final String runFolder;
     /** Where unfinished files are written. */
     private final String unfinished;
+
     private final SerializableConf conf;
 
     /** Files under {@code root} ({@code <root>/<table>/workload=<w>/}). */

@@ -56,7 +56,8 @@ public final class SparkCatalogs {
     public static void configure(org.apache.spark.SparkConf conf, String warehouseRoot) throws java.io.IOException {
         if (!Settings.of(conf).get(Settings.CATALOG).isEmpty()) return;
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(warehouseRoot);
-        org.apache.hadoop.conf.Configuration hadoop = org.apache.spark.deploy.SparkHadoopUtil.get().newConfiguration(conf);
+        org.apache.hadoop.conf.Configuration hadoop =
+                org.apache.spark.deploy.SparkHadoopUtil.get().newConfiguration(conf);
         String root = p.getFileSystem(hadoop).makeQualified(p).toString();
         String key = "spark.sql.catalog." + DEFAULT_NAME;
         conf.set(key, SparkCatalog.class.getName());

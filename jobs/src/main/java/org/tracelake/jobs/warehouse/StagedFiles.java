@@ -69,7 +69,8 @@ public final class StagedFiles {
      * The Iceberg data files of these files, by table, their row counts and column statistics read from their footers
      * in one Spark job (none when there are no files); files without rows are left out.
      */
-    public static Map<String, List<DataFile>> dataFiles(SparkSession spark, WarehouseCatalog catalog, List<File> files) {
+    public static Map<String, List<DataFile>> dataFiles(
+            SparkSession spark, WarehouseCatalog catalog, List<File> files) {
         Map<String, List<DataFile>> out = new LinkedHashMap<>();
         if (files.isEmpty()) return out;
         Map<String, Table> tables = new HashMap<>();
@@ -80,7 +81,8 @@ public final class StagedFiles {
             Table t = catalog.table(f.table());
             tables.put(f.table(), t);
             configs.put(f.table(), MetricsConfig.forTable(t));
-            mappings.put(f.table(), NameMappingParser.fromJson(t.properties().get(TableProperties.DEFAULT_NAME_MAPPING)));
+            mappings.put(
+                    f.table(), NameMappingParser.fromJson(t.properties().get(TableProperties.DEFAULT_NAME_MAPPING)));
         }
         spark.sparkContext().setJobDescription("commit: statistics of " + files.size() + " data files");
         List<Metrics> metrics;
@@ -115,8 +117,8 @@ public final class StagedFiles {
      * none), the snapshot named by the run.
      */
     public static void replace(Table table, String runId, Collection<String> workloads, List<DataFile> files) {
-        OverwriteFiles op = table.newOverwrite()
-                .overwriteByRowFilter(Expressions.in(Tables.PARTITION_COLUMN, workloads.toArray()));
+        OverwriteFiles op =
+                table.newOverwrite().overwriteByRowFilter(Expressions.in(Tables.PARTITION_COLUMN, workloads.toArray()));
         for (DataFile f : files) op.addFile(f);
         op.set(WarehouseCatalog.RUN_ID, runId).commit();
     }

@@ -105,7 +105,9 @@ public final class WarehouseCatalog {
         // metrics_history too, though it is appended to rather than replaced: the regression check reads a workload's
         // previous run by partition
         PartitionSpec spec = def.perWorkload() || name.equals(Tables.METRICS_HISTORY)
-                ? PartitionSpec.builderFor(schema).identity(Tables.PARTITION_COLUMN).build()
+                ? PartitionSpec.builderFor(schema)
+                        .identity(Tables.PARTITION_COLUMN)
+                        .build()
                 : PartitionSpec.unpartitioned();
         Map<String, String> props = new HashMap<>();
         props.put(TableProperties.FORMAT_VERSION, "2");
@@ -120,7 +122,9 @@ public final class WarehouseCatalog {
         Table created = catalog.createTable(id(name), schema, spec, props);
         // by the ids the table gave its columns (creating it assigns them afresh)
         created.updateProperties()
-                .set(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(MappingUtil.create(created.schema())))
+                .set(
+                        TableProperties.DEFAULT_NAME_MAPPING,
+                        NameMappingParser.toJson(MappingUtil.create(created.schema())))
                 .commit();
         return created;
     }
@@ -158,7 +162,8 @@ public final class WarehouseCatalog {
         Map<String, Long> out = new HashMap<>();
         for (String name : tables) {
             Table t = loadOrNull(name);
-            if (t != null && t.currentSnapshot() != null) out.put(name, t.currentSnapshot().snapshotId());
+            if (t != null && t.currentSnapshot() != null)
+                out.put(name, t.currentSnapshot().snapshotId());
         }
         return out;
     }

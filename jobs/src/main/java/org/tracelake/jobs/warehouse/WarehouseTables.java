@@ -160,7 +160,9 @@ public final class WarehouseTables {
     public void append(String table, Dataset<Row> rows, String runId) {
         warehouse.catalog().table(table); // created on first use
         StructType schema = schema(table);
-        rows.select(java.util.Arrays.stream(schema.fieldNames()).map(f -> col(f)).toArray(Column[]::new))
+        rows.select(java.util.Arrays.stream(schema.fieldNames())
+                        .map(f -> col(f))
+                        .toArray(Column[]::new))
                 .coalesce(1)
                 .write()
                 .format("iceberg")

@@ -263,7 +263,8 @@ class DlrmMetricsTest {
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
         m = MetricRows.load(spark, archive.table("metrics"));
         collectives = spark.read()
-                .format("iceberg").load(archive.table("collectives"))
+                .format("iceberg")
+                .load(archive.table("collectives"))
                 .orderBy("match_key", "k")
                 .collectAsList();
         spark.read().format("iceberg").load(archive.table("events")).createOrReplaceTempView("dlrm_events");

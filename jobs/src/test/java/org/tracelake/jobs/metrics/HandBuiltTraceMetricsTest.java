@@ -91,7 +91,8 @@ class HandBuiltTraceMetricsTest {
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
         m = MetricRows.load(spark, archive.table("metrics"));
         collectives = spark.read()
-                .format("iceberg").load(archive.table("collectives"))
+                .format("iceberg")
+                .load(archive.table("collectives"))
                 .orderBy("workload", "match_key", "k")
                 .collectAsList();
         spark.read().format("iceberg").load(archive.table("events")).createOrReplaceTempView("hb_events");
@@ -345,7 +346,10 @@ class HandBuiltTraceMetricsTest {
 
     @Test
     void collectivesTableHasTheSchemaOfCollectiveSchema() {
-        var written = spark.read().format("iceberg").load(archive.table("collectives")).schema();
+        var written = spark.read()
+                .format("iceberg")
+                .load(archive.table("collectives"))
+                .schema();
         for (var field : CollectiveSchema.SCHEMA.fields()) {
             assertEquals(field.dataType(), written.apply(field.name()).dataType(), "collectives." + field.name());
         }

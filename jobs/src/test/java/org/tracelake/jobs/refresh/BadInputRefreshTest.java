@@ -167,7 +167,8 @@ class BadInputRefreshTest {
         for (String f : fragments)
             assertTrue(message.contains(f), () -> workload + ": '" + message + "' lacks '" + f + "'");
         long events = spark.read()
-                .format("iceberg").load(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = '" + workload + "'")
                 .count();
         assertTrue(events > 100, workload + " keeps its good events");
@@ -177,7 +178,8 @@ class BadInputRefreshTest {
     void theGoodWorkloadIsRefreshedWithMetrics() {
         assertTrue(workload("good").clean());
         long rows = spark.read()
-                .format("iceberg").load(archive.table("metrics"))
+                .format("iceberg")
+                .load(archive.table("metrics"))
                 .where("workload = 'good' AND scope = 'workload'")
                 .count();
         assertTrue(rows > 50);
@@ -227,7 +229,8 @@ class BadInputRefreshTest {
     @Test
     void failedWorkloadsHaveNoTablesButTheirLedger() {
         long events = spark.read()
-                .format("iceberg").load(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = 'truncated'")
                 .count();
         assertEquals(0, events);

@@ -150,7 +150,8 @@ class CrashAndLockTest {
         try (Stream<Path> runs = Files.list(data)) {
             return runs.filter(r -> {
                         try (Stream<Path> parts = Files.list(r)) {
-                            return parts.anyMatch(p -> p.getFileName().toString().startsWith("workload="));
+                            return parts.anyMatch(
+                                    p -> p.getFileName().toString().startsWith("workload="));
                         } catch (IOException | java.io.UncheckedIOException e) {
                             return false; // being written
                         }
@@ -163,14 +164,16 @@ class CrashAndLockTest {
 
     private static long events(SparkSession spark, TestArchive archive, String workload) {
         return spark.read()
-                .format("iceberg").load(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = '" + workload + "'")
                 .count();
     }
 
     private static double meanLag(SparkSession spark, TestArchive archive, String workload) {
         return spark.read()
-                .format("iceberg").load(archive.table("metrics"))
+                .format("iceberg")
+                .load(archive.table("metrics"))
                 .where("workload = '" + workload
                         + "' AND metric = 'straggler_lag' AND figure = 'mean_lag_us' AND scope = 'workload'")
                 .first()

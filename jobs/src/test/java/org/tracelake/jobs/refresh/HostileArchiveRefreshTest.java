@@ -149,7 +149,8 @@ class HostileArchiveRefreshTest {
     void endsWithExit3AndTheGoodWorkloadCommitted() {
         assertEquals(ExitCodes.PARTIAL, exit, log);
         assertTrue(committed("good"), log);
-        assertEquals(1, spark.read().format("iceberg").load(archive.table("runs")).count());
+        assertEquals(
+                1, spark.read().format("iceberg").load(archive.table("runs")).count());
     }
 
     @Test
@@ -176,7 +177,11 @@ class HostileArchiveRefreshTest {
     @Test
     void aNameTooLongForAFolderFailsAloneAndIsReported() {
         assertTrue(log.contains("too long for a table folder"), log);
-        Row run = spark.read().format("iceberg").load(archive.table("runs")).select("errors").first();
+        Row run = spark.read()
+                .format("iceberg")
+                .load(archive.table("runs"))
+                .select("errors")
+                .first();
         assertTrue(run.getList(0).toString().contains("too long for a table folder"), run.toString());
         assertFalse(committed(LONG_NAME));
 

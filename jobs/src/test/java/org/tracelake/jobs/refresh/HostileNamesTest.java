@@ -104,7 +104,8 @@ class HostileNamesTest {
         }
         // trace_files names each hostile file as it is on disk, with its rank
         List<Row> rows = spark.read()
-                .format("iceberg").load(archive.table("trace_files"))
+                .format("iceberg")
+                .load(archive.table("trace_files"))
                 .where("workload = 'a..b' AND rank IS NOT NULL")
                 .select("path", "rank", "status")
                 .orderBy("rank")
@@ -139,7 +140,8 @@ class HostileNamesTest {
         ObjectMapper json = new ObjectMapper();
         for (String name : all()) {
             // the run's data files of it, in a folder of the events table the name could not escape
-            try (Stream<Path> runs = Files.list(archive.warehouse.resolve("events").resolve(Warehouse.DATA))) {
+            try (Stream<Path> runs =
+                    Files.list(archive.warehouse.resolve("events").resolve(Warehouse.DATA))) {
                 assertTrue(
                         runs.anyMatch(r -> Files.isDirectory(r.resolve(Warehouse.partitionDir(name)))),
                         Warehouse.partitionDir(name));
@@ -236,7 +238,8 @@ class HostileNamesTest {
     private static Map<String, Long> counts(String table) {
         Map<String, Long> out = new TreeMap<>();
         for (Row r : spark.read()
-                .format("iceberg").load(archive.table(table))
+                .format("iceberg")
+                .load(archive.table(table))
                 .groupBy("workload")
                 .count()
                 .collectAsList()) {

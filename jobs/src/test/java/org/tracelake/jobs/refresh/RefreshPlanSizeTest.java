@@ -85,7 +85,11 @@ class RefreshPlanSizeTest {
                     metric);
         }
         assertEquals(
-                1, spark.read().format("iceberg").load(samples.table(Tables.COLLECTIVE_HANGS)).count());
+                1,
+                spark.read()
+                        .format("iceberg")
+                        .load(samples.table(Tables.COLLECTIVE_HANGS))
+                        .count());
         assertEquals(List.of("metrics"), withSideTables, "jobs of the metrics phase with every side table");
 
         TestArchive kineto = new TestArchive(tmp.resolve("kineto")).generated("w", 2, 2, -1, 0);

@@ -105,7 +105,8 @@ class SqlPromptAcrossRefreshTest {
     private static Map<String, Long> eventsPerWorkload(SparkSession spark, TestArchive archive) {
         Map<String, Long> m = new TreeMap<>();
         for (Row r : spark.read()
-                .format("iceberg").load(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .groupBy("workload")
                 .count()
                 .collectAsList()) {
@@ -117,7 +118,8 @@ class SqlPromptAcrossRefreshTest {
     private static Map<String, Long> ranks(SparkSession spark, TestArchive archive) {
         Map<String, Long> m = new TreeMap<>();
         for (Row r : spark.read()
-                .format("iceberg").load(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .groupBy("workload")
                 .agg(org.apache.spark.sql.functions.countDistinct("rank"))
                 .collectAsList()) {
