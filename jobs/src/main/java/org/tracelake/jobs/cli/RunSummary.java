@@ -1,11 +1,9 @@
 package org.tracelake.jobs.cli;
 
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Row;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
@@ -168,8 +166,8 @@ final class RunSummary {
     static String failed(Warehouse warehouse, String workload) {
         boolean previous;
         try {
-            previous = warehouse.fs().exists(new Path(warehouse.livePartition(Tables.EVENTS, workload)));
-        } catch (IOException e) {
+            previous = warehouse.catalog().workloads(Tables.EVENTS).contains(workload);
+        } catch (RuntimeException e) {
             previous = false; // cannot tell: say nothing was kept rather than promise tables that may not be there
         }
         return previous ? "FAILED (previous tables kept): " : "FAILED (nothing committed: no previous tables): ";

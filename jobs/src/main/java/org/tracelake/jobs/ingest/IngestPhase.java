@@ -1,20 +1,17 @@
 package org.tracelake.jobs.ingest;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
-import org.tracelake.schemas.Tables;
 
 /**
  * Ingests the workloads of an archive together (one Spark job for every file and table, whatever their number; one
- * more before it for execution traces) and swaps each in
- * whole: a workload that failed keeps its previous events and card, and only its {@code trace_files} ledger (which
- * says what went wrong) is replaced.
+ * more before it for execution traces), writing their data files for the run's commits: a workload that failed keeps
+ * its previous events and card, and only its {@code trace_files} ledger (which says what went wrong) is replaced.
  */
 public final class IngestPhase {
     private final WarehouseTables tables;
@@ -58,28 +55,7 @@ public final class IngestPhase {
         return results;
     }
 
-    /**
-     * Swap a workload's staged tables in: all of them when it ingested cleanly (plus {@code alsoTables}, e.g. its
-     * metrics), else only its trace_files ledger, which says what went wrong; its other tables stay as they were.
-     */
-    public void commit(WorkloadIngest result, List<String> alsoTables) throws IOException {
-        if (PartitionNames.tooLong(result.workload()) != null) { // its name cannot be a folder: only its ledger row
-            warehouse.swapIn(runId, PartitionNames.ledgerName(result.workload()), List.of(Tables.TRACE_FILES));
-            return;
-        }
-        if (result.ok()) {
-            // trace_files last: after a crash mid-swap the ledger still describes the old inputs, so the next
-            // refresh sees the workload as changed and redoes it.
-            List<String> tables = new ArrayList<>(IngestStaging.TABLES);
-            tables.remove(Tables.TRACE_FILES);
-            tables.addAll(alsoTables);
-            tables.add(Tables.TRACE_FILES);
-            warehouse.swapIn(runId, result.workload(), tables);
-        } else {
-            warehouse.swapIn(runId, result.workload(), List.of(Tables.TRACE_FILES));
-        }
-    }
-
+    /** Drops what the run kept aside (file reports, rank summaries); its data files stay for the commits. */
     public void finish() throws IOException {
         warehouse.dropStaging(runId);
     }

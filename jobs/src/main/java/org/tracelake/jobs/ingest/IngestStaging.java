@@ -50,7 +50,7 @@ public final class IngestStaging {
 
     /**
      * Tables an ingest stages for a workload; swapped in together. A table with nothing staged for a workload (no
-     * file of its kind) ends with no partition for it: {@link Warehouse#swapIn} moves the old one aside and has
+     * file of its kind) ends with no partition for it: the run's commit replaces the old one and has
      * nothing to put in its place.
      */
     public static final List<String> TABLES = TableCatalog.perWorkload(TableCatalog.Stage.INGEST);
@@ -188,7 +188,8 @@ public final class IngestStaging {
         // the codec Spark would write with (spark.sql.parquet.compression.codec: conf/spark-defaults.conf says zstd)
         RowFile.Settings encoding = RowFile.Settings.of(
                 RowFile.Settings.codecNamed(spark.sessionState().conf().parquetCompressionCodec()));
-        FileIngest ingest = new FileIngest(new PartitionFiles(warehouse.staging(runId), conf), encoding, summaries);
+        FileIngest ingest =
+                new FileIngest(PartitionFiles.forRun(warehouse, runId).withConf(conf), encoding, summaries);
         Set<String> tableNames = new TreeSet<>();
         for (FileIngest.Job j : ordered) tableNames.add(j.table());
         spark.sparkContext()

@@ -109,7 +109,7 @@ public final class MetricsPhase {
                                 sideTables,
                                 DevicePeaks.table(spark),
                                 FindingThresholds.load(Settings.of(spark).get(Settings.FINDINGS)),
-                                new PartitionFiles(warehouse.staging(runId), warehouse.conf()));
+                                PartitionFiles.forRun(warehouse, runId));
                 Progress.info(String.format(
                         Locale.ROOT,
                         "metrics: %s and %s for %s",

@@ -79,11 +79,12 @@ public final class ChangePlan {
             throws IOException {
         Warehouse warehouse = tables.warehouse();
         Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(tables);
-        Set<String> withMetrics = full || !needMetrics ? null : warehouse.livePartitions(Tables.METRICS);
+        Set<String> withMetrics =
+                full || !needMetrics ? null : warehouse.catalog().workloads(Tables.METRICS);
         ChangePlan plan = new ChangePlan();
         for (WorkloadFolder w : scanned) {
             List<Change> changes = full ? List.of(new Change(FULL, null)) : changes(w, ledger.get(w.name()));
-            if (changes.isEmpty() && withMetrics != null && !withMetrics.contains(Warehouse.partitionDir(w.name()))) {
+            if (changes.isEmpty() && withMetrics != null && !withMetrics.contains(w.name())) {
                 changes = List.of(new Change(NO_METRICS, null));
             }
             if (changes.isEmpty()) plan.unchanged.add(w);

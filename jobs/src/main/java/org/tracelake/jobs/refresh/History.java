@@ -1,6 +1,5 @@
 package org.tracelake.jobs.refresh;
 
-import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
@@ -70,7 +69,7 @@ public final class History {
             tables.live(Tables.METRICS_HISTORY).createOrReplaceTempView("metrics_history_before");
             moved = writeRegressions(new RunComparisons(spark, runId, threshold()));
         }
-        tables.appendByWorkload(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)));
+        tables.append(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)), runId);
         return moved;
     }
 
@@ -94,13 +93,14 @@ public final class History {
             // in the tables' own schemas (run_id, workload, metric, previous_run_id NOT NULL, as every earlier run
             // wrote them); the queries' own columns, read back from Parquet, are all nullable
             Dataset<Row> regressions = spark.createDataFrame(regressionRows.rdd(), RunSchema.REGRESSIONS);
-            tables.append(Tables.REGRESSIONS, regressions);
+            tables.append(Tables.REGRESSIONS, regressions, runId);
             // the one job a refresh with a previous run adds: its kernels
             spark.sparkContext().setJobDescription("history: regression kernels");
             tables.append(
                     Tables.REGRESSION_KERNELS,
                     spark.createDataFrame(
-                            both.where(col("k").isNotNull()).select("k.*").rdd(), RunSchema.REGRESSION_KERNELS));
+                            both.where(col("k").isNotNull()).select("k.*").rdd(), RunSchema.REGRESSION_KERNELS),
+                    runId);
             spark.sparkContext().setJobDescription("history: regressions");
             List<Row> shown = regressions
                     .orderBy(
@@ -136,20 +136,10 @@ public final class History {
 
     void recordChangeRows(List<Row> rows) {
         if (rows.isEmpty()) return;
-        tables.append(Tables.WORKLOAD_CHANGES, spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES));
-    }
-
-    /** Whether this run's rows are in a table already (a journal's replay appends nothing twice). */
-    boolean written(String table) {
-        if (!warehouse.exists(table)) return false;
-        return !tables.live(table)
-                .where(col("run_id").equalTo(runId))
-                .select("run_id")
-                .limit(1)
-                .isEmpty();
+        tables.append(Tables.WORKLOAD_CHANGES, spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES), runId);
     }
 
     public void recordRun(Row run) {
-        tables.append(Tables.RUNS, spark.createDataFrame(List.of(run), RunSchema.RUNS));
+        tables.append(Tables.RUNS, spark.createDataFrame(List.of(run), RunSchema.RUNS), runId);
     }
 }

@@ -14,6 +14,7 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.archive.ArchiveScanner;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.ingest.IngestPhase;
+import org.tracelake.jobs.ingest.PartitionNames;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsPhase;
@@ -23,7 +24,6 @@ import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
-import org.tracelake.schemas.Tables;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -101,9 +101,14 @@ public final class Refresh {
             throw new IllegalArgumentException("the lock is run " + lock.runId() + "'s, not " + runId + "'s");
         Timestamp started = new Timestamp(System.currentTimeMillis());
         PhaseCpu cpu = new PhaseCpu();
-        List<String> restored = warehouse.recoverInterrupted(runId);
-        if (!restored.isEmpty()) Progress.info("recovered after an interrupted run: " + restored);
-        JournalReplay.replay(tables, runId);
+        // the run's aside folder first: a run killed before its journal is known by it, and its files dropped
+        warehouse.fs().mkdirs(new org.apache.hadoop.fs.Path(warehouse.staging(runId)));
+        Set<String> journaled = new HashSet<>();
+        for (RunJournal j : RunJournal.leftBehind(warehouse, runId)) journaled.add(j.runId());
+        List<String> restored = warehouse.recoverInterrupted(runId, journaled);
+        if (!restored.isEmpty()) Progress.info("dropped the files of interrupted runs: " + restored);
+        restored = new ArrayList<>(restored);
+        restored.addAll(JournalReplay.replay(tables, runId));
 
         List<WorkloadFolder> selected = ArchiveScanner.scan(archive, only, warehouse.conf());
         ChangePlan plan = ChangePlan.of(tables, selected, full, only != null && !only.isEmpty(), computeMetrics);
@@ -138,39 +143,23 @@ public final class Refresh {
             cpu.end("metrics");
         }
         lock.checkHeld(); // a run whose lock was taken over changes nothing live
-        // Before the first swap: what this run owes after it, for the next run to finish if this one is killed.
+        // Before the first commit: what this run commits, for the next run to finish if this one is killed.
         History history = new History(tables, runId);
         List<Row> changeRows = history.changeRows(plan.redo);
         Result planned = new Result(runId, results, plan.unchanged, plan.vanished, History.Regressions.NONE, restored);
+        List<String> ledger = new ArrayList<>();
+        for (WorkloadIngest r : results) ledger.add(PartitionNames.ledgerName(r.workload()));
         RunJournal journal = new RunJournal(
-                runId, computeMetrics, ok, plan.vanished, changeRows, runRow(planned, archive, full, started));
+                runId, computeMetrics, ok, ledger, plan.vanished, changeRows, runRow(planned, archive, full, started));
         journal.write(warehouse);
-        // Without metrics nothing is staged for them: the swap removes a committed workload's old ones.
-        for (WorkloadIngest r : results) {
-            ingest.commit(r, MetricsPhase.TABLES);
-            CrashPoints.reached("swap");
-        }
-        for (String gone : plan.vanished) warehouse.remove(gone, Tables.PER_WORKLOAD);
-        CrashPoints.reached("swaps");
+        ingest.finish(); // what the run kept aside: its data files stay, for the commits
         long exportStart = System.nanoTime();
-        if (computeMetrics) metrics.export(ok);
-        for (String gone : plan.vanished) metrics.dropExport(gone);
-        if (!computeMetrics) for (String w : ok) metrics.dropExport(w);
-        CrashPoints.reached("exports");
-
-        History.Regressions moved = computeMetrics ? history.record(ok) : History.Regressions.NONE;
-        CrashPoints.reached("history");
-        history.recordChangeRows(changeRows);
-        CrashPoints.reached("changes");
+        History.Regressions moved = RunCommit.commit(tables, journal);
         Result result = new Result(runId, results, plan.unchanged, plan.vanished, moved, restored);
-        history.recordRun(runRow(result, archive, full, started));
-        CrashPoints.reached("run");
-        journal.delete(warehouse);
         Progress.info(String.format(
                 Locale.ROOT,
-                "exports, metric history and run recorded in %.1f s",
+                "tables committed, exports, metric history and run recorded in %.1f s",
                 (System.nanoTime() - exportStart) / 1e9));
-        ingest.finish();
         cpu.end("commit");
         Progress.info(cpu.line());
         return result;

@@ -25,13 +25,21 @@ import scala.collection.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * What a refresh still owes once it starts swapping (issue 29 item 5): the exports, {@code metrics_history},
- * {@code regressions}, {@code workload_changes} and its {@code runs} row, which are written after the first swap. A
- * run writes this journal ({@code <warehouse>/_journal/<run>.json}) before its first swap and deletes it once its run
- * row is written; a run killed in between leaves it, and the next writer to hold the lock replays it ({@link
- * JournalReplay}), so that the warehouse ends as if the killed run had finished for every workload it swapped in.
+ * What a refresh commits once its data files are written (issue 29 item 5, issue 39): which workloads replace their
+ * partitions of which tables ({@code ok}: every table; {@code ledger}: {@code trace_files} only, a failed workload's;
+ * {@code vanished}: removed), the exports, {@code metrics_history}, {@code regressions}, {@code workload_changes} and
+ * its {@code runs} row. A run writes this journal ({@code <warehouse>/_journal/<run>.json}) before its first commit
+ * and deletes it once its run row is written; a run killed in between leaves it, and the next writer to hold the lock
+ * finishes it with the same routine ({@link RunCommit}), so that the warehouse ends as if the killed run had finished.
  */
-record RunJournal(String runId, boolean metrics, List<String> ok, List<String> vanished, List<Row> changes, Row run) {
+record RunJournal(
+        String runId,
+        boolean metrics,
+        List<String> ok,
+        List<String> ledger,
+        List<String> vanished,
+        List<Row> changes,
+        Row run) {
     static final String DIR = "_journal";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -45,6 +53,7 @@ record RunJournal(String runId, boolean metrics, List<String> ok, List<String> v
         root.put("run_id", runId);
         root.put("metrics", metrics);
         ok.forEach(root.putArray("ok")::add);
+        ledger.forEach(root.putArray("ledger")::add);
         vanished.forEach(root.putArray("vanished")::add);
         ArrayNode ch = root.putArray("changes");
         for (Row r : changes) {
@@ -99,6 +108,8 @@ record RunJournal(String runId, boolean metrics, List<String> ok, List<String> v
     private static RunJournal parse(JsonNode root) {
         List<String> ok = new ArrayList<>();
         root.get("ok").forEach(n -> ok.add(n.asText()));
+        List<String> ledger = new ArrayList<>();
+        root.get("ledger").forEach(n -> ledger.add(n.asText()));
         List<String> vanished = new ArrayList<>();
         root.get("vanished").forEach(n -> vanished.add(n.asText()));
         List<Row> changes = new ArrayList<>();
@@ -125,6 +136,7 @@ record RunJournal(String runId, boolean metrics, List<String> ok, List<String> v
                 root.get("run_id").asText(),
                 root.get("metrics").asBoolean(),
                 ok,
+                ledger,
                 vanished,
                 changes,
                 RowFactory.create(values));

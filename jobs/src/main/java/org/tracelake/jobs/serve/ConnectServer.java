@@ -12,6 +12,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connect.service.SparkConnectService$;
 import org.tracelake.jobs.spark.SparkSessions;
 import org.tracelake.jobs.sql.WarehouseViews;
+import org.tracelake.jobs.warehouse.SparkCatalogs;
 import org.tracelake.jobs.warehouse.Warehouse;
 import scala.runtime.BoxedUnit;
 
@@ -71,6 +72,8 @@ public final class ConnectServer implements AutoCloseable {
         ServePolicy.allowWrites(allowWrites);
         // A client's repeated query must be planned again, so that it lists the tables' files again.
         conf.setIfMissing("spark.connect.session.planCache.enabled", "false");
+        // every client's session names the tables by the same catalog: in the application's configuration
+        SparkCatalogs.configure(conf, warehouseRoot);
         ReleaseNoise.drop();
         SparkSession spark = SparkSessions.create(conf);
         ScheduledExecutorService watcher = null;

@@ -72,6 +72,27 @@ public final class Settings {
                     + "events back and sorts them per rank (slower; the figures are the same)",
             Settings::bool);
 
+    public static final Key<String> CATALOG = new Key<>(
+            "spark.tracelake.catalog",
+            "",
+            "the Spark catalog (an Iceberg SparkCatalog set up by spark.sql.catalog.NAME.*) that holds the warehouse's"
+                    + " tables (default: an Iceberg Hadoop catalog in the warehouse folder, nothing to install)",
+            v -> {
+                if (!v.isEmpty() && !v.matches("[A-Za-z_][A-Za-z0-9_]*"))
+                    throw new IllegalArgumentException("takes a catalog name (letters, digits, _)");
+                return v;
+            });
+
+    public static final Key<String> NAMESPACE = new Key<>(
+            "spark.tracelake.namespace",
+            "tracelake",
+            "the namespace of the tables in the catalog spark.tracelake.catalog names",
+            v -> {
+                if (!v.matches("[A-Za-z_][A-Za-z0-9_]*"))
+                    throw new IllegalArgumentException("takes a namespace name (letters, digits, _)");
+                return v;
+            });
+
     /** Every setting, for help and documentation. */
     public static final List<Key<?>> ALL = List.of(
             GZIP_MAX_EXPANSION_RATIO,
@@ -82,7 +103,9 @@ public final class Settings {
             DEVICE_INTERCONNECT_BW,
             FINDINGS,
             METRICS_CODEGEN,
-            RANK_PASS_AT_INGEST);
+            RANK_PASS_AT_INGEST,
+            CATALOG,
+            NAMESPACE);
 
     /** A setting given a value it does not take: a usage error (exit 2), named by its key. */
     public static final class InvalidValueException extends IllegalArgumentException {

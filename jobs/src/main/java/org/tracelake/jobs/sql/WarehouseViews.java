@@ -8,6 +8,7 @@ import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.FigureReference;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.MetricReference;
+import org.tracelake.jobs.warehouse.SparkCatalogs;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
 
@@ -15,11 +16,14 @@ import org.tracelake.schemas.Tables;
  * Every warehouse table that exists as a view of the same name, plus {@code metric_reference} (the metric catalog:
  * what every metric and figure means, its unit and what it needs).
  *
- * <p>A view is SQL text that names the table's folder ({@link Warehouse#sqlSource}), not a DataFrame: Spark analyses a view's text
- * again at every query that reads it, so every query lists the table's files afresh and sees the latest refresh. A
- * DataFrame view would keep the file list of its creation, and after a refresh swaps a workload in, every query would
- * fail on files that are gone ({@code FAILED_READ_FILE.FILE_NOT_EXIST}). {@link #refresh} adds the views of tables a
- * refresh created since (the sql job calls it before a statement, serve every 2 s; at most every 2 s either way).
+ * <p>A table's view is SQL text that names the Iceberg table in its catalog ({@link SparkCatalogs#register}: {@code
+ * tracelake.events}), not a DataFrame and not a folder: Spark analyses a view's text again at every query, the catalog
+ * loads the table's current metadata (no cache), and the query is planned from it, reading only the files of the
+ * snapshot, without listing a folder. So every query sees the latest refresh's commit, and a reader never waits for a
+ * writer. A view, rather than making the catalog the session's current one, because the udfs and {@code
+ * metric_reference} are the session catalog's, and every Spark Connect session of {@code serve} must find all three by
+ * their plain names. {@link #refresh} adds the views of tables a refresh created since (the sql job calls it before a
+ * statement, serve every 2 s; at most every 2 s either way).
  */
 public final class WarehouseViews {
     /** The view of the metric catalog. */
@@ -40,6 +44,7 @@ public final class WarehouseViews {
     private final Warehouse warehouse;
     private final Scope scope;
     private final Set<String> registered = new LinkedHashSet<>();
+    private String catalog;
 
     public WarehouseViews(SparkSession spark, Warehouse warehouse, Scope scope) {
         this.spark = spark;
@@ -53,9 +58,10 @@ public final class WarehouseViews {
             spark.sql(create(METRIC_REFERENCE) + metricReferenceQuery());
             registered.add(METRIC_REFERENCE);
         }
+        if (catalog == null) catalog = SparkCatalogs.register(spark, warehouse);
         for (String table : Tables.ALL) {
             if (registered.contains(table) || !warehouse.exists(table)) continue;
-            spark.sql(create(table) + "SELECT * FROM " + warehouse.sqlSource(table));
+            spark.sql(create(table) + "SELECT * FROM " + catalog + "." + quoted(table));
             registered.add(table);
         }
         List<String> tables = new ArrayList<>(registered);

@@ -34,16 +34,50 @@ public final class PartitionFiles implements Serializable {
     public static final String UNFINISHED = "_unfinished";
 
     private final String root;
+    /** The folder of a run's files inside each table ({@code data/<run>}), or null: {@code <root>/<table>/}. */
+    private final String runFolder;
+    /** Where unfinished files are written. */
+    private final String unfinished;
+
     private final SerializableConf conf;
 
-    /** Files under {@code root} (a staging area: {@code <root>/<table>/workload=<w>/}). */
+    /** Files under {@code root} ({@code <root>/<table>/workload=<w>/}). */
     public PartitionFiles(String root, Configuration conf) {
+        this(root, null, root + "/" + UNFINISHED, conf);
+    }
+
+    private PartitionFiles(String root, String runFolder, String unfinished, Configuration conf) {
         this.root = root;
+        this.runFolder = runFolder;
+        this.unfinished = unfinished;
         this.conf = new SerializableConf(conf);
+    }
+
+    /**
+     * A run's data files, where they stay once committed: in each table's folder, {@code
+     * <warehouse>/<table>/data/<run>/workload=<w>/} ({@link Warehouse#stagedTable}); the run's Iceberg commits add
+     * them to the tables as they are, without moving them.
+     */
+    public static PartitionFiles forRun(Warehouse warehouse, String runId) {
+        return new PartitionFiles(
+                warehouse.root(),
+                Warehouse.DATA + "/" + runId,
+                warehouse.stagedAside(runId, UNFINISHED),
+                warehouse.conf());
+    }
+
+    private Path partition(String table, String workload) {
+        String tableDir = root + "/" + table + (runFolder == null ? "" : "/" + runFolder);
+        return new Path(tableDir + "/" + Warehouse.partitionDir(workload));
     }
 
     public Configuration conf() {
         return conf.get();
+    }
+
+    /** The same files, written with another Hadoop configuration (one that tells the readers more). */
+    public PartitionFiles withConf(Configuration other) {
+        return new PartitionFiles(root, runFolder, unfinished, other);
     }
 
     /**
@@ -52,10 +86,10 @@ public final class PartitionFiles implements Serializable {
      * is written under {@link #UNFINISHED}.
      */
     public RowFile open(String table, String workload, String name, RowFile.Settings settings) throws IOException {
-        Path dir = new Path(root + "/" + table + "/" + Warehouse.partitionDir(workload));
+        Path dir = partition(table, workload);
         return new RowFile(
                 new Path(dir, name),
-                new Path(root + "/" + UNFINISHED + "/" + table),
+                new Path(unfinished + "/" + table),
                 TableCatalog.of(table).schema(),
                 Tables.PARTITION_COLUMN,
                 settings,
@@ -68,7 +102,7 @@ public final class PartitionFiles implements Serializable {
      */
     public void write(String table, String workload, List<Row> rows) throws IOException {
         if (rows.isEmpty()) return;
-        Path dir = new Path(root + "/" + table + "/" + Warehouse.partitionDir(workload));
+        Path dir = partition(table, workload);
         writeFile(new Path(dir, FILE_NAME), TableCatalog.of(table).schema(), Tables.PARTITION_COLUMN, rows, conf.get());
     }
 

@@ -1,11 +1,9 @@
 package org.tracelake.jobs.warehouse;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -14,15 +12,20 @@ import org.apache.spark.sql.catalyst.catalog.ExternalCatalogUtils;
 import org.tracelake.schemas.Tables;
 
 /**
- * The warehouse root and its layout: live tables ({@code <root>/<table>/workload=<w>/}), a run's staging area
- * ({@code <root>/_staging/<run>/<table>/workload=<w>/}) and the per-workload swap that makes a refresh atomic
- * per workload. The swap renames directories: atomic per rename on HDFS and local disks; on object stores
- * (S3A) a directory rename is a copy, so a reader there may briefly see a workload missing, never a mix.
+ * The warehouse root and its layout. Every table is an Iceberg table ({@link WarehouseCatalog}), by default in the
+ * folder of its name ({@code <root>/<table>/}: {@code metadata/} and {@code data/}). A run's executors write its data
+ * files where they stay, {@code <root>/<table>/data/<run>/workload=<w>/}, and the run's commits add them to the tables
+ * (no file is moved); what a run keeps aside meanwhile (file reports, rank summaries, unfinished files) is under {@code
+ * <root>/_staging/<run>/}, dropped at its end.
  */
 public final class Warehouse {
+    /** The folder of a table that holds its data files, one folder per run under it. */
+    public static final String DATA = "data";
+
     private final String root;
     private final Configuration conf;
     private final FileSystem fs;
+    private WarehouseCatalog catalog;
 
     public Warehouse(String root, Configuration conf) throws IOException {
         this.conf = conf;
@@ -47,18 +50,25 @@ public final class Warehouse {
         return root + "/" + table;
     }
 
-    public String livePartition(String table, String workload) {
-        return table(table) + "/" + partitionDir(workload);
+    /** The tables' catalog: the default one at the root unless {@link #useCatalog} gave another. */
+    public synchronized WarehouseCatalog catalog() {
+        if (catalog == null) catalog = new WarehouseCatalog(root, conf);
+        return catalog;
     }
 
-    /** The folder where a run writes its tables before each workload is swapped in. */
+    /** Uses a catalog configured elsewhere ({@code spark.tracelake.catalog}) for the tables. */
+    public synchronized void useCatalog(WarehouseCatalog other) {
+        this.catalog = other;
+    }
+
+    /** The folder a run's executors write its aside files to (not table data: {@link #stagedTable}). */
     public String staging(String runId) {
         return root + "/_staging/" + runId;
     }
 
-    /** A table as this run stages it, before its workloads are swapped in. */
+    /** The folder of a table's data files a run writes: they stay there once committed. */
     public String stagedTable(String runId, String table) {
-        return staging(runId) + "/" + table;
+        return table(table) + "/" + DATA + "/" + runId;
     }
 
     public String stagingPartition(String runId, String table, String workload) {
@@ -74,114 +84,36 @@ public final class Warehouse {
         return staging(runId) + "/" + folder;
     }
 
-    /**
-     * A live table as SQL names it for a view: its folder, listed again by every query that reads the view, so a view
-     * made once sees every later refresh's files.
-     */
-    public String sqlSource(String table) {
-        return "parquet.`" + table(table).replace("`", "``") + "`";
-    }
-
-    /** The partition folders ({@code workload=…}) a live table has: one listing, no Spark job. */
-    public Set<String> livePartitions(String table) throws IOException {
-        Set<String> out = new TreeSet<>();
-        Path dir = new Path(table(table));
-        if (!fs.exists(dir)) return out;
-        for (FileStatus f : fs.listStatus(dir)) {
-            if (f.isDirectory()) out.add(f.getPath().getName());
-        }
-        return out;
-    }
-
     public static String partitionDir(String workload) {
         return Tables.PARTITION_COLUMN + "=" + ExternalCatalogUtils.escapePathName(workload);
     }
 
+    /** Whether the table exists and has been committed to. */
     public boolean exists(String table) {
-        try {
-            Path p = new Path(table(table));
-            if (!fs.exists(p)) return false;
-            for (FileStatus s : fs.listStatus(p)) {
-                String n = s.getPath().getName();
-                if (!n.startsWith("_") && !n.startsWith(".")) return true;
-            }
-            return false;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return catalog().exists(table);
     }
 
     /**
-     * Replace the live partitions of one workload with the staged ones, table by table: the old partition is
-     * moved aside, the new one renamed in, the old one deleted. Tables with nothing staged keep their partition
-     * no partition afterwards.
+     * After a crash (call while holding the lock): a run that died before its journal ({@code keep} holds the runs
+     * with one, which are finished from it) committed nothing, so its data files are dropped with its staging; every
+     * other run's staging is dropped. Returns the runs whose files were dropped.
      */
-    public void swapIn(String runId, String workload, List<String> tables) throws IOException {
-        for (String table : tables) {
-            Path staged = new Path(stagingPartition(runId, table, workload));
-            Path live = new Path(livePartition(table, workload));
-            Path aside = new Path(root + "/_trash/" + runId + "/" + table + "/" + partitionDir(workload));
-            if (fs.exists(live)) {
-                fs.mkdirs(aside.getParent());
-                rename(live, aside);
-            }
-            if (fs.exists(staged)) {
-                fs.mkdirs(live.getParent());
-                rename(staged, live);
-            }
-            fs.delete(aside, true);
-        }
-    }
-
-    /** Remove a workload from the live tables (its folder is gone from the archive; history keeps it). */
-    public void remove(String workload, List<String> tables) throws IOException {
-        for (String table : tables) {
-            Path live = new Path(livePartition(table, workload));
-            if (fs.exists(live)) fs.delete(live, true);
-        }
-    }
-
-    /**
-     * After a crash (call while holding the lock): a swap cut between its two renames left a workload's old
-     * partition aside in {@code _trash} with no live one — put it back; then drop every other run's leftovers.
-     * The crashed run's workloads were not committed, so the next refresh redoes them.
-     */
-    public List<String> recoverInterrupted(String currentRunId) throws IOException {
-        List<String> restored = new ArrayList<>();
-        Path trash = new Path(root + "/_trash");
-        if (fs.exists(trash)) {
-            for (FileStatus run : fs.listStatus(trash)) {
-                if (run.getPath().getName().equals(currentRunId)) continue;
-                for (FileStatus table : fs.listStatus(run.getPath())) {
-                    for (FileStatus part : fs.listStatus(table.getPath())) {
-                        Path live = new Path(table(table.getPath().getName()) + "/"
-                                + part.getPath().getName());
-                        if (!fs.exists(live)) {
-                            fs.mkdirs(live.getParent());
-                            rename(part.getPath(), live);
-                            restored.add(table.getPath().getName() + "/"
-                                    + part.getPath().getName());
-                        }
-                    }
-                }
-                fs.delete(run.getPath(), true);
-            }
-        }
+    public List<String> recoverInterrupted(String currentRunId, Set<String> keep) throws IOException {
+        List<String> dropped = new ArrayList<>();
         Path staging = new Path(root + "/_staging");
-        if (fs.exists(staging)) {
-            for (FileStatus run : fs.listStatus(staging)) {
-                if (!run.getPath().getName().equals(currentRunId)) fs.delete(run.getPath(), true);
-            }
+        if (!fs.exists(staging)) return dropped;
+        for (FileStatus run : fs.listStatus(staging)) {
+            String id = run.getPath().getName();
+            if (id.equals(currentRunId) || keep.contains(id)) continue;
+            for (String table : Tables.PER_WORKLOAD) fs.delete(new Path(stagedTable(id, table)), true);
+            fs.delete(run.getPath(), true);
+            dropped.add(id);
         }
-        return restored;
+        return dropped;
     }
 
+    /** Drops what a run kept aside (its data files stay: they are the tables'). */
     public void dropStaging(String runId) throws IOException {
         fs.delete(new Path(staging(runId)), true);
-        fs.delete(new Path(root + "/_trash/" + runId), true);
-    }
-
-    private void rename(Path from, Path to) throws IOException {
-        if (!fs.rename(from, to)) throw new IOException("could not rename " + from + " to " + to);
     }
 }

@@ -1,5 +1,7 @@
 package org.tracelake.jobs.warehouse;
 
+import static org.apache.spark.sql.functions.col;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
@@ -32,6 +35,9 @@ public final class WarehouseTables {
     public WarehouseTables(SparkSession spark, Warehouse warehouse) {
         this.spark = spark;
         this.warehouse = warehouse;
+        String configured = SparkCatalogs.configuredCatalog(spark);
+        if (configured != null) warehouse.useCatalog(SparkCatalogs.icebergCatalog(spark, configured));
+        else SparkCatalogs.forPaths(spark, warehouse);
     }
 
     public SparkSession spark() {
@@ -42,16 +48,29 @@ public final class WarehouseTables {
         return warehouse;
     }
 
-    /** A live table; empty, with its schema, when nothing has been written to it yet. */
+    /**
+     * A live table, as its current snapshot has it (planned from its metadata, no listing); empty, with its schema,
+     * when nothing has been committed to it yet.
+     */
     public Dataset<Row> live(String table) {
         StructType schema = schema(table);
         if (!warehouse.exists(table)) return spark.createDataFrame(new ArrayList<Row>(), schema);
-        return spark.read().schema(schema).parquet(warehouse.table(table));
+        return spark.read().format("iceberg").load(sparkName(table));
     }
 
-    /** Some workloads' partitions of a live table; each must exist. */
+    /** Some workloads' rows of a live table (a filter on the partition column: only their files are read). */
     public Dataset<Row> live(String table, Collection<String> workloads) {
-        return partitions(warehouse.table(table), table, workloads);
+        return live(table).where(col(Tables.PARTITION_COLUMN).isin(workloads.toArray()));
+    }
+
+    /**
+     * How Spark's Iceberg source names a table: its location for the default catalog (read by path, whatever the
+     * session's catalogs), else {@code <spark catalog>.<namespace>.<table>}.
+     */
+    public String sparkName(String table) {
+        WarehouseCatalog c = warehouse.catalog();
+        if (c.isDefault()) return c.table(table).location();
+        return SparkCatalogs.configuredCatalog(spark) + "." + c.id(table);
     }
 
     /** Some workloads' partitions of a table this run staged; each must exist. */
@@ -106,7 +125,7 @@ public final class WarehouseTables {
             byWorkload
                     .computeIfAbsent(r.getString(workload), k -> new ArrayList<>())
                     .add(r);
-        PartitionFiles files = new PartitionFiles(warehouse.staging(runId), warehouse.conf());
+        PartitionFiles files = PartitionFiles.forRun(warehouse, runId);
         for (Map.Entry<String, List<Row>> w : byWorkload.entrySet()) files.write(table, w.getKey(), w.getValue());
     }
 
@@ -134,14 +153,24 @@ public final class WarehouseTables {
         return file;
     }
 
-    /** Appends rows to a table kept across runs, as one file (they are a few per run). */
-    public void append(String table, Dataset<Row> rows) {
-        rows.coalesce(1).write().mode(SaveMode.Append).parquet(warehouse.table(table));
-    }
-
-    /** Appends rows to a table kept across runs, partitioned by workload. */
-    public void appendByWorkload(String table, Dataset<Row> rows) {
-        rows.write().mode(SaveMode.Append).partitionBy(Tables.PARTITION_COLUMN).parquet(warehouse.table(table));
+    /**
+     * Appends rows to a table kept across runs, as one Iceberg commit that names the run ({@link
+     * WarehouseCatalog#RUN_ID}) and one file (per workload, for a table partitioned by it): they are a few per run.
+     */
+    public void append(String table, Dataset<Row> rows, String runId) {
+        warehouse.catalog().table(table); // created on first use
+        StructType schema = schema(table);
+        rows.select(java.util.Arrays.stream(schema.fieldNames())
+                        .map(f -> col(f))
+                        .toArray(Column[]::new))
+                .coalesce(1)
+                .write()
+                .format("iceberg")
+                .option("snapshot-property." + WarehouseCatalog.RUN_ID, runId)
+                // the rows are in the table's schema; a column Spark derived says nullable where the table does not
+                .option("check-nullability", "false")
+                .mode(SaveMode.Append)
+                .save(sparkName(table));
     }
 
     private Dataset<Row> partitions(String tableRoot, String table, Collection<String> workloads) {

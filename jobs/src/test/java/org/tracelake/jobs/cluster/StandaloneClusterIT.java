@@ -195,7 +195,8 @@ class StandaloneClusterIT {
     private static Map<String, List<Row>> metricRows(SparkSession spark, Path warehouse) {
         Map<String, List<Row>> out = new TreeMap<>();
         List<Row> rows = spark.read()
-                .parquet(warehouse.resolve("metrics").toString())
+                .format("iceberg")
+                .load(warehouse.resolve("metrics").toString())
                 .drop("computed_at")
                 .collectAsList();
         for (Row r : rows) {
@@ -227,7 +228,8 @@ class StandaloneClusterIT {
     /** Per (workload, rank): the events and a hash of their content, which a duplicated or lost row would change. */
     private static List<Row> eventsByRank(SparkSession spark, Path warehouse) {
         return spark.read()
-                .parquet(warehouse.resolve("events").toString())
+                .format("iceberg")
+                .load(warehouse.resolve("events").toString())
                 .selectExpr("workload", "rank", "xxhash64(to_json(struct(*))) AS h")
                 .groupBy("workload", "rank")
                 .agg(functions.count("*"), functions.sum("h"))
@@ -238,7 +240,8 @@ class StandaloneClusterIT {
     /** What trace_files says of each file, without the run id and the path's folder (the two runs' archives are one). */
     private static List<Row> traceFiles(SparkSession spark, Path warehouse) {
         return spark.read()
-                .parquet(warehouse.resolve("trace_files").toString())
+                .format("iceberg")
+                .load(warehouse.resolve("trace_files").toString())
                 .selectExpr(
                         "workload",
                         "regexp_extract(path, '[^/]+$', 0) AS file",
@@ -264,7 +267,10 @@ class StandaloneClusterIT {
     }
 
     private static long count(SparkSession spark, Path warehouse, String table) {
-        return spark.read().parquet(warehouse.resolve(table).toString()).count();
+        return spark.read()
+                .format("iceberg")
+                .load(warehouse.resolve(table).toString())
+                .count();
     }
 
     private static boolean hasExecutorDir(Path workerDir) throws IOException {

@@ -237,7 +237,8 @@ class FormatSamplesTest {
         assertTrue(result.allOk(), result::toString);
         assertEquals(9, result.workloads().size());
         List<Row> hangs = spark.read()
-                .parquet(warehouse.resolve("collective_hangs").toString())
+                .format("iceberg")
+                .load(warehouse.resolve("collective_hangs").toString())
                 .select("workload", "collective_seq_id", "op", "missing_ranks", "holding_ranks")
                 .collectAsList();
         assertEquals(1, hangs.size(), hangs::toString);

@@ -37,8 +37,8 @@ class DlrmKinetoIngestTest {
                 .copyShared("dlrm", "kineto/dlrm-8rank-v100")
                 .card("dlrm", "training", "dlrm", "NVIDIA V100", 8);
         results = archive.ingest(spark);
-        spark.read().parquet(archive.table("events")).createOrReplaceTempView("dlrm_events");
-        spark.read().parquet(archive.table("trace_files")).createOrReplaceTempView("dlrm_files");
+        spark.read().format("iceberg").load(archive.table("events")).createOrReplaceTempView("dlrm_events");
+        spark.read().format("iceberg").load(archive.table("trace_files")).createOrReplaceTempView("dlrm_files");
     }
 
     @Test

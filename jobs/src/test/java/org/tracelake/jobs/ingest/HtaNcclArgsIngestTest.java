@@ -34,8 +34,8 @@ class HtaNcclArgsIngestTest {
                 .card("hta", "training", "unknown", "NVIDIA A100", 2);
         List<WorkloadIngest> results = archive.ingest(spark);
         assertTrue(results.get(0).ok(), () -> String.join("; ", results.get(0).problems()));
-        spark.read().parquet(archive.table("events")).createOrReplaceTempView("hta_events");
-        spark.read().parquet(archive.table("trace_files")).createOrReplaceTempView("hta_files");
+        spark.read().format("iceberg").load(archive.table("events")).createOrReplaceTempView("hta_events");
+        spark.read().format("iceberg").load(archive.table("trace_files")).createOrReplaceTempView("hta_files");
     }
 
     @Test

@@ -125,7 +125,8 @@ class KinetoArgsReadBackTest {
                 "workload", "element_at(split(source_file, '/'), -1) AS file", "ordinal", "ph", "name", "args"));
         columns.addAll(new java.util.TreeSet<>(LIFTED.values()));
         spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .selectExpr(columns.toArray(String[]::new))
                 .cache()
                 .createOrReplaceTempView("readback_events");

@@ -36,7 +36,8 @@ class MultiHostXSpaceTest {
         var result = archive.refresh(spark);
         assertFalse(result.allOk());
         List<Row> files = spark.read()
-                .parquet(archive.table("trace_files"))
+                .format("iceberg")
+                .load(archive.table("trace_files"))
                 .where("workload = 'jax2' AND format = 'xplane_pb'")
                 .orderBy("path")
                 .collectAsList();

@@ -60,7 +60,7 @@ class AllToAllTest {
         var result = archive.refresh(spark);
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
         m = MetricRows.load(spark, archive.table("metrics"));
-        spark.read().parquet(archive.table("all_to_all_pairs")).createOrReplaceTempView("a2a_pairs_t");
+        spark.read().format("iceberg").load(archive.table("all_to_all_pairs")).createOrReplaceTempView("a2a_pairs_t");
     }
 
     static final String BUILT = "a2a_uneven";

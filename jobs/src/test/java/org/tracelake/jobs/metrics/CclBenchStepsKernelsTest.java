@@ -63,7 +63,8 @@ class CclBenchStepsKernelsTest {
         writeKernels(archive);
         archive.refresh(spark);
         rows = spark.read()
-                .parquet(archive.table("metrics"))
+                .format("iceberg")
+                .load(archive.table("metrics"))
                 .selectExpr(
                         "workload",
                         "metric",

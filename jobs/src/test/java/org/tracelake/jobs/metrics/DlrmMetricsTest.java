@@ -264,10 +264,11 @@ class DlrmMetricsTest {
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
         m = MetricRows.load(spark, archive.table("metrics"));
         collectives = spark.read()
-                .parquet(archive.table("collectives"))
+                .format("iceberg")
+                .load(archive.table("collectives"))
                 .orderBy("match_key", "k")
                 .collectAsList();
-        spark.read().parquet(archive.table("events")).createOrReplaceTempView("dlrm_events");
+        spark.read().format("iceberg").load(archive.table("events")).createOrReplaceTempView("dlrm_events");
         try (var files = Files.list(TestArchive.shared("kineto/dlrm-8rank-v100"))) {
             for (Path f : files.filter(p -> p.toString().endsWith(".gz")).toList()) {
                 PlainRank r = readRank(f);

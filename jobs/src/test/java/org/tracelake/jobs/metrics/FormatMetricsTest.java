@@ -180,7 +180,8 @@ class FormatMetricsTest {
     @Test
     void rocprofDispatchesAndCollectives() {
         Row counts = spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = 'aorta'")
                 .selectExpr(
                         "count_if(cat = 'kernel')",

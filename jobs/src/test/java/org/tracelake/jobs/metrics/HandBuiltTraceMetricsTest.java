@@ -91,10 +91,11 @@ class HandBuiltTraceMetricsTest {
         assertTrue(result.allOk(), () -> "refresh: " + result.workloads());
         m = MetricRows.load(spark, archive.table("metrics"));
         collectives = spark.read()
-                .parquet(archive.table("collectives"))
+                .format("iceberg")
+                .load(archive.table("collectives"))
                 .orderBy("workload", "match_key", "k")
                 .collectAsList();
-        spark.read().parquet(archive.table("events")).createOrReplaceTempView("hb_events");
+        spark.read().format("iceberg").load(archive.table("events")).createOrReplaceTempView("hb_events");
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -348,7 +349,10 @@ class HandBuiltTraceMetricsTest {
 
     @Test
     void collectivesTableHasTheSchemaOfCollectiveSchema() {
-        var written = spark.read().parquet(archive.table("collectives")).schema();
+        var written = spark.read()
+                .format("iceberg")
+                .load(archive.table("collectives"))
+                .schema();
         for (var field : CollectiveSchema.SCHEMA.fields()) {
             assertEquals(field.dataType(), written.apply(field.name()).dataType(), "collectives." + field.name());
         }

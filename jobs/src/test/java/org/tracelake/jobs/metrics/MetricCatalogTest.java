@@ -42,7 +42,8 @@ class MetricCatalogTest {
         Map<String, String> units = new TreeMap<>();
         for (MetricCatalog.Entry e : MetricCatalog.entries()) units.put(e.metric() + "." + e.figure(), e.unit());
         List<Row> rows = spark.read()
-                .parquet(SampleWarehouse.get().table("metrics"))
+                .format("iceberg")
+                .load(SampleWarehouse.get().table("metrics"))
                 .where("scope = 'workload'")
                 .selectExpr("metric", "figure", "unit")
                 .distinct()

@@ -48,7 +48,8 @@ final class MetricRows {
         java.util.Map<String, TraceBounds> out = new java.util.HashMap<>();
         if (!java.nio.file.Files.isDirectory(events)) return out;
         for (Row r : spark.read()
-                .parquet(events.toString())
+                .format("iceberg")
+                .load(events.toString())
                 .where("ts_ns IS NOT NULL")
                 .groupBy("workload")
                 .agg(
@@ -64,7 +65,8 @@ final class MetricRows {
 
     private static List<Row> loadRows(SparkSession spark, String metricsTable) {
         return spark.read()
-                .parquet(metricsTable)
+                .format("iceberg")
+                .load(metricsTable)
                 .selectExpr(
                         "workload",
                         "metric",

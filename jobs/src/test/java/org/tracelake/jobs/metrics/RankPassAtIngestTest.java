@@ -151,7 +151,8 @@ class RankPassAtIngestTest {
 
     private static Dataset<Row> read(Path warehouse, String table) {
         try {
-            Dataset<Row> d = spark.read().parquet(warehouse.resolve(table).toString());
+            Dataset<Row> d =
+                    spark.read().format("iceberg").load(warehouse.resolve(table).toString());
             return List.of(d.columns()).contains("computed_at") ? d.drop("computed_at") : d;
         } catch (RuntimeException e) {
             throw new UncheckedIOException(new IOException(table + " under " + warehouse, e));

@@ -74,7 +74,8 @@ class StepsAndKernelsMetricsTest {
         Refresh.Result result = archive.refresh(spark);
         assertNotNull(result);
         rows = spark.read()
-                .parquet(archive.table("metrics"))
+                .format("iceberg")
+                .load(archive.table("metrics"))
                 .selectExpr(
                         "workload",
                         "metric",
@@ -404,7 +405,8 @@ class StepsAndKernelsMetricsTest {
         missing("sk_vllm_gpu_copy", "tpot", null, "missing_input", "single inference step");
         // both kernels, launched at 0.5 and 3 ms, belong to step 0
         List<Row> kernelSteps = spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = 'sk_vllm_gpu_copy' AND cat = 'kernel'")
                 .select("step")
                 .collectAsList();

@@ -54,7 +54,7 @@ class FileKindsIngestTest {
         a.ingest(spark);
 
         Map<String, Row> files = new HashMap<>();
-        for (Row r : spark.read().parquet(a.table("trace_files")).collectAsList()) {
+        for (Row r : spark.read().format("iceberg").load(a.table("trace_files")).collectAsList()) {
             files.put(Path.of(r.getString(r.fieldIndex("path"))).getFileName().toString(), r);
         }
         Row read = files.get("1.0.2-chakra.0.0.4.json");
@@ -66,7 +66,7 @@ class FileKindsIngestTest {
                 error(files.get("rank0.et")));
         for (String skipped : List.of("traces.zip", "traces.tar", "rank0.et"))
             assertEquals("skipped", status(files.get(skipped)));
-        long nodes = spark.read().parquet(a.table("et_nodes")).count();
+        long nodes = spark.read().format("iceberg").load(a.table("et_nodes")).count();
         assertEquals(
                 Long.parseLong(read.getMap(read.fieldIndex("metadata"))
                         .get("et.nodes")

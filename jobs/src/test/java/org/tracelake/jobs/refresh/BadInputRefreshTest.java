@@ -108,7 +108,7 @@ class BadInputRefreshTest {
 
         // gzip limit low enough that the 8 MB bomb (≈ 8 KB compressed, ratio ≈ 1000) is refused quickly
         result = archive.refresh(spark, new InputLimits(200, 1 << 20));
-        spark.read().parquet(archive.table("trace_files")).createOrReplaceTempView("bad_files");
+        spark.read().format("iceberg").load(archive.table("trace_files")).createOrReplaceTempView("bad_files");
         good = new HashMap<>();
     }
 
@@ -167,7 +167,8 @@ class BadInputRefreshTest {
         for (String f : fragments)
             assertTrue(message.contains(f), () -> workload + ": '" + message + "' lacks '" + f + "'");
         long events = spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = '" + workload + "'")
                 .count();
         assertTrue(events > 100, workload + " keeps its good events");
@@ -177,7 +178,8 @@ class BadInputRefreshTest {
     void theGoodWorkloadIsRefreshedWithMetrics() {
         assertTrue(workload("good").clean());
         long rows = spark.read()
-                .parquet(archive.table("metrics"))
+                .format("iceberg")
+                .load(archive.table("metrics"))
                 .where("workload = 'good' AND scope = 'workload'")
                 .count();
         assertTrue(rows > 50);
@@ -227,7 +229,8 @@ class BadInputRefreshTest {
     @Test
     void failedWorkloadsHaveNoTablesButTheirLedger() {
         long events = spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = 'truncated'")
                 .count();
         assertEquals(0, events);

@@ -48,8 +48,9 @@ class CrashAndLockTest {
 
         Process refresh = startRefresh(archive, "local[1]");
         Path staging = archive.warehouse.resolve("_staging");
+        Path eventFiles = archive.warehouse.resolve("events").resolve(Warehouse.DATA);
         assertTrue(
-                MainProcess.waitFor(() -> hasStagedPartition(staging), Duration.ofSeconds(120)),
+                MainProcess.waitFor(() -> runFolders(eventFiles) == 2, Duration.ofSeconds(120)),
                 "the refresh never started writing");
         refresh.destroyForcibly(); // SIGKILL
         assertTrue(refresh.waitFor(30, TimeUnit.SECONDS));
@@ -72,6 +73,8 @@ class CrashAndLockTest {
                 assertFalse(left.findAny().isPresent(), "leftover staging was dropped");
             }
         }
+        // the first run's files (still the first snapshot's) and the last run's: the killed run's were dropped
+        assertEquals(2, runFolders(eventFiles), "the killed run's data files were dropped");
     }
 
     @Test
@@ -109,19 +112,22 @@ class CrashAndLockTest {
     }
 
     @Test
-    void anInterruptedSwapIsPutBack() throws IOException {
-        // A swap moves the live partition aside, then renames the new one in. Killed between the two, the
-        // workload has no live partition: recovery puts the old one back.
+    void aRunKilledBeforeItsJournalLeavesNoFiles() throws IOException {
+        // Killed before its journal, a run committed nothing: its data files and staging go. A run with a journal
+        // is kept, for the replay to finish it.
         Path wh = tmp.resolve("wh");
-        Files.createDirectories(wh.resolve("_trash/run-1/events/workload=alpha"));
-        Files.writeString(wh.resolve("_trash/run-1/events/workload=alpha/part-0.parquet"), "old");
-        Files.createDirectories(wh.resolve("_staging/run-1/events/workload=alpha"));
+        Files.createDirectories(wh.resolve("events/data/run-1/workload=alpha"));
+        Files.writeString(wh.resolve("events/data/run-1/workload=alpha/part-0.parquet"), "unfinished");
+        Files.createDirectories(wh.resolve("_staging/run-1/_reports"));
+        Files.createDirectories(wh.resolve("events/data/run-0/workload=alpha"));
+        Files.createDirectories(wh.resolve("_staging/run-0"));
         Warehouse warehouse = new Warehouse(wh.toString(), new org.apache.hadoop.conf.Configuration());
-        List<String> restored = warehouse.recoverInterrupted("run-2");
-        assertEquals(List.of("events/workload=alpha"), restored);
-        assertEquals("old", Files.readString(wh.resolve("events/workload=alpha/part-0.parquet")));
-        assertFalse(Files.exists(wh.resolve("_trash/run-1")));
+        List<String> dropped = warehouse.recoverInterrupted("run-2", java.util.Set.of("run-0"));
+        assertEquals(List.of("run-1"), dropped);
+        assertFalse(Files.exists(wh.resolve("events/data/run-1")));
         assertFalse(Files.exists(wh.resolve("_staging/run-1")));
+        assertTrue(Files.exists(wh.resolve("events/data/run-0/workload=alpha")), "a journaled run's files stay");
+        assertTrue(Files.exists(wh.resolve("_staging/run-0")));
     }
 
     /** A real refresh process (its environment is the test's: surefire sets SPARK_LOCAL_IP). */
@@ -138,25 +144,36 @@ class CrashAndLockTest {
                 "spark.ui.enabled=false");
     }
 
-    private static boolean hasStagedPartition(Path staging) {
-        if (!Files.exists(staging)) return false;
-        try (Stream<Path> files = Files.walk(staging)) {
-            return files.anyMatch(p -> p.getFileName().toString().startsWith("workload="));
+    /** How many runs wrote data files of a table (a folder each, with a partition folder in it). */
+    private static long runFolders(Path data) {
+        if (!Files.exists(data)) return 0;
+        try (Stream<Path> runs = Files.list(data)) {
+            return runs.filter(r -> {
+                        try (Stream<Path> parts = Files.list(r)) {
+                            return parts.anyMatch(
+                                    p -> p.getFileName().toString().startsWith("workload="));
+                        } catch (IOException | java.io.UncheckedIOException e) {
+                            return false; // being written
+                        }
+                    })
+                    .count();
         } catch (IOException | java.io.UncheckedIOException e) {
-            return false; // being written
+            return 0;
         }
     }
 
     private static long events(SparkSession spark, TestArchive archive, String workload) {
         return spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = '" + workload + "'")
                 .count();
     }
 
     private static double meanLag(SparkSession spark, TestArchive archive, String workload) {
         return spark.read()
-                .parquet(archive.table("metrics"))
+                .format("iceberg")
+                .load(archive.table("metrics"))
                 .where("workload = '" + workload
                         + "' AND metric = 'straggler_lag' AND figure = 'mean_lag_us' AND scope = 'workload'")
                 .first()

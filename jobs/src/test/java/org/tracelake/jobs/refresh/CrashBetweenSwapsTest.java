@@ -63,11 +63,11 @@ class CrashBetweenSwapsTest {
         Refresh.Result rerun = archive.refresh(spark);
         assertTrue(rerun.allOk());
 
-        Dataset<Row> runs = spark.read().parquet(archive.table("runs"));
+        Dataset<Row> runs = spark.read().format("iceberg").load(archive.table("runs"));
         assertEquals(2, runs.count(), "the killed run's row and the rerun's");
         assertEquals(2, runs.select("run_id").distinct().count(), "no run recorded twice");
-        Dataset<Row> history = spark.read().parquet(archive.table("metrics_history"));
-        Dataset<Row> live = spark.read().parquet(archive.table("metrics"));
+        Dataset<Row> history = spark.read().format("iceberg").load(archive.table("metrics_history"));
+        Dataset<Row> live = spark.read().format("iceberg").load(archive.table("metrics"));
         for (String w : List.of("alpha", "beta")) {
             Dataset<Row> mine = history.where(col("workload").equalTo(w));
             assertEquals(1, mine.select("run_id").distinct().count(), () -> w + ": one run's history at " + step);
@@ -80,7 +80,7 @@ class CrashBetweenSwapsTest {
             assertTrue(
                     Files.isRegularFile(archive.warehouse.resolve("exports/metrics/" + w + ".json")), w + "'s export");
         }
-        Dataset<Row> changes = spark.read().parquet(archive.table("workload_changes"));
+        Dataset<Row> changes = spark.read().format("iceberg").load(archive.table("workload_changes"));
         assertEquals(changes.distinct().count(), changes.count(), "no change recorded twice");
         assertTrue(changes.count() >= 2, "both workloads' first reading is recorded");
         try (Stream<Path> journals = Files.list(archive.warehouse.resolve(RunJournal.DIR))) {

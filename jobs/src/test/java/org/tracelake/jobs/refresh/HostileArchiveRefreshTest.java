@@ -110,7 +110,7 @@ class HostileArchiveRefreshTest {
         exit = p.exitValue();
         log = Files.readString(stdout) + "\n" + stderr;
         spark = SharedSpark.get();
-        files = spark.read().parquet(archive.table("trace_files"));
+        files = spark.read().format("iceberg").load(archive.table("trace_files"));
     }
 
     private static void mkfifo(Path p) throws IOException, InterruptedException {
@@ -141,7 +141,7 @@ class HostileArchiveRefreshTest {
     }
 
     private static boolean committed(String workload) {
-        Dataset<Row> events = spark.read().parquet(archive.table("events"));
+        Dataset<Row> events = spark.read().format("iceberg").load(archive.table("events"));
         return events.where(events.col("workload").equalTo(workload)).limit(1).count() > 0;
     }
 
@@ -149,7 +149,8 @@ class HostileArchiveRefreshTest {
     void endsWithExit3AndTheGoodWorkloadCommitted() {
         assertEquals(ExitCodes.PARTIAL, exit, log);
         assertTrue(committed("good"), log);
-        assertEquals(1, spark.read().parquet(archive.table("runs")).count());
+        assertEquals(
+                1, spark.read().format("iceberg").load(archive.table("runs")).count());
     }
 
     @Test
@@ -178,7 +179,11 @@ class HostileArchiveRefreshTest {
     @Test
     void aNameTooLongForAFolderFailsAloneAndIsReported() {
         assertTrue(log.contains("too long for a table folder"), log);
-        Row run = spark.read().parquet(archive.table("runs")).select("errors").first();
+        Row run = spark.read()
+                .format("iceberg")
+                .load(archive.table("runs"))
+                .select("errors")
+                .first();
         assertTrue(run.getList(0).toString().contains("too long for a table folder"), run.toString());
         assertFalse(committed(LONG_NAME));
 
@@ -256,7 +261,8 @@ class HostileArchiveRefreshTest {
                     continue;
                 }
                 long hits = spark.read()
-                        .parquet(t.toString())
+                        .format("iceberg")
+                        .load(t.toString())
                         .toJSON()
                         .filter((org.apache.spark.api.java.function.FilterFunction<String>)
                                 s -> s.contains(SECRET) || s.contains("elsewhere-9f3"))

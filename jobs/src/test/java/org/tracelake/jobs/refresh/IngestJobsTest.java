@@ -48,7 +48,8 @@ class IngestJobsTest {
                 Tables.ET_NODES,
                 Tables.FLIGHT_RECORDER,
                 Tables.PROCESS_GROUP_STATUS)) {
-            long rows = spark.read().parquet(archive.table(table)).count();
+            long rows =
+                    spark.read().format("iceberg").load(archive.table(table)).count();
             assertTrue(rows > 0, table + " is empty");
         }
     }

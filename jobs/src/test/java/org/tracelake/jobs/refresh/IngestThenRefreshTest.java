@@ -39,7 +39,8 @@ class IngestThenRefreshTest {
         assertEquals(List.of(0, 1, 2), ranks(spark, a, "events"));
         assertEquals(List.of(0, 1, 2), ranks(spark, a, "metrics"));
         List<Row> members = spark.read()
-                .parquet(a.table("collectives"))
+                .format("iceberg")
+                .load(a.table("collectives"))
                 .selectExpr("max(ranks) AS n")
                 .collectAsList();
         assertEquals(3, members.get(0).getInt(0), "collectives span the three ranks left");
@@ -49,7 +50,8 @@ class IngestThenRefreshTest {
     private static List<Integer> ranks(SparkSession spark, TestArchive a, String table) {
         return spark
                 .read()
-                .parquet(a.table(table))
+                .format("iceberg")
+                .load(a.table(table))
                 .where("rank IS NOT NULL")
                 .select("rank")
                 .distinct()
@@ -61,11 +63,7 @@ class IngestThenRefreshTest {
     }
 
     private static long rows(SparkSession spark, TestArchive a, String table) throws java.io.IOException {
-        Path dir = Path.of(a.table(table));
-        if (!Files.exists(dir)) return 0;
-        try (var partitions = Files.list(dir)) {
-            if (partitions.noneMatch(p -> p.getFileName().toString().startsWith("workload="))) return 0;
-        }
-        return spark.read().parquet(a.table(table)).count();
+        if (!Files.exists(Path.of(a.table(table), "metadata"))) return 0;
+        return spark.read().format("iceberg").load(a.table(table)).count();
     }
 }

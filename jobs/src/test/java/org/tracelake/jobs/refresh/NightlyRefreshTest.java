@@ -69,12 +69,14 @@ class NightlyRefreshTest {
         assertEquals(0.0, moved.<Double>getAs("previous_value"), 1e-9);
         assertEquals(300.0, moved.<Double>getAs("value"), 1e-9);
         long historyRuns = spark.read()
-                .parquet(archive.table("metrics_history"))
+                .format("iceberg")
+                .load(archive.table("metrics_history"))
                 .where("workload = 'alpha' AND metric = 'straggler_lag' AND figure = 'mean_lag_us'")
                 .count();
         assertEquals(2, historyRuns); // nights 1 and 3; beta was not recomputed on night 3
         long regressionRows = spark.read()
-                .parquet(archive.table("regressions"))
+                .format("iceberg")
+                .load(archive.table("regressions"))
                 .where("run_id = '" + slower.runId() + "'")
                 .count();
         assertEquals(slower.regressions().count(), regressionRows);
@@ -89,12 +91,14 @@ class NightlyRefreshTest {
         assertFalse(broken.allOk());
         assertEquals(betaEvents, countEvents(spark, archive, "beta"));
         assertTrue(spark.read()
-                        .parquet(archive.table("metrics"))
+                        .format("iceberg")
+                        .load(archive.table("metrics"))
                         .where("workload = 'beta'")
                         .count()
                 > 0);
         Row ledger = spark.read()
-                .parquet(archive.table("trace_files"))
+                .format("iceberg")
+                .load(archive.table("trace_files"))
                 .where("workload = 'beta' AND path LIKE '%rank0_trace.json'")
                 .first();
         assertEquals("error", ledger.getAs("status"));
@@ -109,11 +113,13 @@ class NightlyRefreshTest {
         assertEquals(
                 0,
                 spark.read()
-                        .parquet(archive.table("metrics"))
+                        .format("iceberg")
+                        .load(archive.table("metrics"))
                         .where("workload = 'alpha'")
                         .count());
         assertTrue(spark.read()
-                        .parquet(archive.table("metrics_history"))
+                        .format("iceberg")
+                        .load(archive.table("metrics_history"))
                         .where("workload = 'alpha'")
                         .count()
                 > 0);
@@ -122,19 +128,22 @@ class NightlyRefreshTest {
                 List.of("beta"),
                 removed.workloads().stream().map(w -> w.workload()).toList());
 
-        assertEquals(5, spark.read().parquet(archive.table("runs")).count());
+        assertEquals(
+                5, spark.read().format("iceberg").load(archive.table("runs")).count());
     }
 
     private static Row runRow(SparkSession spark, TestArchive archive, String runId) {
         return spark.read()
-                .parquet(archive.table("runs"))
+                .format("iceberg")
+                .load(archive.table("runs"))
                 .where("run_id = '" + runId + "'")
                 .first();
     }
 
     private static long countEvents(SparkSession spark, TestArchive archive, String workload) {
         return spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = '" + workload + "'")
                 .count();
     }

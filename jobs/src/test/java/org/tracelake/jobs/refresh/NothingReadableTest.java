@@ -89,14 +89,16 @@ class NothingReadableTest {
         // last night's tables stay: the events, and the metrics that come from them
         assertEquals(wasGoodEvents, events(spark, archive, "was_good"));
         assertTrue(spark.read()
-                        .parquet(archive.table("metrics"))
+                        .format("iceberg")
+                        .load(archive.table("metrics"))
                         .where("workload = 'was_good'")
                         .count()
                 > 100);
         assertEquals(
                 0L,
                 spark.read()
-                        .parquet(archive.table("metrics"))
+                        .format("iceberg")
+                        .load(archive.table("metrics"))
                         .where("workload = 'unreadable'")
                         .count());
 
@@ -117,7 +119,8 @@ class NothingReadableTest {
 
     private static long events(SparkSession spark, TestArchive archive, String workload) {
         return spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = '" + workload + "'")
                 .count();
     }

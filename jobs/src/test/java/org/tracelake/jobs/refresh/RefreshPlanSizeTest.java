@@ -72,9 +72,9 @@ class RefreshPlanSizeTest {
                 Tables.ITERATION_TELEMETRY,
                 Tables.FLIGHT_RECORDER,
                 Tables.PROCESS_GROUP_STATUS)) {
-            assertTrue(spark.read().parquet(samples.table(table)).count() > 0, table);
+            assertTrue(spark.read().format("iceberg").load(samples.table(table)).count() > 0, table);
         }
-        Dataset<Row> metrics = spark.read().parquet(samples.table(Tables.METRICS));
+        Dataset<Row> metrics = spark.read().format("iceberg").load(samples.table(Tables.METRICS));
         for (String metric : List.of("peak_allocated_bytes", "telemetry_overlap", "hang_root_ranks")) {
             assertTrue(
                     metrics.where(col("metric")
@@ -85,7 +85,11 @@ class RefreshPlanSizeTest {
                     metric);
         }
         assertEquals(
-                1, spark.read().parquet(samples.table(Tables.COLLECTIVE_HANGS)).count());
+                1,
+                spark.read()
+                        .format("iceberg")
+                        .load(samples.table(Tables.COLLECTIVE_HANGS))
+                        .count());
         assertEquals(List.of("metrics"), withSideTables, "jobs of the metrics phase with every side table");
 
         TestArchive kineto = new TestArchive(tmp.resolve("kineto")).generated("w", 2, 2, -1, 0);

@@ -39,7 +39,8 @@ class UnwritableWarehouseTest {
                 new TestArchive(tmp).generated("alpha", 2, 3, -1, 0).generated("beta", 2, 3, -1, 0);
         assertTrue(archive.refresh(spark).allOk());
         List<Row> eventsBefore = eventsPerWorkload(spark, archive);
-        long metricsBefore = spark.read().parquet(archive.table("metrics")).count();
+        long metricsBefore =
+                spark.read().format("iceberg").load(archive.table("metrics")).count();
         assertEquals(0.0, meanLag(spark, archive, "alpha"), 1e-9);
 
         // Night 2: alpha's traces are replaced by a run where rank 1 is 300 µs late; the disk has room for 20 kB.
@@ -60,9 +61,13 @@ class UnwritableWarehouseTest {
         // The previous tables are readable and what they were.
         assertEquals(eventsBefore, eventsPerWorkload(spark, archive));
         assertEquals(
-                metricsBefore, spark.read().parquet(archive.table("metrics")).count());
+                metricsBefore,
+                spark.read().format("iceberg").load(archive.table("metrics")).count());
         assertEquals(0.0, meanLag(spark, archive, "alpha"), 1e-9);
-        assertEquals(1, spark.read().parquet(archive.table("runs")).count(), "the failed run recorded nothing");
+        assertEquals(
+                1,
+                spark.read().format("iceberg").load(archive.table("runs")).count(),
+                "the failed run recorded nothing");
 
         // Night 3, with room again: alpha is redone, the failed run's staging is dropped.
         Refresh.Result next = archive.refresh(spark);
@@ -71,7 +76,8 @@ class UnwritableWarehouseTest {
                 List.of("alpha"),
                 next.workloads().stream().map(w -> w.workload()).toList());
         assertEquals(300.0, meanLag(spark, archive, "alpha"), 1e-9);
-        assertEquals(2, spark.read().parquet(archive.table("runs")).count());
+        assertEquals(
+                2, spark.read().format("iceberg").load(archive.table("runs")).count());
         try (var left = Files.list(archive.warehouse.resolve("_staging"))) {
             assertFalse(left.findAny().isPresent(), "the failed run's staging was dropped");
         }
@@ -114,7 +120,8 @@ class UnwritableWarehouseTest {
 
     private static List<Row> eventsPerWorkload(SparkSession spark, TestArchive archive) {
         return spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .groupBy("workload")
                 .count()
                 .orderBy("workload")
@@ -123,7 +130,8 @@ class UnwritableWarehouseTest {
 
     private static double meanLag(SparkSession spark, TestArchive archive, String workload) {
         return spark.read()
-                .parquet(archive.table("metrics"))
+                .format("iceberg")
+                .load(archive.table("metrics"))
                 .where("workload = '" + workload
                         + "' AND metric = 'straggler_lag' AND figure = 'mean_lag_us' AND scope = 'workload'")
                 .first()

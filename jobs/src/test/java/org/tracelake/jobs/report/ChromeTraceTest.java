@@ -96,7 +96,8 @@ class ChromeTraceTest {
         assertEquals(written.activities(), written.inBounds(), "one step is well under the default bound");
         // every activity of step 10 in the events table was drawn (the collectives' own slices come on top)
         long inStep = spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("step = 10 AND coalesce(ph, 'X') = 'X' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL")
                 .count();
         assertEquals(inStep, written.activities());
@@ -152,7 +153,8 @@ class ChromeTraceTest {
         // the engine's instances: one arrow per rank after the first; the step holds the whole one-step trace
         Map<String, Integer> expected = new HashMap<>();
         for (Row c : spark.read()
-                .parquet(archive.table("collectives"))
+                .format("iceberg")
+                .load(archive.table("collectives"))
                 .select("match_key", "k", "ranks")
                 .collectAsList()) {
             if (c.getInt(2) >= 2) expected.put(c.getString(0) + " k=" + c.getLong(1), c.getInt(2) - 1);
@@ -189,7 +191,8 @@ class ChromeTraceTest {
     @Test
     void theStragglerIsNamed() {
         Row straggler = spark.read()
-                .parquet(archive.table("metrics"))
+                .format("iceberg")
+                .load(archive.table("metrics"))
                 .where("metric = 'straggler_lag' AND figure = 'straggler_rank' AND scope = 'workload'")
                 .first();
         List<String> labelled = new ArrayList<>();
@@ -217,12 +220,14 @@ class ChromeTraceTest {
         ChromeTrace.Written w =
                 reports.trace(W, ChromeTrace.Bounds.ofWindow(0, 1e6), ChromeTrace.DEFAULT_MAX_EVENTS, file.toString());
         long timed = spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("coalesce(ph, 'X') = 'X' AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL")
                 .count();
         assertEquals(timed, w.activities());
         long arrows = spark.read()
-                .parquet(archive.table("collectives"))
+                .format("iceberg")
+                .load(archive.table("collectives"))
                 .where("ranks >= 2")
                 .selectExpr("sum(ranks - 1)")
                 .first()

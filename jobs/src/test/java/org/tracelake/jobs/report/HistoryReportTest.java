@@ -119,7 +119,8 @@ class HistoryReportTest {
                 h.series().stream().filter(s -> s.flagged().get(1)).count();
         long headlineRegressions = spark
                 .read()
-                .parquet(archive.table("regressions"))
+                .format("iceberg")
+                .load(archive.table("regressions"))
                 .where("workload = '" + GEN + "' AND run_id = '" + genRuns.get(1) + "' AND key IS NULL AND ("
                         + HistoryQuery.MOVED + ")")
                 .collectAsList()

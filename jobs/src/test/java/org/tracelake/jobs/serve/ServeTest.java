@@ -194,7 +194,8 @@ class ServeTest {
     private static Map<String, Long> eventsPerWorkload(SparkSession spark, TestArchive archive) {
         Map<String, Long> m = new TreeMap<>();
         for (Row r : spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .groupBy("workload")
                 .count()
                 .collectAsList()) {

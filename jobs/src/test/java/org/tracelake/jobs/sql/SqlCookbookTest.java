@@ -145,7 +145,7 @@ public class SqlCookbookTest {
                     1, spark.sql("SELECT count(*) FROM tracelake_runs").first().getLong(0));
         } finally {
             for (String t : List.of("tracelake_events", "tracelake_metrics", "tracelake_runs"))
-                spark.sql("DROP TABLE IF EXISTS " + t);
+                spark.sql("DROP VIEW IF EXISTS " + t);
         }
     }
 

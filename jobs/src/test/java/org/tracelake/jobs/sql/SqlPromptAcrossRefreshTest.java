@@ -109,7 +109,8 @@ class SqlPromptAcrossRefreshTest {
     private static Map<String, Long> eventsPerWorkload(SparkSession spark, TestArchive archive) {
         Map<String, Long> m = new TreeMap<>();
         for (Row r : spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .groupBy("workload")
                 .count()
                 .collectAsList()) {
@@ -121,7 +122,8 @@ class SqlPromptAcrossRefreshTest {
     private static Map<String, Long> ranks(SparkSession spark, TestArchive archive) {
         Map<String, Long> m = new TreeMap<>();
         for (Row r : spark.read()
-                .parquet(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .groupBy("workload")
                 .agg(org.apache.spark.sql.functions.countDistinct("rank"))
                 .collectAsList()) {

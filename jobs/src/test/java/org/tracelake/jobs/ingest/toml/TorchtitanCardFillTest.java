@@ -82,9 +82,9 @@ class TorchtitanCardFillTest {
                                 "      total_count: 8",
                                 ""));
         result = archive.refresh(spark);
-        spark.read().parquet(archive.table("workloads")).createOrReplaceTempView("titan_workloads_t");
-        spark.read().parquet(archive.table("metrics")).createOrReplaceTempView("titan_metrics_t");
-        spark.read().parquet(archive.table("trace_files")).createOrReplaceTempView("titan_files_t");
+        spark.read().format("iceberg").load(archive.table("workloads")).createOrReplaceTempView("titan_workloads_t");
+        spark.read().format("iceberg").load(archive.table("metrics")).createOrReplaceTempView("titan_metrics_t");
+        spark.read().format("iceberg").load(archive.table("trace_files")).createOrReplaceTempView("titan_files_t");
     }
 
     @Test

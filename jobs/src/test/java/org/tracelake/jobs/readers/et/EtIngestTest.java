@@ -142,9 +142,9 @@ class EtIngestTest {
         etNodes = archive.table("et_nodes");
         builtKinetoFile =
                 archive.archive.resolve("built_pair/profile/rank0_trace.json").toString();
-        spark.read().parquet(etNodes).createOrReplaceTempView("et_t");
-        spark.read().parquet(archive.table("events")).createOrReplaceTempView("et_events_t");
-        spark.read().parquet(archive.table("trace_files")).createOrReplaceTempView("et_files_t");
+        spark.read().format("iceberg").load(etNodes).createOrReplaceTempView("et_t");
+        spark.read().format("iceberg").load(archive.table("events")).createOrReplaceTempView("et_events_t");
+        spark.read().format("iceberg").load(archive.table("trace_files")).createOrReplaceTempView("et_files_t");
     }
 
     @Test

@@ -59,7 +59,7 @@ class FlightRecorderHangsTest {
         result = archive.refresh(spark);
         for (String t :
                 List.of("flight_recorder", "process_group_status", "collective_hangs", "metrics", "trace_files")) {
-            spark.read().parquet(archive.table(t)).createOrReplaceTempView("fr_t_" + t);
+            spark.read().format("iceberg").load(archive.table(t)).createOrReplaceTempView("fr_t_" + t);
         }
     }
 

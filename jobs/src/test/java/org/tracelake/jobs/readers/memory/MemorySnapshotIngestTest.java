@@ -46,10 +46,10 @@ class MemorySnapshotIngestTest {
                 .copyShared("magma27", "memory-snapshot/cs336-magma27-windows")
                 .card("magma27", "training", "transformer", "nvidia_rtx", 1);
         result = archive.refresh(spark);
-        spark.read().parquet(archive.table("memory_events")).createOrReplaceTempView("mem_ev_t");
-        spark.read().parquet(archive.table("memory_segments")).createOrReplaceTempView("mem_seg_t");
-        spark.read().parquet(archive.table("metrics")).createOrReplaceTempView("mem_metrics_t");
-        spark.read().parquet(archive.table("trace_files")).createOrReplaceTempView("mem_files_t");
+        spark.read().format("iceberg").load(archive.table("memory_events")).createOrReplaceTempView("mem_ev_t");
+        spark.read().format("iceberg").load(archive.table("memory_segments")).createOrReplaceTempView("mem_seg_t");
+        spark.read().format("iceberg").load(archive.table("metrics")).createOrReplaceTempView("mem_metrics_t");
+        spark.read().format("iceberg").load(archive.table("trace_files")).createOrReplaceTempView("mem_files_t");
     }
 
     @Test

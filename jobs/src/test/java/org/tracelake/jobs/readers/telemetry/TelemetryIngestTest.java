@@ -122,9 +122,12 @@ class TelemetryIngestTest {
                 .write("cand", "artifacts/rank_01_metrics.jsonl", cand1.toString())
                 .card("cand", "training", "llama", "amd_mi350x", 2);
         result = archive.refresh(spark);
-        spark.read().parquet(archive.table("iteration_telemetry")).createOrReplaceTempView("tel_t");
-        spark.read().parquet(archive.table("metrics")).createOrReplaceTempView("tel_metrics_t");
-        spark.read().parquet(archive.table("trace_files")).createOrReplaceTempView("tel_files_t");
+        spark.read()
+                .format("iceberg")
+                .load(archive.table("iteration_telemetry"))
+                .createOrReplaceTempView("tel_t");
+        spark.read().format("iceberg").load(archive.table("metrics")).createOrReplaceTempView("tel_metrics_t");
+        spark.read().format("iceberg").load(archive.table("trace_files")).createOrReplaceTempView("tel_files_t");
     }
 
     @Test

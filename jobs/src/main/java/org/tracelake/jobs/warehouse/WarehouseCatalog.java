@@ -1,0 +1,177 @@
+package org.tracelake.jobs.warehouse;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.mapping.MappingUtil;
+import org.apache.iceberg.mapping.NameMappingParser;
+import org.apache.iceberg.spark.SparkSchemaUtil;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.tracelake.schemas.TableCatalog;
+import org.tracelake.schemas.Tables;
+
+/**
+ * The warehouse's tables as Apache Iceberg tables, through an Iceberg catalog: by default a Hadoop catalog whose
+ * warehouse is the warehouse root, so a table {@code events} is {@code <root>/events} (its {@code metadata/} and its
+ * data files) and nothing needs installing. The Hadoop catalog rather than a JDBC catalog on an SQLite file: it is
+ * plain files on the warehouse's own file system (local disk, HDFS, S3A alike, where an SQLite file cannot live on an
+ * object store), a reader only reads files (it never waits on a database lock), and a table can be read by its path
+ * alone by any Iceberg reader. Its one weakness, concurrent committers, cannot arise: every writer holds the
+ * warehouse lock. A catalog of one's own (Hive, REST, JDBC, Glue) is used instead when {@code
+ * spark.tracelake.catalog} names a Spark catalog configured through {@code spark.sql.catalog.*} ({@link
+ * WarehouseTables}).
+ *
+ * <p>Every table is created on first use from {@link TableCatalog} (so a table added there just works), the
+ * per-workload ones partitioned by identity of {@code workload}, with a name mapping so that the Parquet files the
+ * executors write (which carry no Iceberg field ids) are read by column name.
+ */
+public final class WarehouseCatalog {
+    /** The snapshot summary property that names the tracelake run that made a commit. */
+    public static final String RUN_ID = "tracelake.run-id";
+
+    private final Catalog catalog;
+    private final Namespace namespace;
+
+    /** The default: a Hadoop catalog at the warehouse root, tables in its top level. */
+    public WarehouseCatalog(String root, Configuration conf) {
+        HadoopCatalog hadoop = new HadoopCatalog();
+        hadoop.setConf(conf);
+        hadoop.initialize("tracelake", Map.of("warehouse", root));
+        this.catalog = hadoop;
+        this.namespace = Namespace.empty();
+    }
+
+    /** A catalog configured elsewhere (a Spark catalog's), its tables in {@code namespace}. */
+    public WarehouseCatalog(Catalog catalog, Namespace namespace) {
+        this.catalog = catalog;
+        this.namespace = namespace;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public Namespace namespace() {
+        return namespace;
+    }
+
+    /** Whether the default catalog (tables addressed by the warehouse root) is in use. */
+    public boolean isDefault() {
+        return catalog instanceof HadoopCatalog && namespace.isEmpty();
+    }
+
+    public TableIdentifier id(String table) {
+        return TableIdentifier.of(namespace, table);
+    }
+
+    /** The table, or null when it has not been created. */
+    public Table loadOrNull(String table) {
+        try {
+            return catalog.loadTable(id(table));
+        } catch (NoSuchTableException e) {
+            return null;
+        }
+    }
+
+    /** Whether the table exists and has been committed to at least once. */
+    public boolean exists(String table) {
+        Table t = loadOrNull(table);
+        return t != null && t.currentSnapshot() != null;
+    }
+
+    /** The table, created empty from the table catalog when it does not exist yet. */
+    public synchronized Table table(String name) {
+        Table t = loadOrNull(name);
+        if (t != null) return t;
+        TableCatalog.Table def = TableCatalog.of(name);
+        if (def == null) throw new IllegalArgumentException("no table " + name + " in the catalog");
+        Schema schema = SparkSchemaUtil.convert(def.schema());
+        // metrics_history too, though it is appended to rather than replaced: the regression check reads a workload's
+        // previous run by partition
+        PartitionSpec spec = def.perWorkload() || name.equals(Tables.METRICS_HISTORY)
+                ? PartitionSpec.builderFor(schema)
+                        .identity(Tables.PARTITION_COLUMN)
+                        .build()
+                : PartitionSpec.unpartitioned();
+        Map<String, String> props = new HashMap<>();
+        props.put(TableProperties.FORMAT_VERSION, "2");
+        // the executors' files are named by the run, never overwritten: the table's own writes need no hash prefix
+        props.put(TableProperties.OBJECT_STORE_ENABLED, "false");
+        // the few rows a run appends (history) go in one file per partition, without a shuffle to cluster them
+        props.put(TableProperties.WRITE_DISTRIBUTION_MODE, TableProperties.WRITE_DISTRIBUTION_MODE_NONE);
+        props.put(TableProperties.SPARK_WRITE_PARTITIONED_FANOUT_ENABLED, "true");
+        if (namespace.levels().length > 0 && catalog instanceof org.apache.iceberg.catalog.SupportsNamespaces ns) {
+            if (!ns.namespaceExists(namespace)) ns.createNamespace(namespace);
+        }
+        Table created = catalog.createTable(id(name), schema, spec, props);
+        // by the ids the table gave its columns (creating it assigns them afresh)
+        created.updateProperties()
+                .set(
+                        TableProperties.DEFAULT_NAME_MAPPING,
+                        NameMappingParser.toJson(MappingUtil.create(created.schema())))
+                .commit();
+        return created;
+    }
+
+    /**
+     * Whether a run committed to the table already: its id is in the summary of the current snapshot or of an
+     * ancestor made after the previous run's commit (maintenance commits, which carry no run id, are passed over).
+     */
+    public static boolean committedBy(Table table, String runId) {
+        Snapshot current = table.currentSnapshot();
+        if (current == null) return false;
+        for (Snapshot s : SnapshotUtil.ancestorsOf(current.snapshotId(), table::snapshot)) {
+            String run = s.summary().get(RUN_ID);
+            if (runId.equals(run)) return true;
+            if (run != null && run.compareTo(runId) < 0) return false;
+        }
+        return false;
+    }
+
+    /** The workloads a per-workload table has rows of, from its metadata (its manifests), no Spark job. */
+    public Set<String> workloads(String table) {
+        Set<String> out = new TreeSet<>();
+        Table t = loadOrNull(table);
+        if (t == null || t.currentSnapshot() == null) return out;
+        try (CloseableIterable<FileScanTask> tasks = t.newScan().planFiles()) {
+            for (FileScanTask task : tasks) out.add(task.file().partition().get(0, String.class));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** The snapshot id of every table that has one, by table name. */
+    public Map<String, Long> currentSnapshots(List<String> tables) {
+        Map<String, Long> out = new HashMap<>();
+        for (String name : tables) {
+            Table t = loadOrNull(name);
+            if (t != null && t.currentSnapshot() != null)
+                out.put(name, t.currentSnapshot().snapshotId());
+        }
+        return out;
+    }
+
+    /** Every table of the table catalog that exists in this catalog. */
+    public List<String> existing() {
+        List<String> out = new ArrayList<>();
+        for (String t : Tables.ALL) if (exists(t)) out.add(t);
+        return out;
+    }
+}
