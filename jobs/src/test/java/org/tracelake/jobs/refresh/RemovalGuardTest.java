@@ -104,7 +104,7 @@ class RemovalGuardTest {
     }
 
     private static long count(SparkSession spark, TestArchive a, String table) {
-        return spark.read().parquet(a.table(table)).count();
+        return spark.read().format("iceberg").load(a.table(table)).count();
     }
 
     @Test
