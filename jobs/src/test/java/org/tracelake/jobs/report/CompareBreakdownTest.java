@@ -176,7 +176,9 @@ class CompareBreakdownTest {
             // the ratio chart, the time split and the kernel categories
             // three charts, and the verdict's waterfall when both runs have steps to weigh (issue 41)
             String charts = dom.contains("chart-verdict-waterfall") ? "4" : "3";
-            assertTrue(dom.contains("data-charts-ready=\"" + charts + "\""), "three charts drawn (and the waterfall): " + charts);
+            assertTrue(
+                    dom.contains("data-charts-ready=\"" + charts + "\""),
+                    "three charts drawn (and the waterfall): " + charts);
             assertTrue(dom.contains("Kernels whose time moved most"), "the moved-kernels table");
             Path png = Path.of("target", "report-artifacts", "compare-breakdown.png");
             Chromium.screenshot(page, png, tmp.resolve("shot-cmp"), 3000);

@@ -138,9 +138,7 @@ class ReportTest {
         assertEquals(52.0 / 12.0, calls.ratio(), 1e-12);
         assertNull(row(c, "collective_vol_allgather_gb", null, null).ratio(), "reference 0: no ratio");
         // a figure with no value on either side is collapsed into a count, not listed (issue 41)
-        assertTrue(
-                c.rows().stream().noneMatch(r -> r.metric().equals("peak_allocated_bytes")),
-                "both null: not a row");
+        assertTrue(c.rows().stream().noneMatch(r -> r.metric().equals("peak_allocated_bytes")), "both null: not a row");
         Comparison.Row overlap = row(c, "comm_comp_overlap", "overlap_ratio_of_comm", null);
         assertTrue(overlap.hasDelta());
         assertEquals(overlap.candidate() - overlap.reference(), overlap.ratioDelta(), 1e-12);

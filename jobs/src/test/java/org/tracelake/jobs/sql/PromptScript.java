@@ -29,7 +29,8 @@ public final class PromptScript {
         assertEquals("", err, where);
         assertFalse(out.contains("after quit"), "\\q stops reading: " + where);
         // the figure's own meaning (metrics/figures.csv), as \m prints it
-        String description = org.tracelake.jobs.metrics.FigureReference.of("coll_call_num", null).meaning();
+        String description = org.tracelake.jobs.metrics.FigureReference.of("coll_call_num", null)
+                .meaning();
         List<String> lines = out.lines().toList();
         switch (format) {
             case "TABLE" -> {
