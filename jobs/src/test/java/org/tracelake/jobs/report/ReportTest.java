@@ -166,6 +166,12 @@ class ReportTest {
                     m.get("figure").isNull() ? null : m.get("figure").asText());
             Set<String> expected = new TreeSet<>(base);
             if (delta) expected.add("ratio_delta");
+            // issue 41: every row says which way is better; a row with a better/worse word has a direction to judge by
+            expected.add("direction");
+            if (m.has("judgement")) {
+                assertTrue(Set.of("higher", "lower").contains(m.get("direction").asText()), m.toString());
+                expected.add("judgement");
+            }
             assertEquals(expected, keys, m.toString());
         }
         JsonNode callsJson = find(summary, "coll_call_num");
