@@ -25,7 +25,7 @@ import scala.collection.Iterator;
  * the view), and refuses, each with one line:
  *
  * <ul>
- *   <li>a read of files by path ({@code text.`/etc/passwd`}, {@code parquet.`…`}, any file relation that is neither
+ *   <li>a read of files by path ({@code text.`/etc/passwd`}, a Parquet or JSON file by its path, any file relation that is neither
  *       a catalog table nor inside a view) and streams;
  *   <li>code from the client: {@code ADD JAR}/{@code FILE}/{@code ARCHIVE}, {@code CREATE FUNCTION} (with or without
  *       {@code USING JAR}), {@code reflect}/{@code java_method};

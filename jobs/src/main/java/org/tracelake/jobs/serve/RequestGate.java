@@ -24,7 +24,7 @@ import org.sparkproject.connect.protobuf.Message;
 /**
  * serve's first gate: every Spark Connect request, as the client sent it, before Spark plans it. It refuses what a
  * plan check could only see too late or not at all: uploading jars or classes ({@code AddArtifacts}), a DataFrame read
- * of a path or an outside source ({@code spark.read.parquet(path)}, JDBC), functions whose code the client sends
+ * of a path or an outside source (a DataFrame reader given a path, JDBC), functions whose code the client sends
  * (Scala, Java and Python udfs, udtfs, data sources), server extensions, caching in the cache every client shares,
  * global views, settings outside {@link ServePolicy#SETTABLE}, and every command other than SQL and a temporary view
  * of the client's own session (writes too, unless {@code --allow-writes}). SQL itself goes on to {@link PlanCheck}.

@@ -78,7 +78,7 @@ class HelpTextTest {
         // report's option table stays a table: one option per line, aligned as written
         assertTrue(
                 help.contains("\n              --compare REF CAND [--out DIR]\n"
-                        + "                  shared workload-scope metrics with CAND/REF ratios (text on\n"),
+                        + "                  opened by the step-time verdict, then shared workload-scope\n"),
                 help);
         for (String line : help.split("\\R")) assertFalse(line.contains("%n"), line);
     }

@@ -174,7 +174,11 @@ class CompareBreakdownTest {
             Path page = tmp.resolve("cmp/compare.html");
             String dom = Chromium.dumpDom(page, tmp.resolve("chrome-cmp"));
             // the ratio chart, the time split and the kernel categories
-            assertTrue(dom.contains("data-charts-ready=\"3\""), "three charts drawn");
+            // three charts, and the verdict's waterfall when both runs have steps to weigh (issue 41)
+            String charts = dom.contains("chart-verdict-waterfall") ? "4" : "3";
+            assertTrue(
+                    dom.contains("data-charts-ready=\"" + charts + "\""),
+                    "three charts drawn (and the waterfall): " + charts);
             assertTrue(dom.contains("Kernels whose time moved most"), "the moved-kernels table");
             Path png = Path.of("target", "report-artifacts", "compare-breakdown.png");
             Chromium.screenshot(page, png, tmp.resolve("shot-cmp"), 3000);

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.tracelake.jobs.metrics.MetricCatalog;
 
 /**
  * Issue 42 item 2: every prompt command and a query, typed at the prompt in one output format, and what each format
@@ -29,7 +28,9 @@ public final class PromptScript {
         assertTrue(ok, where);
         assertEquals("", err, where);
         assertFalse(out.contains("after quit"), "\\q stops reading: " + where);
-        String description = MetricCatalog.of("coll_call_num").description();
+        // the figure's own meaning (metrics/figures.csv), as \m prints it
+        String description = org.tracelake.jobs.metrics.FigureReference.of("coll_call_num", null)
+                .meaning();
         List<String> lines = out.lines().toList();
         switch (format) {
             case "TABLE" -> {
