@@ -1,5 +1,6 @@
 package org.tracelake.jobs.refresh;
 
+import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
