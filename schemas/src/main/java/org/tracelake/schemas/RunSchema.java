@@ -32,7 +32,10 @@ public final class RunSchema {
             .add("files_unchanged", LongType, false)
             .add("bytes_read", LongType, false)
             .add("events", LongType, false)
-            .add("errors", DataTypes.createArrayType(StringType, false), true);
+            .add("errors", DataTypes.createArrayType(StringType, false), true)
+            // table -> the Iceberg snapshot id this run left it at (every table the run committed to, and the others'
+            // current one), so `sql --as-of RUN` and any Iceberg reader see the warehouse exactly as the run left it
+            .add("table_snapshots", DataTypes.createMapType(StringType, LongType, false), true);
 
     public static final StructType REGRESSIONS = new StructType()
             .add("run_id", StringType, false)

@@ -29,6 +29,9 @@ public final class TraceFileSchema {
     public static final String TIME_BASE_UNKNOWN = "unknown";
     public static final String TIME_BASE_SESSION_START = "session_start";
 
+    /** The column that carries a workload's listing digest (see its comment below). */
+    public static final String LISTING_DIGEST = "listing_digest";
+
     public static final StructType SCHEMA = new StructType()
             .add("workload", StringType, false)
             .add("path", StringType, false)
@@ -47,5 +50,15 @@ public final class TraceFileSchema {
             .add("base_time_ns", LongType, true)
             .add("world_size", IntegerType, true)
             .add("metadata", DataTypes.createMapType(StringType, StringType, true), true)
-            .add("ingest_run_id", StringType, false);
+            .add("ingest_run_id", StringType, false)
+            // the digest of the workload folder's listing this row was read from (WorkloadFolder.listingDigest), the
+            // same in every row of the workload; null while a file of it is unusable, so that it is retried. A refresh
+            // compares it with the folder's listing from the table's metadata alone (the column's bounds) and reads
+            // the ledger rows of a workload only when they differ.
+            .add(LISTING_DIGEST, LongType, true);
+
+    /** A file that could not be used at all (an error, nothing read): its workload is read again every run until fixed. */
+    public static boolean unusable(String status, long eventsRead) {
+        return STATUS_ERROR.equals(status) && eventsRead == 0;
+    }
 }

@@ -13,6 +13,8 @@ import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.serve.ClientLoader;
 import org.tracelake.jobs.serve.RunningServe;
+import org.tracelake.jobs.spark.Settings;
+import org.tracelake.jobs.spark.SparkSessions;
 import org.tracelake.jobs.sql.ConnectSql;
 import org.tracelake.jobs.sql.ResultPrinter;
 import org.tracelake.jobs.sql.SqlRunner;
@@ -80,6 +82,14 @@ public final class SqlCommand implements Callable<Integer> {
                     + " (without it, `sql` uses that serve, unless --master or --conf is given).")
     boolean local;
 
+    @Option(
+            names = "--as-of",
+            paramLabel = "RUN",
+            description = "The warehouse exactly as run RUN left it (a run_id of the runs table): every table at the"
+                    + " snapshot that run committed, so the tables agree with each other. Reaches back as far as"
+                    + " maintenance keeps snapshots (spark.tracelake.maintenance.retentionDays, default 7 days).")
+    String asOf;
+
     @Mixin
     WarehouseOption warehouseOption;
 
@@ -108,7 +118,12 @@ public final class SqlCommand implements Callable<Integer> {
             System.err.println("no statement to run");
             return ExitCodes.USAGE;
         }
+        if (asOf != null && remote != null) {
+            System.err.println("--as-of reads old snapshots in a Spark of this process: give it without --remote");
+            return ExitCodes.USAGE;
+        }
         if (remote == null
+                && asOf == null
                 && !local
                 && sparkOptions.master == null
                 && sparkOptions.conf().isEmpty()) {
@@ -152,12 +167,26 @@ public final class SqlCommand implements Callable<Integer> {
                     ? ExitCodes.OK
                     : ExitCodes.FAILED;
         }
+        boolean defaultCatalog = Settings.of(sparkOptions.conf("tracelake sql"))
+                .get(Settings.CATALOG)
+                .isEmpty();
+        if (asOf != null && defaultCatalog) {
+            // the default catalog is files at the root: a run that is not there is a usage error before Spark starts
+            Warehouse plain = new Warehouse(
+                    warehouseOption.warehouse, SparkSessions.hadoopConf(sparkOptions.conf("tracelake sql")));
+            if (!knowsRun(plain)) return ExitCodes.USAGE;
+        }
         SparkSession spark = sparkOptions.session("tracelake sql");
         try {
             Warehouse warehouse = new Warehouse(
                     warehouseOption.warehouse, spark.sparkContext().hadoopConfiguration());
+            if (asOf != null && !defaultCatalog) {
+                // the tables' catalog as the session has it (spark.tracelake.catalog names one of its own)
+                new org.tracelake.jobs.warehouse.WarehouseTables(spark, warehouse);
+                if (!knowsRun(warehouse)) return ExitCodes.USAGE;
+            }
             SqlRunner runner = new SqlRunner(spark, fmt, limit, System.out, System.err);
-            runner.register(warehouse);
+            runner.register(warehouse, asOf);
             boolean ok;
             if (statements != null) {
                 ok = runner.runAll(statements);
@@ -169,6 +198,18 @@ public final class SqlCommand implements Callable<Integer> {
         } finally {
             spark.stop();
         }
+    }
+
+    /** Whether the warehouse keeps run {@link #asOf}; says why not, in one line, when it does not. */
+    private boolean knowsRun(Warehouse warehouse) {
+        if (warehouse.catalog().keepsRun(asOf)) return true;
+        String oldest = warehouse.catalog().oldestRunKept();
+        System.err.println("--as-of " + asOf + ": no such run in " + warehouse.root()
+                + (oldest == null
+                        ? " (it has no runs yet)"
+                        : " among the runs kept (the oldest is " + oldest
+                                + "; `SELECT run_id FROM runs` lists every run)"));
+        return false;
     }
 
     /** The statements to run, or null for the interactive prompt. */

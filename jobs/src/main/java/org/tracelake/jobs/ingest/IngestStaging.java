@@ -111,7 +111,11 @@ public final class IngestStaging {
             for (WorkloadFolder.Refused refused : w.refused()) reports.add(refusedReport(w, refused));
             DuplicateRanks.flag(reports);
             reports.sort(Comparator.comparing(r -> r.task.path()));
-            for (FileReport r : reports) fileRows.add(r.toRow());
+            Long digest = listingDigest(w, reports);
+            for (FileReport r : reports) {
+                r.listingDigest = digest;
+                fileRows.add(r.toRow());
+            }
             cardRows.add(WorkloadCards.toRow(w.name(), p.card(), runId));
             long bytes = 0;
             long events = 0;
@@ -128,6 +132,15 @@ public final class IngestStaging {
         tables.stageSmall(runId, Tables.WORKLOADS, cardRows);
         results.addAll(unnameable);
         return results;
+    }
+
+    /**
+     * The folder's listing digest its ledger rows carry, or null while a file of it is unusable: such a workload is
+     * compared file by file, and retried, every run (ChangePlan).
+     */
+    private static Long listingDigest(WorkloadFolder w, List<FileReport> reports) {
+        for (FileReport r : reports) if (TraceFileSchema.unusable(r.status, r.eventsRead)) return null;
+        return w.listingDigest();
     }
 
     /**

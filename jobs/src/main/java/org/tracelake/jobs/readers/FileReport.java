@@ -30,6 +30,8 @@ public final class FileReport implements Serializable {
     public Long baseTimeNs;
     public Integer worldSize;
     public final Map<String, String> metadata = new LinkedHashMap<>();
+    /** The digest of the listing of the file's workload folder, set when the workload's rows are written. */
+    public Long listingDigest;
 
     public FileReport(FileTask task) {
         this.task = task;
@@ -187,6 +189,7 @@ public final class FileReport implements Serializable {
                 .set("world_size", worldSize)
                 .set("metadata", metadata.isEmpty() ? null : metadata)
                 .set("ingest_run_id", task.runId())
+                .set("listing_digest", listingDigest)
                 .build();
     }
 

@@ -14,6 +14,7 @@ import org.apache.spark.sql.Row;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.ingest.PartitionNames;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseCatalog;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
@@ -66,7 +67,7 @@ public final class ChangePlan {
     private record Seen(long size, long modifiedAtMs, String status, long eventsRead) {
         /** A file that was unusable last time: its workload is retried until the file is fixed. */
         boolean failed() {
-            return TraceFileSchema.STATUS_ERROR.equals(status) && eventsRead == 0;
+            return TraceFileSchema.unusable(status, eventsRead);
         }
     }
 
@@ -78,12 +79,27 @@ public final class ChangePlan {
             WarehouseTables tables, List<WorkloadFolder> scanned, boolean full, boolean limited, boolean needMetrics)
             throws IOException {
         Warehouse warehouse = tables.warehouse();
-        Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(tables);
-        Set<String> withMetrics =
-                full || !needMetrics ? null : warehouse.catalog().workloads(Tables.METRICS);
+        WarehouseCatalog catalog = warehouse.catalog();
+        // From the tables' metadata alone: the listing digest each workload's ledger rows carry. A workload whose
+        // folder lists as it did is unchanged; only the others' ledger rows are read, by a filter on their partitions.
+        Map<String, Long> digests =
+                full ? Map.of() : catalog.constantPerWorkload(Tables.TRACE_FILES, TraceFileSchema.LISTING_DIGEST);
+        Set<String> known = new TreeSet<>(catalog.workloads(Tables.TRACE_FILES));
+        known.addAll(catalog.workloads(Tables.WORKLOADS)); // a workload whose files all failed has a card row
+        Set<String> compared = new TreeSet<>();
+        for (WorkloadFolder w : scanned) {
+            Long digest = digests.get(w.name());
+            if (known.contains(w.name()) && (digest == null || digest != w.listingDigest())) compared.add(w.name());
+        }
+        Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(tables, compared);
+        Set<String> withMetrics = full || !needMetrics ? null : catalog.workloads(Tables.METRICS);
         ChangePlan plan = new ChangePlan();
         for (WorkloadFolder w : scanned) {
-            List<Change> changes = full ? List.of(new Change(FULL, null)) : changes(w, ledger.get(w.name()));
+            List<Change> changes;
+            if (full) changes = List.of(new Change(FULL, null));
+            else if (!known.contains(w.name())) changes = List.of(new Change(NEW_WORKLOAD, null));
+            else if (digests.containsKey(w.name()) && !compared.contains(w.name())) changes = List.of();
+            else changes = changes(w, ledger.get(w.name()));
             if (changes.isEmpty() && withMetrics != null && !withMetrics.contains(w.name())) {
                 changes = List.of(new Change(NO_METRICS, null));
             }
@@ -94,9 +110,9 @@ public final class ChangePlan {
             Set<String> present = new TreeSet<>();
             for (WorkloadFolder w : scanned)
                 present.add(PartitionNames.ledgerName(w.name())); // a too-long name's stand-in
-            for (String known : ledgerWorkloads(tables, full ? ledger(tables) : ledger)) {
+            for (String k : known) {
                 plan.knownWorkloads++;
-                if (!present.contains(known)) plan.vanished.add(known);
+                if (!present.contains(k)) plan.vanished.add(k);
             }
         }
         return plan;
@@ -128,11 +144,11 @@ public final class ChangePlan {
         return changes;
     }
 
-    /** workload → path → what the last refresh saw. File metadata only: a row per input file. */
-    private static Map<String, Map<String, Seen>> ledger(WarehouseTables tables) {
+    /** workload → path → what the last refresh saw, for these workloads only (their partitions are read). */
+    private static Map<String, Map<String, Seen>> ledger(WarehouseTables tables, Set<String> workloads) {
         Map<String, Map<String, Seen>> out = new HashMap<>();
-        if (!tables.warehouse().exists(Tables.TRACE_FILES)) return out;
-        for (Row r : tables.live(Tables.TRACE_FILES)
+        if (workloads.isEmpty()) return out; // no Spark job in a run where every folder lists as it did
+        for (Row r : tables.live(Tables.TRACE_FILES, workloads)
                 .select("workload", "path", "size_bytes", "modified_at", "status", "events_read")
                 .collectAsList()) {
             Timestamp t = r.getTimestamp(3);
@@ -140,18 +156,6 @@ public final class ChangePlan {
                     .put(
                             r.getString(1),
                             new Seen(r.getLong(2), t == null ? -1 : t.getTime(), r.getString(4), r.getLong(5)));
-        }
-        return out;
-    }
-
-    /** Workloads the warehouse knows: those of the ledger, and any with a card row (a workload whose files all failed). */
-    private static Set<String> ledgerWorkloads(WarehouseTables tables, Map<String, Map<String, Seen>> ledger) {
-        Set<String> out = new TreeSet<>(ledger.keySet());
-        if (tables.warehouse().exists(Tables.WORKLOADS)) {
-            // A plain collect of one row per workload: distinct() would add a shuffle to every no-change run
-            for (Row r : tables.live(Tables.WORKLOADS).select("workload").collectAsList()) {
-                out.add(r.getString(0));
-            }
         }
         return out;
     }

@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -16,6 +17,7 @@ import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.RunSchema;
 import org.tracelake.schemas.Tables;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The warehouse's memory across runs: every run's metric values ({@code metrics_history}, appended, partitioned
@@ -67,7 +69,8 @@ public final class History {
         Regressions moved = Regressions.NONE;
         if (warehouse.exists(Tables.METRICS_HISTORY) && !regressionsWritten) {
             current.createOrReplaceTempView("run_metrics");
-            tables.live(Tables.METRICS_HISTORY).createOrReplaceTempView("metrics_history_before");
+            // the earlier runs of these workloads only: their partitions are read, not the whole history
+            tables.live(Tables.METRICS_HISTORY, workloads).createOrReplaceTempView("metrics_history_before");
             moved = writeRegressions(new RunComparisons(spark, runId, threshold()));
         }
         tables.append(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)), runId);
@@ -140,7 +143,18 @@ public final class History {
         tables.append(Tables.WORKLOAD_CHANGES, spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES), runId);
     }
 
+    /**
+     * Appends the run's row, with the snapshot every other table is at now that the run's commits are made (the
+     * journal's row, written before them, has none: a run killed and replayed records the snapshots its replay left).
+     */
     public void recordRun(Row run) {
-        tables.append(Tables.RUNS, spark.createDataFrame(List.of(run), RunSchema.RUNS), runId);
+        Map<String, Long> snapshots = warehouse.catalog().currentSnapshots(Tables.ALL);
+        snapshots.remove(Tables.RUNS);
+        List<Object> values = new ArrayList<>(CollectionConverters.asJava(run.toSeq()));
+        values.set(RunSchema.RUNS.fieldIndex("table_snapshots"), CollectionConverters.asScala(snapshots));
+        tables.append(
+                Tables.RUNS,
+                spark.createDataFrame(List.of(RowFactory.create(values.toArray())), RunSchema.RUNS),
+                runId);
     }
 }

@@ -194,7 +194,8 @@ public final class Refresh {
                 filesUnchanged,
                 bytes,
                 events,
-                CollectionConverters.asScala(errors).toSeq());
+                CollectionConverters.asScala(errors).toSeq(),
+                null); // table_snapshots: known once the run's commits are made (History.recordRun)
     }
 
     /** The workloads whose metrics can start from the rank summaries ingest left (the others read their events). */

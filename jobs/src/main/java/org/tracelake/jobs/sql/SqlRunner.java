@@ -104,7 +104,13 @@ public final class SqlRunner {
      * so a long-lived prompt keeps answering across refreshes, with the new rows.
      */
     public List<String> register(Warehouse warehouse) {
+        return register(warehouse, null);
+    }
+
+    /** {@link #register(Warehouse)}, the tables as run {@code asOfRun} left them (null: as they are now). */
+    public List<String> register(Warehouse warehouse, String asOfRun) {
         views = new WarehouseViews(spark, warehouse, WarehouseViews.Scope.SESSION);
+        if (asOfRun != null) views.asOf(asOfRun);
         tables = views.refresh();
         viewsCheckedNanos = System.nanoTime();
         if (tables.isEmpty()) {

@@ -45,11 +45,22 @@ public final class WarehouseViews {
     private final Scope scope;
     private final Set<String> registered = new LinkedHashSet<>();
     private String catalog;
+    private String asOfRun;
 
     public WarehouseViews(SparkSession spark, Warehouse warehouse, Scope scope) {
         this.spark = spark;
         this.warehouse = warehouse;
         this.scope = scope;
+    }
+
+    /**
+     * Views of the warehouse as a run left it ({@code sql --as-of RUN}): each table at the snapshot that run (or the
+     * one before it that last wrote the table) committed, so that the tables agree with each other as they did then;
+     * a table the run did not have yet has no view.
+     */
+    public WarehouseViews asOf(String runId) {
+        this.asOfRun = runId;
+        return this;
     }
 
     /** Registers every table with no view yet (and the metric reference, once); returns the warehouse tables with a view. */
@@ -61,7 +72,13 @@ public final class WarehouseViews {
         if (catalog == null) catalog = SparkCatalogs.register(spark, warehouse);
         for (String table : Tables.ALL) {
             if (registered.contains(table) || !warehouse.exists(table)) continue;
-            spark.sql(create(table) + "SELECT * FROM " + catalog + "." + quoted(table));
+            String version = "";
+            if (asOfRun != null) {
+                Long snapshot = warehouse.catalog().snapshotAsOf(table, asOfRun);
+                if (snapshot == null) continue;
+                version = " VERSION AS OF " + snapshot;
+            }
+            spark.sql(create(table) + "SELECT * FROM " + catalog + "." + quoted(table) + version);
             registered.add(table);
         }
         List<String> tables = new ArrayList<>(registered);

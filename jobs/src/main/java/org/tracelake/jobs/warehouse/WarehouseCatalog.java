@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -22,6 +23,8 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.mapping.MappingUtil;
 import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.spark.SparkSchemaUtil;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.tracelake.schemas.TableCatalog;
 import org.tracelake.schemas.Tables;
@@ -98,7 +101,7 @@ public final class WarehouseCatalog {
     /** The table, created empty from the table catalog when it does not exist yet. */
     public synchronized Table table(String name) {
         Table t = loadOrNull(name);
-        if (t != null) return t;
+        if (t != null) return withNewColumns(t, name);
         TableCatalog.Table def = TableCatalog.of(name);
         if (def == null) throw new IllegalArgumentException("no table " + name + " in the catalog");
         Schema schema = SparkSchemaUtil.convert(def.schema());
@@ -130,6 +133,25 @@ public final class WarehouseCatalog {
     }
 
     /**
+     * The table with the columns a newer release added to its definition (a writer's first commit adds them, as
+     * optional columns: rows written before read them as null), and the name mapping that reads them from the files.
+     */
+    private Table withNewColumns(Table t, String name) {
+        TableCatalog.Table def = TableCatalog.of(name);
+        if (def == null) return t;
+        Schema wanted = SparkSchemaUtil.convert(def.schema());
+        boolean missing = false;
+        for (Types.NestedField c : wanted.columns()) missing |= t.schema().findField(c.name()) == null;
+        if (!missing) return t;
+        t.updateSchema().unionByNameWith(wanted).commit();
+        t.refresh();
+        t.updateProperties()
+                .set(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(MappingUtil.create(t.schema())))
+                .commit();
+        return t;
+    }
+
+    /**
      * Whether a run committed to the table already: its id is in the summary of the current snapshot or of an
      * ancestor made after the previous run's commit (maintenance commits, which carry no run id, are passed over).
      */
@@ -144,6 +166,44 @@ public final class WarehouseCatalog {
         return false;
     }
 
+    /**
+     * The snapshot of the table as a run left it: the newest snapshot of its history made by that run or an earlier
+     * one (maintenance commits, which name no run and change no row, are passed over). Null when the table has no
+     * such snapshot: it did not exist then, or its snapshots of that time have expired.
+     */
+    public Long snapshotAsOf(String table, String runId) {
+        Table t = loadOrNull(table);
+        if (t == null || t.currentSnapshot() == null) return null;
+        for (Snapshot s : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot)) {
+            String run = s.summary().get(RUN_ID);
+            if (run != null && run.compareTo(runId) <= 0) return s.snapshotId();
+        }
+        return null;
+    }
+
+    /** Whether the runs table still has the snapshot this run's own commit made (a run it recorded, not expired). */
+    public boolean keepsRun(String runId) {
+        Table t = loadOrNull(Tables.RUNS);
+        if (t == null || t.currentSnapshot() == null) return false;
+        for (Snapshot s : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot))
+            if (runId.equals(s.summary().get(RUN_ID))) return true;
+        return false;
+    }
+
+    /** The oldest run any table still has a snapshot of: how far back {@code --as-of} reaches. */
+    public String oldestRunKept() {
+        String oldest = null;
+        for (String name : Tables.ALL) {
+            Table t = loadOrNull(name);
+            if (t == null || t.currentSnapshot() == null) continue;
+            for (Snapshot s : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot)) {
+                String run = s.summary().get(RUN_ID);
+                if (run != null && (oldest == null || run.compareTo(oldest) < 0)) oldest = run;
+            }
+        }
+        return oldest;
+    }
+
     /** The workloads a per-workload table has rows of, from its metadata (its manifests), no Spark job. */
     public Set<String> workloads(String table) {
         Set<String> out = new TreeSet<>();
@@ -155,6 +215,49 @@ public final class WarehouseCatalog {
             throw new java.io.UncheckedIOException(e);
         }
         return out;
+    }
+
+    /**
+     * Per workload of a per-workload table, the value a long column holds in every row of the workload, from the
+     * manifests' column bounds alone (no data file is read, no Spark job): a workload is left out when its files'
+     * bounds differ or are missing (a null in the column, a file written without statistics).
+     */
+    public Map<String, Long> constantPerWorkload(String table, String column) {
+        Map<String, Long> out = new HashMap<>();
+        Set<String> mixed = new TreeSet<>();
+        Table t = loadOrNull(table);
+        if (t == null || t.currentSnapshot() == null) return out;
+        Types.NestedField field = t.schema().findField(column);
+        if (field == null) return out; // a table written before the column existed: every workload is compared
+        int id = field.fieldId();
+        try (CloseableIterable<FileScanTask> tasks =
+                t.newScan().includeColumnStats().planFiles()) {
+            for (FileScanTask task : tasks) {
+                String workload = task.file().partition().get(0, String.class);
+                if (mixed.contains(workload)) continue;
+                Long value = constant(task.file(), id);
+                Long before = value == null ? null : out.putIfAbsent(workload, value);
+                if (value == null || (before != null && !before.equals(value))) {
+                    mixed.add(workload);
+                    out.remove(workload);
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** The one value a long column has in a data file (its lower and upper bounds equal, no null), or null. */
+    private static Long constant(DataFile file, int fieldId) {
+        Long nulls =
+                file.nullValueCounts() == null ? null : file.nullValueCounts().get(fieldId);
+        if (nulls == null || nulls != 0) return null;
+        if (file.lowerBounds() == null || file.upperBounds() == null) return null;
+        java.nio.ByteBuffer lower = file.lowerBounds().get(fieldId);
+        java.nio.ByteBuffer upper = file.upperBounds().get(fieldId);
+        if (lower == null || !lower.equals(upper)) return null;
+        return Conversions.fromByteBuffer(Types.LongType.get(), lower);
     }
 
     /** The snapshot id of every table that has one, by table name. */

@@ -69,7 +69,8 @@ public final class WarehouseTables {
      */
     public String sparkName(String table) {
         WarehouseCatalog c = warehouse.catalog();
-        if (c.isDefault()) return c.table(table).location();
+        // a Hadoop catalog's table lives in the folder of its name; a reader never creates or changes one
+        if (c.isDefault()) return warehouse.table(table);
         return SparkCatalogs.configuredCatalog(spark) + "." + c.id(table);
     }
 

@@ -35,7 +35,8 @@ class FigureReferenceTest {
     void everyFigureTheEngineWritesHasAnEntry() {
         List<Row> rows = SharedSpark.get()
                 .read()
-                .format("iceberg").load(SampleWarehouse.get().table("metrics"))
+                .format("iceberg")
+                .load(SampleWarehouse.get().table("metrics"))
                 .where("scope = 'workload'")
                 .selectExpr("metric", "figure")
                 .distinct()

@@ -66,7 +66,8 @@ class H200CapturesTest {
     void theJaxFolderIsReadOnceFromItsXSpace() {
         Map<String, Row> byName = new TreeMap<>();
         for (Row r : spark.read()
-                .format("iceberg").load(archive.table("trace_files"))
+                .format("iceberg")
+                .load(archive.table("trace_files"))
                 .where("workload = '" + JAX + "'")
                 .selectExpr("regexp_extract(path, '[^/]+$', 0)", "status", "error", "time_base", "events_read")
                 .collectAsList()) {
@@ -86,7 +87,8 @@ class H200CapturesTest {
         // one clock: every event of the workload within the 10 ms the profile lasted (the span was 57 years when the
         // XSpace's epoch clock and the JSON's profile clock were mixed)
         Row span = spark.read()
-                .format("iceberg").load(archive.table("events"))
+                .format("iceberg")
+                .load(archive.table("events"))
                 .where("workload = '" + JAX + "' AND ts_ns IS NOT NULL")
                 .selectExpr("max(ts_ns + coalesce(dur_ns, 0)) - min(ts_ns)", "count_if(activity_class IS NOT NULL)")
                 .first();
@@ -147,7 +149,8 @@ class H200CapturesTest {
     private static Map<Long, Double> iterTimes(String workload) {
         Map<Long, Double> out = new TreeMap<>();
         for (Row r : spark.read()
-                .format("iceberg").load(archive.table("metrics"))
+                .format("iceberg")
+                .load(archive.table("metrics"))
                 .where("workload = '" + workload + "' AND metric = 'iter_time' AND scope = 'step'")
                 .selectExpr("step", "value")
                 .collectAsList()) {

@@ -87,7 +87,8 @@ class RunVerdictSequenceTest {
             assertEquals(expected.get(night - 1), want.verdict, "the independent verdict of night " + (night + 1));
             String runId = runIds.get(night);
             Row got = spark.read()
-                    .format("iceberg").load(archive.table("regressions"))
+                    .format("iceberg")
+                    .load(archive.table("regressions"))
                     .where("run_id = '" + runId + "' AND rule = 'step_verdict'")
                     .collectAsList()
                     .get(0);
@@ -97,7 +98,8 @@ class RunVerdictSequenceTest {
             assertEquals(want.topKernel, got.getAs("top_kernel"), "top kernel, night " + (night + 1));
             assertEquals(want.topDeltaMs, got.<Double>getAs("top_kernel_delta_ms"), 1e-9);
             List<Row> kernels = spark.read()
-                    .format("iceberg").load(archive.table("regression_kernels"))
+                    .format("iceberg")
+                    .load(archive.table("regression_kernels"))
                     .where("run_id = '" + runId + "'")
                     .orderBy("position")
                     .collectAsList();
@@ -108,7 +110,8 @@ class RunVerdictSequenceTest {
         // on the GEMM nights the kernel that moved most is a GEMM, and the part that moved most is compute
         for (int night = 1; night < 3; night++) {
             Row got = spark.read()
-                    .format("iceberg").load(archive.table("regressions"))
+                    .format("iceberg")
+                    .load(archive.table("regressions"))
                     .where("run_id = '" + runIds.get(night) + "' AND rule = 'step_verdict'")
                     .first();
             assertTrue(((String) got.getAs("top_kernel")).contains("gemm"), got.toString());

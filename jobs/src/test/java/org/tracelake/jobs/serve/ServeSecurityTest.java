@@ -122,7 +122,8 @@ class ServeSecurityTest {
         // with the token: the local answer
         Result ok = sql(url, token, query);
         assertEquals(0, ok.code, ok.err);
-        long local = spark.read().format("iceberg").load(archive.table("events")).count();
+        long local =
+                spark.read().format("iceberg").load(archive.table("events")).count();
         assertEquals("workload,n\na," + local + "\n", ok.out, "the events of workload a, as a local read counts them");
 
         // a planted file, read by SQL: refused, its content never printed
@@ -178,7 +179,10 @@ class ServeSecurityTest {
                                 .build()),
                 "a DataFrame write");
         assertFalse(Files.exists(outside), "nothing written outside the warehouse");
-        assertEquals(local, spark.read().format("iceberg").load(archive.table("events")).count(), "events unchanged");
+        assertEquals(
+                local,
+                spark.read().format("iceberg").load(archive.table("events")).count(),
+                "events unchanged");
 
         // code: a jar by SQL, a function from a jar, reflection, an uploaded artifact
         Path jar = tmp.resolve("evil.jar");
@@ -222,7 +226,8 @@ class ServeSecurityTest {
                                                 .setReplace(true)))
                                 .build()),
                 "a global view");
-        long metrics = spark.read().format("iceberg").load(archive.table("metrics")).count();
+        long metrics =
+                spark.read().format("iceberg").load(archive.table("metrics")).count();
         Result own = sql(
                 url,
                 token,
