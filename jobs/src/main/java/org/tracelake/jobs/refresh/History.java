@@ -14,6 +14,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.tracelake.jobs.metrics.MetricsPhase;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.Warehouse;
+import org.tracelake.jobs.warehouse.WarehouseCatalog;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.RunSchema;
 import org.tracelake.schemas.Tables;
@@ -152,9 +153,12 @@ public final class History {
         snapshots.remove(Tables.RUNS);
         List<Object> values = new ArrayList<>(CollectionConverters.asJava(run.toSeq()));
         values.set(RunSchema.RUNS.fieldIndex("table_snapshots"), CollectionConverters.asScala(snapshots));
+        // the archive in the commit's summary too: the next run's removal guard reads it from the metadata
+        String archive = run.getString(RunSchema.RUNS.fieldIndex("archive"));
         tables.append(
                 Tables.RUNS,
                 spark.createDataFrame(List.of(RowFactory.create(values.toArray())), RunSchema.RUNS),
-                runId);
+                runId,
+                archive == null ? Map.of() : Map.of(WarehouseCatalog.ARCHIVE, archive));
     }
 }

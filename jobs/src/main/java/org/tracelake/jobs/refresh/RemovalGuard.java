@@ -5,13 +5,16 @@ import static org.apache.spark.sql.functions.col;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.tracelake.jobs.archive.ArchiveLayout;
 import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.warehouse.WarehouseCatalog;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;
 
@@ -90,6 +93,11 @@ public final class RemovalGuard {
     /** The archive and run id of the last run that recorded its archive, or null (a new warehouse). */
     private static Row lastRun(WarehouseTables tables) {
         if (!tables.warehouse().exists(Tables.RUNS)) return null;
+        // from the runs table's metadata: each run's commit names its archive (no Spark job, nothing read)
+        Map<String, String> last = tables.warehouse().catalog().lastSummaryWith(Tables.RUNS, WarehouseCatalog.ARCHIVE);
+        if (last != null)
+            return RowFactory.create(last.get(WarehouseCatalog.ARCHIVE), last.get(WarehouseCatalog.RUN_ID));
+        // runs recorded before the commits named their archive: the table's newest row that has one
         List<Row> rows = tables.live(Tables.RUNS)
                 .where(col("archive").isNotNull())
                 .orderBy(col("started_at").desc())

@@ -244,7 +244,12 @@ public final class SqlRunner {
         }
         List<Object[]> rows = new ArrayList<>();
         for (String t : names) {
-            int cols = spark.table(t).schema().fields().length;
+            Object cols;
+            try {
+                cols = spark.table(t).schema().fields().length;
+            } catch (Exception e) { // a view of the session's own whose table is gone: listed, not fatal to \d
+                cols = "?";
+            }
             rows.add(new Object[] {
                 t,
                 cols,

@@ -48,6 +48,9 @@ public final class WarehouseCatalog {
     /** The snapshot summary property that names the tracelake run that made a commit. */
     public static final String RUN_ID = "tracelake.run-id";
 
+    /** The snapshot summary property of a {@code runs} commit that names the archive the run read. */
+    public static final String ARCHIVE = "tracelake.archive";
+
     private final Catalog catalog;
     private final Namespace namespace;
 
@@ -178,6 +181,18 @@ public final class WarehouseCatalog {
             String run = s.summary().get(RUN_ID);
             if (run != null && run.compareTo(runId) <= 0) return s.snapshotId();
         }
+        return null;
+    }
+
+    /**
+     * The summary of the newest snapshot of the table's history that has {@code key} in it (a property a commit set),
+     * or null when none has: read from the table's metadata, no data file.
+     */
+    public Map<String, String> lastSummaryWith(String table, String key) {
+        Table t = loadOrNull(table);
+        if (t == null || t.currentSnapshot() == null) return null;
+        for (Snapshot s : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot))
+            if (s.summary().containsKey(key)) return s.summary();
         return null;
     }
 

@@ -159,14 +159,21 @@ public final class WarehouseTables {
      * WarehouseCatalog#RUN_ID}) and one file (per workload, for a table partitioned by it): they are a few per run.
      */
     public void append(String table, Dataset<Row> rows, String runId) {
+        append(table, rows, runId, Map.of());
+    }
+
+    /** {@link #append(String, Dataset, String)}, with more properties in the commit's snapshot summary. */
+    public void append(String table, Dataset<Row> rows, String runId, Map<String, String> summary) {
         warehouse.catalog().table(table); // created on first use
         StructType schema = schema(table);
-        rows.select(java.util.Arrays.stream(schema.fieldNames())
+        org.apache.spark.sql.DataFrameWriter<Row> writer = rows.select(java.util.Arrays.stream(schema.fieldNames())
                         .map(f -> col(f))
                         .toArray(Column[]::new))
                 .coalesce(1)
-                .write()
-                .format("iceberg")
+                .write();
+        for (Map.Entry<String, String> e : summary.entrySet())
+            writer = writer.option("snapshot-property." + e.getKey(), e.getValue());
+        writer.format("iceberg")
                 .option("snapshot-property." + WarehouseCatalog.RUN_ID, runId)
                 // the rows are in the table's schema; a column Spark derived says nullable where the table does not
                 .option("check-nullability", "false")
