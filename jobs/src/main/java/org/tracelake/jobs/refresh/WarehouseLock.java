@@ -19,8 +19,12 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Properties;
+import org.apache.hadoop.fs.CommonPathCapabilities;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -31,7 +35,9 @@ import org.tracelake.jobs.warehouse.Warehouse;
  * time; a live run touches the file's modification time (its heartbeat). Every command that writes the warehouse takes it (refresh, ingest, and export or report when their output goes
  * under the warehouse); a second writer, whatever its command, finds it and stops at once. A lock is stale — and taken over, with a warning — when
  * its process is gone (same host) or its last heartbeat is older than {@code spark.tracelake.lockStaleAfterHours} (default 24).
- * Creation is atomic on local disks (create-new) and HDFS (create without overwrite); on S3A it is best effort.
+ * Creation is atomic on local disks (create-new), HDFS (create without overwrite) and S3 (a conditional put,
+ * {@code If-None-Match: *}, which S3 and S3A since Hadoop 3.4.2 offer; see docs/RELIABILITY.md). On S3, whose objects
+ * have no settable modification time, the heartbeat rewrites the lock (same content, a new modification time).
  */
 public final class WarehouseLock implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger("tracelake.progress");
@@ -216,8 +222,42 @@ public final class WarehouseLock implements AutoCloseable {
                 Files.deleteIfExists(mine);
             }
         }
+        if (objectStore(fs, path)) return tryCreateObject(fs, path, content);
         try (OutputStream out = fs.create(path, false)) {
             content.store(out, "tracelake warehouse lock");
+            return true;
+        } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether the file system is an object store (S3A): its files appear whole when their writer closes them, and a
+     * stream can be abandoned ({@link CommonPathCapabilities#ABORTABLE_STREAM}). There, {@code create(path, false)} is
+     * a look then a put, two writers can both pass the look; the lock is made by a conditional put instead.
+     */
+    static boolean objectStore(FileSystem fs, Path path) throws IOException {
+        return fs.hasPathCapability(path, CommonPathCapabilities.ABORTABLE_STREAM);
+    }
+
+    /**
+     * The lock as one conditional put ({@code If-None-Match: *}): the store creates it only if no object has the
+     * name, atomically, whichever writer's request comes first; the other's fails at close.
+     */
+    private static boolean tryCreateObject(FileSystem fs, Path path, Properties content) throws IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        content.store(bytes, "tracelake warehouse lock");
+        FSDataOutputStreamBuilder<?, ?> create = fs.createFile(path).overwrite(false);
+        create.must(Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE, true);
+        FSDataOutputStream out = create.build();
+        try {
+            out.write(bytes.toByteArray());
+        } catch (IOException | RuntimeException e) {
+            out.abort();
+            throw e;
+        }
+        try {
+            out.close(); // the put: refused when the name exists
             return true;
         } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
             return false;
@@ -366,7 +406,15 @@ public final class WarehouseLock implements AutoCloseable {
                                 runId);
                         return;
                     }
-                    fs.setTimes(path, System.currentTimeMillis(), -1);
+                    if (objectStore(fs, path)) {
+                        // an object's modification time cannot be set: put the same content again
+                        byte[] same = raw(fs, path).getBytes(StandardCharsets.ISO_8859_1);
+                        try (OutputStream out = fs.create(path, true)) {
+                            out.write(same);
+                        }
+                    } else {
+                        fs.setTimes(path, System.currentTimeMillis(), -1);
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
