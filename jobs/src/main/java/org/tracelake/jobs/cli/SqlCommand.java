@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.refresh.PreviousLayout;
 import org.tracelake.jobs.serve.ClientLoader;
 import org.tracelake.jobs.serve.RunningServe;
+import org.tracelake.jobs.spark.SparkSessions;
 import org.tracelake.jobs.sql.ConnectSql;
 import org.tracelake.jobs.sql.ResultPrinter;
 import org.tracelake.jobs.sql.SqlRunner;
@@ -152,6 +154,9 @@ public final class SqlCommand implements Callable<Integer> {
                     ? ExitCodes.OK
                     : ExitCodes.FAILED;
         }
+        Warehouse previous =
+                new Warehouse(warehouseOption.warehouse, SparkSessions.hadoopConf(sparkOptions.conf("tracelake sql")));
+        if (PreviousLayout.found(previous)) throw new Usage.Error(PreviousLayout.message(warehouseOption.warehouse));
         SparkSession spark = sparkOptions.session("tracelake sql");
         try {
             Warehouse warehouse = new Warehouse(
