@@ -131,7 +131,7 @@ class MaintenanceTest {
                 before.get(Tables.EVENTS).stream().mapToLong(r -> r.getLong(1)).sum(),
                 spark.read()
                         .format("iceberg")
-                        .option("snapshot-id", lastRunEventsSnapshot)
+                        .option("versionAsOf", lastRunEventsSnapshot)
                         .load(tables.sparkName(Tables.EVENTS))
                         .count());
         assertEquals(before, contents(tables), "maintenance changed no row");

@@ -69,6 +69,8 @@ class MigrationTest {
         TestArchive old = new TestArchive(tmp.resolve("old"));
         TestFiles.copyTree(SampleWarehouse.projectHome().resolve("data"), old.archive);
         String root = old.warehouse.toString();
+        // the earlier runs read this archive (the refresh after the migration refuses another root)
+        run = run.withColumn("archive", lit(old.archive.toString()));
         // run 1, then run 2 whose every non-zero figure was twice today's (so today's run moved against it)
         appendOld(history.withColumn("run_id", lit(OLD1)), root, Tables.METRICS_HISTORY, true);
         appendOld(run.withColumn("run_id", lit(OLD1)), root, Tables.RUNS, false);
