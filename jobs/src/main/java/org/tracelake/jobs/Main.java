@@ -6,6 +6,8 @@ import org.tracelake.jobs.cli.ExportCommand;
 import org.tracelake.jobs.cli.GenerateCommand;
 import org.tracelake.jobs.cli.HelpText;
 import org.tracelake.jobs.cli.IngestCommand;
+import org.tracelake.jobs.cli.MaintainCommand;
+import org.tracelake.jobs.cli.MigrateCommand;
 import org.tracelake.jobs.cli.RefreshCommand;
 import org.tracelake.jobs.cli.ReportCommand;
 import org.tracelake.jobs.cli.ServeCommand;
@@ -30,6 +32,8 @@ import picocli.CommandLine.Command;
             ServeCommand.class,
             ReportCommand.class,
             ExportCommand.class,
+            MaintainCommand.class,
+            MigrateCommand.class,
             GenerateCommand.class,
             CommandLine.HelpCommand.class
         })

@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.refresh.PreviousLayout;
 import org.tracelake.jobs.refresh.WarehouseLock;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.spark.SparkSessions;
@@ -40,6 +41,9 @@ final class LockedSparkCommand {
             throw new Usage.Error("--warehouse " + warehouseOption.warehouse
                     + " is a file; it takes a folder (created if" + " missing)");
         }
+        // a warehouse of the previous release: only migrate reads it (before the lock and Spark: nothing done yet)
+        if (!command.equals("migrate") && PreviousLayout.found(warehouse))
+            throw new Usage.Error(PreviousLayout.message(warehouseOption.warehouse));
     }
 
     /** The warehouse, as the lock sees it (Hadoop configuration without a session). */

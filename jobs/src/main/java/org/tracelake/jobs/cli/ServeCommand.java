@@ -15,10 +15,12 @@ import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkConf;
+import org.tracelake.jobs.refresh.PreviousLayout;
 import org.tracelake.jobs.serve.ConnectServer;
 import org.tracelake.jobs.serve.RunningServe;
 import org.tracelake.jobs.serve.ServeToken;
 import org.tracelake.jobs.spark.SparkSessions;
+import org.tracelake.jobs.warehouse.Warehouse;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -281,6 +283,8 @@ public final class ServeCommand implements Callable<Integer> {
         if (!fs.getFileStatus(root).isDirectory()) {
             return "--warehouse " + warehouseOption.warehouse + " is a file, not a warehouse folder";
         }
+        if (PreviousLayout.found(new Warehouse(warehouseOption.warehouse, SparkSessions.hadoopConf(conf))))
+            return "tracelake serve: " + PreviousLayout.message(warehouseOption.warehouse);
         return null;
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.refresh.PreviousLayout;
 import org.tracelake.jobs.serve.ClientLoader;
 import org.tracelake.jobs.serve.RunningServe;
 import org.tracelake.jobs.spark.Settings;
@@ -167,15 +168,14 @@ public final class SqlCommand implements Callable<Integer> {
                     ? ExitCodes.OK
                     : ExitCodes.FAILED;
         }
+        Warehouse previous =
+                new Warehouse(warehouseOption.warehouse, SparkSessions.hadoopConf(sparkOptions.conf("tracelake sql")));
+        if (PreviousLayout.found(previous)) throw new Usage.Error(PreviousLayout.message(warehouseOption.warehouse));
         boolean defaultCatalog = Settings.of(sparkOptions.conf("tracelake sql"))
                 .get(Settings.CATALOG)
                 .isEmpty();
-        if (asOf != null && defaultCatalog) {
-            // the default catalog is files at the root: a run that is not there is a usage error before Spark starts
-            Warehouse plain = new Warehouse(
-                    warehouseOption.warehouse, SparkSessions.hadoopConf(sparkOptions.conf("tracelake sql")));
-            if (!knowsRun(plain)) return ExitCodes.USAGE;
-        }
+        // the default catalog is files at the root: a run that is not there is a usage error before Spark starts
+        if (asOf != null && defaultCatalog && !knowsRun(previous)) return ExitCodes.USAGE;
         SparkSession spark = sparkOptions.session("tracelake sql");
         try {
             Warehouse warehouse = new Warehouse(

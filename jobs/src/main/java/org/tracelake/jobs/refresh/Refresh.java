@@ -161,6 +161,12 @@ public final class Refresh {
                 "tables committed, exports, metric history and run recorded in %.1f s",
                 (System.nanoTime() - exportStart) / 1e9));
         cpu.end("commit");
+        // the nightly upkeep, when due (spark.tracelake.maintenance.everyDays): nothing but a metadata read otherwise
+        Maintenance.Summary maintained = new Maintenance(tables, runId).runIfDue();
+        if (maintained != null) {
+            Progress.info(maintained.line());
+            cpu.end("maintenance");
+        }
         Progress.info(cpu.line());
         return result;
     }

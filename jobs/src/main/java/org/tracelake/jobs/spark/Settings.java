@@ -93,6 +93,19 @@ public final class Settings {
                 return v;
             });
 
+    public static final Key<Long> MAINTENANCE_RETENTION_DAYS = new Key<>(
+            "spark.tracelake.maintenance.retentionDays",
+            "7",
+            "maintenance expires table snapshots older than this many days (sql --as-of reaches back as far); the "
+                    + "latest run's are always kept",
+            v -> atMost(nonNegative(Long.parseLong(v)), 36_500, "days"));
+    public static final Key<Long> MAINTENANCE_EVERY_DAYS = new Key<>(
+            "spark.tracelake.maintenance.everyDays",
+            "1",
+            "a refresh runs maintenance (compaction, snapshot expiry, orphan files) when the last was this many days "
+                    + "ago (0: every refresh)",
+            v -> atMost(nonNegative(Long.parseLong(v)), 36_500, "days"));
+
     /** Every setting, for help and documentation. */
     public static final List<Key<?>> ALL = List.of(
             GZIP_MAX_EXPANSION_RATIO,
@@ -105,7 +118,9 @@ public final class Settings {
             METRICS_CODEGEN,
             RANK_PASS_AT_INGEST,
             CATALOG,
-            NAMESPACE);
+            NAMESPACE,
+            MAINTENANCE_RETENTION_DAYS,
+            MAINTENANCE_EVERY_DAYS);
 
     /** A setting given a value it does not take: a usage error (exit 2), named by its key. */
     public static final class InvalidValueException extends IllegalArgumentException {
@@ -182,6 +197,11 @@ public final class Settings {
 
     private static long atMost(long n, long max, String unit) {
         if (n > max) throw new IllegalArgumentException("must be at most " + max + " " + unit);
+        return n;
+    }
+
+    private static long nonNegative(long n) {
+        if (n < 0) throw new IllegalArgumentException("must be 0 or more");
         return n;
     }
 

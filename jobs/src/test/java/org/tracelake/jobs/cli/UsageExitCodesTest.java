@@ -149,4 +149,27 @@ class UsageExitCodesTest {
                 new String[] {"report", "--compare", "a", "b", "--step", "3"},
                 "--step goes with --workload, --html or --trace");
     }
+
+    /**
+     * A warehouse of the previous release (Parquet files in a table folder, no Iceberg metadata) is refused by every
+     * command but migrate, before the lock and Spark: exit 2 and one line naming the command and migrate.
+     */
+    @Test
+    void aWarehouseOfThePreviousReleaseIsRefusedByEveryCommandButMigrate() throws IOException {
+        Path wh = tmp.resolve("previous");
+        Files.createDirectories(wh.resolve("runs"));
+        Files.write(wh.resolve("runs/part-00000-0.snappy.parquet"), new byte[0]);
+        String w = wh.toString();
+        for (String[] args : new String[][] {
+            {"serve", "-w", w},
+            {"report", "--workload", "x", "-w", w},
+            {"maintain", "-w", w},
+            {"sql", "-w", w, "-e", "select 1"}
+        }) {
+            assertUsage(
+                    args,
+                    "tracelake " + args[0] + ": this warehouse has the previous release's layout:",
+                    "run `tracelake migrate --warehouse " + w + "` once (it keeps metrics_history and runs)");
+        }
+    }
 }
