@@ -14,7 +14,8 @@ import org.tracelake.udfs.ActivityClass;
  * one drains. Each such activity's time is clipped to end where the next on its (device, stream) starts, as Perfetto
  * draws it, so that no rule counts the stream's time twice; the clipped time and the number of activities clipped
  * are kept for the rank ({@code stream_overrun_ms}). Activities with the same start do not clip each other (neither
- * says the other ran first), device syncs are not clipped, and XLA ops are left alone (their lines are not streams).
+ * says the other ran first), nor does a zero-length one (Kineto writes such markers inside a running kernel); device
+ * syncs are not clipped, and XLA ops are left alone (their lines are not streams).
  *
  * <p>GPU activities arrive by start and leave by start: an activity is held until the next one on its stream arrives
  * or until an activity starting at or after its end does (nothing later can clip it), so only activities still in
@@ -54,7 +55,7 @@ final class StreamClipper {
             Pending previous = lastOnStream.put(key, new Pending(e, false));
             if (previous != null && !previous.done) {
                 RankEvent p = previous.e;
-                if (p.ts < e.ts && e.ts < p.end()) {
+                if (p.ts < e.ts && e.ts < p.end() && e.dur > 0) {
                     clippedNs += p.end() - e.ts;
                     clippedActivities++;
                     p.dur = e.ts - p.ts;
