@@ -31,7 +31,7 @@ class MetricFamiliesTest {
         e.activityClass = activityClass;
         e.step = step;
         // one stream per class, as a real trace has them (work on one stream is serial: StreamClipper)
-        e.stream = "comm".equals(activityClass) ? 20L : "memcpy".equals(activityClass) ? 8L : 7L;
+        e.stream = "comm".equals(activityClass) ? 7L : "memcpy".equals(activityClass) ? 8L : 9L;
         return e;
     }
 
