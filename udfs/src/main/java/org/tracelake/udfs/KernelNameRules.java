@@ -60,4 +60,19 @@ public final class KernelNameRules {
     public static boolean isNcclDevKernel(String name) {
         return name != null && name.regionMatches(true, 0, NCCL_DEV_KERNEL_PREFIX, 0, NCCL_DEV_KERNEL_PREFIX.length());
     }
+
+    /**
+     * A runtime or driver call that launches a kernel (cudaLaunchKernel, cudaLaunchKernelExC, cuLaunchKernel(Ex),
+     * cudaLaunchCooperativeKernel, cudaGraphLaunch, hipLaunchKernel, hipExtLaunchKernel, hip(Ext)ModuleLaunchKernel, and
+     * Nsight's versioned forms such as cudaLaunchKernel_v7000): each should have at least one GPU activity of its
+     * correlation in the trace (missing_gpu_activities).
+     */
+    public static boolean isKernelLaunch(String name) {
+        return KERNEL_LAUNCH_BY_NAME.apply(name);
+    }
+
+    private static final Pattern KERNEL_LAUNCH = Pattern.compile(
+            "(?i)(^|[^a-z])(cuda|cu|hip|hipExt|hipModule|hipExtModule)Launch(Cooperative)?Kernel|GraphLaunch");
+    private static final NameMemo<Boolean> KERNEL_LAUNCH_BY_NAME =
+            new NameMemo<>(n -> n != null && KERNEL_LAUNCH.matcher(n).find());
 }

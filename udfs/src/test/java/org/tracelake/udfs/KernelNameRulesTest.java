@@ -49,4 +49,35 @@ class KernelNameRulesTest {
         assertTrue(KernelNameRules.isMoeKernel("dpsk::ep::internode::DispatchKernel"));
         assertFalse(KernelNameRules.isMoeKernel("volta_sgemm_128x64_nn"));
     }
+
+    /** Issue 46: the runtime and driver calls that launch a kernel, as CUDA, HIP and Nsight name them. */
+    @Test
+    void kernelLaunchCalls() {
+        for (String n : new String[] {
+            "cudaLaunchKernel",
+            "cudaLaunchKernelExC",
+            "cuLaunchKernel",
+            "cuLaunchKernelEx",
+            "cudaLaunchCooperativeKernel",
+            "cudaGraphLaunch",
+            "hipLaunchKernel",
+            "hipExtLaunchKernel",
+            "hipModuleLaunchKernel",
+            "hipExtModuleLaunchKernel",
+            "hipGraphLaunch",
+            "cudaLaunchKernel_v7000"
+        }) {
+            assertTrue(KernelNameRules.isKernelLaunch(n), n);
+        }
+        for (String n : new String[] {
+            "cudaMemcpyAsync",
+            "cudaStreamSynchronize",
+            "cudaEventRecord",
+            "cudaMemsetAsync",
+            "hipMemcpyWithStream",
+            null
+        }) {
+            assertFalse(KernelNameRules.isKernelLaunch(n), String.valueOf(n));
+        }
+    }
 }

@@ -35,6 +35,8 @@ public final class MetricReference {
                 "the card's model_arch (num_params, num_layers, num_heads, head_dim), batch and sequence"
                         + " length, total_count, and the device's peak FLOPS (conf/device_peak_flops.csv)");
         m.put("phases", "forward/backward/optimizer annotations inside steps");
+        m.put("gpu_activity", "GPU activity of any kind (kernels, copies, XLA ops) in the traces");
+        m.put("launch_links", "GPU activity linked to the runtime calls that launched it (correlation ids)");
         m.put("fsdp", "FSDP::* annotations");
         m.put("sm_args", "kernels with the \"blocks per SM\" arg");
         m.put("copies", "GPU-side copies with a byte count");

@@ -5,9 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.tracelake.udfs.ActivityClass;
@@ -26,7 +24,6 @@ public final class RankAccumulator {
     private final CommInstances comm = new CommInstances();
     private final List<RankPart> parts = RankParts.create();
     private final List<StepCandidate> stepCandidates = new ArrayList<>();
-    private final Map<Long, Map<String, IntervalList>> phases = new TreeMap<>();
     private boolean windowsSealed;
 
     private record StepCandidate(int priority, long step, long start, long end, String name) {}
@@ -35,8 +32,19 @@ public final class RankAccumulator {
         out.rank = rank;
     }
 
+    /** GPU activities pass through it first: an activity running past the next on its stream is clipped there. */
+    private final StreamClipper clipper = new StreamClipper(this::take);
+
+    private final LaunchLedger launches = new LaunchLedger();
+
     /** The next event: CPU-side events (no activity class) all come before the first GPU activity. */
     public void accept(RankEvent e) {
+        if (e.isGpu()) clipper.accept(e);
+        else take(e);
+    }
+
+    /** An event as every rule sees it: a GPU activity clipped to its stream ({@link StreamClipper}), in start order. */
+    private void take(RankEvent e) {
         if (e.ts != null) {
             out.spanFirst = out.spanFirst == null ? e.ts : Math.min(out.spanFirst, e.ts);
             out.spanLast = out.spanLast == null ? e.end() : Math.max(out.spanLast, e.end());
@@ -56,6 +64,7 @@ public final class RankAccumulator {
             if ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat)) {
                 out.runtimeEvents++;
                 out.runtimeNs += e.dur;
+                if (KernelNameRules.isKernelLaunch(e.name)) launches.launch(e.ts);
             }
             if ("X".equals(e.ph)) {
                 int priority = StepNames.stepPriority(e.cat, e.name);
@@ -67,17 +76,7 @@ public final class RankAccumulator {
             }
         }
         if (GPU_USER_ANNOTATION.equals(e.cat)) return; // Kineto's GPU-side copy of a CPU annotation
-        if (e.ts != null) {
-            String phase = phaseOf(e.name);
-            if (phase != null) {
-                out.phaseAnnotations++;
-                if (e.step != null) {
-                    phases.computeIfAbsent(e.step, k -> new TreeMap<>())
-                            .computeIfAbsent(phase, k -> new IntervalList())
-                            .add(e.ts, e.end());
-                }
-            }
-        }
+        if (e.ts != null && PhasePart.phaseOf(e.name) != null) out.phaseAnnotations++; // timed by PhasePart
         if (e.name != null && e.name.startsWith("FSDP::")) {
             out.hasFsdp = true;
             String metric = fsdpMetric(e.name);
@@ -108,6 +107,7 @@ public final class RankAccumulator {
 
     private void gpu(RankEvent e) {
         if (e.ts == null) return;
+        if (e.launchTs != null) launches.activity(e.launchTs);
         if (!windowsSealed) sealWindows();
         boolean isKernel = ActivityClass.CAT_KERNEL.equals(e.cat);
         sweep.addActivity(
@@ -208,39 +208,22 @@ public final class RankAccumulator {
     }
 
     public RankSummary finish() {
+        clipper.flush();
+        out.clippedNs = clipper.clippedNs;
+        out.clippedActivities = clipper.clippedActivities;
+        out.launchesWithoutActivity = launches.missing();
         if (!windowsSealed) sealWindows();
         sweep.emit(f -> {
             if (f.step() == null) out.whole.put(f.fact(), f.value());
             else out.steps.computeIfAbsent(f.step(), k -> new HashMap<>()).put(f.fact(), f.value());
         });
-        phases.forEach((step, byPhase) -> byPhase.forEach((phase, union) ->
-                out.phaseNsByStep.computeIfAbsent(step, k -> new TreeMap<>()).put(phase, union.length())));
         out.comm = comm.instances();
         for (RankPart p : parts) out.putPart(p.finish(out));
         return out;
     }
 
     private static final String GPU_USER_ANNOTATION = "gpu_user_annotation";
-    private static final Pattern FORWARD = Pattern.compile("(?i)^##\\s*forward\\s*##$");
-    private static final Pattern BACKWARD = Pattern.compile("(?i)^##\\s*backward\\s*##$");
-    private static final Pattern OPTIMIZER = Pattern.compile("(?i)^##\\s*optimizer\\s*##$");
     private static final Pattern FSDP_SUFFIX = Pattern.compile("^FSDP::(\\w+)");
-
-    /**
-     * phase_time_ms (METRICS.md §4): forward {@code ## forward ##}; backward {@code ## backward ##} or
-     * autograd::engine::evaluate_function:*; optimizer {@code ## optimizer ##}, Optimizer.step#*, Optimizer.zero_grad#*.
-     */
-    static String phaseOf(String name) {
-        if (name == null) return null;
-        if (FORWARD.matcher(name).find()) return "forward";
-        if (BACKWARD.matcher(name).find() || name.startsWith("autograd::engine::evaluate_function:")) return "backward";
-        if (OPTIMIZER.matcher(name).find()
-                || name.startsWith("Optimizer.step#")
-                || name.startsWith("Optimizer.zero_grad#")) {
-            return "optimizer";
-        }
-        return null;
-    }
 
     /**
      * The fsdp_* metric of an FSDP::&lt;suffix&gt; annotation: all_gather, reduce_scatter (FSDP2 names it

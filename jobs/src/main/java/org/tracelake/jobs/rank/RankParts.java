@@ -7,6 +7,6 @@ final class RankParts {
     private RankParts() {}
 
     static List<RankPart> create() {
-        return List.of(new LeadInPart(), new KernelShapePart(), new IdleGapPart());
+        return List.of(new LeadInPart(), new KernelShapePart(), new IdleGapPart(), new PhasePart());
     }
 }

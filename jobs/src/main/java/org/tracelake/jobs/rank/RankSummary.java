@@ -62,10 +62,8 @@ public final class RankSummary implements Serializable {
     public Long spanFirst;
     public Long spanLast;
 
-    /** Forward/backward/optimizer annotations: count (with or without a step), and |union| per step per phase. */
+    /** Forward/backward/optimizer annotations, with or without a step (their times: {@link PhasePart}). */
     public long phaseAnnotations;
-
-    public final TreeMap<Long, TreeMap<String, Long>> phaseNsByStep = new TreeMap<>();
 
     /**
      * The CPU-side annotation (user_annotation) that comes nearest a step form without being a step, and that form;
@@ -82,6 +80,20 @@ public final class RankSummary implements Serializable {
     public boolean hasFsdp;
 
     public final Map<String, Long> fsdpNs = new HashMap<>();
+
+    /**
+     * GPU activities that ran past the start of the next one on their stream, clipped there ({@link StreamClipper}):
+     * how many, and the time clipped off (stream_overrun_ms).
+     */
+    public long clippedActivities;
+
+    public long clippedNs;
+
+    /**
+     * Kernel launches without a GPU activity in the trace ({@link LaunchLedger}): {all, before the first launch whose
+     * activity is there, after the last}; null when no GPU activity of the rank is linked to its launch.
+     */
+    public long[] launchesWithoutActivity;
 
     /** Copy events (copy names, dur > 0, bytes > 0): Σ bytes and Σ dur. */
     public long copies;

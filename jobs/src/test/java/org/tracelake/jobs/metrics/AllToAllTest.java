@@ -252,4 +252,10 @@ class AllToAllTest {
         // The DLRM execution-trace + Kineto warehouse: every null value, at every scope, says why.
         m.assertNoNullIsOk();
     }
+
+    /** Issue 46: no metric row of the real DLRM traces with their execution traces holds an impossible value. */
+    @Test
+    void noImpossibleValue() {
+        m.assertNoImpossibleValues(java.util.Map.of(W, "NVIDIA V100"));
+    }
 }

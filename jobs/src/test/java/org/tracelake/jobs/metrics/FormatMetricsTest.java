@@ -202,24 +202,28 @@ class FormatMetricsTest {
     }
 
     /**
-     * python3, METRICS.md §3 on the dispatches above (start_timestamp, end_timestamp in ns): U_comm = union of the
-     * 1,310 comm intervals = 4,158,756,678 ns; U_comp = union of the 36,239 compute ones = 258,663,816 ns;
-     * O = |U_comm ∩ U_comp| by the two-pointer walk = 196,046,994 ns. Ratios O/U_comm = 0.04714077047043819,
-     * O/U_comp = 0.7579219893670787; exposed = U_comm − O = 3,962.709684 ms. One rank, so workload = rank.
-     * gpu_utilization: union of all 43,915 = 4,233,112,334 ns over the span 15,122,023,494 ns = 27.993028417655758 %.
+     * python3, METRICS.md §3 on the dispatches above (start_timestamp, end_timestamp in ns), each first clipped where it
+     * runs past the start of the next dispatch on its (agent, stream_id), sorted by start (docs/METRICS.md §3; issue
+     * 46, TraceLens #669): 1,275 dispatches lose 195,321 ns, 19,025 ns of it compute time that ran into a
+     * communication kernel on the same stream. U_comm = union of the 1,310 comm intervals = 4,158,756,678 ns (as
+     * unclipped); U_comp = union of the 36,239 compute ones = 258,644,791 ns (258,663,816 unclipped); O = |U_comm ∩
+     * U_comp| by the two-pointer walk = 196,028,255 ns (196,046,994 unclipped). Ratios O/U_comm =
+     * 0.04713626455642327, O/U_comp = 0.7579052887247205; exposed = U_comm − O = 3,962.728423 ms. One rank, so
+     * workload = rank. gpu_utilization: union of all 43,915 = 4,233,112,334 ns (no clip moves it) over the span
+     * 15,122,023,494 ns = 27.993028417655758 %.
      */
     @Test
     void rocprofCommComputeOverlap() {
         String w = "aorta";
         String metric = "comm_comp_overlap";
-        m.ok(0.04714077047043819, w, metric, "overlap_ratio_of_comm", "rank", 0, null, null);
-        m.ok(0.7579219893670787, w, metric, "overlap_ratio_of_comp", "rank", 0, null, null);
-        m.workload(0.04714077047043819, w, metric, "overlap_ratio_of_comm");
-        m.workload(0.7579219893670787, w, metric, "overlap_ratio_of_comp");
+        m.ok(0.04713626455642327, w, metric, "overlap_ratio_of_comm", "rank", 0, null, null);
+        m.ok(0.7579052887247205, w, metric, "overlap_ratio_of_comp", "rank", 0, null, null);
+        m.workload(0.04713626455642327, w, metric, "overlap_ratio_of_comm");
+        m.workload(0.7579052887247205, w, metric, "overlap_ratio_of_comp");
         m.workload(4_158.756678, w, metric, "comm_time_ms");
-        m.workload(258.663816, w, metric, "comp_time_ms");
-        m.workload(196.046994, w, metric, "overlap_time_ms");
-        m.workload(3_962.709684, w, metric, "exposed_comm_ms");
+        m.workload(258.644791, w, metric, "comp_time_ms");
+        m.workload(196.028255, w, metric, "overlap_time_ms");
+        m.workload(3_962.728423, w, metric, "exposed_comm_ms");
         m.workload(27.993028417655758, w, "gpu_utilization", null);
     }
 

@@ -141,6 +141,39 @@ class H200CapturesTest {
         }
     }
 
+    /**
+     * phase_time_ms of the PyTorch capture is GPU time (METRICS.md §4 as amended), worked out with python3 over
+     * rank0_trace.json.gz (ts/dur µs × 1000 as integers):
+     * <ul>
+     *   <li>optimizer: each step's Optimizer.step#SGD.step has a GPU-side copy (gpu_user_annotation): 93.345, 92.609
+     *       and 93.985 µs in steps 1-3. Its dispatch_ms is the |union| of the CPU annotations Optimizer.step#SGD.step
+     *       and Optimizer.zero_grad#SGD.zero_grad: step 1 413.468 + 358.808 = 772.276 µs (disjoint).
+     *   <li>backward: no GPU-side copy; the 147 kernels, memcpys and memsets of each step whose launching
+     *       cudaLaunchKernel/cuLaunchKernel (by correlation) starts inside one of its 51
+     *       autograd::engine::evaluate_function annotations span 4960944546427285 → 4960944553211669 ns in step 1 =
+     *       6,784,384 ns; 6,587,458 ns in step 2, 6,672,768 ns in step 3. dispatch_ms: the annotations' |union|, step
+     *       1 = 7,475,825 ns (the CPU took longer to dispatch the backward than the GPU took to run it).
+     *   <li>workload backward = (6.784384 + 6.587458 + 6.672768) / 3 ms.
+     * </ul>
+     */
+    @Test
+    void torchPhasesAreGpuTime() {
+        MetricRows m = MetricRows.load(spark, archive.table("metrics"));
+        String p = "phase_time_ms";
+        m.ok(0.093345, TORCH, p, null, "step", 0, 1L, "optimizer");
+        m.ok(0.092609, TORCH, p, null, "step", 0, 2L, "optimizer");
+        m.ok(0.093985, TORCH, p, null, "step", 0, 3L, "optimizer");
+        m.ok(0.772276, TORCH, p, "dispatch_ms", "step", 0, 1L, "optimizer");
+        m.ok(6.784384, TORCH, p, null, "step", 0, 1L, "backward");
+        m.ok(6.587458, TORCH, p, null, "step", 0, 2L, "backward");
+        m.ok(6.672768, TORCH, p, null, "step", 0, 3L, "backward");
+        m.ok(7.475825, TORCH, p, "dispatch_ms", "step", 0, 1L, "backward");
+        m.ok((6.784384 + 6.587458 + 6.672768) / 3, TORCH, p, null, "workload", null, null, "backward");
+        // every kernel launch of the capture has its kernel, and no activity overran the next on its stream
+        m.workload(0, TORCH, "missing_gpu_activities", null);
+        m.workload(0, TORCH, "stream_overrun_ms", null);
+    }
+
     @Test
     void noImpossibleValue() {
         MetricRows.load(spark, archive.table("metrics")).assertNoImpossibleValues("NVIDIA H200");

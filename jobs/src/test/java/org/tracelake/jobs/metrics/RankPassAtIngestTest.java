@@ -149,6 +149,38 @@ class RankPassAtIngestTest {
         assertTrue(RankSummaryFiles.cover(List.of(a)));
     }
 
+    /**
+     * Issue 46: no metric row of this warehouse (data/'s two Kineto runs, a generated run, and the real hta, Nsight,
+     * rocprofv3 and XSpace traces, the hand-written TPU ones) holds an impossible value: fractions outside [0, 1],
+     * spans longer than the traces' clock range, GPU time above that range times the GPU timelines
+     * (MetricRows.assertNoImpossibleValues). Link bandwidths are checked against each card's device.
+     */
+    @Test
+    void noImpossibleValue() {
+        MetricRows.load(spark, archive.table("metrics"))
+                .assertNoImpossibleValues(java.util.Map.of(
+                        "dlrm-ddp-v100x4-legacy", "NVIDIA V100",
+                        "llama3-8b-fsdp-h100x4", "NVIDIA H100",
+                        "hta2", "NVIDIA A100",
+                        "clover", "NVIDIA A100",
+                        "aorta", "AMD Instinct MI350X",
+                        "xplane", "AMD Instinct MI300X"));
+    }
+
+    /**
+     * Issue 46 (TraceLens issue 669): the rocprofv3 AORTA trace has dispatches whose end runs past the start of the
+     * next dispatch on their stream. python3 over 908_results.json.gz, per (agent, stream_id) sorted by
+     * start_timestamp: 1,275 dispatches end after the next one starts (never one inside the other), by 195,321 ns in
+     * all (at most 568 ns): each is clipped there, so stream_overrun_ms = 0.195321 over 1,275 activities. No union
+     * moves (the clipped part is the next dispatch's), so every overlap figure of FormatMetricsTest stays.
+     */
+    @Test
+    void rocprofDispatchesRunningPastTheNextOnTheirStreamAreClipped() {
+        MetricRows m = MetricRows.load(spark, archive.table("metrics"));
+        m.workload(0.195321, "aorta", "stream_overrun_ms", null);
+        m.workload(1_275, "aorta", "stream_overrun_ms", "activities");
+    }
+
     private static Dataset<Row> read(Path warehouse, String table) {
         try {
             Dataset<Row> d =

@@ -32,6 +32,7 @@ public final class FindingRules {
         out.addAll(hangs(workload, hangs, t));
         out.addAll(memoryFragmentation(workload, r, t));
         out.addAll(lowSmCoverage(workload, r, t));
+        out.addAll(droppedKernels(workload, r, t));
         out.sort((a, b) -> Integer.compare(Finding.order(a.severity()), Finding.order(b.severity())));
         return out;
     }
@@ -326,5 +327,32 @@ public final class FindingRules {
                         "Kernels cover %.0f%% of the SMs (duration-weighted): small grids leave the GPU partly empty;"
                                 + " batch more work per launch or fuse small kernels.",
                         c)));
+    }
+
+    /**
+     * Kernel launches before the first kernel the trace holds that have no GPU activity (missing_gpu_activities
+     * at_start): the profiler dropped the first kernels of its session, and every GPU figure misses them.
+     */
+    static List<Finding> droppedKernels(String workload, Rows r, FindingThresholds t) {
+        Double n = r.value("missing_gpu_activities", "at_start");
+        if (n == null) return List.of();
+        FindingThresholds.Level level = t.reached("profiler_dropped_kernels", n, false);
+        if (level == null) return List.of();
+        return List.of(new Finding(
+                workload,
+                "profiler_dropped_kernels",
+                level.severity(),
+                null,
+                n,
+                level.threshold(),
+                "count",
+                null,
+                "missing_gpu_activities",
+                String.format(
+                        Locale.ROOT,
+                        "%.0f kernel launches before the first kernel in the trace have no GPU activity: the profiler"
+                                + " dropped the first kernels of its session, so GPU time and kernel counts miss them;"
+                                + " start the profile a step later (a warm-up step in the schedule) and compare.",
+                        n)));
     }
 }

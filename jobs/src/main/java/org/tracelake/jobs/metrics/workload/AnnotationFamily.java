@@ -10,11 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.tracelake.jobs.rank.PhasePart;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankSummary;
 
 /**
- * Metrics of CPU-side annotations (METRICS.md §4): phase_time_ms (forward / backward / optimizer per step), fsdp_*
+ * Metrics of annotations (METRICS.md §4): phase_time_ms (forward / backward / optimizer GPU time per step), fsdp_*
  * (time in FSDP::* annotations by suffix) and fsdp_prefetch_overlap.
  */
 final class AnnotationFamily {
@@ -35,22 +36,69 @@ final class AnnotationFamily {
         fsdp(w);
     }
 
-    /** phase_time_ms: per rank per step, |union| of the step's annotations of each phase; rank and workload = mean over steps. */
+    /**
+     * phase_time_ms (METRICS.md §4): per rank per step and phase, the phase's GPU time ({@link PhasePart}: its GPU-side
+     * annotation copy, else the span of the GPU activities launched inside its CPU annotations) as the value, and the
+     * CPU annotations' |union| as the figure dispatch_ms; rank and workload = the mean over the steps that have one.
+     * Where a rank links no GPU activity to its launch and has no GPU-side copy, the GPU time is unknown: a null row
+     * that says so, beside the dispatch time.
+     */
     private static void phases(Workload w) {
-        Map<String, List<Double>> workload = new TreeMap<>();
+        Map<String, List<Double>> workloadGpu = new TreeMap<>();
+        Map<String, List<Double>> workloadDispatch = new TreeMap<>();
         for (RankSummary r : w.ranks) {
-            Map<String, List<Double>> rank = new TreeMap<>();
-            r.phaseNsByStep.forEach((step, byPhase) -> byPhase.forEach((phase, ns) -> {
-                double ms = ns / 1e6;
-                w.ok("phase_time_ms", null, ms, "ms", SCOPE_STEP, r.rank, step, phase);
-                rank.computeIfAbsent(phase, k -> new ArrayList<>()).add(ms);
-                workload.computeIfAbsent(phase, k -> new ArrayList<>()).add(ms);
-            }));
-            rank.forEach(
-                    (phase, v) -> w.ok("phase_time_ms", null, Stats.mean(v), "ms", SCOPE_RANK, r.rank, null, phase));
+            PhasePart.Phases phases = r.part(PhasePart.Phases.class);
+            if (phases == null) continue;
+            Map<String, List<Double>> rankGpu = new TreeMap<>();
+            Map<String, List<Double>> rankDispatch = new TreeMap<>();
+            phases.byStep()
+                    .forEach((step, byPhase) -> byPhase.forEach((phase, t) -> {
+                        double dispatchMs = t.dispatchNs() / 1e6;
+                        w.ok(PHASE_TIME, DISPATCH_MS, dispatchMs, "ms", SCOPE_STEP, r.rank, step, phase);
+                        rankDispatch
+                                .computeIfAbsent(phase, k -> new ArrayList<>())
+                                .add(dispatchMs);
+                        workloadDispatch
+                                .computeIfAbsent(phase, k -> new ArrayList<>())
+                                .add(dispatchMs);
+                        rankGpu.computeIfAbsent(phase, k -> new ArrayList<>());
+                        workloadGpu.computeIfAbsent(phase, k -> new ArrayList<>());
+                        if (t.gpuNs() == null) {
+                            w.row(
+                                    PHASE_TIME,
+                                    null,
+                                    null,
+                                    "ms",
+                                    SCOPE_STEP,
+                                    r.rank,
+                                    step,
+                                    phase,
+                                    STATUS_MISSING_INPUT,
+                                    NO_GPU);
+                            return;
+                        }
+                        double ms = t.gpuNs() / 1e6;
+                        w.ok(PHASE_TIME, null, ms, "ms", SCOPE_STEP, r.rank, step, phase);
+                        rankGpu.get(phase).add(ms);
+                        workloadGpu.get(phase).add(ms);
+                    }));
+            rankGpu.forEach((phase, v) -> mean(w, null, v, SCOPE_RANK, r.rank, phase));
+            rankDispatch.forEach((phase, v) -> mean(w, DISPATCH_MS, v, SCOPE_RANK, r.rank, phase));
         }
-        workload.forEach(
-                (phase, v) -> w.ok("phase_time_ms", null, Stats.mean(v), "ms", SCOPE_WORKLOAD, null, null, phase));
+        workloadGpu.forEach((phase, v) -> mean(w, null, v, SCOPE_WORKLOAD, null, phase));
+        workloadDispatch.forEach((phase, v) -> mean(w, DISPATCH_MS, v, SCOPE_WORKLOAD, null, phase));
+    }
+
+    private static final String PHASE_TIME = "phase_time_ms";
+    private static final String DISPATCH_MS = "dispatch_ms";
+    private static final String NO_GPU = "no GPU activity of this trace is linked to the runtime call that launched it,"
+            + " and no GPU-side copy of the phase annotation exists: the phase's GPU time is unknown (dispatch_ms is"
+            + " the CPU annotation's time)";
+
+    /** The mean of a phase's step values, or a null row that says why there is none. */
+    private static void mean(Workload w, String figure, List<Double> v, String scope, Integer rank, String phase) {
+        if (v.isEmpty()) w.row(PHASE_TIME, figure, null, "ms", scope, rank, null, phase, STATUS_MISSING_INPUT, NO_GPU);
+        else w.ok(PHASE_TIME, figure, Stats.mean(v), "ms", scope, rank, null, phase);
     }
 
     /**

@@ -25,6 +25,7 @@ public final class Families {
         LatenessFamily.compute(w); // reads the join and straggler_lag's straggler
         GpuSlownessFamily.compute(w);
         IdleBreakdownFamily.compute(w);
+        ProfilerHazardFamily.compute(w);
         Gaps.compute(w, sideRows);
     }
 

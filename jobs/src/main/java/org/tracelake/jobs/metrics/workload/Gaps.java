@@ -127,6 +127,12 @@ final class Gaps {
             case "flight_recorder" -> "no NCCL Flight Recorder dump (_dump_N, nccl_trace_rank_N) in this workload";
             case "a2a_splits" ->
                 "no all_to_all carries split sizes (In split size args, or execution-trace all_to_allv splits)";
+            case "gpu_activity" -> "no GPU activity in the traces";
+            case "launch_links" ->
+                w.ranks.stream().noneMatch(r -> r.hasKernelTime)
+                        ? "no GPU activity in the traces"
+                        : "no GPU activity is linked to the runtime call that launched it (the format has no"
+                                + " correlation ids), so no launch can be checked for its kernel";
             case "simulator" ->
                 "a what-if of CCL-Bench's network simulator; tracelake computes only what the traces show";
             default -> null;

@@ -25,6 +25,7 @@ import org.tracelake.jobs.readers.xplane.proto.XPlane;
 import org.tracelake.jobs.readers.xplane.proto.XSpace;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.udfs.Numbers;
+import org.tracelake.udfs.StepNames;
 
 /**
  * The XLA profiler's XSpace protobuf ({@code *.xplane.pb}, from {@code jax.profiler} / {@code torch_xla} /
@@ -68,6 +69,8 @@ public final class XPlaneReader implements TraceReader {
         private int eventIdx;
         private long ordinal;
         private long aggregatesSkipped;
+        /** The device ranks still to be given a copy of the host step annotation just read (see {@link #advance}). */
+        private java.util.Iterator<Integer> stepCopies = java.util.Collections.emptyIterator();
 
         Rows(FileTask task, FileReport report, XSpace space, XPlaneIndex index, DeviceRanks ranks) {
             super(task, report);
@@ -76,8 +79,20 @@ public final class XPlaneReader implements TraceReader {
             this.ranks = ranks;
         }
 
+        /**
+         * A host's step annotation ({@code StepTraceAnnotation}, METRICS.md §1) is every device's step: on a host
+         * with one device its row is that device's rank, but with several it belongs to no rank, and no device rank
+         * would have step windows (iter_time and every per-step figure missing). So the row is followed by one copy
+         * per device rank, flagged with arg {@code copy_of = host step annotation}; the host's own row stays unranked
+         * (the workload's wall time counts it once).
+         */
         @Override
         protected InternalRow advance() {
+            if (stepCopies.hasNext()) {
+                row.rank = stepCopies.next();
+                row.arg(COPY_OF, HOST_STEP_ANNOTATION);
+                return row.build(task, report);
+            }
             while (planeIdx < space.getPlanesCount()) {
                 XPlane plane = space.getPlanes(planeIdx);
                 if (lineIdx >= plane.getLinesCount()) {
@@ -91,7 +106,15 @@ public final class XPlaneReader implements TraceReader {
                     eventIdx = 0;
                     continue;
                 }
-                if (fill(plane, line, line.getEvents(eventIdx++), ordinal++)) return row.build(task, report);
+                if (fill(plane, line, line.getEvents(eventIdx++), ordinal++)) {
+                    InternalRow built = row.build(task, report);
+                    if (row.rank == null && StepNames.CAT_STEP_ANNOTATION.equals(row.cat) && index.devices.size() > 1) {
+                        java.util.List<Integer> deviceRanks = new java.util.ArrayList<>();
+                        for (int d : index.devices) deviceRanks.add(ranks.forDevice(d));
+                        stepCopies = deviceRanks.iterator();
+                    }
+                    return built;
+                }
             }
             return null; // nothing to release: the parsed XSpace is garbage once the rows are consumed
         }
@@ -151,5 +174,8 @@ public final class XPlaneReader implements TraceReader {
             XlaCollectives.fill(row, stats);
             return true;
         }
+
+        static final String COPY_OF = "copy_of";
+        static final String HOST_STEP_ANNOTATION = "host step annotation";
     }
 }

@@ -24,6 +24,7 @@ class KernelTotalsFamilyTest {
         RankEvent unsized = allReduce(600, 80);
         unsized.inBytes = null;
         unsized.outBytes = null;
+        unsized.stream = 21L; // beside allReduce(520, 120) on another NCCL stream: one stream is serial (StreamClipper)
         RankEvent memcpy = gpu("gpu_memcpy", "memcpy", "Memcpy HtoD", 300, 30, 1);
         memcpy.kernelCategory = "memory";
         Workload w = workload(rank(

@@ -30,7 +30,8 @@ class MetricFamiliesTest {
         RankEvent e = cpu(cat, name, ts, dur);
         e.activityClass = activityClass;
         e.step = step;
-        e.stream = 7L;
+        // one stream per class, as a real trace has them (work on one stream is serial: StreamClipper)
+        e.stream = "comm".equals(activityClass) ? 7L : "memcpy".equals(activityClass) ? 8L : 9L;
         return e;
     }
 
