@@ -193,7 +193,8 @@ class ProfilerHazardsTest {
         m.workload(0, "phases", "missing_gpu_activities", null);
         // and the findings say so, as a warning a person reads in the run summary (conf/findings.csv: 1 or more)
         java.util.List<Row> findings = spark.read()
-                .parquet(archive.table("findings"))
+                .format("iceberg")
+                .load(archive.table("findings"))
                 .where("rule = 'profiler_dropped_kernels'")
                 .selectExpr("workload", "severity", "value", "message")
                 .collectAsList();
