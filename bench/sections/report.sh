@@ -573,6 +573,11 @@ EOF
   fi
   # issue 28's write profile, measured in measure() (15_write_profile.sh) so that the analysis above could use its floor
   if [ "$quick" = 0 ]; then echo; cat "$out/logs/write_profile.md" 2> /dev/null || echo "(write profile section failed: see logs/write_profile.err)"; fi
+  # issue 39's bar (15_s11_growth.sh, bench/growth)
+  echo
+  echo "## (11) The warehouse as the archive grows"
+  echo
+  cat "$out/logs/growth.md" 2> /dev/null || echo "(growth section failed: see logs/growth.err)"
   echo
   echo "## Benchmark logs"
   echo

@@ -144,11 +144,7 @@ public final class Migration {
         }
         if (paths.isEmpty()) return -1;
         StructType schema = TableCatalog.of(table).schema();
-        Dataset<Row> rows = tables.spark()
-                .read()
-                .schema(schema)
-                .option("basePath", warehouse.table(table))
-                .parquet(paths.toArray(String[]::new))
+        Dataset<Row> rows = tables.previousLayout(table, paths)
                 .select(java.util.Arrays.stream(schema.fieldNames())
                         .map(f -> col(f))
                         .toArray(Column[]::new));

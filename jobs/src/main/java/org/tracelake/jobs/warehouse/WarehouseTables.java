@@ -181,6 +181,17 @@ public final class WarehouseTables {
                 .save(sparkName(table));
     }
 
+    /**
+     * A table as the previous release wrote it (plain Parquet files and {@code workload=} folders under the table's
+     * folder), in the catalog's schema: a column its files lack reads as null. For {@code tracelake migrate} only.
+     */
+    public Dataset<Row> previousLayout(String table, List<String> paths) {
+        return spark.read()
+                .schema(schema(table))
+                .option("basePath", warehouse.table(table))
+                .parquet(paths.toArray(String[]::new));
+    }
+
     private Dataset<Row> partitions(String tableRoot, String table, Collection<String> workloads) {
         String[] paths = workloads.stream()
                 .map(w -> tableRoot + "/" + Warehouse.partitionDir(w))
