@@ -173,7 +173,7 @@ class RunSummaryTest {
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         try {
             RunSummary.print(
-                    new WarehouseTables(null, warehouse),
+                    new WarehouseTables(org.tracelake.jobs.testing.SharedSpark.get(), warehouse),
                     run); // no workload committed: no headline rows to read, no Spark
         } finally {
             System.setOut(stdout);
