@@ -89,11 +89,11 @@ public final class ReportQueries {
     }
 
     public ReportModel build(String workload, Long step, int timelineCap) {
-        if (!warehouse.exists(Tables.EVENTS) || !warehouse.exists(Tables.METRICS)) {
-            throw new IllegalStateException(
-                    "no events or metrics under " + warehouse.root() + ": run `tracelake refresh` first");
+        if (!warehouse.exists(Tables.METRICS)) {
+            throw new IllegalStateException("no metrics under " + warehouse.root() + ": run `tracelake refresh` first");
         }
-        // events only for the timeline (drawn, not counted); every figure comes from the engine's tables
+        // events only for the timeline (drawn, not counted); every figure comes from the engine's tables. An archive
+        // of Flight Recorder dumps alone has metrics and no events table: its timeline is empty.
         forWorkload(Tables.EVENTS, workload).createOrReplaceTempView("_report_events");
         kernelTotals(workload);
         Dataset<Row> metrics = forWorkload(Tables.METRICS, workload);
@@ -277,15 +277,12 @@ public final class ReportQueries {
         return tables.live(name);
     }
 
-    /** One workload's rows of a table, or an empty frame when the table does not exist. */
     SparkSession spark() {
         return spark;
     }
 
+    /** One workload's rows of a table; empty, with the table's columns, when nothing was committed to it. */
     Dataset<Row> forWorkload(String name, String workload) {
-        if (!warehouse.exists(name)) {
-            return spark.emptyDataFrame();
-        }
         return table(name).where(col("workload").equalTo(lit(workload)));
     }
 

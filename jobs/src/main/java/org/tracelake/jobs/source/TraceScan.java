@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.expressions.Expressions;
@@ -19,6 +20,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.jobs.spark.SerializableConf;
+import org.tracelake.jobs.warehouse.TableLocation;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -76,6 +78,9 @@ final class TraceScan implements Scan, Batch, SupportsReportOrdering {
         if (etNodes != null) {
             conf = new Configuration(conf);
             conf.set(EtSizes.ET_NODES, etNodes);
+            // a warehouse's et_nodes is an Iceberg table: its live files, listed here once, not its folder's partitions
+            Map<String, List<String>> live = TableLocation.liveDataFiles(etNodes, conf);
+            if (live != null) conf.set(EtSizes.ET_NODE_FILES, EtSizes.fileList(live));
         }
         return new TraceReaderFactory(plan, new SerializableConf(conf));
     }

@@ -112,13 +112,16 @@ class RunSummaryTest {
     /**
      * Two failed workloads (issue 30): "old" has live events from an earlier run, "new" has none. Each holds its card,
      * a README no reader claims (skipped, no format) and one trace that failed, so the traces column says 1, and only
-     * "old" may say its previous tables were kept. The count line says "0 workloads refreshed", and with one
+     * "old" (refreshed once before) may say its previous tables were kept. The count line says "0 workloads refreshed", and with one
      * workload that committed, "1 workload".
      */
     @Test
     void countsTraceFilesAndSaysKeptOnlyWhenThereWereTables() throws Exception {
-        Warehouse warehouse = new Warehouse(dir.toString(), new Configuration());
-        java.nio.file.Files.createDirectories(dir.resolve("events").resolve(Warehouse.partitionDir("old")));
+        // "old" was refreshed once for real, so its events are in the events table's manifests
+        org.tracelake.jobs.testing.TestArchive archive =
+                new org.tracelake.jobs.testing.TestArchive(dir).generated("old", 2, 2, -1, 0);
+        archive.refresh(org.tracelake.jobs.testing.SharedSpark.get());
+        Warehouse warehouse = new Warehouse(archive.warehouse.toString(), new Configuration());
         List<WorkloadIngest> failed = List.of(failedWorkload("new"), failedWorkload("old"));
         String text = summary(
                 warehouse,

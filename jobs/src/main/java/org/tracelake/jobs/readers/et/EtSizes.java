@@ -1,7 +1,11 @@
 package org.tracelake.jobs.readers.et;
 
 import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
@@ -31,6 +35,11 @@ import org.tracelake.schemas.Tables;
 public final class EtSizes {
     /** The Hadoop configuration key, and the data source option, naming the {@code et_nodes} table to link with. */
     public static final String ET_NODES = "tracelake.etNodes";
+    /**
+     * The Hadoop configuration key listing the live data files of the {@code et_nodes} table when it is an Iceberg
+     * table, one per line after its URL-encoded workload ({@link #fileList}); unset for a folder of Parquet partitions.
+     */
+    public static final String ET_NODE_FILES = "tracelake.etNodes.files";
     /** The Kineto arg that equals an ET node's rf_id. */
     public static final String RF_ID_ARG = "Record function id";
 
@@ -68,13 +77,9 @@ public final class EtSizes {
     public static EtSizes load(Configuration conf, String workload, Integer rank) throws IOException {
         String root = conf.get(ET_NODES);
         if (root == null || workload == null) return NONE;
-        Path partition = new Path(root, Tables.PARTITION_COLUMN + "=" + ExternalCatalogUtils.escapePathName(workload));
-        FileSystem fs = partition.getFileSystem(conf);
-        if (!fs.exists(partition)) return NONE;
         Map<Long, Node> byRfId = new HashMap<>();
-        for (FileStatus f : fs.listStatus(partition)) {
-            if (!f.getPath().getName().endsWith(".parquet")) continue;
-            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), f.getPath())
+        for (Path file : partitionFiles(conf, root, workload)) {
+            try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), file)
                     .withConf(conf)
                     .build()) {
                 for (Group g = reader.read(); g != null; g = reader.read()) {
@@ -99,6 +104,40 @@ public final class EtSizes {
             }
         }
         return new EtSizes(byRfId);
+    }
+
+    /** The value of {@link #ET_NODE_FILES} for these files by workload. */
+    public static String fileList(Map<String, List<String>> filesByWorkload) {
+        StringBuilder out = new StringBuilder();
+        filesByWorkload.forEach((workload, files) -> {
+            for (String f : files)
+                out.append(URLEncoder.encode(workload, StandardCharsets.UTF_8))
+                        .append(' ')
+                        .append(f)
+                        .append('\n');
+        });
+        return out.toString();
+    }
+
+    /**
+     * The Parquet files of one workload's partition: of the listed live files of an Iceberg table, those listed for
+     * the workload; else the files of its partition folder under the table's root.
+     */
+    private static List<Path> partitionFiles(Configuration conf, String root, String workload) throws IOException {
+        List<Path> out = new ArrayList<>();
+        String live = conf.get(ET_NODE_FILES);
+        if (live != null) {
+            String key = URLEncoder.encode(workload, StandardCharsets.UTF_8) + " ";
+            for (String line : live.split("\n"))
+                if (line.startsWith(key)) out.add(new Path(line.substring(key.length())));
+            return out;
+        }
+        Path partition = new Path(root, Tables.PARTITION_COLUMN + "=" + ExternalCatalogUtils.escapePathName(workload));
+        FileSystem fs = partition.getFileSystem(conf);
+        if (!fs.exists(partition)) return out;
+        for (FileStatus f : fs.listStatus(partition))
+            if (f.getPath().getName().endsWith(".parquet")) out.add(f.getPath());
+        return out;
     }
 
     private static boolean present(Group g, String field) {
