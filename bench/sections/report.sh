@@ -578,6 +578,11 @@ EOF
   echo "## (11) The warehouse as the archive grows"
   echo
   cat "$out/logs/growth.md" 2> /dev/null || echo "(growth section failed: see logs/growth.err)"
+  # issue 39's year of nights (15_s12_year.sh, bench/year)
+  echo
+  echo "## (12) A year of nightly runs"
+  echo
+  cat "$out/logs/year.md" 2> /dev/null || echo "(year section failed: see logs/year.err)"
   echo
   echo "## Benchmark logs"
   echo

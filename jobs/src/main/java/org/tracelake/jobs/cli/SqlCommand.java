@@ -168,12 +168,10 @@ public final class SqlCommand implements Callable<Integer> {
                     ? ExitCodes.OK
                     : ExitCodes.FAILED;
         }
-        Warehouse previous =
-                new Warehouse(warehouseOption.warehouse, SparkSessions.hadoopConf(sparkOptions.conf("tracelake sql")));
+        var conf = sparkOptions.conf("tracelake sql"); // read before Spark starts: a usage error costs no session
+        Warehouse previous = new Warehouse(warehouseOption.warehouse, SparkSessions.hadoopConf(conf));
         if (PreviousLayout.found(previous)) throw new Usage.Error(PreviousLayout.message(warehouseOption.warehouse));
-        boolean defaultCatalog = Settings.of(sparkOptions.conf("tracelake sql"))
-                .get(Settings.CATALOG)
-                .isEmpty();
+        boolean defaultCatalog = Settings.of(conf).get(Settings.CATALOG).isEmpty();
         // the default catalog is files at the root: a run that is not there is a usage error before Spark starts
         if (asOf != null && defaultCatalog && !knowsRun(previous)) return ExitCodes.USAGE;
         SparkSession spark = sparkOptions.session("tracelake sql");

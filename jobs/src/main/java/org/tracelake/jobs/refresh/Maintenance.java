@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -147,6 +148,15 @@ public final class Maintenance {
     public Summary run() throws IOException {
         long retentionDays = Settings.of(tables.spark()).get(Settings.MAINTENANCE_RETENTION_DAYS);
         long now = System.currentTimeMillis();
+        return run(now, now - Duration.ofDays(retentionDays).toMillis());
+    }
+
+    /**
+     * Maintains every table as at time {@code now}, expiring the snapshots made before {@code expireBefore} (both
+     * epoch milliseconds). {@link #run()} passes the clock and the retention; a simulation of many nights in one hour
+     * passes the time its night of a week ago began.
+     */
+    public Summary run(long now, long expireBefore) throws IOException {
         Set<String> keepRuns = new HashSet<>();
         keepRuns.add(runId);
         for (RunJournal j : RunJournal.leftBehind(warehouse, runId)) keepRuns.add(j.runId());
@@ -156,7 +166,7 @@ public final class Maintenance {
             long before = dataFiles(table);
             compact(name, table);
             rewriteManifests(table);
-            int expired = expire(table, now - Duration.ofDays(retentionDays).toMillis());
+            int expired = expire(table, expireBefore);
             int orphans = removeOrphans(table, now - ORPHAN_AGE.toMillis(), keepRuns);
             table.refresh();
             TableResult r = new TableResult(name, before, dataFiles(table), expired, orphans);
@@ -277,9 +287,11 @@ public final class Maintenance {
             }
         }
         Path location = new Path(table.location());
-        if (!warehouse.fs().exists(location)) return 0;
+        // a catalog of the user's may keep a table elsewhere than the warehouse root: its own file system
+        FileSystem fs = location.getFileSystem(warehouse.fs().getConf());
+        if (!fs.exists(location)) return 0;
         int removed = 0;
-        RemoteIterator<LocatedFileStatus> it = warehouse.fs().listFiles(location, true);
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(location, true);
         List<Path> orphans = new ArrayList<>();
         while (it.hasNext()) {
             LocatedFileStatus f = it.next();
@@ -292,7 +304,7 @@ public final class Maintenance {
             orphans.add(f.getPath());
         }
         for (Path p : orphans) {
-            if (warehouse.fs().delete(p, false)) removed++;
+            if (fs.delete(p, false)) removed++;
         }
         return removed;
     }

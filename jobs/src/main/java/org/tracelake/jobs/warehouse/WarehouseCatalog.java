@@ -159,9 +159,7 @@ public final class WarehouseCatalog {
      * ancestor made after the previous run's commit (maintenance commits, which carry no run id, are passed over).
      */
     public static boolean committedBy(Table table, String runId) {
-        Snapshot current = table.currentSnapshot();
-        if (current == null) return false;
-        for (Snapshot s : SnapshotUtil.ancestorsOf(current.snapshotId(), table::snapshot)) {
+        for (Snapshot s : history(table)) {
             String run = s.summary().get(RUN_ID);
             if (runId.equals(run)) return true;
             if (run != null && run.compareTo(runId) < 0) return false;
@@ -175,9 +173,7 @@ public final class WarehouseCatalog {
      * such snapshot: it did not exist then, or its snapshots of that time have expired.
      */
     public Long snapshotAsOf(String table, String runId) {
-        Table t = loadOrNull(table);
-        if (t == null || t.currentSnapshot() == null) return null;
-        for (Snapshot s : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot)) {
+        for (Snapshot s : history(loadOrNull(table))) {
             String run = s.summary().get(RUN_ID);
             if (run != null && run.compareTo(runId) <= 0) return s.snapshotId();
         }
@@ -189,18 +185,13 @@ public final class WarehouseCatalog {
      * or null when none has: read from the table's metadata, no data file.
      */
     public Map<String, String> lastSummaryWith(String table, String key) {
-        Table t = loadOrNull(table);
-        if (t == null || t.currentSnapshot() == null) return null;
-        for (Snapshot s : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot))
-            if (s.summary().containsKey(key)) return s.summary();
+        for (Snapshot s : history(loadOrNull(table))) if (s.summary().containsKey(key)) return s.summary();
         return null;
     }
 
     /** Whether the runs table still has the snapshot this run's own commit made (a run it recorded, not expired). */
     public boolean keepsRun(String runId) {
-        Table t = loadOrNull(Tables.RUNS);
-        if (t == null || t.currentSnapshot() == null) return false;
-        for (Snapshot s : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot))
+        for (Snapshot s : history(loadOrNull(Tables.RUNS)))
             if (runId.equals(s.summary().get(RUN_ID))) return true;
         return false;
     }
@@ -209,14 +200,21 @@ public final class WarehouseCatalog {
     public String oldestRunKept() {
         String oldest = null;
         for (String name : Tables.ALL) {
-            Table t = loadOrNull(name);
-            if (t == null || t.currentSnapshot() == null) continue;
-            for (Snapshot s : SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot)) {
+            for (Snapshot s : history(loadOrNull(name))) {
                 String run = s.summary().get(RUN_ID);
                 if (run != null && (oldest == null || run.compareTo(oldest) < 0)) oldest = run;
             }
         }
         return oldest;
+    }
+
+    /**
+     * The snapshots of a table's history from the current one back to the oldest kept, newest first; none for a table
+     * that does not exist (null) or was never committed to.
+     */
+    private static Iterable<Snapshot> history(Table t) {
+        if (t == null || t.currentSnapshot() == null) return List.of();
+        return SnapshotUtil.ancestorsOf(t.currentSnapshot().snapshotId(), t::snapshot);
     }
 
     /** The workloads a per-workload table has rows of, from its metadata (its manifests), no Spark job. */
