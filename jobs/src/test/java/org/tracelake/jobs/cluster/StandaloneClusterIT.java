@@ -125,6 +125,12 @@ class StandaloneClusterIT {
         assertEquals(0, local.exitValue(), "local refresh failed\n" + StandaloneCluster.tail(localLog, 60));
 
         SparkSession spark = SharedSpark.get();
+        // this JVM's session has read no warehouse yet: Iceberg's source reads a table by its path through a catalog
+        // that tracelake configures on first use (a Hive one otherwise, and there is no Hive)
+        org.tracelake.jobs.warehouse.SparkCatalogs.forPaths(
+                spark,
+                new org.tracelake.jobs.warehouse.Warehouse(
+                        localWarehouse.toString(), spark.sparkContext().hadoopConfiguration()));
         Map<String, List<Row>> onCluster = metricRows(spark, clusterWarehouse);
         Map<String, List<Row>> onLocal = metricRows(spark, localWarehouse);
         assertFalse(onLocal.isEmpty(), "the local refresh wrote no metric rows");
