@@ -24,9 +24,8 @@ public final class TableLocation {
 
     /**
      * The data files the Iceberg table at this folder holds now, by the workload of their partition, or null when the
-     * folder is no Iceberg table. Only the
-     * current snapshot's files: a folder also keeps the files of replaced snapshots until they expire, and reading
-     * those would give a rank's sizes twice, one of them stale.
+     * folder is no Iceberg table. Only the current snapshot's files: a folder also keeps the files of replaced
+     * snapshots until they expire, and reading those would give a rank's sizes twice, one of them stale.
      */
     public static Map<String, List<String>> liveDataFiles(String location, Configuration conf) {
         try {
