@@ -1,11 +1,11 @@
 package org.tracelake.jobs.refresh;
 
-import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -69,10 +69,9 @@ public final class History {
         Dataset<Row> current = new MetricsPhase(tables, runId).readLive(workloads);
         Regressions moved = Regressions.NONE;
         if (warehouse.exists(Tables.METRICS_HISTORY) && !regressionsWritten) {
-            current.createOrReplaceTempView("run_metrics");
             // the earlier runs of these workloads only: their partitions are read, not the whole history
-            tables.live(Tables.METRICS_HISTORY, workloads).createOrReplaceTempView("metrics_history_before");
-            moved = writeRegressions(new RunComparisons(spark, runId, threshold()));
+            moved = writeRegressions(new RunComparisons(runId, threshold())
+                    .compare(current, tables.live(Tables.METRICS_HISTORY, workloads)));
         }
         tables.append(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)), runId);
         return moved;
@@ -83,44 +82,32 @@ public final class History {
      * count and the first few, the step verdicts first. The comparison of each workload with its previous run is cached
      * on the executors: the count, both writes and the first rows read it once.
      */
-    private Regressions writeRegressions(RunComparisons comparisons) {
-        Dataset<Row> compared = comparisons.comparisons().persist(StorageLevel.MEMORY_AND_DISK());
-        compared.createOrReplaceTempView("run_comparisons");
-        // both tables' rows in one cached dataset, so that each write and the count read it, never the comparison again
-        Dataset<Row> both = comparisons
-                .bothTables("run_comparisons", RunSchema.REGRESSIONS, RunSchema.REGRESSION_KERNELS)
-                .persist(StorageLevel.MEMORY_AND_DISK());
+    private Regressions writeRegressions(JavaRDD<RunComparisons.WorkloadRows> comparisons) {
+        JavaRDD<RunComparisons.WorkloadRows> compared = comparisons.persist(StorageLevel.MEMORY_AND_DISK());
         try {
             spark.sparkContext().setJobDescription("history: regressions");
-            Dataset<Row> regressionRows = both.where(col("r").isNotNull()).select("r.*");
-            long count = regressionRows.count();
-            if (count == 0) return Regressions.NONE; // no workload had a previous run: nothing else to write
-            // in the tables' own schemas (run_id, workload, metric, previous_run_id NOT NULL, as every earlier run
-            // wrote them); the queries' own columns, read back from Parquet, are all nullable
-            Dataset<Row> regressions = spark.createDataFrame(regressionRows.rdd(), RunSchema.REGRESSIONS);
-            tables.append(Tables.REGRESSIONS, regressions, runId);
-            // the one job a refresh with a previous run adds: its kernels
-            spark.sparkContext().setJobDescription("history: regression kernels");
+            // one job: both counts and the first rows (a bounded list per task, merged on the driver)
+            RunComparisons.Tally tally = compared.aggregate(
+                    new RunComparisons.Tally(REGRESSIONS_SHOWN),
+                    RunComparisons.Tally::add,
+                    RunComparisons.Tally::merge);
+            if (tally.regressions() == 0) return Regressions.NONE; // no workload had a previous run: nothing to write
             tables.append(
-                    Tables.REGRESSION_KERNELS,
-                    spark.createDataFrame(
-                            both.where(col("k").isNotNull()).select("k.*").rdd(), RunSchema.REGRESSION_KERNELS),
+                    Tables.REGRESSIONS,
+                    spark.createDataFrame(compared.flatMap(w -> w.regressions().iterator()), RunSchema.REGRESSIONS),
                     runId);
-            spark.sparkContext().setJobDescription("history: regressions");
-            List<Row> shown = regressions
-                    .orderBy(
-                            col("rule").equalTo("step_verdict").desc(),
-                            col("workload"),
-                            col("metric"),
-                            col("figure"),
-                            col("key"))
-                    .limit(REGRESSIONS_SHOWN)
-                    .collectAsList();
-            return new Regressions(count, shown);
+            if (tally.kernels() > 0) {
+                spark.sparkContext().setJobDescription("history: regression kernels");
+                tables.append(
+                        Tables.REGRESSION_KERNELS,
+                        spark.createDataFrame(
+                                compared.flatMap(w -> w.kernels().iterator()), RunSchema.REGRESSION_KERNELS),
+                        runId);
+            }
+            return new Regressions(tally.regressions(), tally.shown());
         } finally {
             spark.sparkContext().setJobDescription(null);
-            both.unpersist();
-            compared.unpersist();
+            compared.unpersist(false);
         }
     }
 

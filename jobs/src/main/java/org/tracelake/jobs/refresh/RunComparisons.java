@@ -1,201 +1,242 @@
 package org.tracelake.jobs.refresh;
 
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.struct;
+import static org.apache.spark.sql.functions.col;
 
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import org.apache.spark.sql.Column;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
-import org.tracelake.jobs.metrics.FigureReference;
-import org.tracelake.jobs.metrics.verdict.ComparisonQuery;
-import org.tracelake.jobs.metrics.verdict.VerdictFunctions;
+import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
+import org.tracelake.jobs.metrics.verdict.KernelDeltas;
+import org.tracelake.jobs.metrics.verdict.RunPair;
+import org.tracelake.jobs.metrics.verdict.RunRow;
+import org.tracelake.jobs.metrics.verdict.RunVerdict;
+import org.tracelake.jobs.metrics.verdict.StepComparison;
+import org.tracelake.schemas.RunSchema;
 
 /**
- * Each refreshed workload compared with its previous run (METRICS.md §4 "Run comparison verdicts"), as queries over
- * two views: {@code run_metrics} (this run's metric rows) and {@code metrics_history_before} (every earlier run's).
- * The previous run's per-step rows ({@code iter_time}, {@code comm_comp_overlap}, {@code pipeline_bubble} at step
- * scope) and its kernels ({@code kernel_step_time_ms}) are in metrics_history, which keeps every row of every run, so
- * nothing else needs keeping. Everything runs on the executors: the verdict functions see one workload's steps at a time.
+ * Each refreshed workload compared with its previous run (METRICS.md §4 "Run comparison verdicts"), on the executors:
+ * this run's metric rows and the workloads' earlier runs' rows (metrics_history, which keeps every row of every run,
+ * per-step rows and kernels included) meet in one shuffle by workload, and each workload's pair ({@link RunPair}) gives
+ * its {@code regressions} and {@code regression_kernels} rows. Plain Java per workload rather than a SQL plan: the plan
+ * of the same comparison was two dozen Spark jobs a night, each deserialising a wide plan in every task.
  */
 final class RunComparisons {
-    private final SparkSession spark;
     private final String runId;
     private final double threshold;
 
-    RunComparisons(SparkSession spark, String runId, double threshold) {
-        this.spark = spark;
+    RunComparisons(String runId, double threshold) {
         this.runId = runId;
         this.threshold = threshold;
     }
 
-    /** The figure reference's directions as the view {@code figure_directions} (a local table: no job). */
-    private void registerDirections() {
-        List<Row> rows = new ArrayList<>();
-        for (FigureReference.Figure f : FigureReference.figures())
-            rows.add(RowFactory.create(f.metric(), f.figure(), f.direction().word()));
-        StructType schema = new StructType()
-                .add("metric", DataTypes.StringType, false)
-                .add("figure", DataTypes.StringType, true)
-                .add("direction", DataTypes.StringType, false);
-        spark.createDataFrame(rows, schema).createOrReplaceTempView("figure_directions");
-    }
-
-    /** The rows of both runs under one name, side 'a' (previous) and 'b' (this run). */
-    private static final String BOTH = """
-            previous_run AS (
-              SELECT workload, max(run_id) AS run_id FROM metrics_history_before GROUP BY workload
-            ),
-            both_runs AS (
-              SELECT 'b' AS side, workload, metric, figure, scope, rank, step, key, value FROM run_metrics
-              UNION ALL
-              SELECT 'a' AS side, h.workload, h.metric, h.figure, h.scope, h.rank, h.step, h.key, h.value
-              FROM metrics_history_before h JOIN previous_run p ON h.workload = p.workload AND h.run_id = p.run_id
-            )""";
+    /** One workload's rows of both tables (in {@code RunSchema.REGRESSIONS} and {@code REGRESSION_KERNELS}). */
+    record WorkloadRows(List<Row> regressions, List<Row> kernels) implements Serializable {}
 
     /**
-     * One row per workload of this run that has a previous run: the workload, the previous run's id, and the
-     * comparison struct ({@link VerdictFunctions#COMPARISON}) as {@code c}. Persist it: the regressions rows and the
-     * regression_kernels rows are both read from it.
-     */
-    Dataset<Row> comparisons() {
-        VerdictFunctions.register(spark);
-        return spark.sql(
-                """
-                WITH %s,
-                %s
-                SELECT w.workload, p.run_id AS previous_run_id, %s AS c
-                FROM compared w
-                JOIN previous_run p ON p.workload = w.workload
-                %s
-                """.formatted(BOTH, ComparisonQuery.expressions(false), ComparisonQuery.CALL, ComparisonQuery.JOINS));
-    }
-
-    /**
-     * The regressions rows (columns in {@code RunSchema.REGRESSIONS} order): one {@code step_verdict} row per compared
-     * workload ({@code iter_time}/{@code avg_ms}, whatever its verdict), and a {@code threshold} row per other
-     * workload-scope figure that moved more than the threshold, with the verdict of its per-step samples where the metric
-     * has them ({@code inconclusive} otherwise) and better/worse from the figure's direction.
+     * Per workload of {@code current} that has a previous run in {@code before}, its rows; nothing for the others.
      *
-     * @param comparisons the view name of {@link #comparisons()}
+     * @param current this run's metric rows
+     * @param before the earlier runs' rows of the same workloads (metrics_history: with {@code run_id})
      */
-    Dataset<Row> regressions(String comparisons) {
-        registerDirections();
-        return spark.sql("""
-                WITH %s,
-                headline AS (
-                  SELECT side, workload, metric, figure, key, value FROM both_runs WHERE scope = 'workload'
-                ),
-                step_samples AS (
-                  SELECT side, workload, metric, figure, key, collect_list(struct(rank, step, value)) AS samples
-                  FROM both_runs
-                  WHERE scope = 'step' AND rank IS NOT NULL AND step IS NOT NULL AND value IS NOT NULL
-                  GROUP BY side, workload, metric, figure, key
-                ),
-                moved AS (
-                  SELECT c.workload, c.metric, c.figure, c.key, pr.run_id AS previous_run_id,
-                         p.value AS previous_value, c.value
-                  FROM headline c
-                  JOIN previous_run pr ON pr.workload = c.workload
-                  JOIN headline p ON p.side = 'a' AND c.workload = p.workload AND c.metric = p.metric
-                    AND c.figure <=> p.figure AND c.key <=> p.key
-                  WHERE c.side = 'b' AND c.value IS NOT NULL AND p.value IS NOT NULL
-                    AND NOT (c.metric = 'iter_time' AND c.figure = 'avg_ms')
-                    AND (p.value = 0 AND c.value <> 0 OR abs(c.value - p.value) > %s * abs(p.value))
-                ),
-                threshold_rows AS (
-                  SELECT m.*, d.direction AS figure_direction,
-                         sa.samples IS NOT NULL AND sb.samples IS NOT NULL AS has_steps,
-                         %s(sa.samples, sb.samples, d.direction) AS v
-                  FROM moved m
-                  LEFT JOIN figure_directions d ON d.metric = m.metric AND d.figure <=> m.figure
-                  LEFT JOIN step_samples sa ON sa.side = 'a' AND sa.workload = m.workload AND sa.metric = m.metric
-                    AND sa.figure <=> m.figure AND sa.key <=> m.key
-                  LEFT JOIN step_samples sb ON sb.side = 'b' AND sb.workload = m.workload AND sb.metric = m.metric
-                    AND sb.figure <=> m.figure AND sb.key <=> m.key
-                ),
-                verdict_rows AS (
-                  SELECT v.workload, v.previous_run_id, v.c, a.value AS previous_value, b.value AS value
-                  FROM %s v
-                  LEFT JOIN headline a ON a.side = 'a' AND a.workload = v.workload AND a.metric = 'iter_time'
-                    AND a.figure = 'avg_ms' AND a.key IS NULL
-                  LEFT JOIN headline b ON b.side = 'b' AND b.workload = v.workload AND b.metric = 'iter_time'
-                    AND b.figure = 'avg_ms' AND b.key IS NULL
-                )
-                SELECT '%s' AS run_id, workload, metric, figure, key, previous_run_id, previous_value, value,
-                       (value - previous_value) / abs(previous_value) AS relative_change,
-                       CAST(%s AS DOUBLE) AS threshold, 'threshold' AS rule,
-                       -- a metric with per-step samples in both runs gets their verdict; one value per run cannot
-                       CASE WHEN has_steps THEN v.verdict ELSE 'inconclusive' END AS verdict,
-                       CASE WHEN has_steps THEN v.noise END AS noise,
-                       %s AS direction,
-                       CAST(NULL AS DOUBLE) AS step_change, CAST(NULL AS DOUBLE) AS delta_ms,
-                       CAST(NULL AS DOUBLE) AS compute_delta_ms, CAST(NULL AS DOUBLE) AS exposed_comm_delta_ms,
-                       CAST(NULL AS DOUBLE) AS exposed_copy_delta_ms, CAST(NULL AS DOUBLE) AS idle_delta_ms,
-                       CAST(NULL AS DOUBLE) AS other_delta_ms, CAST(NULL AS STRING) AS top_kernel,
-                       CAST(NULL AS DOUBLE) AS top_kernel_delta_ms
-                FROM threshold_rows
-                UNION ALL
-                SELECT '%s', workload, 'iter_time', 'avg_ms', CAST(NULL AS STRING), previous_run_id, previous_value,
-                       value, (value - previous_value) / abs(previous_value), CAST(%s AS DOUBLE), 'step_verdict',
-                       c.verdict, c.noise, %s,
-                       c.step_change, c.delta_ms, c.compute_delta_ms, c.exposed_comm_delta_ms,
-                       c.exposed_copy_delta_ms, c.idle_delta_ms, c.other_delta_ms,
-                       c.kernels[0].kernel, c.kernels[0].delta_ms
-                FROM (SELECT *, 'lower' AS figure_direction FROM verdict_rows)
-                """.formatted(
-                        BOTH,
-                        threshold,
-                        VerdictFunctions.STEP_VERDICT_FN,
-                        comparisons,
-                        runId,
-                        threshold,
-                        JUDGE,
-                        runId,
-                        threshold,
-                        JUDGE));
-    }
-
-    /** better/worse of a row's change in its figure's direction (FigureReference.Direction#judge). */
-    private static final String JUDGE = VerdictFunctions.JUDGE_FN + "(figure_direction, value - previous_value)";
-
-    /** The regression_kernels rows (columns in {@code RunSchema.REGRESSION_KERNELS} order) of the comparisons. */
-    Dataset<Row> kernels(String comparisons) {
-        return spark.sql("""
-                SELECT '%s' AS run_id, workload, previous_run_id, k.position, k.kernel, k.previous_ms, k.ms, k.delta_ms
-                FROM %s LATERAL VIEW explode(c.kernels) e AS k
-                """.formatted(runId, comparisons));
+    JavaRDD<WorkloadRows> compare(Dataset<Row> current, Dataset<Row> before) {
+        String run = runId;
+        double limit = threshold;
+        return RunRow.keyed(before, false, col("workload"))
+                .union(RunRow.keyed(current, true, col("workload")))
+                .groupByKey()
+                .flatMap(w -> {
+                    RunPair pair = RunPair.of(w._2());
+                    return pair == null
+                            ? java.util.Collections.emptyIterator()
+                            : List.of(rows(run, limit, w._1(), pair)).iterator();
+                });
     }
 
     /**
-     * The regressions rows (struct {@code r}) and the regression_kernels rows (struct {@code k}) in one dataset, the
-     * other struct null, so that one cached dataset feeds the count and both writes.
+     * A workload's rows: one {@code step_verdict} row ({@code iter_time}/{@code avg_ms}, whatever its verdict), a
+     * {@code threshold} row per other workload-scope figure that moved more than the threshold, with the verdict of
+     * its per-step samples where the metric has them ({@code inconclusive} otherwise) and better/worse from the
+     * figure's direction; and the kernels that moved most.
      */
-    Dataset<Row> bothTables(String comparisons, StructType regressionsSchema, StructType kernelsSchema) {
-        Dataset<Row> r = regressions(comparisons);
-        Dataset<Row> k = kernels(comparisons);
-        return r.select(
-                        struct(columns(r)).as("r"),
-                        lit(null).cast(nullable(kernelsSchema)).as("k"))
-                .unionByName(k.select(
-                        lit(null).cast(nullable(regressionsSchema)).as("r"),
-                        struct(columns(k)).as("k")));
+    static WorkloadRows rows(String runId, double threshold, String workload, RunPair pair) {
+        String previous = pair.referenceRunId();
+        List<Row> regressions = new ArrayList<>();
+        for (RunRow c : pair.candidateHeadlines()) {
+            if (c.metric().equals("iter_time") && "avg_ms".equals(c.figure())) continue;
+            Double p = pair.headline(false, c.metric(), c.figure(), c.key());
+            if (p == null || !moved(p, c.value(), threshold)) continue;
+            RunVerdict.Result v = pair.stepVerdict(c.metric(), c.figure(), c.key());
+            String verdict = v == null
+                    ? RunVerdict.INCONCLUSIVE
+                    : v.verdict(org.tracelake.jobs.metrics.FigureReference.direction(c.metric(), c.figure()));
+            regressions.add(regression(
+                    runId,
+                    workload,
+                    c.metric(),
+                    c.figure(),
+                    c.key(),
+                    previous,
+                    p,
+                    c.value(),
+                    threshold,
+                    "threshold",
+                    verdict,
+                    v == null ? null : v.noise(),
+                    null,
+                    null));
+        }
+        RunPair.Comparison cmp = pair.compare(false);
+        StepComparison s = cmp.steps();
+        KernelDeltas.Moved top = cmp.kernels().isEmpty() ? null : cmp.kernels().get(0);
+        regressions.add(regression(
+                runId,
+                workload,
+                "iter_time",
+                "avg_ms",
+                null,
+                previous,
+                pair.headline(false, "iter_time", "avg_ms", null),
+                pair.headline(true, "iter_time", "avg_ms", null),
+                threshold,
+                "step_verdict",
+                s.verdict(),
+                s.result().noise(),
+                s,
+                top));
+        List<Row> kernels = new ArrayList<>();
+        for (KernelDeltas.Moved k : cmp.kernels()) {
+            kernels.add(new GenericRowWithSchema(
+                    new Object[] {
+                        runId, workload, previous, k.position(), k.kernel(), k.previousMs(), k.ms(), k.deltaMs()
+                    },
+                    RunSchema.REGRESSION_KERNELS));
+        }
+        return new WorkloadRows(regressions, kernels);
     }
 
-    private static Column[] columns(Dataset<Row> d) {
-        return java.util.Arrays.stream(d.columns()).map(functions::col).toArray(Column[]::new);
+    /** The threshold rule: a value that left 0, or moved by more than the threshold of the previous value. */
+    private static boolean moved(double previous, double value, double threshold) {
+        return (previous == 0 && value != 0) || Math.abs(value - previous) > threshold * Math.abs(previous);
     }
 
-    /** A schema's struct type with every field nullable (the cast of a null to it). */
-    private static StructType nullable(StructType schema) {
-        StructType out = new StructType();
-        for (org.apache.spark.sql.types.StructField f : schema.fields()) out = out.add(f.name(), f.dataType(), true);
-        return out;
+    private static Row regression(
+            String runId,
+            String workload,
+            String metric,
+            String figure,
+            String key,
+            String previousRunId,
+            Double previous,
+            Double value,
+            double threshold,
+            String rule,
+            String verdict,
+            Double noise,
+            StepComparison steps,
+            KernelDeltas.Moved topKernel) {
+        Double change = previous == null || value == null ? null : value - previous;
+        Map<String, Double> parts = steps == null ? Map.of() : steps.parts();
+        return new GenericRowWithSchema(
+                new Object[] {
+                    runId,
+                    workload,
+                    metric,
+                    figure,
+                    key,
+                    previousRunId,
+                    previous,
+                    value,
+                    change == null || previous == 0 ? null : change / Math.abs(previous),
+                    threshold,
+                    rule,
+                    verdict,
+                    noise,
+                    RunPair.judge(metric, figure, change),
+                    steps == null ? null : steps.result().change(),
+                    steps == null ? null : steps.deltaMs(),
+                    parts.get("compute"),
+                    parts.get("exposed_comm"),
+                    parts.get("exposed_copy"),
+                    parts.get("idle"),
+                    parts.get("other"),
+                    topKernel == null ? null : topKernel.kernel(),
+                    topKernel == null ? null : topKernel.deltaMs()
+                },
+                RunSchema.REGRESSIONS);
+    }
+
+    /**
+     * The counts of a run's rows of both tables and its first {@code limit} regressions rows in {@link ShownOrder},
+     * gathered in one pass over the workloads (a Spark aggregate: each task keeps a bounded list, the driver merges).
+     */
+    static final class Tally implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final int limit;
+        private long regressions;
+        private long kernels;
+        private final ArrayList<Row> shown = new ArrayList<>();
+
+        Tally(int limit) {
+            this.limit = limit;
+        }
+
+        long regressions() {
+            return regressions;
+        }
+
+        long kernels() {
+            return kernels;
+        }
+
+        List<Row> shown() {
+            return List.copyOf(shown);
+        }
+
+        Tally add(WorkloadRows w) {
+            regressions += w.regressions().size();
+            kernels += w.kernels().size();
+            keep(w.regressions());
+            return this;
+        }
+
+        Tally merge(Tally other) {
+            regressions += other.regressions;
+            kernels += other.kernels;
+            keep(other.shown);
+            return this;
+        }
+
+        private void keep(List<Row> rows) {
+            shown.addAll(rows);
+            shown.sort(new ShownOrder());
+            if (shown.size() > limit) shown.subList(limit, shown.size()).clear();
+        }
+    }
+
+    /** The order of the rows a run summary shows: step verdicts first, then by workload, metric, figure and key. */
+    static final class ShownOrder implements Comparator<Row>, Serializable {
+        private static final long serialVersionUID = 1L;
+        private static final Comparator<String> NULLS_FIRST = Comparator.nullsFirst(Comparator.naturalOrder());
+
+        @Override
+        public int compare(Row x, Row y) {
+            int c = Boolean.compare(isVerdict(y), isVerdict(x));
+            if (c != 0) return c;
+            for (String f : List.of("workload", "metric", "figure", "key")) {
+                c = Objects.compare(x.<String>getAs(f), y.<String>getAs(f), NULLS_FIRST);
+                if (c != 0) return c;
+            }
+            return 0;
+        }
+
+        private static boolean isVerdict(Row r) {
+            return "step_verdict".equals(r.getAs("rule"));
+        }
     }
 }

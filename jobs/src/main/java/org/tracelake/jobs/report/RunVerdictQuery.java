@@ -3,25 +3,20 @@ package org.tracelake.jobs.report;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.tracelake.jobs.metrics.verdict.ComparisonQuery;
-import org.tracelake.jobs.metrics.verdict.KernelDeltas;
-import org.tracelake.jobs.metrics.verdict.VerdictFunctions;
+import org.tracelake.jobs.metrics.verdict.RunPair;
+import org.tracelake.jobs.metrics.verdict.RunRow;
+import org.tracelake.jobs.metrics.verdict.StepComparison;
 import org.tracelake.schemas.Tables;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The verdict that opens {@code report --compare} (METRICS.md §4 "Run comparison verdicts"): the two runs' per-step
- * rows and kernels gathered as the nightly refresh gathers them ({@link ComparisonQuery}) and judged by the same
- * functions on the executors; one row comes back.
+ * rows and kernels gathered and judged as the nightly refresh gathers and judges them ({@link RunPair}), on the
+ * executors; one comparison comes back.
  */
 final class RunVerdictQuery {
     private final ReportQueries q;
@@ -36,8 +31,8 @@ final class RunVerdictQuery {
         Dataset<Row> metrics = q.table(Tables.METRICS);
         boolean byCategory = !Objects.equals(deviceModel(reference), deviceModel(candidate));
         return run(
-                side(metrics.where(col("workload").equalTo(lit(reference))), "a"),
-                side(metrics.where(col("workload").equalTo(lit(candidate))), "b"),
+                metrics.where(col("workload").equalTo(lit(reference))),
+                metrics.where(col("workload").equalTo(lit(candidate))),
                 byCategory);
     }
 
@@ -46,15 +41,7 @@ final class RunVerdictQuery {
         if (!q.warehouse().exists(Tables.METRICS) || !q.warehouse().exists(Tables.METRICS_HISTORY)) return null;
         Dataset<Row> earlier = q.forWorkload(Tables.METRICS_HISTORY, workload)
                 .where(col("run_id").equalTo(lit(runId)));
-        return run(side(earlier, "a"), side(q.forWorkload(Tables.METRICS, workload), "b"), false);
-    }
-
-    private static Dataset<Row> side(Dataset<Row> rows, String side) {
-        List<Column> cols = new ArrayList<>();
-        cols.add(lit(side).as("side"));
-        cols.add(lit("compare").as("workload"));
-        for (String c : List.of("metric", "figure", "scope", "rank", "step", "key", "value")) cols.add(col(c));
-        return rows.select(cols.toArray(Column[]::new));
+        return run(earlier, q.forWorkload(Tables.METRICS, workload), false);
     }
 
     private String deviceModel(String workload) {
@@ -64,40 +51,33 @@ final class RunVerdictQuery {
         return r.isEmpty() ? null : r.get(0).getString(0);
     }
 
+    /**
+     * The pair compared on the executors ({@link RunPair}, as the nightly refresh compares a workload with its previous
+     * run); only the comparison comes back.
+     */
     private Comparison.Verdict run(Dataset<Row> a, Dataset<Row> b, boolean byCategory) {
-        SparkSession spark = a.sparkSession();
-        VerdictFunctions.register(spark);
-        a.unionByName(b).createOrReplaceTempView("_compare_both_runs");
-        List<Row> rows = spark.sql("""
-                        WITH both_runs AS (SELECT * FROM _compare_both_runs),
-                        %s
-                        SELECT %s AS c FROM compared w
-                        %s
-                        """.formatted(
-                                ComparisonQuery.expressions(byCategory), ComparisonQuery.CALL, ComparisonQuery.JOINS))
-                .collectAsList();
-        if (rows.isEmpty()) return null;
-        Row c = rows.get(0).getStruct(0);
-        Map<String, Double> parts = new LinkedHashMap<>();
-        for (String p : List.of("compute", "exposed_comm", "exposed_copy", "idle", "other")) {
-            parts.put(p, dbl(c, p + "_delta_ms"));
-        }
-        List<KernelDeltas.Moved> kernels = new ArrayList<>();
-        for (Row k : CollectionConverters.asJava(c.<scala.collection.Seq<Row>>getAs("kernels"))) {
-            kernels.add(new KernelDeltas.Moved(k.getInt(0), k.getString(1), k.getDouble(2), k.getDouble(3)));
-        }
+        List<RunPair.Comparison> compared = RunRow.keyed(a, false, lit(PAIR))
+                .union(RunRow.keyed(b, true, lit(PAIR)))
+                .groupByKey()
+                .flatMap(g -> {
+                    RunPair pair = RunPair.of(g._2());
+                    return pair == null
+                            ? java.util.Collections.emptyIterator()
+                            : List.of(pair.compare(byCategory)).iterator();
+                })
+                .collect();
+        if (compared.isEmpty()) return null;
+        StepComparison steps = compared.get(0).steps();
         return new Comparison.Verdict(
-                c.getAs("verdict"),
-                dbl(c, "step_change"),
-                dbl(c, "noise"),
-                dbl(c, "delta_ms"),
-                parts,
-                kernels,
+                steps.verdict(),
+                steps.result().change(),
+                steps.result().noise(),
+                steps.deltaMs(),
+                new LinkedHashMap<>(steps.parts()),
+                compared.get(0).kernels(),
                 byCategory);
     }
 
-    private static Double dbl(Row r, String field) {
-        int i = r.fieldIndex(field);
-        return r.isNullAt(i) ? null : r.getDouble(i);
-    }
+    /** The one group key of the two sides. */
+    private static final String PAIR = "compare";
 }

@@ -16,8 +16,11 @@ public final class KernelDeltas {
 
     public static final int TOP = 5;
 
+    /** How a kernel_step_time_ms row's key names a kernel ({@code name:<kernel>}; other keys are categories). */
+    public static final String NAME_PREFIX = "name:";
+
     /** One kernel's change; {@code previousMs}/{@code ms} are its means per rank-step in A and in B. */
-    public record Moved(int position, String kernel, double previousMs, double ms) {
+    public record Moved(int position, String kernel, double previousMs, double ms) implements java.io.Serializable {
         public double deltaMs() {
             return ms - previousMs;
         }

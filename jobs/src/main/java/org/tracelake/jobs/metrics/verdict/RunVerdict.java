@@ -37,7 +37,8 @@ public final class RunVerdict {
      * @param change Δ = med(B) ÷ med(A) − 1; null when a run has fewer than two samples or med(A) is 0
      * @param noise the noise floor; null when the change is
      */
-    public record Result(Movement movement, Double medianA, Double medianB, Double change, Double noise) {
+    public record Result(Movement movement, Double medianA, Double medianB, Double change, Double noise)
+            implements java.io.Serializable {
         /** The verdict word for a figure of this direction (the step time's is {@code lower}). */
         public String verdict(Direction direction) {
             return switch (movement) {

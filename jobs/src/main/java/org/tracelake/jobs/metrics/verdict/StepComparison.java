@@ -15,7 +15,8 @@ import org.tracelake.jobs.metrics.FigureReference.Direction;
  * @param deltaMs med(B) − med(A) of the trimmed step durations; null when a run has no step
  * @param parts per part of {@link StepSample#PARTS} and {@code other}: med(B) − med(A) in ms, null where a run lacks it
  */
-public record StepComparison(RunVerdict.Result result, String verdict, Double deltaMs, Map<String, Double> parts) {
+public record StepComparison(RunVerdict.Result result, String verdict, Double deltaMs, Map<String, Double> parts)
+        implements java.io.Serializable {
 
     public static StepComparison of(List<StepSample> a, List<StepSample> b) {
         List<StepSample> ta = StepSample.trimmed(a);
