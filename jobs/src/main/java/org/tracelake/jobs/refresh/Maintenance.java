@@ -6,20 +6,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ReachableFileUtil;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.actions.RewriteDataFiles;
@@ -29,6 +26,8 @@ import org.apache.iceberg.spark.actions.SparkActions;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.tracelake.jobs.ingest.Progress;
 import org.tracelake.jobs.spark.Settings;
+import org.tracelake.jobs.warehouse.FileCompaction;
+import org.tracelake.jobs.warehouse.FileTree;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseCatalog;
 import org.tracelake.jobs.warehouse.WarehouseTables;
@@ -51,7 +50,14 @@ public final class Maintenance {
     public static final String LAST_MAINTENANCE = "tracelake.last-maintenance";
 
     /** A file smaller than this is small: a partition with two or more of them is compacted. */
-    static final long SMALL_FILE_BYTES = 32L << 20;
+    static final long SMALL_FILE_BYTES = FileCompaction.SMALL_FILE_BYTES;
+    /** The snapshot summary property that names maintenance's commits. */
+    static final String MAINTENANCE_PROPERTY = "tracelake.maintenance";
+    /**
+     * The folder under a table's {@code data/} that one maintenance's compacted files go to, with its run id: not the
+     * run's own folder, whose files a run's commit (or its replay) lists and commits.
+     */
+    static final String COMPACTION_FOLDER = "compaction-";
     /** More manifests than this in a table's current snapshot are rewritten into few. */
     static final int MANY_MANIFESTS = 16;
     /** A file no snapshot references is removed only when older than this (a writer may be about to commit it). */
@@ -160,16 +166,28 @@ public final class Maintenance {
         Set<String> keepRuns = new HashSet<>();
         keepRuns.add(runId);
         for (RunJournal j : RunJournal.leftBehind(warehouse, runId)) keepRuns.add(j.runId());
-        List<TableResult> results = new ArrayList<>();
+        Map<String, Table> all = new LinkedHashMap<>();
+        Map<String, Long> before = new HashMap<>();
         for (String name : warehouse.catalog().existing()) {
             Table table = warehouse.catalog().table(name);
-            long before = dataFiles(table);
-            compact(name, table);
+            all.put(name, table);
+            before.put(name, dataFiles(table));
+        }
+        // every table's small files in one Spark job, then one commit per table
+        FileCompaction.Result compacted = FileCompaction.run(
+                tables.spark(), all, COMPACTION_FOLDER + runId, Map.of(MAINTENANCE_PROPERTY, "compaction"));
+        List<TableResult> results = new ArrayList<>();
+        for (Map.Entry<String, Table> e : all.entrySet()) {
+            String name = e.getKey();
+            Table table = e.getValue();
+            table.refresh();
+            List<Object> unmerged = compacted.unmerged().getOrDefault(name, List.of());
+            if (!unmerged.isEmpty()) rewriteRows(name, table, unmerged);
             rewriteManifests(table);
             int expired = expire(table, expireBefore);
             int orphans = removeOrphans(table, now - ORPHAN_AGE.toMillis(), keepRuns);
             table.refresh();
-            TableResult r = new TableResult(name, before, dataFiles(table), expired, orphans);
+            TableResult r = new TableResult(name, before.get(name), dataFiles(table), expired, orphans);
             Progress.info(r.line());
             results.add(r);
         }
@@ -188,23 +206,10 @@ public final class Maintenance {
     }
 
     /**
-     * Compacts the partitions that have two or more small files, each into one file (Iceberg's bin-pack rewrite, one
-     * commit for the table; the rows are the same, the snapshot is a {@code replace}).
+     * Compacts partitions whose small files {@link FileCompaction} could not concatenate (their schemas differ) by
+     * reading and writing their rows: Iceberg's bin-pack rewrite, one commit for the table.
      */
-    private void compact(String name, Table table) throws IOException {
-        Map<Object, Integer> smallFiles = new HashMap<>();
-        boolean partitioned = table.spec().isPartitioned();
-        try (CloseableIterable<FileScanTask> files = table.newScan().planFiles()) {
-            for (FileScanTask f : files) {
-                if (f.file().fileSizeInBytes() >= SMALL_FILE_BYTES) continue;
-                StructLike p = f.file().partition();
-                Object key = partitioned ? p.get(0, String.class) : "";
-                smallFiles.merge(key, 1, Integer::sum);
-            }
-        }
-        List<Object> partitions = new ArrayList<>();
-        for (Map.Entry<Object, Integer> e : smallFiles.entrySet()) if (e.getValue() >= 2) partitions.add(e.getKey());
-        if (partitions.isEmpty()) return;
+    private void rewriteRows(String name, Table table, List<Object> partitions) {
         tables.spark().sparkContext().setJobDescription("maintain: compact " + name);
         try {
             RewriteDataFiles rewrite = SparkActions.get(tables.spark())
@@ -213,8 +218,9 @@ public final class Maintenance {
                     .option("min-input-files", "2")
                     .option(RewriteDataFiles.TARGET_FILE_SIZE_BYTES, Long.toString(4 * SMALL_FILE_BYTES))
                     .option(RewriteDataFiles.MAX_CONCURRENT_FILE_GROUP_REWRITES, "4")
-                    .snapshotProperty("tracelake.maintenance", "compaction");
-            if (partitioned) rewrite = rewrite.filter(Expressions.in(Tables.PARTITION_COLUMN, partitions.toArray()));
+                    .snapshotProperty(MAINTENANCE_PROPERTY, "compaction");
+            if (table.spec().isPartitioned())
+                rewrite = rewrite.filter(Expressions.in(Tables.PARTITION_COLUMN, partitions.toArray()));
             rewrite.execute();
         } finally {
             tables.spark().sparkContext().setJobDescription(null);
@@ -228,7 +234,7 @@ public final class Maintenance {
         if (s == null || s.allManifests(table.io()).size() <= MANY_MANIFESTS) return;
         table.rewriteManifests()
                 .clusterBy(f -> "")
-                .set("tracelake.maintenance", "manifests")
+                .set(MAINTENANCE_PROPERTY, "manifests")
                 .commit();
         table.refresh();
     }
@@ -289,20 +295,16 @@ public final class Maintenance {
         Path location = new Path(table.location());
         // a catalog of the user's may keep a table elsewhere than the warehouse root: its own file system
         FileSystem fs = location.getFileSystem(warehouse.fs().getConf());
-        if (!fs.exists(location)) return 0;
-        int removed = 0;
-        RemoteIterator<LocatedFileStatus> it = fs.listFiles(location, true);
         List<Path> orphans = new ArrayList<>();
-        while (it.hasNext()) {
-            LocatedFileStatus f = it.next();
-            String name = f.getPath().getName();
-            if (name.startsWith("."))
+        for (FileTree.Entry f : FileTree.files(fs, location)) {
+            if (f.name().startsWith("."))
                 continue; // a checksum beside its file (deleted with it) or a writer's unfinished file
-            if (f.getModificationTime() >= olderThan) continue;
-            if (referenced.contains(pathOf(f.getPath().toString()))) continue;
-            if (ofKeptRun(location, f.getPath(), keepRuns)) continue;
-            orphans.add(f.getPath());
+            if (f.modificationTime() >= olderThan) continue;
+            if (referenced.contains(pathOf(f.path().toString()))) continue;
+            if (ofKeptRun(location, f.path(), keepRuns)) continue;
+            orphans.add(f.path());
         }
+        int removed = 0;
         for (Path p : orphans) {
             if (fs.delete(p, false)) removed++;
         }

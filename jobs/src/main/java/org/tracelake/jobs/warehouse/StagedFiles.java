@@ -8,9 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
@@ -49,17 +47,14 @@ public final class StagedFiles {
         List<File> out = new ArrayList<>();
         for (String table : tables) {
             Path dir = new Path(warehouse.stagedTable(runId, table));
-            if (!warehouse.fs().exists(dir)) continue;
-            RemoteIterator<LocatedFileStatus> it = warehouse.fs().listFiles(dir, true);
-            while (it.hasNext()) {
-                LocatedFileStatus f = it.next();
-                String name = f.getPath().getName();
-                String parent = f.getPath().getParent().getName();
+            for (FileTree.Entry f : FileTree.files(warehouse.fs(), dir)) {
+                String name = f.name();
+                String parent = f.path().getParent().getName();
                 String prefix = Tables.PARTITION_COLUMN + "=";
                 // a writer's unfinished file starts with '.', and is no data yet
                 if (name.startsWith(".") || name.startsWith("_") || !parent.startsWith(prefix)) continue;
                 String workload = ExternalCatalogUtils.unescapePathName(parent.substring(prefix.length()));
-                out.add(new File(table, workload, f.getPath().toString(), f.getLen()));
+                out.add(new File(table, workload, f.path().toString(), f.length()));
             }
         }
         return out;

@@ -99,13 +99,17 @@ class MaintenanceTest {
         Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(Duration.ofDays(2))));
         Files.setLastModifiedTime(young, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
 
-        Maintenance.Summary summary;
+        Maintenance.Summary[] summaries = new Maintenance.Summary[1];
         spark.conf().set(Settings.MAINTENANCE_RETENTION_DAYS.name(), "0");
+        SparkJobCounts counts;
         try {
-            summary = new Maintenance(tables, RunIds.newId()).run();
+            counts = SparkJobCounts.during(spark, () -> summaries[0] = new Maintenance(tables, RunIds.newId()).run());
         } finally {
             spark.conf().unset(Settings.MAINTENANCE_RETENTION_DAYS.name());
         }
+        Maintenance.Summary summary = summaries[0];
+        // every table's small files compacted in one Spark job (Iceberg's rewrite action runs one per partition)
+        assertEquals(1, counts.jobs, "Spark jobs of maintenance: " + counts);
 
         Map<String, Long> after = dataFiles(wh);
         for (Map.Entry<String, Long> e : after.entrySet()) {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.Main;
 import org.tracelake.jobs.cli.ExitCodes;
+import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.sql.SampleWarehouse;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
@@ -50,6 +51,37 @@ class RefreshPlanSizeTest {
         assertTrue(
                 many.jobs <= data.jobs && many.stages <= data.stages && many.sql <= data.sql,
                 "48 workloads " + many + " against data/'s 2 " + data);
+    }
+
+    /**
+     * A nightly refresh with a previous run (the regression check against it) and maintenance due stays in the same
+     * bound, maintenance adding at most one job (issue 39): every table's small files are compacted in one job, and the
+     * comparison with the previous run is one shuffle, not a job per stage of a SQL plan.
+     */
+    @Test
+    void aNightlyRefreshWithHistoryAndMaintenanceIsASmallPlan() throws Exception {
+        SparkSession spark = SharedSpark.get();
+        TestArchive sample = new TestArchive(tmp.resolve("nightly"));
+        TestFiles.copyTree(SampleWarehouse.projectHome().resolve("data"), sample.archive);
+        assertTrue(sample.refresh(spark).allOk());
+        try (var files = java.nio.file.Files.walk(sample.archive.resolve("llama3-8b-fsdp-h100x4"))) {
+            java.nio.file.attribute.FileTime now = java.nio.file.attribute.FileTime.from(java.time.Instant.now());
+            for (Path f : files.filter(java.nio.file.Files::isRegularFile).toList())
+                java.nio.file.Files.setLastModifiedTime(f, now);
+        }
+        spark.conf().set(Settings.MAINTENANCE_EVERY_DAYS.name(), "0");
+        SparkJobCounts nightly;
+        try {
+            nightly = refreshCounting(spark, sample);
+        } finally {
+            spark.conf().unset(Settings.MAINTENANCE_EVERY_DAYS.name());
+        }
+        List<String> maintenance = nightly.jobsDescribed(d -> d.startsWith("maintain"));
+        assertEquals(1, maintenance.size(), "maintenance ran, in one job: " + maintenance);
+        assertTrue(
+                nightly.jobs <= MAX_JOBS && nightly.stages <= MAX_STAGES && nightly.sql <= MAX_SQL,
+                "a nightly refresh of one changed workload with maintenance due (without the command line's summary"
+                        + " job, with maintenance's one): " + nightly);
     }
 
     /**
