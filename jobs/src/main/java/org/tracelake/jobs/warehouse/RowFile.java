@@ -16,7 +16,6 @@ import org.apache.parquet.hadoop.ParquetOutputFormat;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -102,9 +101,8 @@ public final class RowFile implements AutoCloseable {
         } else {
             this.aside = new Path(asideDir, "." + file.getName() + "." + UUID.randomUUID() + ".tmp");
             this.inPlace = null;
-            fs.mkdirs(file.getParent());
-            fs.mkdirs(asideDir);
-            out = HadoopOutputFile.fromPath(aside, conf);
+            LocalDisk.mkdirs(fs, file.getParent());
+            out = LocalDisk.output(fs, aside, conf);
         }
         Builder b = new Builder(out, new RowWriteSupport(schema, skipped))
                 .withConf(conf)
@@ -145,13 +143,11 @@ public final class RowFile implements AutoCloseable {
         try {
             writer.close();
         } catch (IOException | RuntimeException e) {
-            fs.delete(aside, false);
+            LocalDisk.delete(fs, aside);
             throw e;
         }
-        if (!fs.rename(aside, target)) {
-            fs.delete(aside, false);
-            if (!fs.exists(target)) throw new IOException("could not move " + aside + " to " + target);
-        }
+        if (!LocalDisk.moveUnlessThere(fs, aside, target))
+            throw new IOException("could not move " + aside + " to " + target);
     }
 
     /** Without a commit: the stand-in is dropped. */
@@ -166,7 +162,7 @@ public final class RowFile implements AutoCloseable {
         try {
             writer.close();
         } finally {
-            fs.delete(aside, false);
+            LocalDisk.delete(fs, aside);
         }
     }
 
