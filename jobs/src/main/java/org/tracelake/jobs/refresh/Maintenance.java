@@ -174,14 +174,14 @@ public final class Maintenance {
             before.put(name, dataFiles(table));
         }
         // every table's small files in one Spark job, then one commit per table
-        FileCompaction.Result compacted = FileCompaction.run(
+        Map<String, List<Object>> unmergedByTable = FileCompaction.run(
                 tables.spark(), all, COMPACTION_FOLDER + runId, Map.of(MAINTENANCE_PROPERTY, "compaction"));
         List<TableResult> results = new ArrayList<>();
         for (Map.Entry<String, Table> e : all.entrySet()) {
             String name = e.getKey();
             Table table = e.getValue();
             table.refresh();
-            List<Object> unmerged = compacted.unmerged().getOrDefault(name, List.of());
+            List<Object> unmerged = unmergedByTable.getOrDefault(name, List.of());
             if (!unmerged.isEmpty()) rewriteRows(name, table, unmerged);
             rewriteManifests(table);
             int expired = expire(table, expireBefore);

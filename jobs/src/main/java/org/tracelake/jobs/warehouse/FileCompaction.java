@@ -56,21 +56,18 @@ public final class FileCompaction {
     /** The merged file of a group, with its statistics; {@code merged} false when the inputs' schemas differ. */
     record Merged(boolean merged, long sizeBytes, Metrics metrics) implements Serializable {}
 
-    /** What compaction did: per table, the files before and after; the partitions it could not merge, by table. */
-    public record Result(Map<String, Integer> rewritten, Map<String, List<Object>> unmerged) {}
-
     /**
-     * Compacts the tables' small files: one Spark job for all of them, then one commit per table that had any.
+     * Compacts the tables' small files: one Spark job for all of them, then one commit per table that had any. Returns
+     * the partitions it could not merge, by table (none when every schema agreed).
      *
      * @param tables by name
      * @param folder the data folder the merged files go to, under each table's {@code data/} (never a run's own
      *     folder, which a run's commit lists)
      * @param snapshotProperties set on each table's rewrite snapshot
      */
-    public static Result run(
+    public static Map<String, List<Object>> run(
             SparkSession spark, Map<String, Table> tables, String folder, Map<String, String> snapshotProperties)
             throws IOException {
-        Map<String, Table> byName = new LinkedHashMap<>();
         Map<String, MetricsConfig> configs = new HashMap<>();
         Map<String, NameMapping> mappings = new HashMap<>();
         List<Group> groups = new ArrayList<>();
@@ -88,17 +85,15 @@ public final class FileCompaction {
                         + ".parquet";
                 groups.add(new Group(name, paths, target));
                 inputs.add(e.getValue());
-            }
-            if (small.values().stream().anyMatch(l -> l.size() >= 2)) {
-                byName.put(name, t);
-                configs.put(name, MetricsConfig.forTable(t));
-                mappings.put(
-                        name, NameMappingParser.fromJson(t.properties().get(TableProperties.DEFAULT_NAME_MAPPING)));
+                if (!configs.containsKey(name)) {
+                    configs.put(name, MetricsConfig.forTable(t));
+                    mappings.put(
+                            name, NameMappingParser.fromJson(t.properties().get(TableProperties.DEFAULT_NAME_MAPPING)));
+                }
             }
         }
-        Map<String, Integer> rewritten = new LinkedHashMap<>();
         Map<String, List<Object>> unmerged = new LinkedHashMap<>();
-        if (groups.isEmpty()) return new Result(rewritten, unmerged);
+        if (groups.isEmpty()) return unmerged;
 
         spark.sparkContext().setJobDescription("maintain: compact " + groups.size() + " partitions");
         List<Merged> merged;
@@ -122,7 +117,7 @@ public final class FileCompaction {
         for (int i = 0; i < groups.size(); i++) {
             Group g = groups.get(i);
             Merged m = merged.get(i);
-            Table t = byName.get(g.table());
+            Table t = tables.get(g.table());
             DataFile first = inputs.get(i).get(0);
             if (!m.merged()) {
                 unmerged.computeIfAbsent(g.table(), k -> new ArrayList<>())
@@ -139,13 +134,12 @@ public final class FileCompaction {
                     .withMetrics(m.metrics());
             if (t.spec().isPartitioned()) b = b.withPartition(first.partition());
             op.addFile(b.build());
-            rewritten.merge(g.table(), inputs.get(i).size() - 1, Integer::sum);
         }
         for (RewriteFiles op : rewrites.values()) {
             snapshotProperties.forEach(op::set);
             op.commit();
         }
-        return new Result(rewritten, unmerged);
+        return unmerged;
     }
 
     /** The table's small data files by partition (its workload, or "" for a table without partitions). */
