@@ -21,6 +21,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructField;
 import org.tracelake.jobs.spark.SerializableConf;
+import org.tracelake.jobs.warehouse.LocalDisk;
 import org.tracelake.schemas.MetricSchema;
 
 /**
@@ -100,12 +101,12 @@ public final class MetricsExport {
             this.fs = fs;
             this.workload = workload;
             Path dir = new Path(exportsRoot, "metrics");
-            fs.mkdirs(dir);
+            LocalDisk.mkdirs(fs, dir);
             target = exportFile(dir, workload + ".json");
             // a random name of fixed length, never overwritten: a link planted at a predictable name is never written
             // through, and a long workload name makes it no longer
             tmp = exportFile(dir, ".export-" + java.util.UUID.randomUUID() + ".tmp");
-            out = fs.create(tmp, false);
+            out = LocalDisk.create(fs, tmp);
             g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
@@ -133,8 +134,7 @@ public final class MetricsExport {
             g.writeEndArray();
             g.writeEndObject();
             close();
-            if (fs.exists(target)) fs.delete(target, false);
-            if (!fs.rename(tmp, target)) throw new IOException("could not rename " + tmp + " to " + target);
+            LocalDisk.replace(fs, tmp, target);
         }
 
         @Override

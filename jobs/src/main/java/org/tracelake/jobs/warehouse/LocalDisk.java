@@ -2,6 +2,8 @@ package org.tracelake.jobs.warehouse;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -17,12 +19,12 @@ import org.apache.parquet.io.OutputFile;
  * a small Parquet file, and a workload's refresh writes about eleven. The JDK creates them with the process's umask,
  * as {@code chmod} would have left them, and writes no checksum side file (Hadoop reads a file without one as it is).
  */
-final class LocalDisk {
+public final class LocalDisk {
     private LocalDisk() {}
 
     /** Whether {@code fs} is the local file system, whose files the JDK can write directly. */
     static boolean isLocal(FileSystem fs) {
-        return "file".equals(fs.getScheme());
+        return "file".equals(fs.getUri().getScheme()); // not getScheme(): RawLocalFileSystem does not implement it
     }
 
     /** The local path of a path of the local file system. */
@@ -31,7 +33,7 @@ final class LocalDisk {
     }
 
     /** Makes the folder and its parents. */
-    static void mkdirs(FileSystem fs, Path dir) throws IOException {
+    public static void mkdirs(FileSystem fs, Path dir) throws IOException {
         if (isLocal(fs)) Files.createDirectories(local(fs, dir));
         else fs.mkdirs(dir);
     }
@@ -64,8 +66,36 @@ final class LocalDisk {
         }
     }
 
+    /**
+     * A new file for plain bytes, created exclusively: it fails rather than write through anything already at its
+     * name (a link planted there). On a local disk no checksum side file is written: its name, {@code .<name>.crc},
+     * is ten bytes longer than the file's, and a workload's export named after a workload whose name just fits a
+     * folder would not fit (issue 45).
+     */
+    public static java.io.OutputStream create(FileSystem fs, Path file) throws IOException {
+        if (!isLocal(fs)) return fs.create(file, false);
+        return Files.newOutputStream(local(fs, file), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    }
+
+    /** Puts {@code from} in the place of {@code to}, replacing it: atomically on a local disk, where it can be. */
+    public static void replace(FileSystem fs, Path from, Path to) throws IOException {
+        if (!isLocal(fs)) {
+            if (fs.exists(to)) fs.delete(to, false);
+            if (!fs.rename(from, to)) throw new IOException("could not rename " + from + " to " + to);
+            return;
+        }
+        java.nio.file.Path target = local(fs, to);
+        Files.move(local(fs, from), target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        // a checksum side file an earlier release's write left would no longer match the new content
+        try {
+            Files.deleteIfExists(target.resolveSibling("." + target.getFileName() + ".crc"));
+        } catch (java.nio.file.FileSystemException e) {
+            // a name too long to have a side file has none
+        }
+    }
+
     /** Deletes a file if it is there. */
-    static void delete(FileSystem fs, Path file) throws IOException {
+    public static void delete(FileSystem fs, Path file) throws IOException {
         if (isLocal(fs)) Files.deleteIfExists(local(fs, file));
         else fs.delete(file, false);
     }
