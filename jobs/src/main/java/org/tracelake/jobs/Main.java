@@ -1,6 +1,7 @@
 package org.tracelake.jobs;
 
 import org.apache.logging.log4j.LogManager;
+import org.tracelake.jobs.cli.CheckCommand;
 import org.tracelake.jobs.cli.ExitCodes;
 import org.tracelake.jobs.cli.ExportCommand;
 import org.tracelake.jobs.cli.GenerateCommand;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Command;
             ReportCommand.class,
             ExportCommand.class,
             MaintainCommand.class,
+            CheckCommand.class,
             MigrateCommand.class,
             GenerateCommand.class,
             CommandLine.HelpCommand.class

@@ -32,6 +32,13 @@ public final class RefreshCommand implements Callable<Integer> {
     @Option(names = "--full", description = "Refresh every workload, changed or not.")
     boolean full;
 
+    @Option(
+            names = "--check",
+            description =
+                    "First verify the warehouse's data files (as `tracelake check` does) and recompute the"
+                            + " workloads whose files are damaged; a refresh does this by itself on the day maintenance is due.")
+    boolean check;
+
     @Mixin
     WarehouseOption warehouseOption;
 
@@ -46,6 +53,7 @@ public final class RefreshCommand implements Callable<Integer> {
         return command.locked(runId, (lock, tables) -> {
             Refresh.Result result = new Refresh(tables, runId, InputLimits.from(Settings.of(tables.spark())))
                     .allowRemovals(archiveOptions.allowRemovals)
+                    .checkFirst(check)
                     .run(lock, archiveOptions.archive, archiveOptions.workloads, full);
             RunSummary.print(tables, result);
             return result.allOk() ? ExitCodes.OK : ExitCodes.PARTIAL;

@@ -47,6 +47,8 @@ public final class ChangePlan {
     public static final String RETRY = "retry after error";
     public static final String FULL = "full";
     public static final String NO_METRICS = "no metrics yet";
+    /** A data file of the workload in the warehouse is missing or unreadable ({@link WarehouseCheck}). */
+    public static final String DAMAGED = "damaged in the warehouse";
 
     /** A workload to refresh, every change that made it one (workload_changes), and a line for the progress log. */
     public record Redo(WorkloadFolder folder, List<Change> changes) {
@@ -54,6 +56,7 @@ public final class ChangePlan {
             String first = changes.get(0).toString();
             if (changes.get(0).change().equals(NO_METRICS)) return "its events have no metrics yet (written by ingest)";
             if (changes.get(0).change().equals(FULL)) return "--full";
+            if (changes.get(0).change().equals(DAMAGED)) return "a data file of it in the warehouse is damaged";
             return changes.size() == 1 ? first : first + " (and " + (changes.size() - 1) + " more changes)";
         }
     }
@@ -78,6 +81,21 @@ public final class ChangePlan {
     public static ChangePlan of(
             WarehouseTables tables, List<WorkloadFolder> scanned, boolean full, boolean limited, boolean needMetrics)
             throws IOException {
+        return of(tables, scanned, full, limited, needMetrics, Set.of());
+    }
+
+    /**
+     * @param damaged workloads (as the ledger names them) with a damaged data file in the warehouse: redone whatever
+     *                their folder says, and their ledger rows (which may be the damaged file) never read
+     */
+    public static ChangePlan of(
+            WarehouseTables tables,
+            List<WorkloadFolder> scanned,
+            boolean full,
+            boolean limited,
+            boolean needMetrics,
+            Set<String> damaged)
+            throws IOException {
         Warehouse warehouse = tables.warehouse();
         WarehouseCatalog catalog = warehouse.catalog();
         // From the tables' metadata alone: the listing digest each workload's ledger rows carry. A workload whose
@@ -89,6 +107,7 @@ public final class ChangePlan {
         Set<String> compared = new TreeSet<>();
         for (WorkloadFolder w : scanned) {
             Long digest = digests.get(w.name());
+            if (damaged.contains(PartitionNames.ledgerName(w.name()))) continue;
             if (known.contains(w.name()) && (digest == null || digest != w.listingDigest())) compared.add(w.name());
         }
         Map<String, Map<String, Seen>> ledger = full ? Map.of() : ledger(tables, compared);
@@ -97,6 +116,8 @@ public final class ChangePlan {
         for (WorkloadFolder w : scanned) {
             List<Change> changes;
             if (full) changes = List.of(new Change(FULL, null));
+            else if (damaged.contains(PartitionNames.ledgerName(w.name())))
+                changes = List.of(new Change(DAMAGED, null));
             else if (!known.contains(w.name())) changes = List.of(new Change(NEW_WORKLOAD, null));
             else if (digests.containsKey(w.name()) && !compared.contains(w.name())) changes = List.of();
             else changes = changes(w, ledger.get(w.name()));

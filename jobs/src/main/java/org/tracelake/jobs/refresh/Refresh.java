@@ -40,6 +40,7 @@ public final class Refresh {
     private final InputLimits limits;
     private boolean computeMetrics = true;
     private boolean allowRemovals;
+    private boolean checkFirst;
 
     public Refresh(WarehouseTables tables, String runId, InputLimits limits) {
         this.spark = tables.spark();
@@ -62,6 +63,15 @@ public final class Refresh {
     /** Lets the run remove what {@link RemovalGuard} would refuse to ({@code --allow-removals}). */
     public Refresh allowRemovals(boolean allow) {
         allowRemovals = allow;
+        return this;
+    }
+
+    /**
+     * Verifies the warehouse's data files before planning and redoes the workloads whose files are damaged ({@code
+     * --check}; {@link WarehouseCheck}), as every refresh does on the day its maintenance is due.
+     */
+    public Refresh checkFirst(boolean check) {
+        checkFirst = check;
         return this;
     }
 
@@ -110,8 +120,12 @@ public final class Refresh {
         restored = new ArrayList<>(restored);
         restored.addAll(JournalReplay.replay(tables, runId));
 
+        // on the day maintenance is due, first verify the data files the tables name (before maintenance reads them)
+        Maintenance maintenance = new Maintenance(tables, runId);
+        Set<String> damaged = checkFirst || maintenance.due() ? WarehouseCheck.beforeRefresh(tables) : Set.of();
         List<WorkloadFolder> selected = ArchiveScanner.scan(archive, only, warehouse.conf());
-        ChangePlan plan = ChangePlan.of(tables, selected, full, only != null && !only.isEmpty(), computeMetrics);
+        ChangePlan plan =
+                ChangePlan.of(tables, selected, full, only != null && !only.isEmpty(), computeMetrics, damaged);
         if (!allowRemovals) RemovalGuard.checkPlan(tables, archive, plan, only != null && !only.isEmpty());
         Progress.info("run " + runId + ": " + Progress.count(selected.size(), "workload") + " in " + archive + " -> "
                 + warehouse.root()
@@ -162,7 +176,7 @@ public final class Refresh {
                 (System.nanoTime() - exportStart) / 1e9));
         cpu.end("commit");
         // the nightly upkeep, when due (spark.tracelake.maintenance.everyDays): nothing but a metadata read otherwise
-        Maintenance.Summary maintained = new Maintenance(tables, runId).runIfDue();
+        Maintenance.Summary maintained = maintenance.runIfDue();
         if (maintained != null) {
             Progress.info(maintained.line());
             cpu.end("maintenance");

@@ -24,6 +24,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.parquet.ParquetUtil;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
@@ -165,10 +166,11 @@ public final class FileCompaction {
         @Override
         public Merged call(Group g) throws IOException {
             Configuration c = conf.get();
+            ParquetReadOptions options = FooterReads.options(c);
             MessageType schema = null;
             Map<String, String> keyValues = null;
             for (String in : g.inputs()) {
-                try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(in), c))) {
+                try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(in), c), options)) {
                     FileMetaData meta = r.getFooter().getFileMetaData();
                     if (schema == null) {
                         schema = meta.getSchema();
@@ -188,7 +190,13 @@ public final class FileCompaction {
                     0);
             try {
                 w.start();
-                for (String in : g.inputs()) w.appendFile(HadoopInputFile.fromPath(new Path(in), c));
+                for (String in : g.inputs()) {
+                    // appendFile(InputFile) would open it with default options: a new Configuration for every file
+                    try (ParquetFileReader r =
+                            ParquetFileReader.open(HadoopInputFile.fromPath(new Path(in), c), options)) {
+                        r.appendTo(w);
+                    }
+                }
                 w.end(keyValues);
             } catch (IOException | RuntimeException e) {
                 LocalDisk.delete(fs, target);

@@ -64,7 +64,7 @@ class HelpTextTest {
         String help = out("--help");
         String flat = words(help);
         CommandLine main = new CommandLine(new Main());
-        assertEquals(10, main.getSubcommands().size());
+        assertEquals(11, main.getSubcommands().size());
         for (CommandLine sub : main.getSubcommands().values()) {
             String[] description = sub.getCommandSpec().usageMessage().description();
             assertTrue(description.length > 0, sub.getCommandName());
