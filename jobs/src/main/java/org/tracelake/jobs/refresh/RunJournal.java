@@ -41,6 +41,11 @@ record RunJournal(
         List<Row> changes,
         Row run) {
     static final String DIR = "_journal";
+    /** Where a journal that cannot be read is moved, under {@link #DIR}. */
+    static final String DAMAGED = "damaged";
+
+    private static final org.apache.logging.log4j.Logger LOG =
+            org.apache.logging.log4j.LogManager.getLogger("tracelake.progress");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static Path path(Warehouse warehouse, String runId) {
@@ -98,11 +103,35 @@ record RunJournal(
         for (FileStatus f : files) {
             String name = f.getPath().getName();
             if (!name.endsWith(".json") || name.startsWith(".") || name.equals(currentRunId + ".json")) continue;
-            try (InputStream in = fs.open(f.getPath())) {
-                out.add(parse(JSON.readTree(in)));
-            }
+            RunJournal j = readOrSetAside(fs, f.getPath());
+            if (j != null) out.add(j);
         }
         return out;
+    }
+
+    /**
+     * The journal, or null when it cannot be read (a disk that lost its end, an editor's stray save): it is moved to
+     * {@code _journal/damaged/}, kept for a person, with a warning naming it. Its run is then as one killed before it
+     * wrote a journal: its uncommitted data files are dropped, and its workloads whose ledger rows ({@code trace_files},
+     * committed last) it had not committed still differ from their folders, so the next run redoes them. Without this, every later run failed on it with
+     * a Jackson error or a NullPointerException naming neither the file nor the fix (issue 45, item 7).
+     */
+    private static RunJournal readOrSetAside(FileSystem fs, Path file) throws IOException {
+        String why;
+        try (InputStream in = fs.open(file)) {
+            return parse(JSON.readTree(in));
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            why = "not JSON (" + e.getOriginalMessage() + ")";
+        } catch (RuntimeException e) { // a field missing or of the wrong kind
+            why = "not a run journal (" + e.getClass().getSimpleName() + ")";
+        }
+        Path aside = new Path(new Path(file.getParent(), DAMAGED), file.getName());
+        fs.mkdirs(aside.getParent());
+        fs.delete(aside, false);
+        if (!fs.rename(file, aside)) throw new IOException("could not move the damaged run journal " + file + " aside");
+        LOG.warn("the run journal " + file + " is damaged: " + why + "; moved to " + aside + ". Its run's uncommitted"
+                + " data files are dropped, and workloads whose ledger it had not committed are read again");
+        return null;
     }
 
     private static RunJournal parse(JsonNode root) {
