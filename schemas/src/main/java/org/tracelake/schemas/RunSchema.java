@@ -80,7 +80,8 @@ public final class RunSchema {
 
     /**
      * workload_changes: why a run read a workload again, one row per change it found against the trace_files ledger
-     * ({@code change}: new workload, new file, changed file, removed file, retry after error, full, no metrics yet, damaged in the warehouse;
+     * ({@code change}: new workload, new file, changed file, removed file, retry after error, full, no metrics yet,
+     * damaged in the warehouse;
      * {@code file}: the file's name in its workload folder, null for a change of the whole workload).
      */
     public static final StructType WORKLOAD_CHANGES = new StructType()

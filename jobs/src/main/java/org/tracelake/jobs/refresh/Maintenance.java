@@ -141,9 +141,11 @@ public final class Maintenance {
         return every == 0 || elapsed >= every - DUE_SLACK.toMillis();
     }
 
-    /** Runs maintenance when {@link #due}; null when it was not. */
-    public Summary runIfDue() throws IOException {
-        if (!due()) return null;
+    /**
+     * Runs maintenance because the caller found it {@link #due}, saying so. A refresh decides once, at its start: the
+     * check it makes first and the maintenance it ends with belong to the same day.
+     */
+    Summary runAsDue() throws IOException {
         Progress.info("maintenance is due (every "
                 + Settings.of(tables.spark()).get(Settings.MAINTENANCE_EVERY_DAYS) + " days): compacting, expiring "
                 + "old snapshots, removing orphan files");
@@ -198,7 +200,7 @@ public final class Maintenance {
     }
 
     /** The data files of the table's current snapshot, from its summary (no manifest read). */
-    private static long dataFiles(Table table) {
+    static long dataFiles(Table table) {
         Snapshot s = table.currentSnapshot();
         if (s == null) return 0;
         String n = s.summary().get("total-data-files");

@@ -122,7 +122,8 @@ public final class Refresh {
 
         // on the day maintenance is due, first verify the data files the tables name (before maintenance reads them)
         Maintenance maintenance = new Maintenance(tables, runId);
-        Set<String> damaged = checkFirst || maintenance.due() ? WarehouseCheck.beforeRefresh(tables) : Set.of();
+        boolean maintenanceDue = maintenance.due();
+        Set<String> damaged = checkFirst || maintenanceDue ? WarehouseCheck.beforeRefresh(tables) : Set.of();
         List<WorkloadFolder> selected = ArchiveScanner.scan(archive, only, warehouse.conf());
         ChangePlan plan =
                 ChangePlan.of(tables, selected, full, only != null && !only.isEmpty(), computeMetrics, damaged);
@@ -176,7 +177,7 @@ public final class Refresh {
                 (System.nanoTime() - exportStart) / 1e9));
         cpu.end("commit");
         // the nightly upkeep, when due (spark.tracelake.maintenance.everyDays): nothing but a metadata read otherwise
-        Maintenance.Summary maintained = maintenance.runIfDue();
+        Maintenance.Summary maintained = maintenanceDue ? maintenance.runAsDue() : null;
         if (maintained != null) {
             Progress.info(maintained.line());
             cpu.end("maintenance");

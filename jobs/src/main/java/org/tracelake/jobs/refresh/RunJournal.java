@@ -112,9 +112,10 @@ record RunJournal(
     /**
      * The journal, or null when it cannot be read (a disk that lost its end, an editor's stray save): it is moved to
      * {@code _journal/damaged/}, kept for a person, with a warning naming it. Its run is then as one killed before it
-     * wrote a journal: its uncommitted data files are dropped, and its workloads whose ledger rows ({@code trace_files},
-     * committed last) it had not committed still differ from their folders, so the next run redoes them. Without this, every later run failed on it with
-     * a Jackson error or a NullPointerException naming neither the file nor the fix (issue 45, item 7).
+     * wrote a journal: its uncommitted data files are dropped, and its workloads whose ledger rows ({@code
+     * trace_files}, committed last) it had not committed still differ from their folders, so the next run redoes them.
+     * Without this, every later run failed on it with a Jackson error or a NullPointerException naming neither the file
+     * nor the fix (issue 45, item 7).
      */
     private static RunJournal readOrSetAside(FileSystem fs, Path file) throws IOException {
         String why;

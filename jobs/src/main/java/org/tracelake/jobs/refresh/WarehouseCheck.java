@@ -27,7 +27,7 @@ import org.tracelake.schemas.Tables;
  */
 public final class WarehouseCheck {
     /** The damaged files of a check, split into what a refresh recomputes and what it cannot. */
-    public record Result(int filesChecked, List<Damage> damaged) {
+    public record Result(long filesChecked, List<Damage> damaged) {
         /** The workloads a refresh redoes: damage in a per-workload table, which the archive recomputes. */
         public Set<String> workloadsToRedo() {
             Set<String> out = new TreeSet<>();
@@ -76,8 +76,8 @@ public final class WarehouseCheck {
     /** Checks every existing table's current data files (one Spark job). */
     public static Result run(WarehouseTables tables) throws IOException {
         Map<String, Table> all = existingTables(tables.warehouse().catalog());
-        int files = 0;
-        for (Table t : all.values()) files += dataFiles(t);
+        long files = 0;
+        for (Table t : all.values()) files += Maintenance.dataFiles(t);
         List<Damage> damaged = DataFileCheck.run(tables.spark(), all);
         return new Result(files, damaged);
     }
@@ -120,11 +120,5 @@ public final class WarehouseCheck {
         Map<String, Table> out = new LinkedHashMap<>();
         for (String name : catalog.existing()) out.put(name, catalog.loadOrNull(name));
         return out;
-    }
-
-    private static int dataFiles(Table t) {
-        if (t.currentSnapshot() == null) return 0;
-        String n = t.currentSnapshot().summary().get("total-data-files");
-        return n == null ? 0 : Integer.parseInt(n);
     }
 }

@@ -30,8 +30,9 @@ import org.tracelake.jobs.spark.SerializableConf;
 /**
  * Whether the data files the tables' current snapshots name are still there and readable: each exists, has the size
  * its manifest recorded, and has a Parquet footer that parses. One Spark job for every table, a task per manifest: a
- * remote file system's many requests run in parallel, and the driver never lists the files. A file truncated, replaced or deleted under the warehouse (a partition folder removed by
- * hand, a disk that lost a block) is found here rather than by the first query that reads it.
+ * remote file system's many requests run in parallel, and the driver never lists the files. A file truncated, replaced
+ * or deleted under the warehouse (a partition folder removed by hand, a disk that lost a block) is found here rather
+ * than by the first query that reads it.
  */
 public final class DataFileCheck {
     private DataFileCheck() {}
@@ -43,9 +44,6 @@ public final class DataFileCheck {
      * @param reason what is wrong with it, in words a person can act on
      */
     public record Damage(String table, String workload, String path, String reason) implements Serializable {}
-
-    /** A data file as the table's manifest records it. */
-    record Expected(String table, String workload, String path, long sizeBytes) implements Serializable {}
 
     /** One manifest of a table's current snapshot, read on an executor. */
     record ManifestTask(String table, ManifestFile manifest, FileIO io, Map<Integer, PartitionSpec> specs)
@@ -88,8 +86,7 @@ public final class DataFileCheck {
                     String workload = task.specs().get(f.specId()).isPartitioned()
                             ? f.partition().get(0, String.class)
                             : null;
-                    Expected expected = new Expected(task.table(), workload, f.location(), f.fileSizeInBytes());
-                    String reason = reason(expected, c, options);
+                    String reason = reason(f.location(), f.fileSizeInBytes(), c, options);
                     if (reason != null) out.add(new Damage(task.table(), workload, f.location(), reason));
                 }
             }
@@ -97,19 +94,22 @@ public final class DataFileCheck {
         }
     }
 
-    /** What is wrong with the file, or null when it is as its manifest says and its footer parses. */
-    static String reason(Expected f, Configuration conf) {
-        return reason(f, conf, FooterReads.options(conf));
+    /**
+     * What is wrong with the file, or null when it has the size its manifest recorded ({@code sizeBytes}) and its footer
+     * parses.
+     */
+    static String reason(String location, long sizeBytes, Configuration conf) {
+        return reason(location, sizeBytes, conf, FooterReads.options(conf));
     }
 
-    private static String reason(Expected f, Configuration conf, ParquetReadOptions options) {
-        Path path = new Path(f.path());
+    private static String reason(String location, long sizeBytes, Configuration conf, ParquetReadOptions options) {
+        Path path = new Path(location);
         try {
             FileSystem fs = path.getFileSystem(conf);
             FileStatus status = fs.getFileStatus(path);
             if (!status.isFile()) return "is not a file";
-            if (status.getLen() != f.sizeBytes())
-                return "is " + status.getLen() + " bytes, the table recorded " + f.sizeBytes()
+            if (status.getLen() != sizeBytes)
+                return "is " + status.getLen() + " bytes, the table recorded " + sizeBytes
                         + " (truncated or overwritten)";
             try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromStatus(status, conf), options)) {
                 r.getFooter();

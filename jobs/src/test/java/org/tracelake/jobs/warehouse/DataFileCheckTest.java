@@ -18,18 +18,13 @@ class DataFileCheckTest {
     @Test
     void aFileOfTheRecordedSizeThatIsNotParquetAndAMissingFileAreDamaged() throws IOException {
         Path f = Files.writeString(tmp.resolve("x.parquet"), "not a parquet file at all");
-        String reason = DataFileCheck.reason(
-                new DataFileCheck.Expected("events", "w", f.toUri().toString(), Files.size(f)), new Configuration());
+        String reason = DataFileCheck.reason(f.toUri().toString(), Files.size(f), new Configuration());
         assertTrue(reason != null && reason.startsWith("cannot be read as Parquet"), reason);
         assertEquals(
                 "is 25 bytes, the table recorded 40 (truncated or overwritten)",
-                DataFileCheck.reason(
-                        new DataFileCheck.Expected("events", "w", f.toUri().toString(), 40), new Configuration()));
+                DataFileCheck.reason(f.toUri().toString(), 40, new Configuration()));
         assertEquals(
                 "is missing (deleted from the warehouse's folder)",
-                DataFileCheck.reason(
-                        new DataFileCheck.Expected(
-                                "events", "w", tmp.resolve("gone").toUri().toString(), 10),
-                        new Configuration()));
+                DataFileCheck.reason(tmp.resolve("gone").toUri().toString(), 10, new Configuration()));
     }
 }
