@@ -257,7 +257,9 @@ public final class SqlRunner {
                         ? TableCatalog.of(t).doc()
                         : t.equals(WarehouseViews.METRIC_REFERENCE)
                                 ? "every metric and figure: meaning, unit, what it needs (\\m)"
-                                : "(a view of this session)"
+                                : t.equals(WarehouseViews.STRAGGLER_RUNS)
+                                        ? "every run's straggler: rank, node, cause of its lateness (archive-wide)"
+                                        : "(a view of this session)"
             });
         }
         listing(new String[] {"table", "columns", "about"}, rows);

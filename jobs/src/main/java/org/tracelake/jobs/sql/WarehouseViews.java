@@ -29,6 +29,12 @@ public final class WarehouseViews {
     /** The view of the metric catalog. */
     public static final String METRIC_REFERENCE = "metric_reference";
 
+    /**
+     * The archive-wide straggler view (METRICS.md §4 "Why"): one row per (workload, run) of metrics_history, with the
+     * run's straggler, its node and the dominant cause of its lateness.
+     */
+    public static final String STRAGGLER_RUNS = "straggler_runs";
+
     /** Whose views they are. */
     public enum Scope {
         /** Temporary views of one session (the {@code sql} job). */
@@ -81,10 +87,44 @@ public final class WarehouseViews {
             spark.sql(create(table) + "SELECT * FROM " + catalog + "." + quoted(table) + version);
             registered.add(table);
         }
+        if (!registered.contains(STRAGGLER_RUNS)
+                && registered.contains(Tables.METRICS_HISTORY)
+                && registered.contains(Tables.WORKLOADS)) {
+            spark.sql(create(STRAGGLER_RUNS) + STRAGGLER_RUNS_QUERY);
+            registered.add(STRAGGLER_RUNS);
+        }
         List<String> tables = new ArrayList<>(registered);
         tables.remove(METRIC_REFERENCE);
+        tables.remove(STRAGGLER_RUNS);
         return tables;
     }
+
+    /**
+     * "Which rank, on which node, was the straggler in how many of the last N runs, and why" over the archive's history:
+     * per (workload, run) that computed {@code straggler_lag}, {@code runs_back} (1 = the workload's latest run, 2 = the
+     * one before, ...), the straggler's rank (null: no rank stood out), its node (rank ÷ the card's {@code
+     * count_per_node}; null without it), the dominant cause of its late arrivals ({@code lateness_cause}'s key) and that
+     * cause's share, and the median lag. Filter {@code runs_back <= N} and group by rank, node and cause.
+     */
+    static final String STRAGGLER_RUNS_QUERY = """
+            WITH s AS (
+              SELECT workload, run_id, CAST(value AS INT) AS straggler_rank FROM metrics_history
+              WHERE metric = 'straggler_lag' AND figure = 'straggler_rank' AND scope = 'workload'),
+            lag AS (
+              SELECT workload, run_id, value AS p50_lag_us FROM metrics_history
+              WHERE metric = 'straggler_lag' AND figure = 'p50_lag_us' AND scope = 'workload'),
+            cause AS (
+              SELECT workload, run_id, key AS cause, value AS cause_share FROM metrics_history
+              WHERE metric = 'lateness_cause' AND figure IS NULL AND scope = 'workload' AND value IS NOT NULL)
+            SELECT s.workload, s.run_id,
+                   CAST(dense_rank() OVER (PARTITION BY s.workload ORDER BY s.run_id DESC) AS INT) AS runs_back,
+                   s.straggler_rank,
+                   CAST(floor(s.straggler_rank / nullif(w.count_per_node, 0)) AS INT) AS node,
+                   cause.cause, cause.cause_share, lag.p50_lag_us
+            FROM s
+            LEFT JOIN lag ON lag.workload = s.workload AND lag.run_id = s.run_id
+            LEFT JOIN cause ON cause.workload = s.workload AND cause.run_id = s.run_id
+            LEFT JOIN workloads w ON w.workload = s.workload""";
 
     private String create(String name) {
         return "CREATE OR REPLACE " + (scope == Scope.SESSION ? "TEMPORARY " : "") + "VIEW " + quoted(name) + " AS ";
