@@ -58,10 +58,16 @@ public final class RunSchema {
             .add("compute_delta_ms", DoubleType, true)
             .add("exposed_comm_delta_ms", DoubleType, true)
             .add("exposed_copy_delta_ms", DoubleType, true)
+            // the idle time's change as a whole: the sum of the three idle parts' at the end (added later, so last)
             .add("idle_delta_ms", DoubleType, true)
             .add("other_delta_ms", DoubleType, true)
             .add("top_kernel", StringType, true)
-            .add("top_kernel_delta_ms", DoubleType, true);
+            .add("top_kernel_delta_ms", DoubleType, true)
+            // idle_delta_ms split as idle_breakdown splits the gaps: nothing queued yet, queued but waiting, and what
+            // no launch record explains; null in rows written before the split existed
+            .add("idle_host_wait_delta_ms", DoubleType, true)
+            .add("idle_device_wait_delta_ms", DoubleType, true)
+            .add("idle_other_delta_ms", DoubleType, true);
 
     /**
      * {@code regression_kernels}: per workload compared with its previous run, the kernels (or kernel categories) whose

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.tracelake.jobs.metrics.verdict.RunVerdict;
+import org.tracelake.jobs.metrics.verdict.StepSample;
 
 /**
  * The run summary's account of what moved since each workload's previous run: one line per workload whose step time
@@ -112,11 +113,20 @@ final class RegressionLines {
         return sb.toString();
     }
 
-    /** The step part whose median moved most (compute, exposed_comm, exposed_copy, idle, other), or null. */
+    /**
+     * The step part whose median moved most ({@link StepSample#PARTS} and other), or null. A row written before the idle
+     * time was split has no idle part columns: its idle counts as one part.
+     */
     static String partMovedMost(Row v) {
         String best = null;
         double most = -1;
-        for (String part : List.of("compute", "exposed_comm", "exposed_copy", "idle", "other")) {
+        List<String> parts = new ArrayList<>(StepSample.PARTS);
+        parts.add("other");
+        if (v.getAs("idle_host_wait_delta_ms") == null) {
+            parts.removeAll(StepSample.IDLE_PARTS);
+            parts.add("idle");
+        }
+        for (String part : parts) {
             Double d = v.getAs(part + "_delta_ms");
             if (d != null && Math.abs(d) > most) {
                 most = Math.abs(d);

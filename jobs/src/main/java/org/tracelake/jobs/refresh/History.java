@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -57,21 +58,25 @@ public final class History {
      * only a count and the first few come back to the driver.
      */
     public Regressions record(List<String> workloads) {
-        return record(workloads, false);
+        return record(workloads, Set.of());
     }
 
     /**
-     * {@link #record(List)}, for a journal's replay: {@code regressionsWritten} when the killed run had already
-     * appended its regressions (they are written before its history), so they are not appended twice.
+     * {@link #record(List)}, for a journal's replay: {@code written} names the tables of the two, {@code regressions}
+     * and {@code regression_kernels}, that the killed run had appended to already (they are written before its
+     * history), so that neither is appended twice and neither is lost.
      */
-    Regressions record(List<String> workloads, boolean regressionsWritten) {
+    Regressions record(List<String> workloads, Set<String> written) {
         if (workloads.isEmpty()) return Regressions.NONE;
         Dataset<Row> current = new MetricsPhase(tables, runId).readLive(workloads);
         Regressions moved = Regressions.NONE;
-        if (warehouse.exists(Tables.METRICS_HISTORY) && !regressionsWritten) {
+        boolean toWrite = !written.containsAll(List.of(Tables.REGRESSIONS, Tables.REGRESSION_KERNELS));
+        if (warehouse.exists(Tables.METRICS_HISTORY) && toWrite) {
             // the earlier runs of these workloads only: their partitions are read, not the whole history
-            moved = writeRegressions(new RunComparisons(runId, threshold())
-                    .compare(current, tables.live(Tables.METRICS_HISTORY, workloads)));
+            moved = writeRegressions(
+                    new RunComparisons(runId, threshold())
+                            .compare(current, tables.live(Tables.METRICS_HISTORY, workloads)),
+                    written);
         }
         tables.append(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)), runId);
         return moved;
@@ -82,7 +87,7 @@ public final class History {
      * count and the first few, the step verdicts first. The comparison of each workload with its previous run is cached
      * on the executors: the count, both writes and the first rows read it once.
      */
-    private Regressions writeRegressions(JavaRDD<RunComparisons.WorkloadRows> comparisons) {
+    private Regressions writeRegressions(JavaRDD<RunComparisons.WorkloadRows> comparisons, Set<String> written) {
         JavaRDD<RunComparisons.WorkloadRows> compared = comparisons.persist(StorageLevel.MEMORY_AND_DISK());
         try {
             spark.sparkContext().setJobDescription("history: regressions");
@@ -92,11 +97,15 @@ public final class History {
                     RunComparisons.Tally::add,
                     RunComparisons.Tally::merge);
             if (tally.regressions() == 0) return Regressions.NONE; // no workload had a previous run: nothing to write
-            tables.append(
-                    Tables.REGRESSIONS,
-                    spark.createDataFrame(compared.flatMap(w -> w.regressions().iterator()), RunSchema.REGRESSIONS),
-                    runId);
-            if (tally.kernels() > 0) {
+            if (!written.contains(Tables.REGRESSIONS)) {
+                tables.append(
+                        Tables.REGRESSIONS,
+                        spark.createDataFrame(
+                                compared.flatMap(w -> w.regressions().iterator()), RunSchema.REGRESSIONS),
+                        runId);
+            }
+            CrashPoints.reached("regressions");
+            if (tally.kernels() > 0 && !written.contains(Tables.REGRESSION_KERNELS)) {
                 spark.sparkContext().setJobDescription("history: regression kernels");
                 tables.append(
                         Tables.REGRESSION_KERNELS,

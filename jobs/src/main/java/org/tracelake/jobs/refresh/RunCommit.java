@@ -71,7 +71,10 @@ final class RunCommit {
         History history = new History(tables, runId);
         History.Regressions moved = History.Regressions.NONE;
         if (j.metrics() && !committed(catalog, Tables.METRICS_HISTORY, runId)) {
-            moved = history.record(j.ok(), committed(catalog, Tables.REGRESSIONS, runId));
+            Set<String> written = new TreeSet<>();
+            for (String t : List.of(Tables.REGRESSIONS, Tables.REGRESSION_KERNELS))
+                if (committed(catalog, t, runId)) written.add(t);
+            moved = history.record(j.ok(), written);
         }
         CrashPoints.reached("history");
         if (!committed(catalog, Tables.WORKLOAD_CHANGES, runId)) history.recordChangeRows(j.changes());

@@ -163,10 +163,13 @@ final class RunComparisons {
                     parts.get("compute"),
                     parts.get("exposed_comm"),
                     parts.get("exposed_copy"),
-                    parts.get("idle"),
+                    steps == null ? null : steps.idleDeltaMs(),
                     parts.get("other"),
                     topKernel == null ? null : topKernel.kernel(),
-                    topKernel == null ? null : topKernel.deltaMs()
+                    topKernel == null ? null : topKernel.deltaMs(),
+                    parts.get("idle_host_wait"),
+                    parts.get("idle_device_wait"),
+                    parts.get("idle_other")
                 },
                 RunSchema.REGRESSIONS);
     }

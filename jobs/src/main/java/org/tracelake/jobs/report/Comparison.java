@@ -70,7 +70,7 @@ public final class Comparison {
      *
      * @param change Δ of the median trimmed step; null when a run has too few steps
      * @param deltaMs med(candidate) − med(reference), ms
-     * @param parts the change split by part of the step (compute, exposed_comm, exposed_copy, idle, other), ms
+     * @param parts the change split by part of the step ({@code StepSample.PARTS}, then other), ms
      * @param kernels the kernels (or kernel categories) whose time per rank-step moved most
      * @param byCategory the runs ran on different device models, so kernels are compared by category
      */

@@ -77,6 +77,16 @@ class UsageExitCodesTest {
         assertUsage(new String[] {"generate"}, "--out", "DIR");
         assertUsage(new String[] {"generate", "-o", tmp.toString(), "--ranks", "many"}, "--ranks", "many");
         assertUsage(new String[] {"refresh", "--conf", "novalue"}, "--conf", "KEY=VALUE");
+        // issue 41: the generator's GEMM scale, and what --against-run goes with
+        assertUsage(
+                new String[] {"generate", "-o", tmp.toString(), "--gemm-scale", "0"},
+                "--gemm-scale: takes a number above 0",
+                "not 0");
+        assertUsage(new String[] {"generate", "-o", tmp.toString(), "--gemm-scale", "-1.1"}, "--gemm-scale", "-1.1");
+        assertUsage(new String[] {"report", "--against-run", "r1"}, "--against-run RUN goes with --workload W alone");
+        assertUsage(
+                new String[] {"report", "--workload", "w", "--against-run", "r1", "--html"},
+                "--against-run RUN goes with --workload W alone");
     }
 
     @Test

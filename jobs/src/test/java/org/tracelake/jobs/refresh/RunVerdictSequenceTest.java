@@ -1,25 +1,12 @@
 package org.tracelake.jobs.refresh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
@@ -29,6 +16,7 @@ import org.tracelake.jobs.generate.TraceStyle;
 import org.tracelake.jobs.generate.WorkloadSpec;
 import org.tracelake.jobs.sql.SqlCookbookTest;
 import org.tracelake.jobs.testing.DocQuestion;
+import org.tracelake.jobs.testing.IndependentVerdict;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 import org.tracelake.jobs.testing.TestFiles;
@@ -54,7 +42,7 @@ class RunVerdictSequenceTest {
     void fourNightsGetTheVerdictsOfAnIndependentImplementation() throws Exception {
         SparkSession spark = SharedSpark.get();
         TestArchive archive = new TestArchive(tmp);
-        List<Run> independent = new ArrayList<>();
+        List<IndependentVerdict.Run> independent = new ArrayList<>();
         List<String> runIds = new ArrayList<>();
         for (int night = 0; night < 4; night++) {
             TestFiles.deleteTree(archive.archive.resolve(WORKLOAD));
@@ -62,7 +50,7 @@ class RunVerdictSequenceTest {
                     archive.archive,
                     new WorkloadSpec(WORKLOAD, TraceStyle.MODERN, 2, 1, 6, 2, false, -1, 0, SEEDS[night])
                             .withGemmScale(GEMM_SCALE[night]));
-            independent.add(Run.read(archive.archive.resolve(WORKLOAD)));
+            independent.add(IndependentVerdict.Run.read(archive.archive.resolve(WORKLOAD)));
             Refresh.Result[] result = new Refresh.Result[1];
             SparkJobCounts jobs = SparkJobCounts.during(spark, () -> result[0] = archive.refresh(spark));
             assertTrue(result[0].allOk(), "night " + (night + 1) + ": " + result[0]);
@@ -83,8 +71,8 @@ class RunVerdictSequenceTest {
 
         List<String> expected = List.of("regression_likely", "improvement_likely", "neutral");
         for (int night = 1; night < 4; night++) {
-            Verdict want = Verdict.of(independent.get(night - 1), independent.get(night));
-            assertEquals(expected.get(night - 1), want.verdict, "the independent verdict of night " + (night + 1));
+            IndependentVerdict want = IndependentVerdict.of(independent.get(night - 1), independent.get(night));
+            assertEquals(expected.get(night - 1), want.verdict(), "the independent verdict of night " + (night + 1));
             String runId = runIds.get(night);
             Row got = spark.read()
                     .format("iceberg")
@@ -92,11 +80,11 @@ class RunVerdictSequenceTest {
                     .where("run_id = '" + runId + "' AND rule = 'step_verdict'")
                     .collectAsList()
                     .get(0);
-            assertEquals(want.verdict, got.getAs("verdict"), "night " + (night + 1));
-            assertEquals(want.noise, got.<Double>getAs("noise"), 1e-9, "noise, night " + (night + 1));
-            assertEquals(want.change, got.<Double>getAs("step_change"), 1e-9, "Δ, night " + (night + 1));
-            assertEquals(want.topKernel, got.getAs("top_kernel"), "top kernel, night " + (night + 1));
-            assertEquals(want.topDeltaMs, got.<Double>getAs("top_kernel_delta_ms"), 1e-9);
+            assertEquals(want.verdict(), got.getAs("verdict"), "night " + (night + 1));
+            assertEquals(want.noise(), got.<Double>getAs("noise"), 1e-9, "noise, night " + (night + 1));
+            assertEquals(want.change(), got.<Double>getAs("step_change"), 1e-9, "Δ, night " + (night + 1));
+            assertEquals(want.topKernel(), got.getAs("top_kernel"), "top kernel, night " + (night + 1));
+            assertEquals(want.topDeltaMs(), got.<Double>getAs("top_kernel_delta_ms"), 1e-9);
             List<Row> kernels = spark.read()
                     .format("iceberg")
                     .load(archive.table("regression_kernels"))
@@ -104,8 +92,8 @@ class RunVerdictSequenceTest {
                     .orderBy("position")
                     .collectAsList();
             assertEquals(5, kernels.size(), "night " + (night + 1));
-            assertEquals(want.topKernel, kernels.get(0).getAs("kernel"));
-            assertEquals(want.topDeltaMs, kernels.get(0).<Double>getAs("delta_ms"), 1e-9);
+            assertEquals(want.topKernel(), kernels.get(0).getAs("kernel"));
+            assertEquals(want.topDeltaMs(), kernels.get(0).<Double>getAs("delta_ms"), 1e-9);
         }
         // on the GEMM nights the kernel that moved most is a GEMM, and the part that moved most is compute
         for (int night = 1; night < 3; night++) {
@@ -125,107 +113,5 @@ class RunVerdictSequenceTest {
         assertTrue(a.ok(), a.error());
         String why = SqlCookbookTest.differs(a.documented(), a.actual());
         assertNull(why, () -> why + "\nactual:\n" + a.actual());
-    }
-
-    /** One run as the independent implementation sees it: trimmed step durations and kernel ms per (rank, step). */
-    private record Run(List<Double> trimmedStepsMs, Map<String, Double> kernelMsPerRankStep) {
-        private static final Pattern STEP = Pattern.compile("ProfilerStep#(\\d+)$");
-
-        static Run read(Path workloadDir) throws IOException {
-            List<Path> files;
-            try (Stream<Path> s = Files.walk(workloadDir)) {
-                files = s.filter(p -> p.toString().endsWith("_trace.json"))
-                        .sorted()
-                        .toList();
-            }
-            List<Double> trimmed = new ArrayList<>();
-            Map<String, Double> kernelUs = new TreeMap<>();
-            int rankSteps = 0;
-            ObjectMapper json = new ObjectMapper();
-            for (Path f : files) {
-                JsonNode events = json.readTree(f.toFile()).get("traceEvents");
-                TreeMap<Long, double[]> windows = new TreeMap<>(); // step → [ts, dur] in µs
-                Map<Long, Double> launchTs = new HashMap<>(); // correlation → runtime call start
-                for (JsonNode e : events) {
-                    String cat = e.path("cat").asText();
-                    if (cat.equals("user_annotation")) {
-                        Matcher m = STEP.matcher(e.path("name").asText());
-                        if (m.find())
-                            windows.put(Long.parseLong(m.group(1)), new double[] {
-                                e.get("ts").asDouble(), e.get("dur").asDouble()
-                            });
-                    } else if (cat.equals("cuda_runtime") && e.path("args").has("correlation")) {
-                        launchTs.put(
-                                e.get("args").get("correlation").asLong(),
-                                e.get("ts").asDouble());
-                    }
-                }
-                List<double[]> steps = new ArrayList<>(windows.values());
-                rankSteps += steps.size();
-                List<double[]> kept = steps.size() > 2 ? steps.subList(1, steps.size() - 1) : steps;
-                for (double[] w : kept) trimmed.add(w[1] / 1000);
-                for (JsonNode e : events) {
-                    String cat = e.path("cat").asText();
-                    if (!cat.equals("kernel") && !cat.equals("gpu_memcpy") && !cat.equals("gpu_memset")) continue;
-                    Double launch =
-                            launchTs.get(e.path("args").path("correlation").asLong(-1));
-                    double at = launch != null ? launch : e.get("ts").asDouble();
-                    boolean inStep = steps.stream().anyMatch(w -> at >= w[0] && at < w[0] + w[1]);
-                    if (inStep)
-                        kernelUs.merge(e.get("name").asText(), e.get("dur").asDouble(), Double::sum);
-                }
-            }
-            Map<String, Double> perRankStep = new TreeMap<>();
-            for (Map.Entry<String, Double> k : kernelUs.entrySet())
-                perRankStep.put(k.getKey(), k.getValue() / 1000 / rankSteps);
-            return new Run(trimmed, perRankStep);
-        }
-    }
-
-    /** METRICS.md §4 as written, on two runs. */
-    private record Verdict(String verdict, double change, double noise, String topKernel, double topDeltaMs) {
-        static Verdict of(Run a, Run b) {
-            double[] sa = sorted(a.trimmedStepsMs());
-            double[] sb = sorted(b.trimmedStepsMs());
-            double medA = pct(sa, 0.5);
-            double medB = pct(sb, 0.5);
-            double change = medB / medA - 1;
-            double noise = Math.max(0.02, Math.max(spread(sa), spread(sb)));
-            String v;
-            if (Math.abs(change) <= noise) v = "neutral";
-            else if (change > noise && pct(sb, 0.1) > medA) v = "regression_likely";
-            else if (change < -noise && pct(sb, 0.9) < medA) v = "improvement_likely";
-            else v = "inconclusive";
-            TreeSet<String> names = new TreeSet<>(a.kernelMsPerRankStep().keySet());
-            names.addAll(b.kernelMsPerRankStep().keySet());
-            String top = null;
-            double topDelta = 0;
-            for (String n : names) { // ascending names: on equal |Δ| the first name stays
-                double d = b.kernelMsPerRankStep().getOrDefault(n, 0.0)
-                        - a.kernelMsPerRankStep().getOrDefault(n, 0.0);
-                if (top == null || Math.abs(d) > Math.abs(topDelta)) {
-                    top = n;
-                    topDelta = d;
-                }
-            }
-            assertNotNull(top);
-            return new Verdict(v, change, noise, top, topDelta);
-        }
-
-        static double spread(double[] s) {
-            return (pct(s, 0.9) - pct(s, 0.1)) / (2 * pct(s, 0.5));
-        }
-
-        /** Nearest rank: the smallest value with at least p of the values at or below it. */
-        static double pct(double[] s, double p) {
-            for (int i = 0; i < s.length; i++) if ((i + 1) >= p * s.length - 1e-9) return s[i];
-            return s[s.length - 1];
-        }
-
-        static double[] sorted(List<Double> v) {
-            double[] s = v.stream().mapToDouble(Double::doubleValue).toArray();
-            Arrays.sort(s);
-            return s;
-        }
     }
 }

@@ -112,7 +112,7 @@ public final class RunPair {
         List<StepSample> s = new ArrayList<>();
         for (RunRow r : rows) {
             if (isStepValue(r) && r.metric().equals(metric) && sameFigure(r, figure, key))
-                s.add(new StepSample(r.rank(), r.step(), r.value(), null, null, null, null));
+                s.add(StepSample.of(r.rank(), r.step(), r.value()));
         }
         if (s.isEmpty()) return null;
         return StepSample.trimmed(s).stream().mapToDouble(StepSample::stepMs).toArray();
@@ -121,10 +121,14 @@ public final class RunPair {
     /**
      * A run's (rank, step) samples: the step's duration ({@code iter_time}), its compute and exposed communication
      * ({@code comm_comp_overlap}), its idle time and span ({@code pipeline_bubble}); exposed copies are what of the busy
-     * span is neither compute nor exposed communication. Steps without a duration are left out.
+     * span is neither compute nor exposed communication. The idle time is split by {@code idle_breakdown}'s host and
+     * device wait (the gaps between the step's GPU activities); what they leave is {@code idle_other}: the idle time of
+     * pipeline_bubble's span before the first GPU activity and after the last (the span starts at the step's start),
+     * the gaps no launch record explains, and all of it in a step idle_breakdown has no row for. So the three idle
+     * parts add up to the idle time. Steps without a duration are left out.
      */
     static List<StepSample> stepSamples(List<RunRow> rows) {
-        Map<Integer, Map<Long, double[]>> byRankStep = new LinkedHashMap<>(); // rank → step → the five figures
+        Map<Integer, Map<Long, double[]>> byRankStep = new LinkedHashMap<>(); // rank → step → the figures by slot
         for (RunRow r : rows) {
             int slot = stepSlot(r);
             if (slot < 0 || !isStepValue(r)) continue;
@@ -147,7 +151,16 @@ public final class RunPair {
             Double copies = compute == null || exposedComm == null || idle == null || span == null
                     ? null
                     : span - idle - compute - exposedComm;
-            out.add(new StepSample(rank, step, v[STEP], compute, exposedComm, copies, idle));
+            Double hostWait = null;
+            Double deviceWait = null;
+            Double rest = null;
+            if (idle != null) {
+                boolean split = !Double.isNaN(v[HOST_WAIT]) && !Double.isNaN(v[DEVICE_WAIT]);
+                hostWait = split ? v[HOST_WAIT] : 0.0;
+                deviceWait = split ? v[DEVICE_WAIT] : 0.0;
+                rest = idle - hostWait - deviceWait;
+            }
+            out.add(new StepSample(rank, step, v[STEP], compute, exposedComm, copies, hostWait, deviceWait, rest));
         }));
         return out;
     }
@@ -157,7 +170,9 @@ public final class RunPair {
     private static final int EXPOSED_COMM = 2;
     private static final int IDLE = 3;
     private static final int SPAN = 4;
-    private static final int SLOTS = 5;
+    private static final int HOST_WAIT = 5;
+    private static final int DEVICE_WAIT = 6;
+    private static final int SLOTS = 7;
 
     /** Which of a step sample's figures a metric row is, or -1. */
     private static int stepSlot(RunRow r) {
@@ -174,6 +189,12 @@ public final class RunPair {
                 switch (figure) {
                     case "bubble_time_ms" -> IDLE;
                     case "total_time_ms" -> SPAN;
+                    default -> -1;
+                };
+            case "idle_breakdown" ->
+                switch (figure) {
+                    case "host_wait_ms" -> HOST_WAIT;
+                    case "device_wait_ms" -> DEVICE_WAIT;
                     default -> -1;
                 };
             default -> -1;

@@ -9,7 +9,7 @@ import org.tracelake.jobs.metrics.FigureReference.Direction;
 /**
  * The step time of two runs compared (METRICS.md §4 "Run comparison verdicts"): the verdict on their trimmed step
  * durations, and the change of the median step split into the medians' changes of its parts (compute, exposed
- * communication, exposed copies, idle), with what the parts do not account for as {@code other} so that the split adds
+ * communication, exposed copies, idle host-wait, device-wait and other idle), with what the parts do not account for as {@code other} so that the split adds
  * up to the step's change exactly (the median of a sum is not the sum of the medians).
  *
  * @param deltaMs med(B) − med(A) of the trimmed step durations; null when a run has no step
@@ -36,6 +36,17 @@ public record StepComparison(RunVerdict.Result result, String verdict, Double de
         }
         parts.put("other", allParts ? deltaMs - explained : null);
         return new StepComparison(r, r.verdict(Direction.LOWER), deltaMs, parts);
+    }
+
+    /** The idle time's change as a whole: the sum of its parts' ({@link StepSample#IDLE_PARTS}); null if one is unknown. */
+    public Double idleDeltaMs() {
+        double sum = 0;
+        for (String part : StepSample.IDLE_PARTS) {
+            Double d = parts.get(part);
+            if (d == null) return null;
+            sum += d;
+        }
+        return sum;
     }
 
     /** The part that moved most (largest |change|, {@code other} included), or null when no part is known. */

@@ -9,15 +9,37 @@ import java.util.TreeMap;
 
 /**
  * One (rank, step) of a run as the metrics table has it at step scope: the step's duration ({@code iter_time}) and the
- * parts of its GPU span ({@code comm_comp_overlap}'s compute and exposed communication, {@code pipeline_bubble}'s idle
- * time, and the exposed copies that remain of the busy time); a part is null where the step has no GPU activity.
+ * parts of its GPU span ({@code comm_comp_overlap}'s compute and exposed communication, the exposed copies that remain
+ * of the busy time, and {@code pipeline_bubble}'s idle time split as {@code idle_breakdown} splits its gaps: host wait,
+ * device wait, and the rest: {@code idle_other}); a part is null where the step has no GPU activity.
  */
 public record StepSample(
-        int rank, long step, double stepMs, Double computeMs, Double exposedCommMs, Double exposedCopyMs, Double idleMs)
+        int rank,
+        long step,
+        double stepMs,
+        Double computeMs,
+        Double exposedCommMs,
+        Double exposedCopyMs,
+        Double idleHostWaitMs,
+        Double idleDeviceWaitMs,
+        Double idleOtherMs)
         implements Serializable {
 
-    /** The parts of the step, in the order they stack (time_breakdown's, METRICS.md §4). */
-    public static final List<String> PARTS = List.of("compute", "exposed_comm", "exposed_copy", "idle");
+    /**
+     * The parts of the step, in the order they stack (time_breakdown's, METRICS.md §4: compute, exposed communication,
+     * exposed copies, idle host-wait, idle device-wait); the rest of the idle time (the span's edges, gaps no launch
+     * record explains) is a part of its own, so that the parts add up to the step's GPU span.
+     */
+    public static final List<String> PARTS =
+            List.of("compute", "exposed_comm", "exposed_copy", "idle_host_wait", "idle_device_wait", "idle_other");
+
+    /** The idle parts of {@link #PARTS}: together, the step's idle time. */
+    public static final List<String> IDLE_PARTS = List.of("idle_host_wait", "idle_device_wait", "idle_other");
+
+    /** A sample of a figure's per-step value alone (no parts). */
+    static StepSample of(int rank, long step, double value) {
+        return new StepSample(rank, step, value, null, null, null, null, null, null);
+    }
 
     /** A part's value by its name in {@link #PARTS}. */
     public Double part(String name) {
@@ -25,7 +47,9 @@ public record StepSample(
             case "compute" -> computeMs;
             case "exposed_comm" -> exposedCommMs;
             case "exposed_copy" -> exposedCopyMs;
-            case "idle" -> idleMs;
+            case "idle_host_wait" -> idleHostWaitMs;
+            case "idle_device_wait" -> idleDeviceWaitMs;
+            case "idle_other" -> idleOtherMs;
             default -> throw new IllegalArgumentException("no step part " + name);
         };
     }

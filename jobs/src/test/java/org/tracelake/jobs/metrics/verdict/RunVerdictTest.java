@@ -102,8 +102,8 @@ class RunVerdictTest {
      * rank 1 steps 1-2 of 11, 13 (two steps: both kept) → 10 11 12 13: med = 2nd = 11, P10 = 10, P90 = 4th = 13,
      * spread = 3 / 22 = 0.136. Run B the same + 10 ms (and 50/60 at the ends): 20 21 22 23, med 21, spread 3 / 42.
      * Δ = 21 / 11 − 1 = 0.909 > 0.136 and P10(B) = 20 > 11: regression_likely, +10 ms. Every step's compute is
-     * step − 2 ms, its exposed communication 1 ms, its idle 1 ms, its exposed copies 0: compute med 9 → 19 (+10),
-     * the others +0, other = 10 − 10 = 0.
+     * step − 2 ms, its exposed communication 1 ms, its idle 1 ms (0.6 host wait, 0.3 device wait, 0.1 other),
+     * its exposed copies 0: compute med 9 → 19 (+10), the others +0, other = 10 − 10 = 0.
      */
     @Test
     void theStepChangeSplitsIntoItsParts() {
@@ -117,9 +117,70 @@ class RunVerdictTest {
         assertEquals(10.0, c.parts().get("compute"), EPS);
         assertEquals(0.0, c.parts().get("exposed_comm"), EPS);
         assertEquals(0.0, c.parts().get("exposed_copy"), EPS);
-        assertEquals(0.0, c.parts().get("idle"), EPS);
+        for (String idle : StepSample.IDLE_PARTS) assertEquals(0.0, c.parts().get(idle), EPS, idle);
+        assertEquals(0.0, c.idleDeltaMs(), EPS);
         assertEquals(0.0, c.parts().get("other"), EPS);
         assertEquals("compute", c.partMovedMost());
+    }
+
+    /**
+     * The idle time split as idle_breakdown splits it, from one (rank, step)'s metric rows. Step 1: iter_time 10 ms,
+     * comp_time 6, exposed_comm 1, bubble (idle) 2 of a GPU span of 9, host wait 1.2, device wait 0.5 → exposed copies
+     * 9 − 2 − 6 − 1 = 0, other idle 2 − 1.2 − 0.5 = 0.3 (the span's edges and unexplained gaps). Step 2 the same
+     * without idle_breakdown rows: its whole idle of 2 ms is other. Step 3 has no GPU activity: every part null.
+     */
+    @Test
+    void theIdleTimeSplitsIntoHostWaitDeviceWaitAndUnattributed() {
+        List<RunRow> rows = new ArrayList<>();
+        for (long step = 1; step <= 3; step++) {
+            rows.add(stepRow("iter_time", null, step, 10));
+            if (step == 3) continue;
+            rows.add(stepRow("comm_comp_overlap", "comp_time_ms", step, 6));
+            rows.add(stepRow("comm_comp_overlap", "exposed_comm_ms", step, 1));
+            rows.add(stepRow("pipeline_bubble", "bubble_time_ms", step, 2));
+            rows.add(stepRow("pipeline_bubble", "total_time_ms", step, 9));
+            if (step == 2) continue;
+            rows.add(stepRow("idle_breakdown", "host_wait_ms", step, 1.2));
+            rows.add(stepRow("idle_breakdown", "device_wait_ms", step, 0.5));
+        }
+        List<StepSample> s = RunPair.stepSamples(rows);
+        assertEquals(3, s.size());
+        StepSample one = s.get(0);
+        assertEquals(0.0, one.exposedCopyMs(), EPS);
+        assertEquals(1.2, one.idleHostWaitMs(), EPS);
+        assertEquals(0.5, one.idleDeviceWaitMs(), EPS);
+        assertEquals(0.3, one.idleOtherMs(), EPS);
+        StepSample two = s.get(1);
+        assertEquals(0.0, two.idleHostWaitMs(), EPS);
+        assertEquals(0.0, two.idleDeviceWaitMs(), EPS);
+        assertEquals(2.0, two.idleOtherMs(), EPS);
+        for (String part : StepSample.PARTS) assertNull(s.get(2).part(part), part);
+    }
+
+    /**
+     * A run whose GPU waits longer for the host: every step of B is 2 ms longer than A's, all of it idle host wait
+     * (1 → 3 ms). The step's change is +2 ms, idle_host_wait +2, every other part 0.
+     */
+    @Test
+    void aLateHostShowsAsIdleHostWait() {
+        List<StepSample> a = new ArrayList<>();
+        List<StepSample> b = new ArrayList<>();
+        for (int step = 1; step <= 6; step++) {
+            double jitter = step * 0.01;
+            a.add(new StepSample(0, step, 20 + jitter, 15 + jitter, 2.0, 0.5, 1.0, 1.0, 0.5));
+            b.add(new StepSample(0, step, 22 + jitter, 15 + jitter, 2.0, 0.5, 3.0, 1.0, 0.5));
+        }
+        StepComparison c = StepComparison.of(a, b);
+        assertEquals(2.0, c.deltaMs(), EPS);
+        assertEquals(2.0, c.parts().get("idle_host_wait"), EPS);
+        assertEquals(2.0, c.idleDeltaMs(), EPS);
+        assertEquals(0.0, c.parts().get("compute"), EPS);
+        assertEquals(0.0, c.parts().get("other"), EPS);
+        assertEquals("idle_host_wait", c.partMovedMost());
+    }
+
+    private static RunRow stepRow(String metric, String figure, long step, double value) {
+        return new RunRow(true, null, metric, figure, "step", 0, step, null, value);
     }
 
     private static List<StepSample> steps(double[] rank0, double[] rank1) {
@@ -128,7 +189,7 @@ class RunVerdictTest {
         for (int r = 0; r < 2; r++) {
             for (int s = 0; s < ranks[r].length; s++) {
                 double ms = ranks[r][s];
-                out.add(new StepSample(r, s + 1, ms, ms - 2, 1.0, 0.0, 1.0));
+                out.add(new StepSample(r, s + 1, ms, ms - 2, 1.0, 0.0, 0.6, 0.3, 0.1));
             }
         }
         return out;
