@@ -20,7 +20,8 @@ import org.tracelake.jobs.spark.Settings;
 /**
  * Per-device tables: peak dense FLOPS for mfu ({@code conf/device_peak_flops.csv}, from the file named by
  * {@code spark.tracelake.devicePeakFlops} when set, else the copy bundled in the jar), and interconnect bandwidth
- * for the Hockney fit's bound ({@code conf/device_interconnect_bw.csv}, likewise).
+ * for the Hockney fit's bound ({@code conf/device_interconnect_bw.csv}, likewise), and device memory for the
+ * memory_pressure finding ({@code conf/device_memory.csv}, likewise).
  */
 public final class DevicePeaks {
     static final StructType SCHEMA = new StructType()
@@ -51,11 +52,15 @@ public final class DevicePeaks {
                 Settings.of(spark).get(Settings.DEVICE_INTERCONNECT_BW),
                 "device_interconnect_bw.csv",
                 "device interconnect bandwidth table");
-        List<DevicePeakTable.Entry> bandwidths = new ArrayList<>();
-        for (Row r : parse(links, 1e9)) {
-            bandwidths.add(new DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
-        }
-        return new DevicePeakTable(entries, bandwidths);
+        String memory =
+                read(Settings.of(spark).get(Settings.DEVICE_MEMORY), "device_memory.csv", "device memory table");
+        return new DevicePeakTable(entries, entries(parse(links, 1e9)), entries(parse(memory, 1024.0 * 1024 * 1024)));
+    }
+
+    private static List<DevicePeakTable.Entry> entries(List<Row> rows) {
+        List<DevicePeakTable.Entry> out = new ArrayList<>();
+        for (Row r : rows) out.add(new DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
+        return out;
     }
 
     /** The file at the path when one is given, else the copy bundled in the jar under conf/. */
@@ -72,7 +77,7 @@ public final class DevicePeaks {
     }
 
     /** Rows (priority, pattern, value × scale, note) of a pattern,value,note table; # lines and the header skipped. */
-    static List<Row> parse(String csv, double scale) {
+    public static List<Row> parse(String csv, double scale) {
         List<Row> rows = new ArrayList<>();
         int priority = 0;
         for (String line : csv.split("\n")) {

@@ -51,6 +51,12 @@ public final class Settings {
             "GPU-to-GPU link bandwidth per device model and direction, the bound of the Hockney fit (default: the "
                     + "bundled conf/device_interconnect_bw.csv)",
             v -> DevicePeakFile.check(v, "bw_gbps_per_direction"));
+    public static final Key<String> DEVICE_MEMORY = new Key<>(
+            "spark.tracelake.deviceMemory",
+            "",
+            "device memory per GPU model (GiB), for the memory_pressure finding (default: the bundled"
+                    + " conf/device_memory.csv)",
+            v -> DevicePeakFile.check(v, "memory_gib"));
 
     public static final Key<String> FINDINGS = new Key<>(
             "spark.tracelake.findings",
@@ -114,6 +120,7 @@ public final class Settings {
             LOCK_STALE_AFTER_HOURS,
             DEVICE_PEAK_FLOPS,
             DEVICE_INTERCONNECT_BW,
+            DEVICE_MEMORY,
             FINDINGS,
             METRICS_CODEGEN,
             RANK_PASS_AT_INGEST,

@@ -109,7 +109,8 @@ final class WorkloadReducer implements Function<Tuple2<String, Iterable<Workload
         for (CollectiveHangs.Hang h : sideResult.hangs())
             stuck.add(new FindingRules.Hang(h.pgName(), h.collectiveSeqId(), h.op(), h.missingRanks(), h.isRoot()));
         List<Row> findings = new ArrayList<>();
-        for (Finding f : FindingRules.all(workload, all, stuck, thresholds)) findings.add(f.toRow());
+        FindingRules.Device device = new FindingRules.Device(card.xpuModel(), peaks.memoryBytesFor(card.xpuModel()));
+        for (Finding f : FindingRules.all(workload, all, stuck, device, thresholds)) findings.add(f.toRow());
         files.write(Tables.FINDINGS, workload, findings);
         return new long[] {metrics.size(), instances.size()};
     }

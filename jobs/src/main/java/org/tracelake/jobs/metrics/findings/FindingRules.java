@@ -21,8 +21,22 @@ public final class FindingRules {
     /** A stuck collective as the hang rule reads it (collective_hangs). */
     public record Hang(String pgName, long seq, String op, List<Integer> missingRanks, boolean isRoot) {}
 
-    /** Every rule's findings for the workload, most severe first. */
+    /**
+     * The workload's device as the memory rule reads it: the card's model and its memory in bytes
+     * (conf/device_memory.csv; null when the table names no single size for the model).
+     */
+    public record Device(String model, Double memoryBytes) {
+        public static final Device UNKNOWN = new Device(null, null);
+    }
+
+    /** Every rule's findings for the workload, most severe first, without a device memory size to judge against. */
     public static List<Finding> all(String workload, List<MetricRow> rows, List<Hang> hangs, FindingThresholds t) {
+        return all(workload, rows, hangs, Device.UNKNOWN, t);
+    }
+
+    /** Every rule's findings for the workload, most severe first. */
+    public static List<Finding> all(
+            String workload, List<MetricRow> rows, List<Hang> hangs, Device device, FindingThresholds t) {
         Rows r = new Rows(rows);
         List<Finding> out = new ArrayList<>();
         out.addAll(straggler(workload, r, t));
@@ -31,6 +45,7 @@ public final class FindingRules {
         out.addAll(exposedComm(workload, r, t));
         out.addAll(hangs(workload, hangs, t));
         out.addAll(memoryFragmentation(workload, r, t));
+        out.addAll(memoryPressure(workload, r, device, t));
         out.addAll(lowSmCoverage(workload, r, t));
         out.addAll(droppedKernels(workload, r, t));
         out.sort((a, b) -> Integer.compare(Finding.order(a.severity()), Finding.order(b.severity())));
@@ -305,6 +320,40 @@ public final class FindingRules {
                                 + " early.",
                         pct(f))));
     }
+
+    /**
+     * Peak allocation close to the device's memory: the memory snapshot's peak_allocated_bytes (the largest device's)
+     * over the memory of the card's device model. Silent when either is unknown: a model sold with several memory
+     * sizes is not judged against a guess.
+     */
+    static List<Finding> memoryPressure(String workload, Rows r, Device device, FindingThresholds t) {
+        Double peak = r.value("peak_allocated_bytes", null);
+        if (peak == null || device.memoryBytes() == null || device.memoryBytes() <= 0) return List.of();
+        double fraction = peak / device.memoryBytes();
+        FindingThresholds.Level level = t.reached("memory_pressure", fraction, false);
+        if (level == null) return List.of();
+        return List.of(new Finding(
+                workload,
+                "memory_pressure",
+                level.severity(),
+                null,
+                fraction,
+                level.threshold(),
+                "fraction",
+                null,
+                "peak_allocated_bytes; peak_reserved_bytes; oom_count",
+                String.format(
+                        Locale.ROOT,
+                        "peak allocation %.1f GiB is %s of the %s's %.0f GiB: little room for a larger batch or a"
+                                + " fragmented cache; an OOM is close. Shrink activations (activation checkpointing,"
+                                + " smaller micro-batches) or shard more (FSDP, ZeRO).",
+                        peak / GIB,
+                        pct(fraction),
+                        device.model(),
+                        device.memoryBytes() / GIB)));
+    }
+
+    private static final double GIB = 1024.0 * 1024 * 1024;
 
     /** Kernels that launch too few blocks to fill the GPU (mean_sm_coverage below the threshold). */
     static List<Finding> lowSmCoverage(String workload, Rows r, FindingThresholds t) {

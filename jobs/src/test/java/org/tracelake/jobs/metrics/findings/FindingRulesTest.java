@@ -154,6 +154,66 @@ class FindingRulesTest {
         assertEquals(List.of("memory_fragmentation:warning", "low_sm_coverage:info"), rules);
     }
 
+    /**
+     * Peak allocation against device memory (conf/device_memory.csv by the card's model). An H100 has 80 GiB: a peak of
+     * 75 GiB is 75 / 80 = 0.9375 of it, past the warning (0.9) but not the critical level (0.97); 78 GiB is 0.975,
+     * critical; 60 GiB (0.75) is quiet. A bare "NVIDIA A100" (40 or 80 GB) has no size in the table: no finding, however
+     * high the peak. The sizes come from the bundled table itself.
+     */
+    @Test
+    void memoryPressureAgainstTheDevicesMemory() {
+        org.tracelake.jobs.metrics.workload.DevicePeakTable table = bundledMemoryTable();
+        double gib = 1024.0 * 1024 * 1024;
+        assertEquals(80 * gib, table.memoryBytesFor("NVIDIA H100 80GB HBM3"));
+        assertEquals(94 * gib, table.memoryBytesFor("NVIDIA H100 NVL"));
+        assertEquals(80 * gib, table.memoryBytesFor("NVIDIA A100-SXM4-80GB"));
+        assertEquals(40 * gib, table.memoryBytesFor("NVIDIA A100-PCIE-40GB"));
+        assertEquals(192 * gib, table.memoryBytesFor("AMD Instinct MI300X"));
+        assertEquals(null, table.memoryBytesFor("NVIDIA A100"));
+        assertEquals(null, table.memoryBytesFor("NVIDIA V100"));
+
+        FindingRules.Device h100 = new FindingRules.Device("NVIDIA H100", table.memoryBytesFor("NVIDIA H100"));
+        List<Finding> f = FindingRules.all(
+                "w", List.of(w("peak_allocated_bytes", null, 75 * gib, null)), List.of(), h100, BUNDLED);
+        assertEquals(1, f.size(), f.toString());
+        assertEquals("memory_pressure", f.get(0).rule());
+        assertEquals("warning", f.get(0).severity());
+        assertEquals(0.9375, f.get(0).value(), 1e-12);
+        assertEquals(0.9, f.get(0).threshold());
+        assertTrue(
+                f.get(0).message().startsWith("peak allocation 75.0 GiB is 94% of the NVIDIA H100's 80 GiB"),
+                f.get(0).message());
+        assertEquals(
+                "critical",
+                FindingRules.all(
+                                "w", List.of(w("peak_allocated_bytes", null, 78 * gib, null)), List.of(), h100, BUNDLED)
+                        .get(0)
+                        .severity());
+        assertEquals(
+                List.of(),
+                FindingRules.all(
+                        "w", List.of(w("peak_allocated_bytes", null, 60 * gib, null)), List.of(), h100, BUNDLED));
+        FindingRules.Device a100 = new FindingRules.Device("NVIDIA A100", table.memoryBytesFor("NVIDIA A100"));
+        assertEquals(
+                List.of(),
+                FindingRules.all(
+                        "w", List.of(w("peak_allocated_bytes", null, 79 * gib, null)), List.of(), a100, BUNDLED));
+    }
+
+    /** The bundled conf/device_memory.csv, as the metric engine reads it. */
+    private static org.tracelake.jobs.metrics.workload.DevicePeakTable bundledMemoryTable() {
+        try (java.io.InputStream in = FindingRulesTest.class.getResourceAsStream("/conf/device_memory.csv")) {
+            String csv = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            List<org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry> entries = new ArrayList<>();
+            for (org.apache.spark.sql.Row r : org.tracelake.jobs.metrics.DevicePeaks.parse(csv, 1024.0 * 1024 * 1024))
+                entries.add(
+                        new org.tracelake.jobs.metrics.workload.DevicePeakTable.Entry(r.getString(1), r.getDouble(2)));
+            return new org.tracelake.jobs.metrics.workload.DevicePeakTable(List.of(), List.of(), entries);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** A site's file moves the straggler's warning to 100 µs: a 60 µs lag is then only info. Bad lines are named. */
     @Test
     void aSiteOverridesThresholds() {
