@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.testing.MainProcess;
@@ -33,8 +32,6 @@ class ServeBackgroundTest {
     }
 
     @Test
-    @Disabled("unfinished (issue 42 item 3): `serve --background` exited 2 in its last run, before the fix that passes"
-            + " on only the arguments after `serve`; not rerun since")
     void sqlUsesARunningServeUntilItIsStopped() throws Exception {
         TestArchive archive = new TestArchive(tmp).generated("a", 2, 2, 1, 0);
         assertTrue(archive.refresh(SharedSpark.get()).allOk());
