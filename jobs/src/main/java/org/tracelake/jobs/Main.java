@@ -1,5 +1,6 @@
 package org.tracelake.jobs;
 
+import java.util.List;
 import org.apache.logging.log4j.LogManager;
 import org.tracelake.jobs.cli.CheckCommand;
 import org.tracelake.jobs.cli.ExitCodes;
@@ -25,8 +26,10 @@ import picocli.CommandLine.Command;
         name = "tracelake",
         mixinStandardHelpOptions = true,
         version = "tracelake 0.1.0",
-        description = "Turns archives of distributed training/inference traces into Parquet tables and metrics.",
-        subcommands = {
+        description = "Turns archives of distributed training/inference traces into Parquet tables and metrics.")
+public final class Main implements Runnable {
+    /** Every job, in the order {@code tracelake --help} lists them. */
+    private static final List<Class<?>> COMMANDS = List.of(
             RefreshCommand.class,
             IngestCommand.class,
             SqlCommand.class,
@@ -37,17 +40,33 @@ import picocli.CommandLine.Command;
             CheckCommand.class,
             MigrateCommand.class,
             GenerateCommand.class,
-            CommandLine.HelpCommand.class
-        })
-public final class Main implements Runnable {
+            CommandLine.HelpCommand.class);
 
     @Override
     public void run() {
-        HelpText.install(new CommandLine(this)).usage(System.out);
+        commandLine(null).usage(System.out);
+    }
+
+    /**
+     * The command line with the jobs it needs: only the named one when the first argument names a job (picocli builds
+     * every registered command's model by reflection at start, a good share of a short {@code sql --remote}'s start),
+     * every job otherwise (the list of {@code --help}, {@code help JOB}, suggestions for a misspelt job).
+     */
+    public static CommandLine commandLine(String first) {
+        CommandLine cmd = new CommandLine(new Main());
+        Class<?> named = null;
+        for (Class<?> c : COMMANDS) {
+            if (c != CommandLine.HelpCommand.class
+                    && c.getAnnotation(Command.class).name().equals(first)) named = c;
+        }
+        for (Class<?> c : COMMANDS) {
+            if (named == null || c == named) cmd.addSubcommand(c);
+        }
+        return HelpText.install(cmd);
     }
 
     public static int run(String... args) {
-        return HelpText.install(new CommandLine(new Main()))
+        return commandLine(args.length > 0 ? args[0] : null)
                 .setExitCodeExceptionMapper(
                         e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILED)
                 .setParameterExceptionHandler(Usage::parameterError)

@@ -44,7 +44,7 @@ class HelpTextTest {
     void everyOptionOfEveryCommandHasADescription() {
         List<String> bare = new ArrayList<>();
         int options = 0;
-        for (CommandSpec spec : commands(new CommandLine(new Main()))) {
+        for (CommandSpec spec : commands(Main.commandLine(null))) {
             List<ArgSpec> args = new ArrayList<>(spec.options());
             args.addAll(spec.positionalParameters());
             for (ArgSpec a : args) {
@@ -63,7 +63,7 @@ class HelpTextTest {
     void mainHelpPrintsEveryCommandsWholeDescription() {
         String help = out("--help");
         String flat = words(help);
-        CommandLine main = new CommandLine(new Main());
+        CommandLine main = Main.commandLine(null);
         assertEquals(11, main.getSubcommands().size());
         for (CommandLine sub : main.getSubcommands().values()) {
             String[] description = sub.getCommandSpec().usageMessage().description();
@@ -104,7 +104,7 @@ class HelpTextTest {
      */
     @Test
     void everyHelpFitsEightyColumnsAndKeepsItsTables() {
-        CommandLine main = new CommandLine(new Main());
+        CommandLine main = Main.commandLine(null);
         List<String> pages = new ArrayList<>(List.of("--help"));
         for (String sub : main.getSubcommands().keySet()) pages.add(sub);
         for (String page : pages) {
@@ -126,7 +126,7 @@ class HelpTextTest {
         // the prose of generate and serve is one paragraph, filled: no line ends far short of the width but the last
         for (String page : List.of("generate", "serve")) {
             String help = out(page, "--help");
-            String first = new CommandLine(new Main())
+            String first = Main.commandLine(null)
                     .getSubcommands()
                     .get(page)
                     .getCommandSpec()
