@@ -53,6 +53,10 @@ public final class Main implements Runnable {
      * every job otherwise (the list of {@code --help}, {@code help JOB}, suggestions for a misspelt job).
      */
     public static CommandLine commandLine(String first) {
+        // picocli's default factory looks for Groovy's Closure class as it is first used, unless told not to: a class
+        // that is not on the class path, so every one of its 200 jars was opened for it, a third of a second of every
+        // start (most of a quick `sql` through serve). tracelake's commands are plain Java, never Groovy closures.
+        System.setProperty("picocli.disable.closures", "true");
         CommandLine cmd = new CommandLine(new Main());
         Class<?> named = null;
         for (Class<?> c : COMMANDS) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,6 +62,23 @@ class ServeBackgroundTest {
         assertEquals("key,value\nspark.app.name,tracelake serve\n", sql(wh, "sql-remote"), "answered by serve");
         assertEquals("key,value\nspark.app.name,tracelake sql\n", sql(wh, "sql-local", "--local"), "--local: its own");
 
+        // bin/tracelake runs such statements on the thin client's short class path: the same answers in every
+        // format, and an error the server reports, with no class missing on the way
+        String q = "SELECT workload, count(*) AS n, max(rank) AS top FROM events GROUP BY workload ORDER BY workload";
+        for (String format : List.of("table", "json", "csv")) {
+            List<String> args = List.of("sql", "--warehouse", wh, "--format", format, q);
+            String full = run(MainProcess.command(args.toArray(String[]::new)), "full-" + format, 0);
+            String thin = run(MainProcess.thinClientCommand(args.toArray(String[]::new)), "thin-" + format, 0);
+            assertEquals(full, thin, format);
+            if (format.equals("csv")) { // one workload "a" of ranks 0 and 1
+                assertTrue(full.startsWith("workload,n,top\na,") && full.endsWith(",1\n"), full);
+            }
+        }
+        run(MainProcess.thinClientCommand("sql", "--warehouse", wh, "SELECT * FROM no_such_table"), "thin-error", 1);
+        assertTrue(
+                Files.readString(tmp.resolve("thin-error.err")).contains("no_such_table"),
+                Files.readString(tmp.resolve("thin-error.err")));
+
         Process stop = MainProcess.startTo(
                 tmp.resolve("stop.out"), tmp.resolve("stop.err"), "serve", "--stop", "--warehouse", wh);
         assertTrue(stop.waitFor(300, TimeUnit.SECONDS));
@@ -68,6 +86,19 @@ class ServeBackgroundTest {
         assertFalse(ProcessHandle.of(running.pid()).map(ProcessHandle::isAlive).orElse(false), "serve ended");
         assertFalse(Files.exists(warehouse.resolve("_serve/server")), "its announcement removed");
         assertFalse(Files.exists(warehouse.resolve("_serve/token")), "its token removed");
+    }
+
+    /** Runs a command line to its end; returns its standard output, after checking its exit code. */
+    private String run(List<String> command, String name, int exitCode) throws Exception {
+        Path out = tmp.resolve(name + ".out");
+        Path err = tmp.resolve(name + ".err");
+        ProcessBuilder pb =
+                new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+        Process p = pb.start();
+        assertTrue(p.waitFor(600, TimeUnit.SECONDS), name);
+        assertEquals(exitCode, p.exitValue(), name + ": " + Files.readString(err));
+        return Files.readString(out);
     }
 
     private String sql(String wh, String name, String... extra) throws Exception {

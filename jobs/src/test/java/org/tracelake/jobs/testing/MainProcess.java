@@ -86,6 +86,29 @@ public final class MainProcess {
         return cmd;
     }
 
+    /**
+     * The java command line of {@code Main args…} on the thin client's own class path, as bin/tracelake runs {@code sql}
+     * with statements through serve: tracelake's classes and the jars of {@code jobs/target/client-classpath.txt}
+     * only (written by the build), with log4j's simple logger. A class the client needs outside those jars fails here.
+     */
+    public static List<String> thinClientCommand(String... args) throws IOException {
+        Path home = Path.of(System.getProperty("tracelake.home", "."));
+        String jars = Files.readString(home.resolve("jobs/target/client-classpath.txt"))
+                .strip();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of("-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        cmd.add("-Dlog4j2.loggerContextFactory=org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
+        cmd.add("-Dorg.apache.logging.log4j.simplelog.level=WARN");
+        cmd.add("-Dorg.apache.logging.log4j.simplelog.logFile=system.err");
+        cmd.addAll(Arrays.asList(Files.readString(home.resolve("jobs/target/jvm-options.txt"))
+                .trim()
+                .split("\\s+")));
+        cmd.addAll(List.of("-cp", home.resolve("jobs/target/classes") + ":" + jars, "org.tracelake.jobs.Main"));
+        cmd.addAll(Arrays.asList(args));
+        return cmd;
+    }
+
     /** Polls a condition every 20 ms until it holds or the time is up (a bound, not a timing assertion). */
     public static boolean waitFor(BooleanSupplier condition, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
