@@ -23,8 +23,8 @@ import org.tracelake.schemas.Tables;
 /**
  * The "Hang" part of a workload report, from NCCL Flight Recorder dumps: the {@code collective_hangs} rows (roots
  * first, then by creation time), the rank × group matrix of last enqueued / completed collective ids from
- * {@code process_group_status} (groups named as collective_hangs.sql names them: the pg_id their entries carry), and
- * the fault log a launcher left beside the dumps (kept by the reader in {@code trace_files.metadata}). All bounded:
+ * {@code process_group_status} (groups named as in {@code collective_hangs}: the pg_id their entries carry), and the
+ * fault log a launcher left beside the dumps (kept by the reader in {@code trace_files.metadata}). All bounded:
  * a row per stuck collective, a cell per (rank, group), one log.
  */
 final class HangQuery {

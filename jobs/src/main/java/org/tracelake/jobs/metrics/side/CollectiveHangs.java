@@ -194,7 +194,7 @@ public final class CollectiveHangs {
     /** One member rank's status in a group. */
     private record Member(int rank, long enqueued, long completed) {}
 
-    /** The first holder's fields, compared as the SQL's min(named_struct(rank, ordinal, op, input_size, dtype)). */
+    /** The first holder: least (rank, ordinal, op, input_size, dtype), nulls first, strings in Spark's order. */
     private static final Comparator<Entry> FIRST_HOLDER = Comparator.comparing(Entry::rank, SparkOrder.INT_NULLS_FIRST)
             .thenComparingLong(Entry::ordinal)
             .thenComparing(Entry::op, SparkOrder.STRING_NULLS_FIRST)

@@ -36,7 +36,7 @@ public final class HangMetrics {
     private static MetricRow rootRanks(String workload, List<CollectiveHangs.Hang> hangs) {
         List<CollectiveHangs.Hang> roots =
                 hangs.stream().filter(CollectiveHangs.Hang::isRoot).toList();
-        // 0 ranks, as METRICS.md says (hangs.sql's coalesce(size(NULL), 0) gives -1 in a session without ANSI mode)
+        // 0 ranks, as METRICS.md says (not Spark's size(NULL), which is -1 in a session without ANSI mode)
         if (roots.isEmpty()) return row(workload, "hang_root_ranks", 0.0, NO_ROOT);
         TreeSet<Integer> ranks = new TreeSet<>();
         for (CollectiveHangs.Hang h : roots)

@@ -124,7 +124,7 @@ class SideFamiliesSparkTest {
                         s.state()));
     }
 
-    /** The hand-built side tables of the tests below (and of the SQL equivalence test's edge cases). */
+    /** The hand-built side tables of the tests below, edge cases included. */
     record Inputs(
             Dataset<Row> memoryEvents,
             Dataset<Row> memorySegments,
