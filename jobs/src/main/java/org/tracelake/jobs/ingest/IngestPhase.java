@@ -10,6 +10,7 @@ import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
+ * The ingest stage as a refresh runs it, on the driver (how the stage's four classes divide it: the package's doc).
  * Ingests the workloads of an archive together (one Spark job for every file and table, whatever their number; one
  * more before it for execution traces), writing their data files for the run's commits: a workload that failed keeps
  * its previous events and card, and only its {@code trace_files} ledger (which says what went wrong) is replaced.
