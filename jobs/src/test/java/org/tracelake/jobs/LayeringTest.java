@@ -42,7 +42,8 @@ class LayeringTest {
             List.of("archive", "generate"),
             List.of("readers"),
             List.of("warehouse"),
-            List.of("spark"));
+            List.of("spark"),
+            List.of("console"));
 
     private static final Pattern REFERENCE = Pattern.compile("\\borg\\.tracelake\\.jobs\\.([a-z][a-z0-9_]*)\\.");
 

@@ -16,11 +16,19 @@ public final class AllToAllPairSchema {
     private AllToAllPairSchema() {}
 
     public static final StructType SCHEMA = new StructType()
-            .add("workload", StringType, false)
-            .add("match_key", StringType, false)
-            .add("k", LongType, false)
-            .add("source", StringType, false)
-            .add("src_rank", IntegerType, false)
-            .add("dst_rank", IntegerType, false)
-            .add("bytes", LongType, true);
+            .add("workload", StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add("match_key", StringType, false, "the all_to_all instance's match key (collectives.match_key)")
+            .add("k", LongType, false, "the instance's number within its key (collectives.k)")
+            .add(
+                    "source",
+                    StringType,
+                    false,
+                    "where the split sizes came from: kineto (In split size args) or et (execution-trace all_to_allv inputs)")
+            .add("src_rank", IntegerType, false, "the rank that sent")
+            .add(
+                    "dst_rank",
+                    IntegerType,
+                    false,
+                    "the rank it sent to (split j of rank i goes to the j-th rank of the group)")
+            .add("bytes", LongType, true, "the bytes sent");
 }

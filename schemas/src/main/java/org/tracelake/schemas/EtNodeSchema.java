@@ -21,41 +21,65 @@ public final class EtNodeSchema {
     private EtNodeSchema() {}
 
     public static final StructType SCHEMA = new StructType()
-            .add("workload", StringType, false)
-            .add("rank", IntegerType, true)
-            .add("source_file", StringType, false)
-            .add("ordinal", LongType, false)
-            .add("schema_version", StringType, true)
-            .add("id", LongType, true)
-            .add("name", StringType, true)
-            .add("parent", LongType, true)
-            .add("fw_parent", LongType, true)
-            .add("rf_id", LongType, true)
-            .add("seq_id", LongType, true)
-            .add("scope", LongType, true)
-            .add("tid", LongType, true)
-            .add("fw_tid", LongType, true)
-            .add("op_schema", StringType, true)
-            .add("inputs", StringType, true)
-            .add("input_shapes", StringType, true)
-            .add("input_types", StringType, true)
-            .add("outputs", StringType, true)
-            .add("output_shapes", StringType, true)
-            .add("output_types", StringType, true)
-            .add("attrs", DataTypes.createMapType(StringType, StringType, true), true)
-            .add("is_comm", BooleanType, false)
-            .add("collective", StringType, true)
-            .add("collective_name", StringType, true)
-            .add("in_nelems", LongType, true)
-            .add("out_nelems", LongType, true)
-            .add("dtype", StringType, true)
-            .add("in_bytes", LongType, true)
-            .add("out_bytes", LongType, true)
-            .add("in_split_sizes", StringType, true)
-            .add("out_split_sizes", StringType, true)
-            .add("group_size", IntegerType, true)
-            .add("pg_name", StringType, true)
-            .add("comm_seq", LongType, true);
+            .add("workload", StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add(
+                    "rank",
+                    IntegerType,
+                    true,
+                    "the global rank (METRICS.md §1): distributedInfo.rank, a rank marker in the file name, else the file's place in sorted order; null when not known")
+            .add("source_file", StringType, false, "the input file the row was read from, its path")
+            .add(
+                    "ordinal",
+                    LongType,
+                    false,
+                    "the row's position in its file (0-based), so rows with equal times keep a stable order")
+            .add("schema_version", StringType, true, "the execution trace's schema version (1.0.x, 1.x-chakra)")
+            .add("id", LongType, true, "the node's id")
+            .add("name", StringType, true, "the node's name (the op, or record_param_comms, nccl:*)")
+            .add("parent", LongType, true, "the id of the parent node")
+            .add("fw_parent", LongType, true, "the id of the forward node of a backward one")
+            .add(
+                    "rf_id",
+                    LongType,
+                    true,
+                    "the record function id, which links the node to the Kineto op whose Record function id it equals")
+            .add("seq_id", LongType, true, "the autograd sequence id")
+            .add("scope", LongType, true, "the record scope")
+            .add("tid", LongType, true, "the thread id")
+            .add("fw_tid", LongType, true, "the forward thread id")
+            .add("op_schema", StringType, true, "the op's schema")
+            .add(
+                    "inputs",
+                    StringType,
+                    true,
+                    "the inputs as compact JSON text, as written (a tensor: [tensor_id, storage_id, offset, numel, itemsize, device])")
+            .add("input_shapes", StringType, true, "the input shapes as JSON text")
+            .add("input_types", StringType, true, "the input types as JSON text")
+            .add("outputs", StringType, true, "the outputs as compact JSON text, as written")
+            .add("output_shapes", StringType, true, "the output shapes as JSON text")
+            .add("output_types", StringType, true, "the output types as JSON text")
+            .add("attrs", DataTypes.createMapType(StringType, StringType, true), true, "the node's attributes, as text")
+            .add(
+                    "is_comm",
+                    BooleanType,
+                    false,
+                    "a communication node: record_param_comms that is not a wait, or nccl:*")
+            .add("collective", StringType, true, "the collective kind (udfs CollectiveKind) of a communication node")
+            .add("collective_name", StringType, true, "the collective's name as PyTorch recorded it (all_to_allv, …)")
+            .add("in_nelems", LongType, true, "elements of the first input tensor")
+            .add("out_nelems", LongType, true, "elements of the first output tensor")
+            .add("dtype", StringType, true, "the element type of the first input tensor")
+            .add("in_bytes", LongType, true, "bytes of the first input tensor")
+            .add("out_bytes", LongType, true, "bytes of the first output tensor")
+            .add("in_split_sizes", StringType, true, "an all_to_allv's input split sizes")
+            .add("out_split_sizes", StringType, true, "an all_to_allv's output split sizes")
+            .add("group_size", IntegerType, true, "the process group's size")
+            .add("pg_name", StringType, true, "the process group's name")
+            .add(
+                    "comm_seq",
+                    LongType,
+                    true,
+                    "the per-group sequence number of the collective (not the autograd seq_id)");
 
     public static int index(String column) {
         return SCHEMA.fieldIndex(column);

@@ -70,38 +70,106 @@ public final class EventSchema {
             SOURCE_FILE, PID, TID, CAT, NAME, PG_NAME, PG_RANKS, ARGS + ".key_value.key", ARGS + ".key_value.value");
 
     public static final StructType SCHEMA = new StructType()
-            .add(WORKLOAD, StringType, false)
-            .add(RANK, IntegerType, true)
-            .add(SOURCE_FILE, StringType, false)
-            .add(FORMAT, StringType, false)
-            .add(ORDINAL, LongType, false)
-            .add(PID, StringType, true)
-            .add(TID, StringType, true)
-            .add(DEVICE, IntegerType, true)
-            .add(STREAM, LongType, true)
-            .add(PH, StringType, true)
-            .add(CAT, StringType, true)
-            .add(NAME, StringType, true)
-            .add(TS_NS, LongType, true)
-            .add(DUR_NS, LongType, true)
-            .add(STEP, LongType, true)
-            .add(CORRELATION, LongType, true)
-            .add(EXTERNAL_ID, LongType, true)
-            .add(LAUNCH_TS_NS, LongType, true)
-            .add(ACTIVITY_CLASS, StringType, true)
-            .add(KERNEL_CATEGORY, StringType, true)
-            .add(COLLECTIVE, StringType, true)
-            .add(IN_NELEMS, LongType, true)
-            .add(OUT_NELEMS, LongType, true)
-            .add(DTYPE, StringType, true)
-            .add(IN_BYTES, LongType, true)
-            .add(OUT_BYTES, LongType, true)
-            .add(BYTES_SOURCE, StringType, true)
-            .add(GROUP_SIZE, IntegerType, true)
-            .add(PG_NAME, StringType, true)
-            .add(PG_RANKS, StringType, true)
-            .add(SEQ, LongType, true)
-            .add(ARGS, DataTypes.createMapType(StringType, StringType, true), true);
+            .add(WORKLOAD, StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add(
+                    RANK,
+                    IntegerType,
+                    true,
+                    "the global rank (METRICS.md §1): distributedInfo.rank, a rank marker in the file name, else the file's place in sorted order; null when not known")
+            .add(SOURCE_FILE, StringType, false, "the input file the row was read from, its path")
+            .add(
+                    FORMAT,
+                    StringType,
+                    false,
+                    "the trace format that was read (trace_files.format: kineto, nsys_sqlite, xla, xplane, rocprof, …)")
+            .add(
+                    ORDINAL,
+                    LongType,
+                    false,
+                    "the row's position in its file (0-based), so rows with equal times keep a stable order")
+            .add(PID, StringType, true, "the process id as the trace writes it")
+            .add(TID, StringType, true, "the thread id (or the GPU stream's track) as the trace writes it")
+            .add(DEVICE, IntegerType, true, "the GPU or TPU device index the event ran on; null for CPU events")
+            .add(STREAM, LongType, true, "the GPU stream (or XLA device line) of a GPU activity")
+            .add(PH, StringType, true, "the Chrome trace phase (X complete, i instant, …), or the reader's equivalent")
+            .add(
+                    CAT,
+                    StringType,
+                    true,
+                    "the event's category as the trace writes it (kernel, gpu_memcpy, cpu_op, user_annotation, cuda_runtime, …)")
+            .add(NAME, StringType, true, "the event's name: kernel, op, annotation or runtime call")
+            .add(
+                    TS_NS,
+                    LongType,
+                    true,
+                    "start, integer ns on the rank's clock (METRICS.md §1: microseconds parsed as decimals, plus baseTimeNanoseconds)")
+            .add(DUR_NS, LongType, true, "duration in ns; null for instant events")
+            .add(
+                    STEP,
+                    LongType,
+                    true,
+                    "the step (METRICS.md §1): of a GPU activity the step whose window holds its launch, else its own start; null outside every step")
+            .add(CORRELATION, LongType, true, "the id joining a GPU activity to the runtime call that launched it")
+            .add(EXTERNAL_ID, LongType, true, "Kineto's External id, joining a kernel or runtime call to its CPU op")
+            .add(
+                    LAUNCH_TS_NS,
+                    LongType,
+                    true,
+                    "start of the CPU runtime call that launched a GPU activity (joined on correlation), when known")
+            .add(
+                    ACTIVITY_CLASS,
+                    StringType,
+                    true,
+                    "the GPU activity's class (METRICS.md §2, udfs/ActivityClass): compute, comm, memcpy, memset, sync, …; null for CPU events")
+            .add(
+                    KERNEL_CATEGORY,
+                    StringType,
+                    true,
+                    "the kernel's category (METRICS.md §2): gemm, attention, elementwise, …")
+            .add(
+                    COLLECTIVE,
+                    StringType,
+                    true,
+                    "the collective kind of a communication activity (METRICS.md §2): all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send, recv, other")
+            .add(IN_NELEMS, LongType, true, "In msg nelems: elements of the collective's input")
+            .add(OUT_NELEMS, LongType, true, "Out msg nelems: elements of the collective's output")
+            .add(DTYPE, StringType, true, "the element type of the message (Float, BFloat16, …)")
+            .add(
+                    IN_BYTES,
+                    LongType,
+                    true,
+                    "input message bytes: in_nelems × the dtype's size (METRICS.md §2 Message size)")
+            .add(
+                    OUT_BYTES,
+                    LongType,
+                    true,
+                    "output message bytes: out_nelems × the dtype's size (METRICS.md §2 Message size)")
+            .add(
+                    BYTES_SOURCE,
+                    StringType,
+                    true,
+                    "where the message size came from: kernel_args, cpu_op_args, input_dims, et (a linked execution trace) or null")
+            .add(
+                    GROUP_SIZE,
+                    IntegerType,
+                    true,
+                    "the collective's group size n: the Group size argument, else its process group's size, else the world size")
+            .add(PG_NAME, StringType, true, "the collective's Process Group Name")
+            .add(
+                    PG_RANKS,
+                    StringType,
+                    true,
+                    "the global ranks of the collective's process group, as the trace writes them")
+            .add(
+                    SEQ,
+                    LongType,
+                    true,
+                    "the collective's sequence number within its process group (Seq, or record_param_comms' Concrete Inputs), which the cross-rank join matches on")
+            .add(
+                    ARGS,
+                    DataTypes.createMapType(StringType, StringType, true),
+                    true,
+                    "every argument of the event as the trace writes it, by name (values as text)");
 
     public static int index(String column) {
         return SCHEMA.fieldIndex(column);

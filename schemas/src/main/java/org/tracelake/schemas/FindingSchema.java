@@ -16,14 +16,14 @@ public final class FindingSchema {
     private FindingSchema() {}
 
     public static final StructType SCHEMA = new StructType()
-            .add("workload", StringType, false)
-            .add("rule", StringType, false)
-            .add("severity", StringType, false)
-            .add("rank", IntegerType, true)
-            .add("value", DoubleType, true)
-            .add("threshold", DoubleType, true)
-            .add("unit", StringType, true)
-            .add("cause", StringType, true)
-            .add("evidence", StringType, true)
-            .add("message", StringType, false);
+            .add("workload", StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add("rule", StringType, false, "the rule that fired (conf/findings.csv)")
+            .add("severity", StringType, false, "info, warning or critical")
+            .add("rank", IntegerType, true, "the rank the finding is about; null for the whole workload")
+            .add("value", DoubleType, true, "the value the rule judged")
+            .add("threshold", DoubleType, true, "the threshold it reached (conf/findings.csv)")
+            .add("unit", StringType, true, "the unit of value and threshold")
+            .add("cause", StringType, true, "the cause, where the rule has one")
+            .add("evidence", StringType, true, "the metric rows that are the finding's evidence")
+            .add("message", StringType, false, "one sentence a person can act on");
 }

@@ -28,31 +28,43 @@ public final class FlightRecorderSchema {
     private static final DataType SIZES = DataTypes.createArrayType(DataTypes.createArrayType(LongType, true), true);
 
     public static final StructType ENTRIES = new StructType()
-            .add("workload", StringType, false)
-            .add("rank", IntegerType, true)
-            .add("source_file", StringType, false)
-            .add("ordinal", LongType, false)
-            .add("record_id", LongType, true)
-            .add("pg_id", LongType, true)
-            .add("pg_name", StringType, true)
-            .add("pg_desc", StringType, true)
-            .add("collective_seq_id", LongType, true)
-            .add("p2p_seq_id", LongType, true)
-            .add("op_id", LongType, true)
-            .add("op", StringType, true)
-            .add("is_p2p", BooleanType, true)
-            .add("input_sizes", SIZES, true)
-            .add("input_dtypes", DataTypes.createArrayType(StringType, true), true)
-            .add("output_sizes", SIZES, true)
-            .add("output_dtypes", DataTypes.createArrayType(StringType, true), true)
-            .add("state", StringType, true)
-            .add("time_created_ns", LongType, true)
-            .add("time_started_ns", LongType, true)
-            .add("time_completed_ns", LongType, true)
-            .add("retired", BooleanType, true)
-            .add("timeout_ms", LongType, true)
-            .add("thread_name", StringType, true)
-            .add("thread_id", StringType, true);
+            .add("workload", StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add(
+                    "rank",
+                    IntegerType,
+                    true,
+                    "the global rank (METRICS.md §1): distributedInfo.rank, a rank marker in the file name, else the file's place in sorted order; null when not known")
+            .add("source_file", StringType, false, "the input file the row was read from, its path")
+            .add(
+                    "ordinal",
+                    LongType,
+                    false,
+                    "the row's position in its file (0-based), so rows with equal times keep a stable order")
+            .add("record_id", LongType, true, "the entry's record id in the ring buffer")
+            .add("pg_id", LongType, true, "the rank-local id of the process group")
+            .add(
+                    "pg_name",
+                    StringType,
+                    true,
+                    "the process group's name (from the entry's process_group tuple, or pg_config)")
+            .add("pg_desc", StringType, true, "the process group's description (default_pg, …)")
+            .add("collective_seq_id", LongType, true, "the collective's sequence id within its process group")
+            .add("p2p_seq_id", LongType, true, "the point-to-point sequence id")
+            .add("op_id", LongType, true, "the op id")
+            .add("op", StringType, true, "profiling_name as written (nccl:all_to_all, nccl:send 0->3)")
+            .add("is_p2p", BooleanType, true, "whether the entry is a point-to-point operation")
+            .add("input_sizes", SIZES, true, "the dims of each input tensor ([[4096, 5120]])")
+            .add("input_dtypes", DataTypes.createArrayType(StringType, true), true, "the dtype of each input tensor")
+            .add("output_sizes", SIZES, true, "the dims of each output tensor")
+            .add("output_dtypes", DataTypes.createArrayType(StringType, true), true, "the dtype of each output tensor")
+            .add("state", StringType, true, "the entry's state as the dump writes it")
+            .add("time_created_ns", LongType, true, "when the entry was created, epoch ns as written")
+            .add("time_started_ns", LongType, true, "when it started, epoch ns; null when timing was off")
+            .add("time_completed_ns", LongType, true, "when it completed, epoch ns; null when timing was off")
+            .add("retired", BooleanType, true, "whether the entry was retired")
+            .add("timeout_ms", LongType, true, "the entry's timeout, ms")
+            .add("thread_name", StringType, true, "the thread that enqueued the entry")
+            .add("thread_id", StringType, true, "the id of that thread");
 
     /**
      * {@code process_group_status}: one row per process group a rank's dump knows, from its {@code pg_config} (keyed
@@ -64,16 +76,32 @@ public final class FlightRecorderSchema {
      * group no entry names keeps only its name. The attribution resolves such ids across ranks.
      */
     public static final StructType GROUPS = new StructType()
-            .add("workload", StringType, false)
-            .add("rank", IntegerType, true)
-            .add("source_file", StringType, false)
-            .add("pg_id", LongType, true)
-            .add("pg_name", StringType, true)
-            .add("pg_desc", StringType, true)
-            .add("pg_ranks", DataTypes.createArrayType(IntegerType, true), true)
-            .add("last_enqueued_collective", LongType, true)
-            .add("last_started_collective", LongType, true)
-            .add("last_completed_collective", LongType, true);
+            .add("workload", StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add(
+                    "rank",
+                    IntegerType,
+                    true,
+                    "the global rank (METRICS.md §1): distributedInfo.rank, a rank marker in the file name, else the file's place in sorted order; null when not known")
+            .add("source_file", StringType, false, "the input file the row was read from, its path")
+            .add("pg_id", LongType, true, "the rank-local id of the process group")
+            .add(
+                    "pg_name",
+                    StringType,
+                    true,
+                    "the process group's name (from the entry's process_group tuple, or pg_config)")
+            .add("pg_desc", StringType, true, "the process group's description (default_pg, …)")
+            .add("pg_ranks", DataTypes.createArrayType(IntegerType, true), true, "the group's global ranks (pg_config)")
+            .add(
+                    "last_enqueued_collective",
+                    LongType,
+                    true,
+                    "the sequence id of the last collective the rank enqueued in the group")
+            .add(
+                    "last_started_collective",
+                    LongType,
+                    true,
+                    "the sequence id of the last one started; -1 when timing was off")
+            .add("last_completed_collective", LongType, true, "the sequence id of the last one completed");
 
     /**
      * {@code collective_hangs}: one row per stuck collective (METRICS.md §4 "Hangs"): a (process group, collective
@@ -83,16 +111,36 @@ public final class FlightRecorderSchema {
      * entries hold the collective.
      */
     public static final StructType HANGS = new StructType()
-            .add("workload", StringType, false)
-            .add("pg_name", StringType, true)
-            .add("pg_desc", StringType, true)
-            .add("pg_id", LongType, true)
-            .add("collective_seq_id", LongType, false)
-            .add("op", StringType, true)
-            .add("input_size", StringType, true)
-            .add("dtype", StringType, true)
-            .add("created_ns", LongType, true)
-            .add("missing_ranks", DataTypes.createArrayType(IntegerType, true), true)
-            .add("holding_ranks", DataTypes.createArrayType(IntegerType, true), true)
-            .add("is_root", BooleanType, false);
+            .add("workload", StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add(
+                    "pg_name",
+                    StringType,
+                    true,
+                    "the process group's name (from the entry's process_group tuple, or pg_config)")
+            .add("pg_desc", StringType, true, "the process group's description (default_pg, …)")
+            .add("pg_id", LongType, true, "the rank-local id of the process group")
+            .add("collective_seq_id", LongType, false, "the collective's sequence id within its process group")
+            .add("op", StringType, true, "profiling_name as written (nccl:all_to_all, nccl:send 0->3)")
+            .add("input_size", StringType, true, "the input size of the stuck collective's first holder")
+            .add("dtype", StringType, true, "the input dtype of the stuck collective's first holder")
+            .add(
+                    "created_ns",
+                    LongType,
+                    true,
+                    "when the collective was first created on a rank that holds it, epoch ns")
+            .add(
+                    "missing_ranks",
+                    DataTypes.createArrayType(IntegerType, true),
+                    true,
+                    "the member ranks that never enqueued the collective, sorted")
+            .add(
+                    "holding_ranks",
+                    DataTypes.createArrayType(IntegerType, true),
+                    true,
+                    "the ranks whose entries hold the collective")
+            .add(
+                    "is_root",
+                    BooleanType,
+                    false,
+                    "whether this is the first stuck collective in time (created_ns) of one of its missing ranks");
 }

@@ -18,15 +18,23 @@ public final class KernelTotalsSchema {
     private KernelTotalsSchema() {}
 
     public static final StructType SCHEMA = new StructType()
-            .add("workload", StringType, false)
-            .add("rank", IntegerType, true)
-            .add("name", StringType, true)
-            .add("activity_class", StringType, false)
-            .add("kernel_category", StringType, true)
-            .add("collective", StringType, true)
-            .add("size_bucket", LongType, true)
-            .add("calls", LongType, false)
-            .add("dur_ns", LongType, false)
-            .add("bytes", LongType, true)
-            .add("busbw_samples", LongType, false);
+            .add("workload", StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add("rank", IntegerType, true, "the rank; null for events that carry no rank")
+            .add("name", StringType, true, "the kernel's name")
+            .add("activity_class", StringType, false, "the activity class (METRICS.md §2)")
+            .add("kernel_category", StringType, true, "the kernel category (METRICS.md §2)")
+            .add("collective", StringType, true, "the collective kind, for communication")
+            .add(
+                    "size_bucket",
+                    LongType,
+                    true,
+                    "the largest power of 2 not above the message size S, for communication")
+            .add("calls", LongType, false, "how many activities (an XLA async collective's two halves are one)")
+            .add("dur_ns", LongType, false, "their total duration, ns")
+            .add("bytes", LongType, true, "their known bytes")
+            .add(
+                    "busbw_samples",
+                    LongType,
+                    false,
+                    "how many are bus-bandwidth samples: known size, group of at least 2, duration above 0");
 }

@@ -28,18 +28,43 @@ public final class MetricSchema {
 
     /** The columns a metric query produces; the job adds computed_at and pipeline_version. */
     public static final StructType QUERY_SCHEMA = new StructType()
-            .add("workload", StringType, false)
-            .add("metric", StringType, false)
-            .add("figure", StringType, true)
-            .add("value", DoubleType, true)
-            .add("unit", StringType, true)
-            .add("scope", StringType, false)
-            .add("rank", IntegerType, true)
-            .add("step", LongType, true)
-            .add("key", StringType, true)
-            .add("status", StringType, false)
-            .add("reason", StringType, true);
+            .add("workload", StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add(
+                    "metric",
+                    StringType,
+                    false,
+                    "the metric's name (docs/METRICS.md §4; \\m in the sql prompt lists them)")
+            .add(
+                    "figure",
+                    StringType,
+                    true,
+                    "which number of a metric that reports several (the first listed is the headline); null for a metric with one")
+            .add(
+                    "value",
+                    DoubleType,
+                    true,
+                    "the value, in unit; null when it could not be computed (status and reason say why)")
+            .add("unit", StringType, true, "the value's unit (metrics/catalog.csv)")
+            .add("scope", StringType, false, "what the row is about: workload, rank, step or key")
+            .add("rank", IntegerType, true, "the rank of a rank- or step-scope row")
+            .add("step", LongType, true, "the step of a step-scope row")
+            .add(
+                    "key",
+                    StringType,
+                    true,
+                    "what a key-scope row is about (a collective kind, a size bucket, a kernel, cuda:<device>, …)")
+            .add(
+                    "status",
+                    StringType,
+                    false,
+                    "ok, partial, not_applicable, missing_input, not_meaningful or error (METRICS.md §5)")
+            .add("reason", StringType, true, "why the value is null or partial, in words");
 
-    public static final StructType SCHEMA =
-            QUERY_SCHEMA.add("computed_at", TimestampType, false).add("pipeline_version", StringType, false);
+    public static final StructType SCHEMA = QUERY_SCHEMA
+            .add("computed_at", TimestampType, false, "when the metrics phase computed the row")
+            .add(
+                    "pipeline_version",
+                    StringType,
+                    false,
+                    "the engine that computed the row: 0.1.0 the Spark SQL engine, 0.2.0 the plain-Java families");
 }

@@ -30,37 +30,61 @@ public final class TelemetrySchema {
     public static final String KIND_MARKER = "marker";
 
     public static final StructType SCHEMA = new StructType()
-            .add("workload", StringType, false)
-            .add("rank", IntegerType, true)
-            .add("source_file", StringType, false)
-            .add("line", LongType, false)
-            .add("ordinal", LongType, false)
-            .add("row_kind", StringType, false)
-            .add("world_size", IntegerType, true)
-            .add("epoch", LongType, true)
-            .add("step", LongType, true)
-            .add("global_step", LongType, true)
-            .add("profile_index", LongType, true)
-            .add("loss", DoubleType, true)
-            .add("grad_norm", DoubleType, true)
-            .add("lr", DoubleType, true)
-            .add("total_ms", DoubleType, true)
-            .add("compute_ms", DoubleType, true)
-            .add("allreduce_ms", DoubleType, true)
-            .add("reducescatter_ms", DoubleType, true)
-            .add("aux_ms", DoubleType, true)
-            .add("overlap_compute_allreduce_ms", DoubleType, true)
-            .add("overlap_compute_reducescatter_ms", DoubleType, true)
-            .add("overlap_compute_comm_ms", DoubleType, true)
-            .add("idle_ms", DoubleType, true)
-            .add("per_stream_ms", DataTypes.createMapType(StringType, DoubleType, true), true)
-            .add("utilization", DataTypes.createMapType(StringType, DoubleType, true), true)
-            .add("stream", StringType, true)
-            .add("tag", StringType, true)
-            .add("start_ms", DoubleType, true)
-            .add("end_ms", DoubleType, true)
-            .add("duration_ms", DoubleType, true)
-            .add("metadata", DataTypes.createMapType(StringType, StringType, true), true);
+            .add("workload", StringType, false, "the workload: its folder's name in the archive (the partition column)")
+            .add(
+                    "rank",
+                    IntegerType,
+                    true,
+                    "the global rank (METRICS.md §1): distributedInfo.rank, a rank marker in the file name, else the file's place in sorted order; null when not known")
+            .add("source_file", StringType, false, "the input file the row was read from, its path")
+            .add("line", LongType, false, "the line of the JSONL file the row comes from")
+            .add(
+                    "ordinal",
+                    LongType,
+                    false,
+                    "the row's position in its file (0-based), so rows with equal times keep a stable order")
+            .add(
+                    "row_kind",
+                    StringType,
+                    false,
+                    "iteration (one per line), range (a profile.ranges entry) or marker (a profile.markers entry)")
+            .add("world_size", IntegerType, true, "the world size the line states")
+            .add("epoch", LongType, true, "the line's epoch")
+            .add("step", LongType, true, "the line's step")
+            .add("global_step", LongType, true, "the line's global step")
+            .add("profile_index", LongType, true, "the entry's position in the line's profile ranges or markers")
+            .add("loss", DoubleType, true, "the training loss the run logged (NaN kept: it is what the run logged)")
+            .add("grad_norm", DoubleType, true, "the gradient norm the run logged")
+            .add("lr", DoubleType, true, "the learning rate the run logged")
+            .add("total_ms", DoubleType, true, "the iteration's time, ms")
+            .add("compute_ms", DoubleType, true, "busy time of the compute stream, ms")
+            .add("allreduce_ms", DoubleType, true, "busy time of the all-reduce stream, ms")
+            .add("reducescatter_ms", DoubleType, true, "busy time of the reduce-scatter stream, ms")
+            .add("aux_ms", DoubleType, true, "busy time of the auxiliary stream, ms")
+            .add("overlap_compute_allreduce_ms", DoubleType, true, "compute overlapped with all-reduce, ms")
+            .add("overlap_compute_reducescatter_ms", DoubleType, true, "compute overlapped with reduce-scatter, ms")
+            .add("overlap_compute_comm_ms", DoubleType, true, "compute overlapped with any communication, ms")
+            .add("idle_ms", DoubleType, true, "time no stream was busy, ms")
+            .add(
+                    "per_stream_ms",
+                    DataTypes.createMapType(StringType, DoubleType, true),
+                    true,
+                    "busy ms per stream, as the line lists them")
+            .add(
+                    "utilization",
+                    DataTypes.createMapType(StringType, DoubleType, true),
+                    true,
+                    "the line's utilization map")
+            .add("stream", StringType, true, "a range's or marker's stream")
+            .add("tag", StringType, true, "a range's or marker's tag")
+            .add("start_ms", DoubleType, true, "start, ms after the iteration's start event (a marker: its time)")
+            .add("end_ms", DoubleType, true, "end, ms after the iteration's start event (a marker: its time)")
+            .add("duration_ms", DoubleType, true, "a range's duration, ms")
+            .add(
+                    "metadata",
+                    DataTypes.createMapType(StringType, StringType, true),
+                    true,
+                    "the line's other fields, as text");
 
     public static int index(String column) {
         return SCHEMA.fieldIndex(column);

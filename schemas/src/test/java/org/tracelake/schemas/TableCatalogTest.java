@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
 import java.util.List;
+import org.apache.spark.sql.types.StructField;
 import org.junit.jupiter.api.Test;
 
 /** The table catalog names each table once, and the lists derived from it are what the stages write. */
@@ -18,6 +19,18 @@ class TableCatalogTest {
             assertNotNull(table, t);
             assertTrue(!table.doc().isBlank() && table.schema().size() > 0, t);
             if (table.perWorkload()) assertTrue(Tables.PER_WORKLOAD.contains(t), t);
+        }
+    }
+
+    /** Every column of every table says what it means (its comment: the Iceberg column doc, what \d shows). */
+    @Test
+    void everyColumnSaysWhatItMeans() {
+        for (TableCatalog.Table t : TableCatalog.TABLES) {
+            for (StructField f : t.schema().fields()) {
+                assertTrue(
+                        f.getComment().isDefined() && !f.getComment().get().isBlank(),
+                        t.name() + "." + f.name() + " has no comment");
+            }
         }
     }
 

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * {@code $core.py:331 step}: a reader uses the first kind present on a rank.
  *
  * <p>{@link #stepPriority(String, String)} is the whole per-event rule (name and category); the readers' step
- * windows and the metrics SQL ({@code step_priority(cat, name)}) both call it, so they cannot disagree.
+ * windows and SQL ({@code step_priority(cat, name)}) both call it, so they cannot disagree.
  */
 public final class StepNames {
 

@@ -9,8 +9,8 @@ import org.apache.spark.sql.api.java.UDF5;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
- * Registers the section-2 functions as Spark SQL functions, so metric SQL classifies exactly as the Java
- * readers do. Numeric arguments are declared {@code Object} and coerced by {@link SqlArgs} (see there why).
+ * Registers the section-2 functions as Spark SQL functions, so a query classifies exactly as the Java readers and
+ * metric families do. Numeric arguments are declared {@code Object} and coerced by {@link SqlArgs} (see there why).
  */
 public final class UdfRegistry {
 

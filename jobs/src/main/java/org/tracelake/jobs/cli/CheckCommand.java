@@ -1,7 +1,7 @@
 package org.tracelake.jobs.cli;
 
 import java.util.concurrent.Callable;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.refresh.WarehouseCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -3,7 +3,7 @@ package org.tracelake.jobs.cli;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.refresh.Refresh;

@@ -80,7 +80,7 @@ final class LockedSparkCommand {
 
     private int withSpark(WarehouseLock lock, Work work) throws Exception {
         // the seconds a JVM takes to start Spark are otherwise silent: say what is running
-        org.tracelake.jobs.ingest.Progress.info(
+        org.tracelake.jobs.console.Progress.info(
                 "tracelake " + command + ": starting Spark (" + conf.get("spark.master", "local[*]") + ")");
         SparkSession spark = options.session(conf);
         try {

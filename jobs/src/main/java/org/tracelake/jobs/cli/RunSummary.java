@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.Row;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsPhase;
 import org.tracelake.jobs.readers.TraceFormat;

@@ -22,7 +22,8 @@ import org.tracelake.jobs.warehouse.RowFile;
 import org.tracelake.schemas.Tables;
 
 /**
- * Ingest's work on an executor, one input file per call: read the file and write each of its rows straight into its
+ * One task of the ingest stage's Spark job, on an executor (how the stage's four classes divide it: the package's
+ * doc). Ingest's work on an executor, one input file per call: read the file and write each of its rows straight into its
  * table's staged partition for the file's workload, one Parquet file per input file and table ({@link RowFile}), and
  * return what became of the file (its {@code trace_files} report). The rows go from the reader to parquet-hadoop's
  * column writers with nothing between: no Spark plan, no projection into another row, no sort, and every table of

@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**
+ * The ingest stage as a refresh runs it, on the driver (how the stage's four classes divide it: the package's doc).
  * Ingests the workloads of an archive together (one Spark job for every file and table, whatever their number; one
  * more before it for execution traces), writing their data files for the run's commits: a workload that failed keeps
  * its previous events and card, and only its {@code trace_files} ledger (which says what went wrong) is replaced.
@@ -45,7 +47,7 @@ public final class IngestPhase {
         List<WorkloadIngest> results = new IngestStaging(tables, runId, limits).ingest(workloads);
         int n = 0;
         for (WorkloadIngest result : results) {
-            Progress.workloadDone(++n, results.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");
+            workloadDone(++n, results.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");
         }
         Progress.info(String.format(
                 Locale.ROOT,
@@ -53,6 +55,24 @@ public final class IngestPhase {
                 Progress.count(results.size(), "workload"),
                 (System.nanoTime() - start) / 1e9));
         return results;
+    }
+
+    /**
+     * A workload's line once the stage that read it is done: its files, bytes and events. No time of its own: every
+     * workload is read in the same Spark jobs, so the stage's time is said once, after the last line.
+     */
+    private static void workloadDone(int n, int total, WorkloadIngest w, String outcome) {
+        Progress.info(String.format(
+                Locale.ROOT,
+                "[%d/%d] %s: %s — %s, %.1f MB, %s",
+                n,
+                total,
+                Progress.printable(w.workload()),
+                outcome,
+                Progress.count(w.files().size(), "file"),
+                w.bytes() / 1e6,
+                Progress.count(w.events(), "event")));
+        for (String problem : w.problems()) Progress.warn("    " + Progress.printable(problem));
     }
 
     /** Drops what the run kept aside (file reports, rank summaries); its data files stay for the commits. */

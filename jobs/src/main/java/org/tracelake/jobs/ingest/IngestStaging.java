@@ -34,6 +34,7 @@ import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TraceFileSchema;
 
 /**
+ * The ingest stage's Spark job, planned on the driver (how the stage's four classes divide it: the package's doc).
  * Ingests workloads into the run's staging area, all of them at once: their cards into {@code workloads} (filled from
  * a torchtitan TOML where the card lacks values), every other file into the tables its reader writes (events;
  * memory_events + memory_segments; iteration_telemetry; flight_recorder + process_group_status; et_nodes — see

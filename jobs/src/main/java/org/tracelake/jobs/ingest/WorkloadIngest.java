@@ -6,7 +6,10 @@ import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.schemas.TraceFileSchema;
 
-/** What ingesting one workload produced: its file reports and whether its new tables may replace the old. */
+/**
+ * What the ingest stage gives back for one workload (how the stage's four classes divide it: the package's doc): its
+ * card's outcome, its file reports, and whether its new tables may replace the old.
+ */
 public record WorkloadIngest(
         String workload, WorkloadCards.Outcome card, List<FileReport> files, long bytes, long events, long elapsedMs) {
 

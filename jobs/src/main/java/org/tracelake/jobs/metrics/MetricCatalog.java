@@ -1,16 +1,9 @@
 package org.tracelake.jobs.metrics;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Every workload-scope (metric, figure) of METRICS.md once ({@code metrics/catalog.csv}): its unit, what it requires
@@ -36,12 +29,6 @@ public final class MetricCatalog {
             String category,
             String description) {}
 
-    static final StructType SCHEMA = new StructType()
-            .add("metric", DataTypes.StringType, false)
-            .add("figure", DataTypes.StringType, true)
-            .add("unit", DataTypes.StringType, true)
-            .add("requires", DataTypes.StringType, false);
-
     private static final List<Entry> ENTRIES = load();
 
     public static List<Entry> entries() {
@@ -52,13 +39,6 @@ public final class MetricCatalog {
     public static Entry of(String metric) {
         for (Entry e : ENTRIES) if (e.metric().equals(metric)) return e;
         return null;
-    }
-
-    /** The (metric, figure, unit, requires) rows, as a table. */
-    static Dataset<Row> asDataFrame(SparkSession spark) {
-        List<Row> rows = new ArrayList<>();
-        for (Entry e : ENTRIES) rows.add(RowFactory.create(e.metric(), e.figure(), e.unit(), e.requires()));
-        return spark.createDataFrame(rows, SCHEMA);
     }
 
     /** Columns: metric, figure, unit, requires, label, better (higher|lower), category, description (may hold commas). */

@@ -14,7 +14,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.metrics.engine.MetricEngine;
 import org.tracelake.jobs.metrics.findings.FindingThresholds;
 import org.tracelake.jobs.rank.RankSummaryFiles;

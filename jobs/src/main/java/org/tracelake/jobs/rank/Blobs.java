@@ -3,6 +3,7 @@ package org.tracelake.jobs.rank;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
@@ -14,6 +15,16 @@ import java.io.UncheckedIOException;
  */
 public final class Blobs {
     private Blobs() {}
+
+    /**
+     * What a blob may hold: tracelake's own classes (summaries, cards, row chunks, the udfs' enums in them) and the JDK
+     * values and collections they are made of; anything else is refused before it is created. The blobs are read
+     * back from a shuffle and from rank summary files in the warehouse's staging area, and Java deserialisation of an
+     * arbitrary class runs that class's code: a file planted there must not choose what the executor runs. No depth or
+     * size limit: the graphs are shallow, and their size grows with the trace, which the readers' limits bound.
+     */
+    private static final ObjectInputFilter OWN_VALUES =
+            ObjectInputFilter.Config.createFilter("org.tracelake.**;java.lang.*;java.util.*;!*");
 
     public static byte[] write(Serializable value) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
@@ -27,6 +38,7 @@ public final class Blobs {
 
     public static Object read(byte[] blob) {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(blob))) {
+            in.setObjectInputFilter(OWN_VALUES);
             return in.readObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -120,12 +120,7 @@ public final class History {
         }
     }
 
-    /** Why this run read each workload it read: every change the plan found (the workload_changes table). */
-    public void recordChanges(List<ChangePlan.Redo> redo) {
-        recordChangeRows(changeRows(redo));
-    }
-
-    /** The workload_changes rows of a plan. */
+    /** The workload_changes rows of a plan: why this run read each workload it read, every change the plan found. */
     List<Row> changeRows(List<ChangePlan.Redo> redo) {
         List<Row> rows = new ArrayList<>();
         for (ChangePlan.Redo r : redo) {

@@ -3,7 +3,7 @@ package org.tracelake.jobs.refresh;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 
 /**

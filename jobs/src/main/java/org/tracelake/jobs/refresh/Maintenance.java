@@ -24,7 +24,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.spark.actions.SparkActions;
 import org.apache.iceberg.util.SnapshotUtil;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.warehouse.FileCompaction;
 import org.tracelake.jobs.warehouse.FileTree;

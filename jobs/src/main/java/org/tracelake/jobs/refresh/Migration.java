@@ -17,7 +17,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.types.StructType;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseCatalog;
 import org.tracelake.jobs.warehouse.WarehouseTables;

@@ -13,7 +13,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.tracelake.jobs.archive.ArchiveLayout;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.warehouse.WarehouseCatalog;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;

@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.iceberg.DeleteFiles;
 import org.apache.iceberg.Table;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.warehouse.DataFileCheck;
 import org.tracelake.jobs.warehouse.DataFileCheck.Damage;
 import org.tracelake.jobs.warehouse.WarehouseCatalog;

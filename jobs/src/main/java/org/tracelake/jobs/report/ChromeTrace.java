@@ -16,7 +16,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.schemas.CollectiveMemberSchema;
 import org.tracelake.schemas.CollectiveSchema;
 import org.tracelake.schemas.Tables;

@@ -11,10 +11,10 @@ import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.report.ReportModel.Hang;
 import org.tracelake.jobs.report.ReportModel.HangCell;
-import org.tracelake.jobs.report.ReportModel.HangRow;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.FlightRecorderSchema;
@@ -23,8 +23,8 @@ import org.tracelake.schemas.Tables;
 /**
  * The "Hang" part of a workload report, from NCCL Flight Recorder dumps: the {@code collective_hangs} rows (roots
  * first, then by creation time), the rank × group matrix of last enqueued / completed collective ids from
- * {@code process_group_status} (groups named as collective_hangs.sql names them: the pg_id their entries carry), and
- * the fault log a launcher left beside the dumps (kept by the reader in {@code trace_files.metadata}). All bounded:
+ * {@code process_group_status} (groups named as in {@code collective_hangs}: the pg_id their entries carry), and the
+ * fault log a launcher left beside the dumps (kept by the reader in {@code trace_files.metadata}). All bounded:
  * a row per stuck collective, a cell per (rank, group), one log.
  */
 final class HangQuery {
@@ -57,33 +57,12 @@ final class HangQuery {
                     null,
                     null);
         }
-        List<HangRow> rows = new ArrayList<>();
+        List<CollectiveHang> rows = new ArrayList<>();
         if (warehouse.exists(Tables.COLLECTIVE_HANGS)) {
             for (Row r : of(Tables.COLLECTIVE_HANGS, workload)
                     .orderBy(col("is_root").desc(), col("created_ns"), col("pg_name"), col("collective_seq_id"))
-                    .select(
-                            "pg_name",
-                            "pg_desc",
-                            "collective_seq_id",
-                            "op",
-                            "input_size",
-                            "dtype",
-                            "created_ns",
-                            "missing_ranks",
-                            "holding_ranks",
-                            "is_root")
                     .collectAsList()) {
-                rows.add(new HangRow(
-                        r.getString(0),
-                        r.getString(1),
-                        r.getLong(2),
-                        r.getString(3),
-                        r.getString(4),
-                        r.getString(5),
-                        r.isNullAt(6) ? null : r.getLong(6),
-                        r.getList(7),
-                        r.getList(8),
-                        r.getBoolean(9)));
+                rows.add(CollectiveHang.fromRow(r));
             }
         }
         of(Tables.PROCESS_GROUP_STATUS, workload).createOrReplaceTempView("_report_pg_status");
@@ -103,7 +82,7 @@ final class HangQuery {
                 WHERE s.rank IS NOT NULL AND s.last_enqueued_collective IS NOT NULL
                 ORDER BY s.rank, i.pg_name""").collectAsList();
         TreeSet<String> stuck = new TreeSet<>();
-        for (HangRow r : rows) stuck.add(r.pgName());
+        for (CollectiveHang r : rows) stuck.add(r.pgName());
         Map<String, String> labels = new LinkedHashMap<>();
         TreeSet<String> others = new TreeSet<>();
         Map<String, String> descOf = new LinkedHashMap<>();

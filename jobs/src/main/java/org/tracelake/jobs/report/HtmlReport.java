@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.report.ReportModel.CommBucket;
 import org.tracelake.jobs.report.ReportModel.KernelTime;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
@@ -151,12 +152,12 @@ public final class HtmlReport {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("note", h.reason());
         List<List<Object>> rows = new ArrayList<>();
-        for (ReportModel.HangRow r : h.rows()) {
+        for (CollectiveHang r : h.rows()) {
             List<Object> row = new ArrayList<>();
-            row.add(r.root() ? "root" : "");
+            row.add(r.isRoot() ? "root" : "");
             row.add(r.pgName());
             row.add(r.pgDesc());
-            row.add(r.seq());
+            row.add(r.collectiveSeqId());
             row.add(r.op());
             row.add(r.inputSize());
             row.add(r.dtype());

@@ -2,6 +2,7 @@ package org.tracelake.jobs.report;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import org.tracelake.jobs.metrics.CollectiveHang;
 
 /**
  * What a workload report shows: small, aggregated results only (metric rows, per-rank and per-step summaries,
@@ -184,24 +185,12 @@ public record ReportModel(
      */
     public record Hang(
             String reason,
-            List<HangRow> rows,
+            List<CollectiveHang> rows,
             List<String> groups,
             List<Integer> ranks,
             List<HangCell> cells,
             String faultLogFile,
             String faultLog) {}
-
-    public record HangRow(
-            String pgName,
-            String pgDesc,
-            long seq,
-            String op,
-            String inputSize,
-            String dtype,
-            Long createdNs,
-            List<Integer> missingRanks,
-            List<Integer> holdingRanks,
-            boolean root) {}
 
     public record HangCell(int rank, String group, long enqueued, Long completed) {}
 

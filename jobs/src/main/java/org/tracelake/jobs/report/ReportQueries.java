@@ -15,7 +15,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.report.ReportModel.CommBucket;
 import org.tracelake.jobs.report.ReportModel.KernelTime;

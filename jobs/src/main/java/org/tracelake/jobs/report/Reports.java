@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
-import org.tracelake.jobs.ingest.Progress;
+import org.tracelake.jobs.console.Progress;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
 import org.tracelake.schemas.Tables;

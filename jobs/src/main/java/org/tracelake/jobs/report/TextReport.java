@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.report.ReportModel.CommBucket;
 import org.tracelake.jobs.report.ReportModel.KernelTime;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
@@ -475,12 +476,12 @@ public final class TextReport {
             if (groups != null && groups.value() != null) kv(sb, "hung_groups", ReportFormatting.num(groups.value()));
             ReportFormatting.Table t = new ReportFormatting.Table(
                     "root", "group", "description", "seq", "op", "size", "dtype", "missing ranks", "held by");
-            for (ReportModel.HangRow r : h.rows()) {
+            for (CollectiveHang r : h.rows()) {
                 t.row(
-                        r.root() ? "ROOT" : "",
+                        r.isRoot() ? "ROOT" : "",
                         r.pgName(),
                         r.pgDesc(),
-                        Long.toString(r.seq()),
+                        Long.toString(r.collectiveSeqId()),
                         r.op(),
                         r.inputSize(),
                         r.dtype(),

@@ -67,8 +67,8 @@ public final class Settings {
     public static final Key<Boolean> METRICS_CODEGEN = new Key<>(
             "spark.tracelake.metrics.codegen",
             "false",
-            "let Spark generate and compile Java code for the metrics phase's plan; off, its hundred-odd small stages "
-                    + "run interpreted, which is faster until archives reach millions of GPU activities (BENCHMARKS.md)",
+            "let Spark generate and compile Java code for the metrics phase's one job (its projections and encoders); "
+                    + "the metric families are plain Java, so off saves compiling a plan that runs once",
             Settings::bool);
 
     public static final Key<Boolean> RANK_PASS_AT_INGEST = new Key<>(

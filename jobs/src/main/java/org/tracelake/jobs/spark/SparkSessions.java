@@ -42,7 +42,7 @@ public final class SparkSessions {
         } else if (!conf.contains("spark.master")) {
             conf.setMaster("local[*]");
         }
-        // tracelake's SQL (metric files, cookbook) treats a division by zero as NULL — a metric that cannot be
+        // tracelake's SQL (report queries, cookbook) treats a division by zero as NULL — a metric that cannot be
         // computed is a null with a reason, never an exception — which is Spark's behaviour without ANSI mode.
         conf.setIfMissing("spark.sql.ansi.enabled", "false");
         // Settings the tables' meaning depends on, so they hold under a bare spark-submit too (which reads the

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
@@ -272,9 +273,23 @@ public final class SqlRunner {
         }
         List<Object[]> rows = new ArrayList<>();
         for (StructField f : spark.table(table).schema().fields()) {
-            rows.add(new Object[] {f.name(), f.dataType().simpleString() + (f.nullable() ? "" : " not null")});
+            rows.add(new Object[] {
+                f.name(), f.dataType().simpleString() + (f.nullable() ? "" : " not null"), comment(table, f)
+            });
         }
-        listing(new String[] {"column", "type"}, rows);
+        listing(new String[] {"column", "type", "about"}, rows);
+    }
+
+    /**
+     * What a column means: its comment in the table (the Iceberg column doc), else, for a warehouse table whose
+     * metadata predates column docs, the comment of the table catalog's definition of the column.
+     */
+    private static String comment(String table, StructField f) {
+        if (f.getComment().isDefined()) return f.getComment().get();
+        TableCatalog.Table def = TableCatalog.of(table);
+        if (def == null || !Arrays.asList(def.schema().fieldNames()).contains(f.name())) return "";
+        StructField declared = def.schema().apply(f.name());
+        return declared.getComment().isDefined() ? declared.getComment().get() : "";
     }
 
     private void listFunctions() {

@@ -55,7 +55,8 @@ final class RowWriteSupport extends WriteSupport<InternalRow> {
             StructField f = schema.fields()[i];
             if (f.name().equals(partitionColumn)) continue;
             kept.add(i);
-            written = written.add(f);
+            // without the column's comment: the table's metadata documents its columns once, not every file's footer
+            written = written.add(f.name(), f.dataType(), f.nullable());
             message.addField(parquetType(f.name(), f.dataType(), f.nullable()));
         }
         this.written = written;

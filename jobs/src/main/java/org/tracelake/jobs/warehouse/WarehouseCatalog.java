@@ -138,14 +138,19 @@ public final class WarehouseCatalog {
     /**
      * The table with the columns a newer release added to its definition (a writer's first commit adds them, as
      * optional columns: rows written before read them as null), and the name mapping that reads them from the files.
+     * Column docs (the schemas' comments, which {@code DESCRIBE} shows) are brought up to the definition's the same
+     * way: a metadata-only change, so a table made before a column had its doc gets it at the next writer's commit.
      */
     private Table withNewColumns(Table t, String name) {
         TableCatalog.Table def = TableCatalog.of(name);
         if (def == null) return t;
         Schema wanted = SparkSchemaUtil.convert(def.schema());
-        boolean missing = false;
-        for (Types.NestedField c : wanted.columns()) missing |= t.schema().findField(c.name()) == null;
-        if (!missing) return t;
+        boolean behind = false;
+        for (Types.NestedField c : wanted.columns()) {
+            Types.NestedField have = t.schema().findField(c.name());
+            behind |= have == null || (c.doc() != null && !c.doc().equals(have.doc()));
+        }
+        if (!behind) return t;
         t.updateSchema().unionByNameWith(wanted).commit();
         t.refresh();
         t.updateProperties()

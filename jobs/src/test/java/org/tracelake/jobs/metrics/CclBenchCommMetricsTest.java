@@ -19,7 +19,7 @@ import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
 /**
- * The CCL-Bench metrics of communication.sql, overlap.sql and cross_rank.sql, each checked against its METRICS.md
+ * The CCL-Bench metrics of CommunicationFamily, OverlapFamily and CrossRankFamily, each checked against its METRICS.md
  * definition on hand-built traces where CCL-Bench's quirks change the answer: five steps (so trimming drops the
  * first and last), kernels that straddle step windows (full durations in communication_fraction, clipped ones in
  * compute_comm_overlap), GiB against GB, In against Out bytes (an all_gather whose In ≠ Out), rank 0 only, kernels

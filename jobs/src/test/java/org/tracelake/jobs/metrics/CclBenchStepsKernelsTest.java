@@ -25,7 +25,7 @@ import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
 /**
- * The CCL-Bench metrics of steps.sql and kernels.sql equal their METRICS.md definitions, quirks included:
+ * The CCL-Bench metrics of StepFamily and KernelFamily equal their METRICS.md definitions, quirks included:
  * trimmed steps, per-rank means before the mean over ranks, pooling over rank files, Σ ÷ Σ rather than a mean
  * of ratios. Every expected value is worked out in a comment, next to the number a naive reading would give.
  * One archive, one refresh:

@@ -440,7 +440,7 @@ class DlrmMetricsTest {
             m.ok((w.end() - w.start()) / 1e6, W, "pipeline_bubble", "total_time_ms", "step", r.rank, 10L, "gaps");
             System.out.printf("DLRM rank %d: ProfilerStep#10 %d ns%n", r.rank, w.end() - w.start());
         }
-        // iter_time (steps.sql, the steps family's file) per (rank, step): the same windows, in ms.
+        // iter_time (StepFamily) per (rank, step): the same windows, in ms.
         for (PlainRank r : plain.values()) {
             Window w = r.steps.get(0);
             m.ok((w.end() - w.start()) / 1e6, W, "iter_time", null, "step", r.rank, 10L, null);

@@ -311,7 +311,7 @@ class FormatMetricsTest {
     }
 
     /**
-     * communication.sql's Hockney fit on the TPU all-reduces: 24 instances (3 sizes × 4 chips × 2 steps), S =
+     * CommunicationFamily's Hockney fit on the TPU all-reduces: 24 instances (3 sizes × 4 chips × 2 steps), S =
      * raw_bytes_accessed, n = 4 from replica_groups=[1,4]<=[4], dur = the reader's ns (device_duration_ps rounded:
      * 74,905 / 284,620 / 1,123,481 ns). python3 least squares of dur_s on x = S·2(n−1)/n over exact fractions:
      * α = 4.999833333333333e-06 s, β = 1.1111111867995488e-11 s/B, 1/β = 89,999,993,869.23695 B/s — the generator's
@@ -366,8 +366,8 @@ class FormatMetricsTest {
     }
 
     /**
-     * Issue 14 item 8: the pairing is the metrics' one rule (views.sql `comm`), so communication.sql counts the same
-     * 15 instances as the seed-002 metrics above, not 24 ops. Per rank: chip 0 has 3 per step + the unpaired
+     * Issue 14 item 8: the pairing is the metrics' one rule (CommInstances), so CommunicationFamily counts the same 15
+     * instances as the seed-002 metrics above, not 24 ops. Per rank: chip 0 has 3 per step + the unpaired
      * all-gather-start.7 = 7 (3 in step 1, 4 in step 2); chip 1 has 3 per step + the orphan permute-done.0 (before
      * step 1's window: no step) + the send pair = 8. By kind (mean over the 2 ranks): all_reduce 4 + 4, all_gather
      * 3 + 2, send_recv (collective-permute, send) 0 + 2. Bytes (S: all-reduce in, all-gather out = in × 2):

@@ -16,7 +16,7 @@ import org.tracelake.jobs.testing.SharedSpark;
 
 /**
  * The metric catalog is the one place a metric's unit, label, direction and category live: every entry is complete,
- * and the metric SQL, which writes each row's unit, agrees with it on the sample archive's rows.
+ * and the metric families, which write each row's unit, agree with it on the sample archive's rows.
  */
 class MetricCatalogTest {
     @Test
@@ -51,8 +51,8 @@ class MetricCatalogTest {
         assertTrue(rows.size() > 100, "workload-scope (metric, figure, unit): " + rows.size());
         for (Row r : rows) {
             String key = r.getString(0) + "." + r.getString(1);
-            assertNotNull(units.get(key), key + " is written by the SQL but not in metrics/catalog.csv");
-            assertEquals(units.get(key), r.getString(2), key + ": the SQL's unit differs from the catalog's");
+            assertNotNull(units.get(key), key + " is written by a family but not in metrics/catalog.csv");
+            assertEquals(units.get(key), r.getString(2), key + ": the family's unit differs from the catalog's");
         }
     }
 

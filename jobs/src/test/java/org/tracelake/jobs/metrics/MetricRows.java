@@ -16,7 +16,7 @@ import org.apache.spark.sql.SparkSession;
  * table's key (workload, metric, figure, scope, rank, step, key) that fail loudly when a row is missing or doubled.
  */
 final class MetricRows {
-    /** Relative tolerance for doubles: the SQL divides in doubles or 14-digit decimals. */
+    /** Relative tolerance for doubles: a family's sums may differ from a worked-out value in the last digits. */
     static final double REL = 1e-9;
 
     private final List<Row> rows;

@@ -29,7 +29,7 @@ import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;
 
 /**
- * Steps, throughput, efficiency and kernel metrics (METRICS.md §4, steps.sql and kernels.sql) on traces written
+ * Steps, throughput, efficiency and kernel metrics (METRICS.md §4, StepFamily and KernelFamily) on traces written
  * by hand: every expected number is worked out from the events below, the arithmetic in a comment. Times are ms
  * or µs after T0 as named; "[a, b)" is an event from a to b. One archive, one refresh, six workloads:
  * <ul>

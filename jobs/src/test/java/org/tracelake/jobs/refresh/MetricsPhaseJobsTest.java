@@ -20,8 +20,8 @@ import org.tracelake.jobs.testing.TestArchive;
 /**
  * The metrics phase of a refresh (its Spark jobs carry descriptions starting "metrics") is a fixed number of Spark
  * jobs, whatever the number of workloads, and brings no metric row to the driver: what a task returns to the driver
- * (a write's commit message, and the accumulator updates of the SQL metrics of its stage, which for the one plan of
- * every metric query are a few hundred KB) does not grow with the number of workloads, as collected rows would.
+ * (a write's commit message, and the accumulator updates of Spark's SQL metrics of its stages, which for the one job of
+ * the metric families are a few hundred KB) does not grow with the number of workloads, as collected rows would.
  */
 class MetricsPhaseJobsTest {
     /** How much larger a task's result may be with three workloads than with one (accumulator values, not rows). */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.kineto.KinetoReader;
-import org.tracelake.jobs.readers.xla.ReaderTestSupport;
+import org.tracelake.jobs.testing.ReaderTestSupport;
 import org.tracelake.jobs.testing.RealTraces;
 import org.tracelake.jobs.testing.SharedSpark;
 import org.tracelake.jobs.testing.TestArchive;

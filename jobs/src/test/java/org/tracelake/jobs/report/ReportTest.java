@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracelake.jobs.Main;
 import org.tracelake.jobs.cli.ExitCodes;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.report.ReportModel.MetricRow;
 import org.tracelake.jobs.sql.SampleWarehouse;
 import org.tracelake.jobs.testing.SharedSpark;
@@ -445,8 +446,8 @@ class ReportTest {
                 new ReportModel.Memory(evil, List.of()),
                 new ReportModel.Hang(
                         evil,
-                        List.of(new ReportModel.HangRow(
-                                evil, evil, 1, evil, evil, evil, 1L, List.of(0), List.of(1), true)),
+                        List.of(new CollectiveHang(
+                                evil, evil, evil, 1L, 1, evil, evil, evil, 1L, List.of(0), List.of(1), true)),
                         List.of(evil),
                         List.of(0),
                         List.of(new ReportModel.HangCell(0, evil, 2, 1L)),

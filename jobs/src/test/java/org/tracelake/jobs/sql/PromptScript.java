@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
+import org.tracelake.schemas.CollectiveSchema;
 
 /**
  * Issue 42 item 2: every prompt command and a query, typed at the prompt in one output format, and what each format
@@ -31,11 +33,16 @@ public final class PromptScript {
         // the figure's own meaning (metrics/figures.csv), as \m prints it
         String description = org.tracelake.jobs.metrics.FigureReference.of("coll_call_num", null)
                 .meaning();
+        // the column's comment in the schema (StructField comment, the Iceberg column doc), as \d prints it
+        String lastRank =
+                CollectiveSchema.SCHEMA.apply("last_rank").getComment().get();
         List<String> lines = out.lines().toList();
         switch (format) {
             case "TABLE" -> {
                 assertTrue(lines.stream().anyMatch(l -> l.startsWith("events ")), "\\d lists events: " + where);
-                assertTrue(lines.stream().anyMatch(l -> l.matches("last_rank\\s+int")), "\\d collectives: " + where);
+                assertTrue(
+                        lines.stream().anyMatch(l -> l.matches("last_rank\\s+int\\s+" + Pattern.quote(lastRank))),
+                        "\\d collectives says what each column means: " + where);
                 assertTrue(
                         lines.stream().anyMatch(l -> l.matches("size_bucket\\s+size_bucket\\(size_bytes\\) -> .+")),
                         "\\f describes size_bucket: " + where);
@@ -55,7 +62,8 @@ public final class PromptScript {
                 assertTrue(
                         rows.stream()
                                 .anyMatch(r -> r.path("column").asText().equals("last_rank")
-                                        && r.path("type").asText().equals("int")),
+                                        && r.path("type").asText().equals("int")
+                                        && r.path("about").asText().equals(lastRank)),
                         where);
                 assertTrue(
                         rows.stream()
@@ -77,10 +85,11 @@ public final class PromptScript {
                 assertTrue(rows.stream().anyMatch(r -> r.path("answer").asInt() == 42), where);
             }
             case "CSV" -> {
-                for (String header : List.of("table,columns,about", "column,type", "function,signature and meaning"))
+                for (String header :
+                        List.of("table,columns,about", "column,type,about", "function,signature and meaning"))
                     assertTrue(lines.contains(header), header + ": " + where);
                 assertTrue(lines.stream().anyMatch(l -> l.startsWith("metric,figure,unit,category")), where);
-                assertTrue(lines.contains("last_rank,int"), where);
+                assertTrue(lines.contains("last_rank,int," + lastRank), where);
                 assertTrue(
                         lines.stream()
                                 .anyMatch(

@@ -36,7 +36,12 @@ import org.tracelake.schemas.Tables;
  * tables the run has.
  */
 public final class MetricEngine {
-    public static final String PIPELINE_VERSION = "0.1.0";
+    /**
+     * The engine that computed a row, in every {@code metrics} and {@code metrics_history} row: 0.1.0 was the Spark
+     * SQL engine (a union of 84 metric queries, until issue 27), 0.2.0 is this one, plain-Java families in one job.
+     * Bump it when a rewrite of the engine may change figures, so that history says which engine wrote a row.
+     */
+    public static final String PIPELINE_VERSION = "0.2.0";
 
     /** What a computation left: its row counts. */
     public record Result(int workloads, long metricRows, long collectives) {}

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.Row;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.findings.Finding;
 import org.tracelake.jobs.metrics.findings.FindingRules;
 import org.tracelake.jobs.metrics.findings.FindingThresholds;
-import org.tracelake.jobs.metrics.side.CollectiveHangs;
 import org.tracelake.jobs.metrics.side.SideRows;
 import org.tracelake.jobs.metrics.workload.Card;
 import org.tracelake.jobs.metrics.workload.DevicePeakTable;
@@ -101,16 +101,14 @@ final class WorkloadReducer implements Function<Tuple2<String, Iterable<Workload
         files.write(Tables.ALL_TO_ALL_PAIRS, workload, pairs);
         // no partition without a stuck collective, as a Spark write of the table left none
         List<Row> hangs = new ArrayList<>(sideResult.hangs().size());
-        for (CollectiveHangs.Hang h : sideResult.hangs()) hangs.add(h.toRow());
+        for (CollectiveHang h : sideResult.hangs()) hangs.add(h.toRow());
         files.write(Tables.COLLECTIVE_HANGS, workload, hangs);
         List<MetricRow> all = new ArrayList<>(w.metrics);
         all.addAll(side);
-        List<FindingRules.Hang> stuck = new ArrayList<>();
-        for (CollectiveHangs.Hang h : sideResult.hangs())
-            stuck.add(new FindingRules.Hang(h.pgName(), h.collectiveSeqId(), h.op(), h.missingRanks(), h.isRoot()));
         List<Row> findings = new ArrayList<>();
         FindingRules.Device device = new FindingRules.Device(card.xpuModel(), peaks.memoryBytesFor(card.xpuModel()));
-        for (Finding f : FindingRules.all(workload, all, stuck, device, thresholds)) findings.add(f.toRow());
+        for (Finding f : FindingRules.all(workload, all, sideResult.hangs(), device, thresholds))
+            findings.add(f.toRow());
         files.write(Tables.FINDINGS, workload, findings);
         return new long[] {metrics.size(), instances.size()};
     }

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.schemas.MetricSchema;
 
@@ -18,9 +19,6 @@ import org.tracelake.schemas.MetricSchema;
 public final class FindingRules {
     private FindingRules() {}
 
-    /** A stuck collective as the hang rule reads it (collective_hangs). */
-    public record Hang(String pgName, long seq, String op, List<Integer> missingRanks, boolean isRoot) {}
-
     /**
      * The workload's device as the memory rule reads it: the card's model and its memory in bytes
      * (conf/device_memory.csv; null when the table names no single size for the model).
@@ -30,13 +28,14 @@ public final class FindingRules {
     }
 
     /** Every rule's findings for the workload, most severe first, without a device memory size to judge against. */
-    public static List<Finding> all(String workload, List<MetricRow> rows, List<Hang> hangs, FindingThresholds t) {
+    public static List<Finding> all(
+            String workload, List<MetricRow> rows, List<CollectiveHang> hangs, FindingThresholds t) {
         return all(workload, rows, hangs, Device.UNKNOWN, t);
     }
 
     /** Every rule's findings for the workload, most severe first. */
     public static List<Finding> all(
-            String workload, List<MetricRow> rows, List<Hang> hangs, Device device, FindingThresholds t) {
+            String workload, List<MetricRow> rows, List<CollectiveHang> hangs, Device device, FindingThresholds t) {
         Rows r = new Rows(rows);
         List<Finding> out = new ArrayList<>();
         out.addAll(straggler(workload, r, t));
@@ -275,9 +274,9 @@ public final class FindingRules {
     }
 
     /** A rank that never joined a collective its group started (collective_hangs root rows), one finding per rank. */
-    static List<Finding> hangs(String workload, List<Hang> hangs, FindingThresholds t) {
-        TreeMap<Integer, Hang> first = new TreeMap<>();
-        for (Hang h : hangs) if (h.isRoot()) for (Integer rank : h.missingRanks()) first.putIfAbsent(rank, h);
+    static List<Finding> hangs(String workload, List<CollectiveHang> hangs, FindingThresholds t) {
+        TreeMap<Integer, CollectiveHang> first = new TreeMap<>();
+        for (CollectiveHang h : hangs) if (h.isRoot()) for (Integer rank : h.missingRanks()) first.putIfAbsent(rank, h);
         FindingThresholds.Level level = first.isEmpty() ? null : t.reached("hang", first.size(), false);
         if (level == null) return List.of();
         List<Finding> out = new ArrayList<>();
@@ -290,8 +289,8 @@ public final class FindingRules {
                 level.threshold(),
                 "count",
                 null,
-                "collective_hangs pg " + h.pgName() + " seq " + h.seq(),
-                "Rank " + rank + " never joined " + h.op() + " #" + h.seq() + " of group " + h.pgName()
+                "collective_hangs pg " + h.pgName() + " seq " + h.collectiveSeqId(),
+                "Rank " + rank + " never joined " + h.op() + " #" + h.collectiveSeqId() + " of group " + h.pgName()
                         + " that its peers started: the job hung there; look at that rank's last stack (py-spy, the"
                         + " Flight Recorder dump) first.")));
         return out;

@@ -15,13 +15,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.tracelake.schemas.FlightRecorderSchema;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.schemas.Tables;
-import scala.collection.Seq;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The {@code collective_hangs} table (METRICS.md §4 "Hangs"), one row per stuck collective, from one workload's NCCL
@@ -82,76 +78,6 @@ public final class CollectiveHangs {
             Long lastCompleted)
             implements Serializable {}
 
-    /** One row of {@code collective_hangs}. */
-    public record Hang(
-            String workload,
-            String pgName,
-            String pgDesc,
-            Long pgId,
-            long collectiveSeqId,
-            String op,
-            String inputSize,
-            String dtype,
-            Long createdNs,
-            List<Integer> missingRanks,
-            List<Integer> holdingRanks,
-            boolean isRoot)
-            implements Serializable {
-        public Row toRow() {
-            return RowFactory.create(
-                    workload,
-                    pgName,
-                    pgDesc,
-                    pgId,
-                    collectiveSeqId,
-                    op,
-                    inputSize,
-                    dtype,
-                    createdNs,
-                    seq(missingRanks),
-                    seq(holdingRanks),
-                    isRoot);
-        }
-
-        /** An array column's value as Spark's row encoder takes it. */
-        private static Seq<Integer> seq(List<Integer> values) {
-            return values == null ? null : CollectionConverters.asScala(values).toSeq();
-        }
-
-        /** From a row of {@link FlightRecorderSchema#HANGS}. */
-        public static Hang fromRow(Row r) {
-            return new Hang(
-                    r.getString(0),
-                    r.getString(1),
-                    r.getString(2),
-                    r.isNullAt(3) ? null : r.getLong(3),
-                    r.getLong(4),
-                    r.getString(5),
-                    r.getString(6),
-                    r.getString(7),
-                    r.isNullAt(8) ? null : r.getLong(8),
-                    r.isNullAt(9) ? null : r.getList(9),
-                    r.isNullAt(10) ? null : r.getList(10),
-                    r.getBoolean(11));
-        }
-
-        Hang asRoot() {
-            return new Hang(
-                    workload,
-                    pgName,
-                    pgDesc,
-                    pgId,
-                    collectiveSeqId,
-                    op,
-                    inputSize,
-                    dtype,
-                    createdNs,
-                    missingRanks,
-                    holdingRanks,
-                    true);
-        }
-    }
-
     /**
      * The order the entries stream in: by group name, the smallest pg_id of the name first (nulls after), so that a
      * group's pg_id is known at its first entry.
@@ -160,12 +86,12 @@ public final class CollectiveHangs {
             .thenComparing(Entry::pgId, Comparator.nullsLast(Comparator.<Long>naturalOrder()));
 
     /** The stuck collectives of one workload, from all its entries (any order) and group rows. */
-    public static List<Hang> of(String workload, List<Entry> entries, List<GroupStatus> groups) {
+    public static List<CollectiveHang> of(String workload, List<Entry> entries, List<GroupStatus> groups) {
         return ofSorted(workload, entries.stream().sorted(STREAM_ORDER).iterator(), groups);
     }
 
     /** The same, from entries in {@link #STREAM_ORDER}: holds one group's candidates at a time, never the entries. */
-    static List<Hang> ofSorted(String workload, Iterator<Entry> entries, List<GroupStatus> groups) {
+    static List<CollectiveHang> ofSorted(String workload, Iterator<Entry> entries, List<GroupStatus> groups) {
         Map<String, List<GroupStatus>> byName = new HashMap<>();
         Map<Long, List<GroupStatus>> byId = new HashMap<>();
         for (GroupStatus g : groups) {
@@ -174,7 +100,7 @@ public final class CollectiveHangs {
             if (g.pgId() != null)
                 byId.computeIfAbsent(g.pgId(), k -> new ArrayList<>()).add(g);
         }
-        List<Hang> stuck = new ArrayList<>();
+        List<CollectiveHang> stuck = new ArrayList<>();
         Entry next = entries.hasNext() ? entries.next() : null;
         while (next != null) {
             String name = next.pgName();
@@ -194,7 +120,7 @@ public final class CollectiveHangs {
     /** One member rank's status in a group. */
     private record Member(int rank, long enqueued, long completed) {}
 
-    /** The first holder's fields, compared as the SQL's min(named_struct(rank, ordinal, op, input_size, dtype)). */
+    /** The first holder: least (rank, ordinal, op, input_size, dtype), nulls first, strings in Spark's order. */
     private static final Comparator<Entry> FIRST_HOLDER = Comparator.comparing(Entry::rank, SparkOrder.INT_NULLS_FIRST)
             .thenComparingLong(Entry::ordinal)
             .thenComparing(Entry::op, SparkOrder.STRING_NULLS_FIRST)
@@ -261,8 +187,8 @@ public final class CollectiveHangs {
             holding.computeIfAbsent(seq, k -> new TreeSet<>()).add(e.rank());
         }
 
-        List<Hang> stuck() {
-            List<Hang> out = new ArrayList<>();
+        List<CollectiveHang> stuck() {
+            List<CollectiveHang> out = new ArrayList<>();
             for (long c : candidates) {
                 Entry holder = firstHolder.get(c);
                 if (holder == null) continue;
@@ -272,7 +198,7 @@ public final class CollectiveHangs {
                         .sorted()
                         .toList();
                 if (missing.isEmpty()) continue;
-                out.add(new Hang(
+                out.add(new CollectiveHang(
                         workload,
                         name,
                         desc,
@@ -291,15 +217,15 @@ public final class CollectiveHangs {
     }
 
     /** Per missing rank, its first stuck collective in time (created_ns, nulls first; then group name, then c). */
-    private static List<Hang> markRoots(List<Hang> stuck) {
-        Comparator<Hang> inTime = Comparator.comparing(Hang::createdNs, SparkOrder.LONG_NULLS_FIRST)
-                .thenComparing(Hang::pgName, SparkOrder.STRING_NULLS_FIRST)
-                .thenComparingLong(Hang::collectiveSeqId);
-        Map<Integer, Hang> firstOfRank = new TreeMap<>();
-        for (Hang h : stuck) {
+    private static List<CollectiveHang> markRoots(List<CollectiveHang> stuck) {
+        Comparator<CollectiveHang> inTime = Comparator.comparing(CollectiveHang::createdNs, SparkOrder.LONG_NULLS_FIRST)
+                .thenComparing(CollectiveHang::pgName, SparkOrder.STRING_NULLS_FIRST)
+                .thenComparingLong(CollectiveHang::collectiveSeqId);
+        Map<Integer, CollectiveHang> firstOfRank = new TreeMap<>();
+        for (CollectiveHang h : stuck) {
             for (int rank : h.missingRanks()) firstOfRank.merge(rank, h, (a, b) -> inTime.compare(a, b) <= 0 ? a : b);
         }
-        Set<Hang> roots = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<CollectiveHang> roots = Collections.newSetFromMap(new IdentityHashMap<>());
         roots.addAll(firstOfRank.values());
         return stuck.stream().map(h -> roots.contains(h) ? h.asRoot() : h).toList();
     }
@@ -376,7 +302,7 @@ public final class CollectiveHangs {
         }
 
         /** Its stuck collectives, the rows of its {@code collective_hangs} partition. */
-        List<Hang> hangs(String workload) {
+        List<CollectiveHang> hangs(String workload) {
             return of(workload, entries, groups);
         }
     }

@@ -11,7 +11,7 @@ import java.util.Map;
  * running sums are tracked and the start is added at the end.
  *
  * <p>Nulls are treated as Spark SQL's {@code sum}/{@code max} treat them (skipped; a sum of nothing but nulls is null),
- * so that a malformed row gives the same figures as the SQL it replaces.
+ * so that a malformed row gives the figures a query of the table would.
  */
 public final class DeviceReplay {
     /** One {@code memory_events} row of the device. */

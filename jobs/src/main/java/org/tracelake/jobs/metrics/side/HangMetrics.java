@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.schemas.MetricSchema;
 
@@ -29,21 +30,21 @@ public final class HangMetrics {
     static final String NO_GROUP = "no stuck collective in any process group";
 
     /** The two rows of a workload that has dumps, from its collective_hangs rows (any order). */
-    public static List<MetricRow> workload(String workload, List<CollectiveHangs.Hang> hangs) {
+    public static List<MetricRow> workload(String workload, List<CollectiveHang> hangs) {
         return List.of(rootRanks(workload, hangs), hungGroups(workload, hangs));
     }
 
-    private static MetricRow rootRanks(String workload, List<CollectiveHangs.Hang> hangs) {
-        List<CollectiveHangs.Hang> roots =
-                hangs.stream().filter(CollectiveHangs.Hang::isRoot).toList();
-        // 0 ranks, as METRICS.md says (hangs.sql's coalesce(size(NULL), 0) gives -1 in a session without ANSI mode)
+    private static MetricRow rootRanks(String workload, List<CollectiveHang> hangs) {
+        List<CollectiveHang> roots =
+                hangs.stream().filter(CollectiveHang::isRoot).toList();
+        // 0 ranks, as METRICS.md says (not Spark's size(NULL), which is -1 in a session without ANSI mode)
         if (roots.isEmpty()) return row(workload, "hang_root_ranks", 0.0, NO_ROOT);
         TreeSet<Integer> ranks = new TreeSet<>();
-        for (CollectiveHangs.Hang h : roots)
+        for (CollectiveHang h : roots)
             if (h.missingRanks() != null)
                 h.missingRanks().stream().filter(Objects::nonNull).forEach(ranks::add);
         List<String> described = new ArrayList<>();
-        for (CollectiveHangs.Hang h : roots) {
+        for (CollectiveHang h : roots) {
             if (h.pgName() == null || h.missingRanks() == null)
                 continue; // concat of a null is null, which the list drops
             described.add("group " + h.pgName() + " (" + Objects.requireNonNullElse(h.pgDesc(), "?") + ") #"
@@ -58,10 +59,10 @@ public final class HangMetrics {
                         + String.join("; ", SparkOrder.sortedStrings(described)));
     }
 
-    private static MetricRow hungGroups(String workload, List<CollectiveHangs.Hang> hangs) {
+    private static MetricRow hungGroups(String workload, List<CollectiveHang> hangs) {
         // a group is a distinct (name, description) among the stuck rows
         Set<List<String>> groups = new LinkedHashSet<>();
-        for (CollectiveHangs.Hang h : hangs) groups.add(Arrays.asList(h.pgName(), h.pgDesc()));
+        for (CollectiveHang h : hangs) groups.add(Arrays.asList(h.pgName(), h.pgDesc()));
         if (groups.isEmpty()) return row(workload, "hung_groups", 0.0, NO_GROUP);
         List<String> names = new ArrayList<>();
         for (List<String> g : groups) {

@@ -3,6 +3,7 @@ package org.tracelake.jobs.metrics.side;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.schemas.Tables;
 
@@ -43,13 +44,13 @@ public final class SideRows {
      * What the side families give the workload: their metric rows, and its {@code collective_hangs} rows (empty
      * without dumps, or when nothing is stuck).
      */
-    public record Result(List<MetricRow> metricRows, List<CollectiveHangs.Hang> hangs) {}
+    public record Result(List<MetricRow> metricRows, List<CollectiveHang> hangs) {}
 
     /** The families' results: the hangs are found once, for the table and for the hang figures. */
     public Result compute(String workload) {
         List<MetricRow> rows = new ArrayList<>(memory.rows(workload));
         rows.addAll(telemetry.rows(workload));
-        List<CollectiveHangs.Hang> hangs = List.of();
+        List<CollectiveHang> hangs = List.of();
         if (dumps.any()) {
             hangs = dumps.hangs(workload);
             rows.addAll(HangMetrics.workload(workload, hangs));

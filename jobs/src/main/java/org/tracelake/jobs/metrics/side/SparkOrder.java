@@ -4,7 +4,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Spark SQL's orderings, for the sorts the metric SQL did with {@code array_sort}, {@code ORDER BY} and {@code min}:
+ * Spark SQL's orderings ({@code array_sort}, {@code ORDER BY}, {@code min}), for the side families' sorts, so a row
+ * they pick is the one a query of the table picks:
  * strings by code point (UTF-8 byte order; Java's {@code compareTo} orders UTF-16 units, which differs above U+FFFF),
  * and nulls first where an ascending sort or a minimum meets them.
  */

@@ -7,8 +7,8 @@ import org.tracelake.udfs.StepNames;
 
 /**
  * The step windows of one timeline (a Kineto file, an Nsight process, an XLA device or host) and the lookup
- * "which step contains this time" (METRICS.md §1). Every reader uses this class, and the metrics SQL applies the
- * same per-event rule through the {@code step_priority} udf ({@link StepNames#stepPriority}).
+ * "which step contains this time" (METRICS.md §1). Every reader uses this class, and the {@code step_priority} udf
+ * gives SQL the same per-event rule ({@link StepNames#stepPriority}).
  *
  * <p>Steps come, best first, from explicitly numbered step events (the XLA profiler's {@code Steps} line), then from
  * the annotation kinds {@link StepNames} ranks: {@code ProfilerStep#N}, vLLM, SGLang, TPU vLLM. Only CPU-side

@@ -19,7 +19,7 @@ import org.tracelake.jobs.testing.TestArchive;
 
 /**
  * A card without batch_size and seq_len next to a torchtitan config gets them from it, and throughput_tokens
- * (steps.sql) is computed from them. The trace: one rank, ProfilerStep#1..#4 of 100 ms each, so avg_step_time =
+ * (StepFamily) is computed from them. The trace: one rank, ProfilerStep#1..#4 of 100 ms each, so avg_step_time =
  * the mean of the trimmed steps #2 and #3 = 0.1 s.
  *
  * <pre>

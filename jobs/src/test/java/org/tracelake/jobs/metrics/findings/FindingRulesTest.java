@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.metrics.MetricRow;
 
 /** Each findings rule on hand-built metric rows, against the bundled thresholds (conf/findings.csv) unless said. */
@@ -25,8 +26,14 @@ class FindingRulesTest {
         return new MetricRow("w", metric, figure, value, "ms", "step", rank, step, null, "ok", null);
     }
 
-    private static List<Finding> run(FindingThresholds t, List<FindingRules.Hang> hangs, MetricRow... rows) {
+    private static List<Finding> run(FindingThresholds t, List<CollectiveHang> hangs, MetricRow... rows) {
         return FindingRules.all("w", List.of(rows), hangs, t);
+    }
+
+    /** A stuck nccl:all_reduce of group "0" with only what the hang rule reads. */
+    private static CollectiveHang hang(long seq, List<Integer> missingRanks, boolean isRoot) {
+        return new CollectiveHang(
+                "w", "0", null, null, seq, "nccl:all_reduce", null, null, null, missingRanks, null, isRoot);
     }
 
     /**
@@ -133,11 +140,7 @@ class FindingRulesTest {
     /** A root hang missing ranks 2 and 5: one critical finding per missing rank; a non-root row adds none. */
     @Test
     void hangs() {
-        List<Finding> f = run(
-                BUNDLED,
-                List.of(
-                        new FindingRules.Hang("0", 7, "nccl:all_reduce", List.of(2, 5), true),
-                        new FindingRules.Hang("0", 8, "nccl:all_reduce", List.of(3), false)));
+        List<Finding> f = run(BUNDLED, List.of(hang(7, List.of(2, 5), true), hang(8, List.of(3), false)));
         assertEquals(2, f.size());
         assertEquals(2, f.get(0).rank());
         assertEquals(5, f.get(1).rank());

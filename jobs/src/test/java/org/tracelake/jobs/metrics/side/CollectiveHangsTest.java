@@ -9,10 +9,10 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.side.CollectiveHangs.Entry;
 import org.tracelake.jobs.metrics.side.CollectiveHangs.GroupStatus;
-import org.tracelake.jobs.metrics.side.CollectiveHangs.Hang;
 
 /**
  * A 3-rank hang where rank 2 never enqueued seq 7, and the hang rows it gives.
@@ -48,15 +48,15 @@ class CollectiveHangsTest {
             new GroupStatus(2, 0L, "0", "default_pg", List.of(0, 1, 2), 6L, 6L),
             new GroupStatus(2, 1L, null, null, null, 2L, 2L));
 
-    static final Hang ROOT = new Hang(
+    static final CollectiveHang ROOT = new CollectiveHang(
             "w", "0", "default_pg", 0L, 7, "nccl:all_reduce", "1024x8", "Float", 200L, List.of(2), List.of(0, 1), true);
-    static final Hang NOT_ROOT =
-            new Hang("w", "1", null, 1L, 3, "nccl:broadcast", "1024x8", "Float", 300L, List.of(2), List.of(1), false);
+    static final CollectiveHang NOT_ROOT = new CollectiveHang(
+            "w", "1", null, 1L, 3, "nccl:broadcast", "1024x8", "Float", 300L, List.of(2), List.of(1), false);
 
     @Test
     void rank2NeverEnqueuedSeq7() {
-        List<Hang> hangs = new ArrayList<>(CollectiveHangs.of("w", ENTRIES, GROUPS));
-        hangs.sort(java.util.Comparator.comparing(Hang::pgName));
+        List<CollectiveHang> hangs = new ArrayList<>(CollectiveHangs.of("w", ENTRIES, GROUPS));
+        hangs.sort(java.util.Comparator.comparing(CollectiveHang::pgName));
         assertEquals(List.of(ROOT, NOT_ROOT), hangs);
     }
 

@@ -25,6 +25,7 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracelake.jobs.metrics.CollectiveHang;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.engine.MetricEngine;
 import org.tracelake.jobs.metrics.side.CollectiveHangs.Entry;
@@ -124,7 +125,7 @@ class SideFamiliesSparkTest {
                         s.state()));
     }
 
-    /** The hand-built side tables of the tests below (and of the SQL equivalence test's edge cases). */
+    /** The hand-built side tables of the tests below, edge cases included. */
     record Inputs(
             Dataset<Row> memoryEvents,
             Dataset<Row> memorySegments,
@@ -376,13 +377,13 @@ class SideFamiliesSparkTest {
         // the staged files hold the table's columns in its types (as Spark reads them back, the partition column last)
         for (StructField f : FlightRecorderSchema.HANGS.fields())
             assertEquals(f.dataType(), table.schema().apply(f.name()).dataType(), f.name());
-        List<CollectiveHangs.Hang> got = table
+        List<CollectiveHang> got = table
                 .select(Arrays.stream(FlightRecorderSchema.HANGS.fieldNames())
                         .map(functions::col)
                         .toArray(Column[]::new))
                 .collectAsList()
                 .stream()
-                .map(CollectiveHangs.Hang::fromRow)
+                .map(CollectiveHang::fromRow)
                 .toList();
         assertEquals(
                 new HashSet<>(List.of(CollectiveHangsTest.ROOT, CollectiveHangsTest.NOT_ROOT)), new HashSet<>(got));

@@ -3,8 +3,8 @@ package org.tracelake.jobs.readers.xla;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.tracelake.jobs.readers.xla.ReaderTestSupport.arg;
-import static org.tracelake.jobs.readers.xla.ReaderTestSupport.col;
+import static org.tracelake.jobs.testing.ReaderTestSupport.arg;
+import static org.tracelake.jobs.testing.ReaderTestSupport.col;
 
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -21,6 +21,7 @@ import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FormatDetector;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.common.TimeBases;
+import org.tracelake.jobs.testing.ReaderTestSupport;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.TraceFileSchema;
 

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.readers.xla;
+package org.tracelake.jobs.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,7 +17,6 @@ import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.source.ReportSink;
 import org.tracelake.jobs.source.TraceSource;
-import org.tracelake.jobs.testing.InternalRows;
 import org.tracelake.schemas.EventSchema;
 import org.tracelake.schemas.Tables;
 import scala.jdk.javaapi.CollectionConverters;

@@ -1,32 +1,19 @@
-package org.tracelake.jobs.ingest;
+package org.tracelake.jobs.console;
 
 import java.util.Locale;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
-/** Progress lines a person can follow on a long run: one per workload, n of N, files, MB, events, elapsed. */
+/**
+ * The lines a person follows on a long run (log4j's {@code tracelake.progress} logger: what ingest, the metrics phase,
+ * refresh, maintenance and the reports are doing), and the two helpers every console line uses: names made printable
+ * and counts with their noun. Kept at the bottom of the layers so that any package may log progress without depending
+ * on the stage that first needed it.
+ */
 public final class Progress {
     private static final Logger LOG = LogManager.getLogger("tracelake.progress");
 
     private Progress() {}
-
-    /**
-     * A workload's line once the stage that read it is done: its files, bytes and events. No time of its own: every
-     * workload is read in the same Spark jobs, so the stage's time is said once, after the last line.
-     */
-    public static void workloadDone(int n, int total, WorkloadIngest w, String outcome) {
-        LOG.info(String.format(
-                Locale.ROOT,
-                "[%d/%d] %s: %s — %s, %.1f MB, %s",
-                n,
-                total,
-                printable(w.workload()),
-                outcome,
-                count(w.files().size(), "file"),
-                w.bytes() / 1e6,
-                count(w.events(), "event")));
-        for (String problem : w.problems()) LOG.warn("    {}", printable(problem));
-    }
 
     /**
      * A name or message as one log line (issue 29 item 10): workload and file names are data, and a newline or other
@@ -62,5 +49,10 @@ public final class Progress {
 
     public static void info(String message) {
         LOG.info(message);
+    }
+
+    /** A problem worth a person's attention that does not stop the run (a line already made printable). */
+    public static void warn(String message) {
+        LOG.warn(message);
     }
 }
