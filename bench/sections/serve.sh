@@ -76,7 +76,7 @@ auto_each=$(sort -g "$work/auto.txt" | paste -sd'/' | sed 's|/| / |g')
 auto_met=$(awk -v a="$auto" 'BEGIN { print (a <= 1.5) ? "met" : "**missed**" }')
 
 cat <<MD
-## Serve (issue 30; with the token, issue 45; plain `sql`, issue 42)
+## Serve (issue 30; with the token, issue 45; plain \`sql\`, issue 42)
 
 Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores (\`bench/sections/serve.sh\`): one \`tracelake serve\` on a
 refresh of data/, five queries each from a fresh \`bin/tracelake sql --remote\` process, and one cold
