@@ -102,14 +102,9 @@ class ServeBackgroundTest {
     }
 
     private String sql(String wh, String name, String... extra) throws Exception {
-        java.util.List<String> args =
-                new java.util.ArrayList<>(java.util.List.of("sql", "--warehouse", wh, "--format", "csv"));
-        args.addAll(java.util.List.of(extra));
+        List<String> args = new java.util.ArrayList<>(List.of("sql", "--warehouse", wh, "--format", "csv"));
+        args.addAll(List.of(extra));
         args.add("SET spark.app.name");
-        Path out = tmp.resolve(name + ".out");
-        Process p = MainProcess.startTo(out, tmp.resolve(name + ".err"), args.toArray(String[]::new));
-        assertTrue(p.waitFor(600, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), Files.readString(tmp.resolve(name + ".err")));
-        return Files.readString(out);
+        return run(MainProcess.command(args.toArray(String[]::new)), name, 0);
     }
 }

@@ -73,17 +73,11 @@ public final class MainProcess {
 
     /** The java command line of {@code Main args…}. */
     public static List<String> command(String... args) throws IOException {
-        Path home = Path.of(System.getProperty("tracelake.home", "."));
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx1g");
-        cmd.addAll(Arrays.asList(Files.readString(home.resolve("jobs/target/jvm-options.txt"))
-                .trim()
-                .split("\\s+")));
-        cmd.add("-Dlog4j2.configurationFile=" + home.resolve("conf/log4j2-test.properties"));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.tracelake.jobs.Main"));
-        cmd.addAll(Arrays.asList(args));
-        return cmd;
+        Path home = home();
+        return java(
+                List.of("-Xmx1g", "-Dlog4j2.configurationFile=" + home.resolve("conf/log4j2-test.properties")),
+                System.getProperty("java.class.path"),
+                args);
     }
 
     /**
@@ -92,19 +86,34 @@ public final class MainProcess {
      * only (written by the build), with log4j's simple logger. A class the client needs outside those jars fails here.
      */
     public static List<String> thinClientCommand(String... args) throws IOException {
-        Path home = Path.of(System.getProperty("tracelake.home", "."));
+        Path home = home();
         String jars = Files.readString(home.resolve("jobs/target/client-classpath.txt"))
                 .strip();
+        return java(
+                List.of(
+                        "-Xmx1g",
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
+                        "-Dlog4j2.loggerContextFactory=org.apache.logging.log4j.simple.SimpleLoggerContextFactory",
+                        "-Dorg.apache.logging.log4j.simplelog.level=WARN",
+                        "-Dorg.apache.logging.log4j.simplelog.logFile=system.err"),
+                home.resolve("jobs/target/classes") + ":" + jars,
+                args);
+    }
+
+    private static Path home() {
+        return Path.of(System.getProperty("tracelake.home", "."));
+    }
+
+    /** java, the given options, Spark's module options (jobs/target/jvm-options.txt), the class path, Main args…. */
+    private static List<String> java(List<String> options, String classpath, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of("-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
-        cmd.add("-Dlog4j2.loggerContextFactory=org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
-        cmd.add("-Dorg.apache.logging.log4j.simplelog.level=WARN");
-        cmd.add("-Dorg.apache.logging.log4j.simplelog.logFile=system.err");
-        cmd.addAll(Arrays.asList(Files.readString(home.resolve("jobs/target/jvm-options.txt"))
+        cmd.addAll(options);
+        cmd.addAll(Arrays.asList(Files.readString(home().resolve("jobs/target/jvm-options.txt"))
                 .trim()
                 .split("\\s+")));
-        cmd.addAll(List.of("-cp", home.resolve("jobs/target/classes") + ":" + jars, "org.tracelake.jobs.Main"));
+        cmd.addAll(List.of("-cp", classpath, "org.tracelake.jobs.Main"));
         cmd.addAll(Arrays.asList(args));
         return cmd;
     }
