@@ -178,6 +178,7 @@ public final class ServeCommand implements Callable<Integer> {
         System.out.flush();
         // announced last, once it answers: `sql` on this warehouse uses it from now on
         if (local != null && loopback) RunningServe.write(local, server.address());
+        server.warmUp(token);
         stopped.await(); // until SIGTERM/Ctrl-C runs the hook (the JVM then exits with 143/130, as a stopped server
         // does)
         return ExitCodes.OK;

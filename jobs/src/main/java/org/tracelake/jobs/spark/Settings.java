@@ -112,6 +112,13 @@ public final class Settings {
                     + "ago (0: every refresh)",
             v -> atMost(nonNegative(Long.parseLong(v)), 36_500, "days"));
 
+    public static final Key<Long> SERVE_WARMUP_QUERIES = new Key<>(
+            "spark.tracelake.serve.warmupQueries",
+            "48",
+            "serve asks itself this many queries of the kinds users ask once it listens, so that its first answers come"
+                    + " as fast as a long-running serve's (0: no warm-up)",
+            v -> atMost(nonNegative(Long.parseLong(v)), 10_000, "queries"));
+
     /** Every setting, for help and documentation. */
     public static final List<Key<?>> ALL = List.of(
             GZIP_MAX_EXPANSION_RATIO,
@@ -127,7 +134,8 @@ public final class Settings {
             CATALOG,
             NAMESPACE,
             MAINTENANCE_RETENTION_DAYS,
-            MAINTENANCE_EVERY_DAYS);
+            MAINTENANCE_EVERY_DAYS,
+            SERVE_WARMUP_QUERIES);
 
     /** A setting given a value it does not take: a usage error (exit 2), named by its key. */
     public static final class InvalidValueException extends IllegalArgumentException {

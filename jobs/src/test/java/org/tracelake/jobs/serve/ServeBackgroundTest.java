@@ -51,7 +51,9 @@ class ServeBackgroundTest {
                 "--master",
                 "local[1]",
                 "--conf",
-                "spark.sql.shuffle.partitions=2");
+                "spark.sql.shuffle.partitions=2",
+                "--conf",
+                "spark.tracelake.serve.warmupQueries=0"); // the warm-up is ServeTest's
         assertTrue(start.waitFor(600, TimeUnit.SECONDS), "serve --background returns");
         assertEquals(0, start.exitValue(), Files.readString(tmp.resolve("start.err")));
         assertTrue(Files.readString(tmp.resolve("start.out"))

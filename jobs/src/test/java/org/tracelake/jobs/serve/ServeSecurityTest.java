@@ -91,7 +91,9 @@ class ServeSecurityTest {
                 "--master",
                 "local[1]",
                 "--conf",
-                "spark.sql.shuffle.partitions=2");
+                "spark.sql.shuffle.partitions=2",
+                "--conf",
+                "spark.tracelake.serve.warmupQueries=0"); // the warm-up is ServeTest's
         assertTrue(
                 MainProcess.waitFor(
                         () -> MainProcess.serveAddress(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),

@@ -72,12 +72,20 @@ class ServeTest {
                 "--conf",
                 "spark.ui.enabled=false",
                 "--conf",
-                "spark.sql.shuffle.partitions=2");
+                "spark.sql.shuffle.partitions=2",
+                "--conf",
+                "spark.tracelake.serve.warmupQueries=4");
         assertTrue(
                 MainProcess.waitFor(
                         () -> MainProcess.serveAddress(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),
                 "serve never said where it listens");
         assertTrue(serve.isAlive(), "serve ended: " + Files.readString(stderr));
+        // the warm-up asks serve its four kinds of query, as a client, with serve's token: each must answer
+        assertTrue(
+                MainProcess.waitFor(
+                        () -> says(stdout, "tracelake serve: warmed up (4 queries in ") || !serve.isAlive(),
+                        Duration.ofSeconds(300)),
+                "the warm-up did not finish: " + Files.readString(stdout));
         String url = MainProcess.clientUrl(MainProcess.serveAddress(stdout), MainProcess.serveToken(archive.warehouse));
 
         String perWorkload = "SELECT workload, count(*) AS n FROM events GROUP BY workload ORDER BY workload";
@@ -202,5 +210,13 @@ class ServeTest {
             m.put(r.getString(0), r.getLong(1));
         }
         return m;
+    }
+
+    private static boolean says(Path file, String text) {
+        try {
+            return Files.readString(file).contains(text);
+        } catch (java.io.IOException e) {
+            return false; // not written yet
+        }
     }
 }

@@ -60,7 +60,9 @@ class ConnectSqlTest {
                 "--conf",
                 "spark.ui.enabled=false",
                 "--conf",
-                "spark.sql.shuffle.partitions=2");
+                "spark.sql.shuffle.partitions=2",
+                "--conf",
+                "spark.tracelake.serve.warmupQueries=0"); // the warm-up is ServeTest's
         assertTrue(
                 MainProcess.waitFor(
                         () -> MainProcess.serveAddress(stdout) != null || !serve.isAlive(), Duration.ofSeconds(300)),
