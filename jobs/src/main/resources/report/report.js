@@ -464,7 +464,10 @@
       empty(sl, loc.note);
     } else {
       var kinds = loc.lines.filter(function (l) { return l.kind !== 'all kinds'; });
-      chart(sl, 'chart-locality', Math.max(180, 90 + kinds.length * 36), {
+      var anyBytes = kinds.some(function (l) { return (l.intraBytes || 0) + (l.interBytes || 0) > 0; });
+      // a chart of zero bytes is two empty axes: say it in one sentence and keep the table (its times are real)
+      if (!anyBytes) empty(sl, 'No collective here carries a message size: no bytes to split between inside and across nodes.');
+      else chart(sl, 'chart-locality', Math.max(180, 90 + kinds.length * 36), {
         tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: bytes },
         legend: legendLine(),
         grid: { left: 120, right: 30, top: 36, bottom: 30 },

@@ -346,6 +346,8 @@ class ReportTest {
         assertTrue(dom.contains("<p class=\"empty\">No straggler: "), "one sentence instead");
         assertFalse(dom.contains("id=\"chart-bytes\"") || dom.contains("id=\"chart-busbw\""), "no empty axes");
         assertTrue(dom.contains("carries a message size, so there are no bytes or bus bandwidths by size to draw."));
+        assertFalse(dom.contains("id=\"chart-locality\""), "no node-locality chart of zero bytes");
+        assertTrue(dom.contains("no bytes to split between inside and across nodes."), "one sentence instead");
         Chromium.screenshot(dir.resolve(NSYS + ".html"), ARTIFACTS.resolve(NSYS + ".png"), tmp.resolve("shot-nsys"));
         String tdom = Chromium.dumpDom(dir.resolve(TELEMETRY + ".html"), tmp.resolve("chrome-telemetry"));
         assertTrue(
