@@ -27,7 +27,7 @@ percore_job=$(for k in ingest1 vs1 vs2; do j=$(num "$k.job_s"); [ "$j" != 0 ] &&
 percore_job=${percore_job:-0}
 R[percore.mbs]=$( [ "$percore_job" != 0 ] && calc "%.1f" "$parse_bytes / 1e6 / $percore_job" || echo 0)
 R[percore.ratio]=$( [ "$reader_mbs" != 0 ] && calc "%.0f" "100 * ${R[percore.mbs]} / $reader_mbs" || echo 0)
-pass1_share=$(calc "%.0f" "100 * $(num parse.pass1_s) / ($(num parse.reader_s) + 1e-9)")
+scan_share=$(calc "%.0f" "100 * $(num parse.scan_s) / ($(num parse.reader_s) + 1e-9)")
 memory_ok=$([ "$(v memory.exit)" = 0 ] && echo yes || echo NO)
 refresh_ratio_wall=$(calc "%.0f" "100 * $(num refresh_same.wall) / ($(num refresh_full.wall) + 1e-9)")
 refresh_ratio_run=$(calc "%.0f" "100 * $(num refresh_same.run_s) / ($(num refresh_full.run_s) + 1e-9)")
@@ -49,13 +49,12 @@ if [ "$t_memory" = met ] && ! ge "$big_bytes" 5e9; then t_memory="**not shown**:
 t_reader=$(verdict "$(v parse.reader_mb_s)" 100)
 # The most a reader can do with Jackson in pass 2 and pass 1 as it is: both passes with pass 2 reduced to the bare
 # tokenizer (no field decoded, no row built).
-jackson_cap=$(calc "%.0f" "1 / (1 / ($(num parse.tokenize_mb_s) + 1e-9) + 1 / ($(num parse.pass1_mb_s) + 1e-9))")
+speedup=$(calc "%.2f" "$(num parse.reader_before_cpu_s) / ($(num parse.reader_cpu_s) + 1e-9)")
 # What pass 2 (parse, classify, build the row) would have to run at for the reader to reach 100 MB/s with pass 1 as is.
 # The events write's floor (parquet-hadoop fed the reader's rows, nothing else) as a multiple of the reader's time, from
 # this run's write profile (15_write_profile.sh); 0.74, the lowest measured before, when it did not run.
 floor_ratio=$( [ "$(num wp.reader_cpu_s)" != 0 ] && calc "%.2f" "$(num wp.floor_cpu_s) / $(num wp.reader_cpu_s)" || echo 0.74)
 floor_source=$( [ "$(num wp.reader_cpu_s)" != 0 ] && echo "in this run" || echo "measured before: the write profile did not run this time")
-pass2_needed=$( ge "$(num parse.pass1_mb_s)" 100.01 && echo "**$(calc "%.0f" "1 / (1 / 100 - 1 / $(num parse.pass1_mb_s))") MB/s**" || echo "any speed (pass 1 alone is under 100 MB/s here, so no pass 2 could)")
 # best NAME1 NAME2: the smaller wall of two runs that exited 0 (n/a if neither did)
 best() {
   local a="" x
@@ -163,7 +162,7 @@ $shared_note
 
 | issue | target | measured | verdict |
 |---|---|---|---|
-| 28 | single-thread reader ≥ 100 MB/s on a quiet machine, goal 150 (1) | $(v parse.reader_mb_s) MB/s on the $(mb "$parse_bytes") MB Kineto file, both passes | $t_reader |
+| 28 | single-thread reader ≥ 100 MB/s on a quiet machine, goal 150 (1) | $(v parse.reader_mb_s) MB/s on the $(mb "$parse_bytes") MB Kineto file, one pass | $t_reader |
 | 28 | ingest per core ≥ 60 % of the single-thread reader (2) | local[1]: $(v percore.mbs) MB/s = $(v percore.ratio) % of $(v parse.reader_mb_s) MB/s (fastest of the local[1] ingests of (2) and (3), $percore_job s) | $t_ingest |
 | 28 | ingest of one $(mb "$parse_bytes") MB file, local[1], whole process ≤ 1.0× python3 \`json.load\` of it (3) | tracelake $tl_best s vs python $py_best s = ${vs_ratio}× (best of 2 each, /usr/bin/time wall) | $t_python |
 | 28 | cold refresh of the 8-rank archive ≥ 20× faster than CCL-Bench's metric tools (9) | $ccl_summary | $t_ccl |
@@ -203,23 +202,33 @@ row in the \`runs\` table.
 \`BenchHarness parse <file>\` (jobs/src/test/java/org/tracelake/jobs/bench): the Kineto reader iterated to its
 last row on one thread, exactly as a Spark task drives it, without Spark.
 
+The reader reads the file once with its byte scanner (\`JsonScanner\`), buffers the entries in primitive columns
+and makes the rows at the end of the file; "before" is the two-pass Jackson reader it replaced (issue 43; kept in the
+tests as the oracle of the equality test), "two passes" the reader's own fallback for a file whose buffer would not
+fit its memory budget (forced here). The three run in the same JVM, alternated (one pass, before, one pass, before, one
+pass, then the fallback twice): each figure is the best of its runs, "CPU" the reading thread's CPU time (the JIT's and
+GC's threads are not in it).
+
 | step | seconds | MB/s | events/s |
 |---|---|---|---|
 | SHA-256 of the raw bytes alone | $(v parse.sha256_s) | $(v parse.sha256_mb_s) | |
 | Jackson tokenizer alone (every token, no values) | $(v parse.tokenize_s) | $(v parse.tokenize_mb_s) | |
-| reader pass 1 as it was: hash + KinetoIndex.build over every entry | $(v parse.pass1_whole_s) | $(v parse.pass1_whole_mb_s) | |
-| reader pass 1: hash + TraceEventsSieve + KinetoIndex.build over the entries kept | $(v parse.pass1_s) | $(v parse.pass1_mb_s) | $(v parse.pass1_events_s) |
-| reader pass 2 (rows), by difference | $(v parse.pass2_s) | $(v parse.pass2_mb_s) | $(v parse.pass2_events_s) |
-| **the reader, both passes** (best of 2: $(v parse.reader_run1_s) s, $(v parse.reader_run2_s) s) | **$(v parse.reader_s)** | **$(v parse.reader_mb_s)** | **$(v parse.reader_events_s)** |
+| the byte scanner alone (every token, no values; cold: run first) | $(v parse.scan_s) | $(v parse.scan_mb_s) | |
+| **the reader, one pass** (best of 3) | **$(v parse.reader_s)** | **$(v parse.reader_mb_s)** | **$(v parse.reader_events_s)** |
+| the reader, one pass, CPU | $(v parse.reader_cpu_s) | $(v parse.reader_cpu_mb_s) | |
+| the reader's two-pass fallback (best of 2) | $(v parse.reader_two_passes_s) | $(v parse.reader_two_passes_mb_s) | $(v parse.reader_two_passes_events_s) |
+| the reader's two-pass fallback, CPU | $(v parse.reader_two_passes_cpu_s) | $(v parse.reader_two_passes_cpu_mb_s) | |
+| before: two Jackson passes (best of 2) | $(v parse.reader_before_s) | $(v parse.reader_before_mb_s) | $(v parse.reader_before_events_s) |
+| before, CPU | $(v parse.reader_before_cpu_s) | $(v parse.reader_before_cpu_mb_s) | |
 
-Pass 1 is $pass1_share % of the reader's time. Its input goes through \`TraceEventsSieve\` first, a byte scan that
-drops the entries the index does not need (CPU ops other than communication, kernels, flow events) before Jackson sees
-them: "as it was" is the same pass over every entry, in the same JVM just before.
+One pass takes $speedup× less of the reading thread's CPU than the two Jackson passes did. The scanner alone is
+$scan_share % of the reader's time; the rest is the index, the buffer and, most of it, building each row
+(\`EventRow\`, Spark's \`InternalRow\` with its args map): the column-wise write of issue 43 is what removes that.
 
 **Time does not grow faster than the file.** The half-size file ($(mb "${half_bytes:-0}") MB, read once in a fresh
-JVM) took $(v half.reader_s) s for both passes, $(calc "%.1f" "${half_bytes:-0} / 1e6 / ($(num half.reader_s) + 1e-9)") MB/s,
-against $(v parse.reader_run1_s) s and $(v parse.reader_run1_mb_s) MB/s for the first (also cold) read of the full one: per MB
-the larger file is no slower (the JIT's warm-up weighs more on the smaller). Before
+JVM) took $(v half.reader_s) s in one pass, $(calc "%.1f" "${half_bytes:-0} / 1e6 / ($(num half.reader_s) + 1e-9)") MB/s,
+against $(v parse.reader_s) s and $(v parse.reader_mb_s) MB/s for the full one read warm (the half-size file is read
+cold: the JIT's warm-up weighs on it). Before
 \`CommOpTimeline\` the second pass was quadratic in a file's collectives (every comm kernel scanned all earlier comm ops
 of its thread: 514 s for a 355 MB file, see the notes at the end); the generator puts 3 collectives in every
 (step × layer), about $(calc "%.0f" "$parse_steps * $parse_layers * 3") in this file.
@@ -281,9 +290,11 @@ Spark's start, the card and the \`trace_files\` ledger, and the exit. CPU above 
 
 ## (4) Memory: a $(gb "$big_bytes") GB trace with a 1 GB heap
 
-What the reader holds while it streams a file is pass 1's index (launch start per correlation id in primitive
-arrays, step windows, the communication ops with their args); no event is kept. Pass 1 alone over the big trace in
-a JVM of \`-Xmx1g\` (\`HARNESS_HEAP=1g BenchHarness index <big>\`):
+A file this size does not fit the reader's buffer budget in a 1 GB heap, so it is read in two passes by the same
+scanner: what the reader holds while it streams the rows is the first pass's index (launch start per correlation id in
+primitive arrays, step windows, the communication ops with their args); no event is kept. The reader's open (that
+first pass) over the big trace in a JVM of \`-Xmx1g\` (\`HARNESS_HEAP=1g BenchHarness index <big>\`; two passes:
+$(v index.two_passes)):
 
 | pass 1 s | MB/s | heap held by the index after a full GC | heap max | peak RSS (VmHWM) |
 |---|---|---|---|---|
@@ -398,16 +409,10 @@ EOF
     any=1
     cat <<EOF
 **Single-thread reader: $(v parse.reader_mb_s) MB/s, target 100 MB/s on a quiet machine (goal 150).**
-Section (1) splits it: pass 1 (hash and index) runs at $(v parse.pass1_mb_s) MB/s and pass 2 (rows) at
-$(v parse.pass2_mb_s) MB/s on their own, while Jackson's bare tokenizer, which pass 2 is built on, reads the same file at
-$(v parse.tokenize_mb_s) MB/s without decoding a single value. **The floor with this design:** even if pass 2 cost no more than
-that bare tokenizer, both passes would run at 1 ÷ (1 ÷ $(v parse.tokenize_mb_s) + 1 ÷ $(v parse.pass1_mb_s)) = **$jackson_cap MB/s**.
-With pass 1 as it is, 100 MB/s needs a pass 2 that tokenizes, decodes, classifies and builds each row at
-$pass2_needed, faster than Jackson's tokenizer alone and than Perfetto's C++ JSON importer (~177 MB/s a
-thread). One pass is not available either (the paragraph on the two passes below: neither the real traces of ../shared
-nor the generator's write events in an order a single pass could use). What would move it is a hand-written byte
-parser for pass 2 built on the same byte sieve as pass 1 (no Jackson, field names matched as bytes, strings kept as
-UTF-8 slices), bounded by the pass-1 figure above.
+Section (1) splits it: the reader reads the file once with its byte scanner (the scanner alone: $(v parse.scan_mb_s)
+MB/s, read cold) and takes $speedup× less CPU than the two Jackson passes it replaced; most of what is left is building
+each row (\`EventRow\` into Spark's \`InternalRow\`, the args map encoded value by value), which the column-wise write of
+issue 43 (the buffered columns straight into Parquet's column writers) takes away.
 
 EOF
   fi
@@ -430,15 +435,13 @@ EOF
     echo
   fi
   cat <<EOF
-**The two passes** (a known cost, not a target): pass 1 takes $pass1_share % of the reader's time. The sieve keeps
-it from parsing most entries, but it still reads, hashes and scans every byte, and it parses every runtime launch of a
-file that writes kernels before their launches (\`Launches\` finds the order from the first 1,024 GPU activities).
-One pass is not possible without holding much of a file, in real traces or generated ones: in the real Kineto files
-of ../shared/traces (dlrm-8rank-v100, hta-nccl-args, hta-sampled) every kernel comes before its \`cudaLaunchKernel\`
-and CPU ops come before the \`ProfilerStep#\` annotation that encloses them (events are written when they end); the
-generator writes launches first but puts each \`ProfilerStep#\` at the end of its step, the communication ops after
-their kernels, and \`baseTimeNanoseconds\` after \`traceEvents\` (as hta-nccl-args does). What would still cut pass 1:
-a faster content hash than SHA-256 (a ledger format change), and a scan that reads eight bytes at a time inside strings.
+**One pass, and when two** (a known cost, not a target): real Kineto files write every kernel before its
+\`cudaLaunchKernel\` and CPU ops before the \`ProfilerStep#\` that encloses them, the generator puts each
+\`ProfilerStep#\` at the end of its step and \`baseTimeNanoseconds\` after \`traceEvents\`: so the reader holds the
+entries of a file (about 134 bytes each, in primitive columns, strings as ids of the file's table) and makes the rows at
+its end. A file whose buffer would not fit a quarter of the heap (its size is known before reading) is read twice by the
+same scanner instead ($(v parse.reader_two_passes_mb_s) MB/s above): the first pass builds the index, the second makes
+the rows while streaming, holding no entry (section (4)).
 
 EOF
   if [ "$t_memory" != met ]; then

@@ -78,8 +78,9 @@ public final class Numbers {
     /**
      * Exact conversion of a decimal microsecond count, as written in a trace ({@code 4458676522690.655}), to integer
      * nanoseconds with half-up rounding. Parsing through a double would lose the last nanosecond of such values.
+     * Any character sequence: a reader can hand the bytes of its input through a view, without a String per value.
      */
-    public static long microsToNanos(String text) throws NotANumber {
+    public static long microsToNanos(CharSequence text) throws NotANumber {
         int n = text.length();
         if (n == 0) throw new NotANumber("empty");
         int i = 0;
@@ -129,9 +130,9 @@ public final class Numbers {
      * value beyond 19 integer digits fits the long it must end in anyway. scaleByPowerOfTen only
      * moves the scale.
      */
-    private static long microsToNanosExact(String text) throws NotANumber {
+    private static long microsToNanosExact(CharSequence text) throws NotANumber {
         try {
-            BigDecimal nanos = new BigDecimal(text).scaleByPowerOfTen(3);
+            BigDecimal nanos = new BigDecimal(text.toString()).scaleByPowerOfTen(3);
             if (nanos.signum() == 0) return 0L;
             long integerDigits = (long) nanos.precision() - nanos.scale();
             if (integerDigits > 19) throw new ArithmeticException("beyond a long");

@@ -9,6 +9,7 @@ import java.io.EOFException;
 import java.io.UncheckedIOException;
 import java.util.NoSuchElementException;
 import java.util.zip.ZipException;
+import org.tracelake.jobs.readers.common.json.JsonSyntaxException;
 
 /** Turns what a reader threw into a sentence that says what is wrong with the file and what to do about it. */
 public final class ReadErrors {
@@ -17,6 +18,7 @@ public final class ReadErrors {
     public static String describe(Throwable t) {
         Throwable e = unwrap(t);
         if (e instanceof InputRefusedException) return e.getMessage();
+        if (e instanceof JsonSyntaxException j) return describe(j);
         if (e instanceof JsonEOFException j) {
             return "truncated JSON: the file ends " + where(j.getLocation())
                     + " before the document is complete (was the profiler stopped while writing, or the copy cut short?)";
@@ -48,6 +50,19 @@ public final class ReadErrors {
         }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : firstLine(e.getMessage());
         return message;
+    }
+
+    /** The byte scanner's findings, in the sentences Jackson's have (a file reads the same whichever parser read it). */
+    private static String describe(JsonSyntaxException j) {
+        if (j.truncated()) {
+            return "truncated JSON: the file ends " + j.where()
+                    + " before the document is complete (was the profiler stopped while writing, or the copy cut short?)";
+        }
+        if (j.problem().contains("Invalid UTF-8")) {
+            return "not UTF-8 text " + j.where() + ": " + j.problem()
+                    + " (the file is binary or in another encoding; traces must be UTF-8 JSON)";
+        }
+        return "malformed JSON " + j.where() + ": " + j.problem();
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.function.BinaryOperator;
 /**
  * A CPU-side communication op (a name of {@link org.tracelake.udfs.CommOpNames}) with the args that describe the
  * message — only those {@link CommDetails} reads ({@link CommDetails#OP_ARGS}), as an array in that order. The index
- * keeps one op per collective for the whole second pass, so an op holds only the args it needs, in an array rather
+ * keeps one op per collective until its last row, so an op holds only the args it needs, in an array rather
  * than a map, which keeps the index small for a large trace.
  */
 final class CommOp {

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * One thread's communication ops sorted by start, for "which ops enclose this launch" in O(log n + k): a binary
  * search finds the last op starting at or before the time, and the walk back stops as soon as the running maximum of
- * the ends up to there falls before it (no earlier op can still be open), so the second pass is not quadratic in a
+ * the ends up to there falls before it (no earlier op can still be open), so making the rows is not quadratic in a
  * file's collectives as a linear scan per kernel would make it.
  */
 final class CommOpTimeline {

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * A long and an int per numeric id, first record wins: runtime launches by correlation id (start in relative ns,
  * thread) and communication ops by External id (start, position in the index's list). A large trace holds tens of
- * millions of launches and the tables live for the whole second pass, so their size per id decides the heap a
+ * millions of launches and the tables live until the file's last row, so their size per id decides the heap a
  * file needs (issue 12: a 5 GB trace in a 1 GB heap).
  *
  * <p>Profilers number these ids densely upwards from a small start, so most ids are stored by position: chunks of

@@ -1,7 +1,5 @@
 package org.tracelake.jobs.readers.kineto;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -12,24 +10,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 import org.tracelake.jobs.readers.FileReport;
-import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
-import org.tracelake.jobs.readers.common.JsonInput;
 import org.tracelake.jobs.readers.common.StepWindows;
-import org.tracelake.jobs.readers.common.TraceEventsSieve;
+import org.tracelake.jobs.readers.common.json.StringTable;
 import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.CommOpNames;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.StepNames;
 
 /**
- * What the first pass over a Kineto file learns, so the second pass can fill every column while streaming:
- * the time base (the key may follow {@code traceEvents}), rank and process groups, step windows, launches by
- * correlation id, and the CPU communication ops that carry message sizes. Memory grows with the number of
- * launches and comm ops, never with the number of events kept.
+ * What a Kineto file says beyond its rows, learnt as the scan goes and complete at the end of the file, before any
+ * row is made: the time base (the key may follow {@code traceEvents}), rank and process groups, step windows,
+ * launches by correlation id (real Kineto writes a kernel before its launch), and the CPU communication ops that
+ * carry message sizes. Memory grows with the number of launches and comm ops, not with the number of events.
  */
 final class KinetoIndex {
     /**
@@ -52,7 +46,7 @@ final class KinetoIndex {
     final Map<String, ProcessGroup> processGroups = new HashMap<>();
     final Map<String, String> metadata = new LinkedHashMap<>();
     final StepWindows steps = new StepWindows();
-    /** Runtime launches by correlation id; indexed here, or by the second pass when the file's order allows it. */
+    /** Runtime launches by correlation id. */
     final Launches launches = new Launches();
     /** Comm ops by External id: start and position in {@link #commOps} (no boxed key or map entry per op). */
     private final IdTable commOpsByExternalId = new IdTable();
@@ -70,83 +64,6 @@ final class KinetoIndex {
     boolean sawTraceEvents;
 
     record ProcessGroup(Integer size, String ranks) {}
-
-    /**
-     * The reader's first pass over the file: the sieve keeps what {@link #indexes} asks for (which depends on what the
-     * pass has learnt so far: launches only while {@link Launches#indexing()}), the content hash goes to the report.
-     */
-    static KinetoIndex read(FileTask task, Configuration conf, FileReport report) throws IOException {
-        return JsonInput.firstPass(task, conf, ChromeEventParser.FACTORY, report, Pass::new);
-    }
-
-    /**
-     * One attempt at the first pass, with its own index: the sieve's filter asks that index, which is why a whole-file
-     * retry (after a sieved attempt failed) starts from a new one.
-     */
-    private static final class Pass implements JsonInput.SievedPass<KinetoIndex> {
-        private final KinetoIndex index = new KinetoIndex();
-
-        @Override
-        public boolean keep(TraceEventsSieve.Entry entry) {
-            return index.indexes(entry);
-        }
-
-        @Override
-        public KinetoIndex read(JsonParser p) throws IOException {
-            return build(p, index);
-        }
-    }
-
-    /** Reads the whole file once. The parser must be at the start of the document. */
-    static KinetoIndex build(JsonParser p) throws IOException {
-        return build(p, new KinetoIndex());
-    }
-
-    private static KinetoIndex build(JsonParser p, KinetoIndex index) throws IOException {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-            throw new IOException("a Kineto trace is a JSON object; this file starts with " + p.currentToken());
-        }
-        ChromeEventParser events = new ChromeEventParser(false);
-        ChromeEvent e = new ChromeEvent();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String key = p.currentName();
-            JsonToken v = p.nextToken();
-            switch (key) {
-                case "traceEvents" -> {
-                    index.sawTraceEvents = true;
-                    // most events' args are skipped, not decoded: the index needs those of launches and comm ops
-                    events.forEachEvent(p, v, e, index::needsArgs, index::learn);
-                }
-                case "baseTimeNanoseconds" -> index.baseTimeNs = Numbers.wholeNumber(p.getText());
-                case "distributedInfo" -> index.learnDistributedInfo(JSON.readTree(p));
-                default -> index.keepMetadata(key, p, v, events);
-            }
-        }
-        index.steps.seal();
-        index.commOpsByThread.values().forEach(CommOpTimeline::seal);
-        return index;
-    }
-
-    /**
-     * The entries the first pass reads (the rest never reach its parser, {@link TraceEventsSieve}): communication ops
-     * and step annotations, and while the order of launches is not known, runtime launches and GPU activities
-     * ({@link Launches}): what {@link #learn} keeps or looks at.
-     */
-    boolean indexes(TraceEventsSieve.Entry entry) {
-        String cat = entry.cat();
-        if (cat == null) return false;
-        return switch (cat) {
-            case "cuda_runtime", "cuda_driver" -> launches.indexing();
-            case "kernel", "gpu_memcpy", "gpu_memset" -> launches.sampling();
-            case "cpu_op" -> isCommOp(entry.name());
-            case StepNames.CAT_USER_ANNOTATION -> {
-                String name = entry.name();
-                yield isCommOp(name) || StepNames.stepPriority(cat, name) >= 0;
-            }
-            case StepNames.CAT_PYTHON_FUNCTION -> StepNames.stepPriority(cat, entry.name()) >= 0;
-            default -> false;
-        };
-    }
 
     /** Bounds {@link #commOpNames}: names beyond it are checked each time. */
     private static final int MAX_NAMES_REMEMBERED = 8192;
@@ -177,45 +94,33 @@ final class KinetoIndex {
     }
 
     /**
-     * The events whose args the index reads: runtime launches and GPU activities (correlation) while it looks at them,
-     * and communication ops (sizes, ids).
+     * Learns from one entry of a traceEvents array (any of them), as the scan hands it: complete events with a usable
+     * ts and a non-negative dur only. Runtime launches go to the launch table; step annotations and the CPU
+     * communication ops (with the args their sizes are read from) to theirs.
      */
-    private boolean needsArgs(ChromeEvent e) {
-        if (Launches.isLaunch(e.cat)) return launches.indexing();
-        if (Launches.isGpuActivity(e.cat)) return launches.sampling();
-        return ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name);
-    }
-
-    private void learn(ChromeEvent e) {
-        // launches and GPU activities are no step annotations or comm ops: only the launch table wants them
-        if (Launches.isLaunch(e.cat)) {
-            if (launches.indexing()) launches.learn(e);
+    void learn(KinetoEvent e, StringTable strings) {
+        if (e.notObject || !e.hasTs || !e.hasDur || !isX(e, strings) || e.ts == Long.MIN_VALUE) return;
+        int kind = catKind(e.cat, strings);
+        if (kind == CAT_LAUNCH) {
+            launches.learn(e.longArg(correlationKey(strings), strings), e.ts, strings.get(e.tid));
             return;
         }
-        if (Launches.isGpuActivity(e.cat)) {
-            launches.sample(e);
-            return;
-        }
-        long relTs;
-        try {
-            relTs = e.ts == null ? Long.MIN_VALUE : Numbers.microsToNanos(e.ts);
-        } catch (Numbers.NotANumber bad) {
-            return; // the second pass drops it and says why
-        }
-        if (relTs == Long.MIN_VALUE) return;
-        if (!"X".equals(e.ph) || e.dur == null) return;
-        long dur;
-        try {
-            dur = Numbers.microsToNanos(e.dur);
-        } catch (Numbers.NotANumber bad) {
-            return;
-        }
-        if (dur < 0) return;
-        steps.offerAnnotation(e.cat, e.name, relTs, dur);
-        if (("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) && CommOpNames.isCommOp(e.name)) {
+        if (kind == CAT_GPU || !mayBeStepOrCommOp(e, strings)) return;
+        String cat = strings.get(e.cat);
+        String name = strings.get(e.name);
+        long relTs = e.ts;
+        long dur = e.dur;
+        steps.offerAnnotation(cat, name, relTs, dur);
+        if (kind == CAT_CPU_OP_OR_ANNOTATION && isCommOp(name)) {
+            Map<String, String> args = new LinkedHashMap<>();
+            e.argsInto(args, strings);
             CommOp op = new CommOp(
-                    shared(e.name), shared(e.tid), relTs, relTs + dur, CommOp.keptArgs(e.args, this::sharedArg));
-            Long externalId = e.longArg("External id");
+                    shared(name),
+                    shared(strings.get(e.tid)),
+                    relTs,
+                    relTs + dur,
+                    CommOp.keptArgs(args, this::sharedArg));
+            Long externalId = Numbers.wholeNumber(args.get("External id"));
             if (externalId != null && commOpsByExternalId.value(externalId) == IdTable.ABSENT) {
                 commOpsByExternalId.putIfAbsent(externalId, relTs, commOps.size());
                 commOps.add(op);
@@ -225,6 +130,81 @@ final class KinetoIndex {
                     .add(op);
         }
     }
+
+    /** Once every entry was learnt: the steps chosen, the comm ops of each thread in order. */
+    void seal() {
+        steps.seal();
+        commOpsByThread.values().forEach(CommOpTimeline::seal);
+    }
+
+    // what a category is to the index, by string id: judged once per id
+    private static final byte CAT_OTHER = 1;
+    private static final byte CAT_LAUNCH = 2;
+    private static final byte CAT_GPU = 3;
+    private static final byte CAT_CPU_OP_OR_ANNOTATION = 4;
+    private static final byte CAT_PYTHON_FUNCTION = 5;
+    private byte[] catKinds = new byte[64];
+    private int phX = StringTable.NULL - 1;
+    private int correlationKey = StringTable.NULL - 1;
+
+    private boolean isX(KinetoEvent e, StringTable strings) {
+        if (phX == StringTable.NULL - 1 && "X".equals(strings.get(e.ph))) phX = e.ph;
+        return e.ph == phX;
+    }
+
+    private int correlationKey(StringTable strings) {
+        if (correlationKey == StringTable.NULL - 1) {
+            try {
+                correlationKey = strings.intern("correlation");
+            } catch (IOException cannot) {
+                throw new IllegalStateException("a constant is UTF-8", cannot);
+            }
+        }
+        return correlationKey;
+    }
+
+    private byte catKind(int cat, StringTable strings) {
+        if (cat < 0) return cat == StringTable.NULL ? CAT_OTHER : kindOf(strings.get(cat));
+        if (cat >= catKinds.length) catKinds = Arrays.copyOf(catKinds, Math.max(cat + 1, catKinds.length * 2));
+        byte kind = catKinds[cat];
+        if (kind == 0) catKinds[cat] = kind = kindOf(strings.get(cat));
+        return kind;
+    }
+
+    private static byte kindOf(String cat) {
+        if (Launches.isLaunch(cat)) return CAT_LAUNCH;
+        if (Launches.isGpuActivity(cat)) return CAT_GPU;
+        if ("cpu_op".equals(cat) || StepNames.CAT_USER_ANNOTATION.equals(cat)) return CAT_CPU_OP_OR_ANNOTATION;
+        if (StepNames.CAT_PYTHON_FUNCTION.equals(cat)) return CAT_PYTHON_FUNCTION;
+        return CAT_OTHER;
+    }
+
+    /**
+     * Whether the entry can be a step annotation or a comm op (what {@link #learn} would keep of it), asked once per
+     * (category, name): a file repeats a few thousand names over millions of CPU ops.
+     */
+    private boolean mayBeStepOrCommOp(KinetoEvent e, StringTable strings) {
+        int n = e.name;
+        boolean remembered = n >= 0 && n < relevantCat.length;
+        if (remembered && relevantCat[n] == e.cat && relevant[n] != 0) return relevant[n] == 2;
+        boolean may = StepNames.stepPriority(strings.get(e.cat), strings.get(n)) >= 0
+                || (catKind(e.cat, strings) == CAT_CPU_OP_OR_ANNOTATION && isCommOp(strings.get(n)));
+        if (n >= 0 && !remembered) {
+            int size = Math.max(n + 1, relevantCat.length * 2);
+            relevantCat = Arrays.copyOf(relevantCat, size);
+            relevant = Arrays.copyOf(relevant, size);
+        }
+        if (n >= 0) {
+            relevantCat[n] = e.cat;
+            relevant[n] = (byte) (may ? 2 : 1);
+        }
+        return may;
+    }
+
+    /** By name id: the category id {@link #relevant} was judged for (names mostly come with one category). */
+    private int[] relevantCat = new int[256];
+    /** By name id: 0 not judged, 1 no, 2 yes. */
+    private byte[] relevant = new byte[256];
 
     /** Args whose value differs from op to op: sharing them would only fill {@link #sharedStrings}. */
     private static final Set<String> UNIQUE_PER_OP =
@@ -243,7 +223,7 @@ final class KinetoIndex {
         return s;
     }
 
-    private void learnDistributedInfo(JsonNode info) {
+    void learnDistributedInfo(JsonNode info) {
         metadata.put("distributedInfo", info.toString());
         if (info.hasNonNull("rank") && info.get("rank").canConvertToInt()) {
             distributedRank = info.get("rank").asInt();
@@ -267,15 +247,10 @@ final class KinetoIndex {
         }
     }
 
-    private void keepMetadata(String key, JsonParser p, JsonToken v, ChromeEventParser events) throws IOException {
-        if (v.isScalarValue()) {
-            metadata.put(FileReport.fileKey(key), v == JsonToken.VALUE_NULL ? null : p.getText());
-        } else {
-            String json = events.text(p, v);
-            metadata.put(
-                    FileReport.fileKey(key),
-                    json.length() <= 65_536 ? json : json.substring(0, 65_536) + "…(truncated)");
-        }
+    /** A top-level key of the file other than those the reader reads: its text, a structure cut at 64 K chars. */
+    void keepMetadata(String key, String text, boolean structure) {
+        String kept = !structure || text.length() <= 65_536 ? text : text.substring(0, 65_536) + "…(truncated)";
+        metadata.put(FileReport.fileKey(key), kept);
     }
 
     /** Launch record for a GPU activity's correlation id: start in relative ns, or null. */

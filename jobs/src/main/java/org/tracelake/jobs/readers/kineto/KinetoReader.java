@@ -1,21 +1,19 @@
 package org.tracelake.jobs.readers.kineto;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceReader;
-import org.tracelake.jobs.readers.common.ChromeEvent;
-import org.tracelake.jobs.readers.common.ChromeEventParser;
-import org.tracelake.jobs.readers.common.ChromeEventStream;
-import org.tracelake.jobs.readers.common.JsonInput;
-import org.tracelake.jobs.readers.common.TraceEventsSieve;
+import org.tracelake.jobs.readers.common.EventRow;
+import org.tracelake.jobs.readers.common.RowStream;
+import org.tracelake.jobs.readers.common.json.StringTable;
 import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.schemas.TraceFileSchema;
 import org.tracelake.udfs.CollectiveKind;
@@ -23,24 +21,76 @@ import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.RankFromFileName;
 
 /**
- * PyTorch profiler (Kineto) JSON, plain or gzipped, streamed twice with Jackson's token parser: the first pass
- * builds a {@link KinetoIndex}, the second emits one row per event. Neither pass holds the events. Runtime launches
- * are indexed by the first pass only when the file writes GPU activities before their launches ({@link Launches}:
- * how that is detected, and what happens when the order turns out wrong midway).
+ * PyTorch profiler (Kineto) JSON, plain or gzipped, read by the byte scanner ({@link KinetoScan}) once: the entries
+ * that make rows are buffered in {@link EventColumns} while the {@link KinetoIndex} learns launches, steps, comm ops
+ * and metadata; at the end of the file everything a row needs is known (launches written after their kernels, a time
+ * base at the end) and the rows are made from the columns. A file whose buffer would not fit the memory budget (its
+ * size is known before reading) is read twice by the same scanner instead: the first pass builds the index, the
+ * second makes the rows as it streams, holding no events (a 5 GB trace in a 1 GB heap).
  */
 public final class KinetoReader implements TraceReader {
+    /** The share of the heap one file's buffered events may take: several files are read at once, one per task. */
+    static final double HEAP_SHARE = 0.25;
+    /** Bytes of a Kineto file per entry on average (real traces: 190–240), for the size of its buffer. */
+    static final long FILE_BYTES_PER_EVENT = 214;
+    /** What gzip leaves of a Kineto file, about: the expanded size of a compressed one is estimated with it. */
+    static final long GZIP_RATIO = 12;
+
+    private final long budgetBytes;
+
+    public KinetoReader() {
+        this((long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE));
+    }
+
+    /** With a budget of its own for the buffered events: tests force the two passes with a small one. */
+    KinetoReader(long budgetBytes) {
+        this.budgetBytes = budgetBytes;
+    }
+
+    /** Entries a file is expected to hold, from its size (a gzipped one judged by its name: the content decides later). */
+    static long expectedEvents(FileTask task) {
+        long bytes = task.fileName().endsWith(".gz") ? task.sizeBytes() * GZIP_RATIO : task.sizeBytes();
+        return bytes / FILE_BYTES_PER_EVENT + 1;
+    }
+
+    /** Whether the file is read in one pass: its buffered entries fit the budget. */
+    boolean onePass(FileTask task) {
+        return expectedEvents(task) * EventColumns.BYTES_PER_EVENT <= budgetBytes;
+    }
 
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {
         FileReport report = new FileReport(task);
-        KinetoIndex index = KinetoIndex.read(task, conf, report);
+        KinetoIndex index = new KinetoIndex();
+        StringTable strings = new StringTable();
+        KinetoEvent e = new KinetoEvent();
+        EventColumns columns = null;
+        long maxRelTsNs;
+        boolean onePass = onePass(task);
+        try (KinetoScan scan =
+                KinetoScan.open(task, conf, true, strings, index, onePass ? report.drops : null, false)) {
+            if (onePass) columns = new EventColumns((int) Math.min(expectedEvents(task), 1 << 24));
+            while (scan.next(e)) {
+                index.learn(e, strings);
+                if (columns != null && makesRow(e)) columns.add(e);
+            }
+            report.contentHash = scan.drainAndHash();
+            maxRelTsNs = scan.maxRelTsNs;
+        }
         if (!index.sawTraceEvents) {
             throw new IOException("no traceEvents array: this JSON object is not a PyTorch profiler trace");
         }
+        index.seal();
         describe(index, report);
-        JsonInput input =
-                JsonInput.open(task, conf, ChromeEventParser.FACTORY, false, ChromeEventParser::seekTraceEvents);
-        return new Rows(task, report, index, input, conf);
+        Source source = columns != null
+                ? new Buffered(columns, strings, maxRelTsNs)
+                : new Streamed(KinetoScan.open(task, conf, false, new StringTable(), null, report.drops, true));
+        return new Rows(task, report, index, source, conf);
+    }
+
+    /** A first-array entry the scan kept. */
+    static boolean makesRow(KinetoEvent e) {
+        return e.firstArray && !e.notObject && !e.dropped && !e.empty;
     }
 
     private static void describe(KinetoIndex index, FileReport report) {
@@ -72,79 +122,177 @@ public final class KinetoReader implements TraceReader {
         }
     }
 
-    /** Whole-file launch scans a stream of this reader made so far (0 or 1; {@link Launches}): for tests. */
-    static int launchScans(EventStream rows) {
-        return ((Rows) rows).index.launches.scans;
+    /** Whether a stream of this reader reads the file a second time to make its rows (the budget said no): for tests. */
+    static boolean twoPasses(EventStream rows) {
+        return ((Rows) rows).source instanceof Streamed;
     }
 
-    /** The second pass: one row per event, pulled by Spark as it writes. */
-    private static final class Rows extends ChromeEventStream {
-        private final KinetoIndex index;
-        private final long base;
-        /** The largest ts read (relative ns): the first pass does not see every event. */
-        private long maxRelTsNs = Long.MIN_VALUE;
+    /** Where the rows' entries come from: the buffer of one pass, or a second scan. */
+    private interface Source {
+        /** The next entry that makes a row into {@code e}, false after the last. */
+        boolean next(KinetoEvent e) throws IOException;
 
-        private final Configuration conf;
-        /** The workload's execution-trace sizes of this rank, read when a kernel first needs them. */
-        private EtSizes etSizes;
+        StringTable strings();
 
-        Rows(FileTask task, FileReport report, KinetoIndex index, JsonInput input, Configuration conf) {
-            super(task, report, input, false);
-            this.conf = conf;
-            this.index = index;
-            this.base = index.base();
+        /** The largest relative ts of the rows' entries, once {@link #next} said false. */
+        long maxRelTsNs();
+
+        void close() throws IOException;
+    }
+
+    private static final class Buffered implements Source {
+        private final EventColumns columns;
+        private final StringTable strings;
+        private final long maxRelTsNs;
+        private int next;
+
+        Buffered(EventColumns columns, StringTable strings, long maxRelTsNs) {
+            this.columns = columns;
+            this.strings = strings;
+            this.maxRelTsNs = maxRelTsNs;
         }
 
         @Override
-        protected boolean fill(long position) throws IOException {
-            Launches launches = index.launches;
-            if (!launches.complete()) launches.learn(e); // whether or not the event is kept: as the first pass would
-            Long relTs = null;
-            if (e.ts != null) {
-                relTs = nanos(e.ts, "ts");
-                if (relTs == null) return false;
-                if (relTs > maxRelTsNs) maxRelTsNs = relTs;
-            } else if (e.isEmpty()) {
-                return false; // JAX's trailing {}: no event, nothing dropped
-            } else if (!"M".equals(e.ph)) {
-                report.drops.drop("event without ts (ph " + e.ph + ")");
-                return false;
-            }
-            Long dur = null;
-            if (e.dur != null) {
-                dur = nanos(e.dur, "dur");
-                if (dur == null) return false;
-                if (dur < 0) {
-                    report.drops.drop("negative dur");
-                    return false;
-                }
-            } else if ("X".equals(e.ph)) {
-                report.drops.drop("complete event (ph X) without dur");
-                return false;
-            }
+        public boolean next(KinetoEvent e) {
+            if (next == columns.size()) return false;
+            columns.load(next++, e);
+            return true;
+        }
 
-            Map<String, String> args = e.args;
+        @Override
+        public StringTable strings() {
+            return strings;
+        }
+
+        @Override
+        public long maxRelTsNs() {
+            return maxRelTsNs;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static final class Streamed implements Source {
+        private final KinetoScan scan;
+
+        Streamed(KinetoScan scan) {
+            this.scan = scan;
+        }
+
+        @Override
+        public boolean next(KinetoEvent e) throws IOException {
+            while (scan.next(e)) {
+                if (makesRow(e)) return true;
+            }
+            return false;
+        }
+
+        @Override
+        public StringTable strings() {
+            return scan.strings;
+        }
+
+        @Override
+        public long maxRelTsNs() {
+            return scan.maxRelTsNs;
+        }
+
+        @Override
+        public void close() throws IOException {
+            scan.close();
+        }
+    }
+
+    /** One row per entry the source gives, every column known from the index. */
+    private static final class Rows extends RowStream {
+        private final KinetoIndex index;
+        private final Source source;
+        private final long base;
+        private final Configuration conf;
+        private final KinetoEvent scanned = new KinetoEvent();
+        private final EventRow row = new EventRow();
+        private final Map<String, String> commArgs = new LinkedHashMap<>();
+        // the ids of the args the columns take, in the source's table
+        private final int correlation;
+        private final int externalId;
+        private final int device;
+        private final int stream;
+        private final int collectiveName;
+        private final int recordFunctionId;
+        /** The workload's execution-trace sizes of this rank, read when a kernel first needs them. */
+        private EtSizes etSizes;
+
+        Rows(FileTask task, FileReport report, KinetoIndex index, Source source, Configuration conf)
+                throws IOException {
+            super(task, report);
+            this.index = index;
+            this.source = source;
+            this.conf = conf;
+            this.base = index.base();
+            StringTable strings = source.strings();
+            correlation = strings.intern("correlation");
+            externalId = strings.intern("External id");
+            device = strings.intern("device");
+            stream = strings.intern("stream");
+            collectiveName = strings.intern(CommDetails.COLLECTIVE_NAME);
+            recordFunctionId = strings.intern(EtSizes.RF_ID_ARG);
+        }
+
+        @Override
+        protected InternalRow advance() throws IOException {
+            if (!source.next(scanned)) return null;
+            fill(scanned);
+            return row.build(task, report);
+        }
+
+        @Override
+        protected void finish() {
+            describeTimeBase(index, source.maxRelTsNs(), report);
+        }
+
+        @Override
+        protected void release() throws IOException {
+            source.close();
+        }
+
+        private void fill(KinetoEvent scanned) {
+            StringTable strings = source.strings();
+            String name = strings.get(scanned.name);
+            String pid = strings.get(scanned.pid);
+            String tid = strings.get(scanned.tid);
+            Long relTs = scanned.hasTs ? scanned.ts : null;
             row.clear();
             row.rank = report.rank;
-            row.ordinal = position;
-            row.pid = e.pid;
-            row.tid = e.tid;
-            row.ph = e.ph;
-            row.cat = e.cat;
-            row.name = e.name;
+            row.ordinal = scanned.ordinal;
+            row.pid = pid;
+            row.tid = tid;
+            row.ph = strings.get(scanned.ph);
+            row.cat = strings.get(scanned.cat);
+            row.name = name;
             row.tsNs = relTs == null ? null : base + relTs;
-            row.durNs = dur;
-            row.correlation = e.longArg("correlation");
-            row.externalId = e.longArg("External id");
+            row.durNs = scanned.hasDur ? scanned.dur : null;
+            // the args with columns of their own, found in one walk over the args (the last of a key wins)
+            int atCorrelation = -1, atExternalId = -1, atDevice = -1, atStream = -1, atCollective = -1, atRfId = -1;
+            for (int i = 0; i < scanned.argCount; i++) {
+                int key = scanned.argKeys[i];
+                if (key == correlation) atCorrelation = i;
+                else if (key == externalId) atExternalId = i;
+                else if (key == device) atDevice = i;
+                else if (key == stream) atStream = i;
+                else if (key == collectiveName) atCollective = i;
+                else if (key == recordFunctionId) atRfId = i;
+            }
+            row.correlation = scanned.longArgAt(atCorrelation, strings);
+            row.externalId = scanned.longArgAt(atExternalId, strings);
             row.classify(null);
             boolean gpu = row.activityClass != null;
             Long launchRel = null;
             if (gpu) {
-                Long dev = e.longArg("device");
-                row.device = dev != null ? Integer.valueOf(dev.intValue()) : toInt(e.pid);
-                row.stream = e.longArg("stream");
-                if (row.stream == null) row.stream = Numbers.wholeNumber(e.tid);
-                if (launches.missing(row.correlation)) indexAllLaunches();
+                Long dev = scanned.longArgAt(atDevice, strings);
+                row.device = dev != null ? Integer.valueOf(dev.intValue()) : toInt(pid);
+                row.stream = scanned.longArgAt(atStream, strings);
+                if (row.stream == null) row.stream = Numbers.wholeNumber(tid);
                 launchRel = index.launchStart(row.correlation);
                 if (launchRel != null) row.launchTsNs = base + launchRel;
             }
@@ -152,10 +300,11 @@ public final class KinetoReader implements TraceReader {
 
             CommDetails comm = null;
             if (row.isComm()) {
-                comm = CommDetails.forKernel(e.name, args, linkedOps(row.externalId, row.correlation), index);
+                Map<String, String> args = args(scanned, strings);
+                comm = CommDetails.forKernel(name, args, linkedOps(row.externalId, row.correlation), index);
                 if (comm.inBytes == null && comm.outBytes == null) sizeFromExecutionTrace(comm, row.externalId);
-            } else if (!gpu && (index.isCommOp(e.name) || args.containsKey(CommDetails.COLLECTIVE_NAME))) {
-                comm = CommDetails.forCpuOp(e.name, args, index);
+            } else if (!gpu && (index.isCommOp(name) || atCollective >= 0)) {
+                comm = CommDetails.forCpuOp(name, args(scanned, strings), index);
             }
             if (comm != null) {
                 row.collective = comm.kind;
@@ -170,43 +319,16 @@ public final class KinetoReader implements TraceReader {
                 row.pgRanks = comm.pgRanks;
                 row.seq = comm.seq;
             }
-            if (!gpu && row.externalId != null && args.containsKey(EtSizes.RF_ID_ARG)) report.recordFunctionIds = true;
-            otherArgs(args, gpu, comm != null);
-            return true;
+            if (!gpu && row.externalId != null && atRfId >= 0) {
+                report.recordFunctionIds = true;
+            }
+            otherArgs(scanned, strings, gpu, comm != null);
         }
 
-        /**
-         * A GPU activity whose launch this pass has not met: the launches of the whole file, indexed once, as the
-         * first pass indexes them (the same sieve, the same rule), before the activity's row is built.
-         */
-        private void indexAllLaunches() throws IOException {
-            JsonInput.scan(task, conf, ChromeEventParser.FACTORY, LaunchScan::new);
-            index.launches.scanned();
-        }
-
-        /** One attempt at the launch scan: every traceEvents array of the document, only its launches parsed. */
-        private final class LaunchScan implements JsonInput.SievedPass<Void> {
-            @Override
-            public boolean keep(TraceEventsSieve.Entry entry) {
-                return Launches.isLaunch(entry.cat());
-            }
-
-            @Override
-            public Void read(JsonParser p) throws IOException {
-                if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object");
-                ChromeEventParser events = new ChromeEventParser(false);
-                ChromeEvent launch = new ChromeEvent();
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String key = p.currentName();
-                    JsonToken v = p.nextToken();
-                    if (key.equals("traceEvents")) {
-                        events.forEachEvent(p, v, launch, ev -> Launches.isLaunch(ev.cat), index.launches::learn);
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-                return null;
-            }
+        /** The entry's args as a map (the last value of a key at its first place): for the comm rows' details. */
+        private Map<String, String> args(KinetoEvent scanned, StringTable strings) {
+            scanned.argsInto(commArgs, strings);
+            return commArgs;
         }
 
         /** A comm kernel without a size: the ET node its CPU op's Record function id names, if one has a size. */
@@ -218,9 +340,9 @@ public final class KinetoReader implements TraceReader {
             if (etSizes == null) {
                 try {
                     etSizes = EtSizes.load(conf, task.workload(), report.rank);
-                } catch (IOException | RuntimeException e) {
+                } catch (IOException | RuntimeException failed) {
                     etSizes = EtSizes.NONE; // the kernels keep what Kineto says; the trace_files row says why
-                    report.metadata.put("et_link", "execution-trace sizes not read: " + e.getMessage());
+                    report.metadata.put("et_link", "execution-trace sizes not read: " + failed.getMessage());
                 }
             }
             EtSizes.Node node = etSizes.node(rfId);
@@ -228,11 +350,6 @@ public final class KinetoReader implements TraceReader {
             comm.takeEtNode(node);
             report.unsizedCommKernels--;
             report.etLinkedKernels++;
-        }
-
-        @Override
-        protected void finish() {
-            describeTimeBase(index, maxRelTsNs, report);
         }
 
         /** The CPU op with the kernel's External id, then the comm ops enclosing its launch, innermost first. */
@@ -255,22 +372,20 @@ public final class KinetoReader implements TraceReader {
         }
 
         /**
-         * Every arg not already in a column of this row goes to the row's args. The collective's name is in the
+         * Every arg not already in a column of this row goes to the row's args, put in the file's order (a key written
+         * twice keeps its first place and its last value, as in a map of the args). The collective's name is in the
          * {@code collective} column only when that names a kind: a name it cannot place ({@code wait}, {@code gather}
          * become {@code other}) stays in the args, or the trace's word would be lost.
          */
-        private void otherArgs(Map<String, String> args, boolean gpu, boolean comm) {
+        private void otherArgs(KinetoEvent scanned, StringTable strings, boolean gpu, boolean comm) {
             boolean kindNamed = row.collective != null && !CollectiveKind.OTHER.equals(row.collective);
-            for (Map.Entry<String, String> a : args.entrySet()) {
-                String key = a.getKey();
-                if (key.equals("correlation") || key.equals("External id")) continue;
-                if (gpu && (key.equals("device") || key.equals("stream"))) continue;
-                if (key.equals(CommDetails.COLLECTIVE_NAME) && !kindNamed) {
-                    row.args.put(key, a.getValue());
-                    continue;
-                }
-                if (comm && CommDetails.COMM_ARGS.contains(key)) continue;
-                row.args.put(key, a.getValue());
+            for (int i = 0; i < scanned.argCount; i++) {
+                int key = scanned.argKeys[i];
+                if (key == correlation || key == externalId) continue;
+                if (gpu && (key == device || key == stream)) continue;
+                String k = strings.get(key);
+                if (comm && !(key == collectiveName && !kindNamed) && CommDetails.COMM_ARGS.contains(k)) continue;
+                row.args.put(k, scanned.argText(i, strings));
             }
         }
     }

@@ -2,6 +2,7 @@ package org.tracelake.jobs.readers.kineto;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,19 +21,20 @@ import org.tracelake.jobs.testing.KinetoTraceBuilder;
 import org.tracelake.schemas.EventSchema;
 
 /**
- * Issue 28: runtime launches are indexed by the first pass only when the file writes GPU activities before their
- * launches ({@link Launches}); otherwise the second pass learns them as it goes. Whichever pass learns a launch, a
- * kernel's {@code launch_ts_ns} and its step (by launch time, METRICS.md §1) are the same: each case states them from
- * the times written here, and how many whole-file launch scans the reader needed.
+ * Issue 28, and 43: a kernel's {@code launch_ts_ns} and its step (by launch time, METRICS.md §1) are the same whatever
+ * the order of kernels and launches in the file, and whether the reader reads it once (launches resolved at the end of
+ * the file) or twice (its budget's fallback: the first pass indexes every launch). Each case states them from the
+ * times written here. The cases are those that made the two-pass reader before issue 43 guess the order, guess wrong
+ * midway, or find no launch at all.
  *
  * <p>Every trace: step 1 is [t0, t0 + 10 ms), step 2 [t0 + 10 ms, t0 + 20 ms). {@link #IN_ORDER} kernels launched
- * in step 1 at t0 + 1 µs + i × 5 µs (the last at t0 + 5.496 ms), each starting 2 µs after its launch — more than
- * {@link Launches#ORDER_SAMPLE}, so the first pass has seen enough to leave the launches to the second.
+ * in step 1 at t0 + 1 µs + i × 5 µs (the last at t0 + 5.496 ms), each starting 2 µs after its launch.
  */
 class LaunchOrderTest {
     private static final long T0 = 1_700_000_000_000_000_000L;
     private static final long STEP_NS = 10_000_000;
-    private static final int IN_ORDER = Launches.ORDER_SAMPLE + 76;
+    /** More than the 1,024 in-order activities after which the two-pass reader left launches to its second pass. */
+    private static final int IN_ORDER = 1_100;
     /** The kernel whose launch may come after it: starts in step 2, launched near the end of step 1. */
     private static final long LATE_KERNEL_START = T0 + 12_000_000;
 
@@ -120,8 +122,23 @@ class LaunchOrderTest {
         return t;
     }
 
-    /** The kernels' rows by correlation id, after checking how many launch scans the reader made. */
+    /**
+     * The kernels' rows by correlation id: the same whether the reader makes one pass (launches resolved at the end of
+     * the file) or two (the first indexes every launch). {@code expectedScans} is what the two-pass reader of before
+     * issue 43 needed (whole-file launch scans after a wrong guess of the order): the one-pass reader needs none.
+     */
     private static Map<Long, InternalRow> read(Path dir, String json, int expectedScans) throws IOException {
+        Map<Long, InternalRow> onePass = read(dir, json, new KinetoReader(Long.MAX_VALUE));
+        assertEquals(onePass.keySet(), read(dir, json, new KinetoReader(0)).keySet());
+        Map<Long, InternalRow> twoPasses = read(dir, json, new KinetoReader(0));
+        for (Map.Entry<Long, InternalRow> k : onePass.entrySet()) {
+            assertEquals(k.getValue(), twoPasses.get(k.getKey()), "kernel " + k.getKey() + ": one pass or two");
+        }
+        assertTrue(expectedScans >= 0);
+        return onePass;
+    }
+
+    private static Map<Long, InternalRow> read(Path dir, String json, KinetoReader reader) throws IOException {
         Path file = Files.writeString(dir.resolve("rank0_trace.json"), json);
         FileTask task = new FileTask(
                 "order",
@@ -133,7 +150,7 @@ class LaunchOrderTest {
                 InputLimits.defaults(),
                 "test");
         Map<Long, InternalRow> kernels = new HashMap<>();
-        try (EventStream rows = new KinetoReader().open(task, new Configuration())) {
+        try (EventStream rows = reader.open(task, new Configuration())) {
             while (rows.hasNext()) {
                 InternalRow r = rows.next();
                 if (r.getUTF8String(col(EventSchema.CAT)).toString().equals("kernel")) {
@@ -141,7 +158,6 @@ class LaunchOrderTest {
                 }
             }
             assertNull(rows.report().error);
-            assertEquals(expectedScans, KinetoReader.launchScans(rows), "whole-file launch scans");
         }
         return kernels;
     }

@@ -1,4 +1,4 @@
-package org.tracelake.jobs.readers.common;
+package org.tracelake.jobs.readers.kineto.oracle;
 
 import java.io.IOException;
 import java.io.InputStream;

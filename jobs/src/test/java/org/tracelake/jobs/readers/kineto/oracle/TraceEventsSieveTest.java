@@ -1,4 +1,4 @@
-package org.tracelake.jobs.readers.common;
+package org.tracelake.jobs.readers.kineto.oracle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
+import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.testing.TestArchive;
 
 /**
