@@ -12,6 +12,9 @@ import java.util.Set;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
+import org.tracelake.jobs.rank.LeaderboardKernelPart.LeaderboardKernels;
+import org.tracelake.jobs.rank.PhasePart.Phases;
 import org.tracelake.jobs.rank.RankSummary;
 
 /**
@@ -66,7 +69,7 @@ final class Gaps {
         return switch (requires) {
             case "steps" -> steps(w) == 0 ? StepFamily.noSteps(w) : null;
             case "kernels" ->
-                w.ranks.stream().mapToLong(r -> r.leaderboardKernels).sum() == 0
+                w.ranks.stream().mapToLong(r -> r.part(LeaderboardKernels.class).kernels()).sum() == 0
                         ? "no GPU kernels in the traces"
                         : null;
             case "comm" -> commOps(w) == 0 ? noCollectives(w) : null;
@@ -129,7 +132,7 @@ final class Gaps {
                 "no all_to_all carries split sizes (In split size args, or execution-trace all_to_allv splits)";
             case "gpu_activity" -> "no GPU activity in the traces";
             case "launch_links" ->
-                w.ranks.stream().noneMatch(r -> r.hasKernelTime)
+                w.ranks.stream().noneMatch(r -> r.part(KernelTime.class).any())
                         ? "no GPU activity in the traces"
                         : "no GPU activity is linked to the runtime call that launched it (the format has no"
                                 + " correlation ids), so no launch can be checked for its kernel";
@@ -204,6 +207,6 @@ final class Gaps {
     }
 
     private static long phaseAnnotations(Workload w) {
-        return w.ranks.stream().mapToLong(r -> r.phaseAnnotations).sum();
+        return w.ranks.stream().mapToLong(r -> r.part(Phases.class).annotations()).sum();
     }
 }
