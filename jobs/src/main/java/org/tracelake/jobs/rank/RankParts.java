@@ -3,7 +3,8 @@ package org.tracelake.jobs.rank;
 import java.util.List;
 
 /**
- * Every per-rank part of the metric families, each listed once (a new family adds its part here).
+ * Every per-rank part of the metric families, each listed once (a new family adds its part here; {@code Families}
+ * names the parts each family reads, and FamiliesTest holds the two lists to each other).
  */
 final class RankParts {
     private RankParts() {}

@@ -108,7 +108,8 @@ final class AnnotationFamily {
      * |U_all_gather| per rank, only for workloads that run FSDP.
      */
     private static void fsdp(Workload w) {
-        List<RankSummary> fsdpRanks = w.ranks.stream().filter(r -> r.part(Fsdp.class).any()).toList();
+        List<RankSummary> fsdpRanks =
+                w.ranks.stream().filter(r -> r.part(Fsdp.class).any()).toList();
         if (fsdpRanks.isEmpty()) return;
         for (String metric : FSDP_METRICS) {
             List<Double> values = new ArrayList<>();

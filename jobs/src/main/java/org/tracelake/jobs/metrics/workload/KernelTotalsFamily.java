@@ -27,7 +27,8 @@ final class KernelTotalsFamily {
     }
 
     private static void add(Workload w, Integer rank, RankSummary r) {
-        List<Map.Entry<GpuKey, long[]>> other = new ArrayList<>(r.part(GpuTotals.class).byKey().entrySet());
+        List<Map.Entry<GpuKey, long[]>> other =
+                new ArrayList<>(r.part(GpuTotals.class).byKey().entrySet());
         other.sort(Map.Entry.comparingByKey(KEY_ORDER));
         for (Map.Entry<GpuKey, long[]> e : other) {
             GpuKey k = e.getKey();
@@ -70,8 +71,7 @@ final class KernelTotalsFamily {
     private record CommKey(String name, String kind, Long bucket) {}
 
     private static final Comparator<String> NULLS_FIRST = Comparator.nullsFirst(String::compareTo);
-    private static final Comparator<GpuKey> KEY_ORDER = Comparator.comparing(
-                    GpuKey::name, NULLS_FIRST)
+    private static final Comparator<GpuKey> KEY_ORDER = Comparator.comparing(GpuKey::name, NULLS_FIRST)
             .thenComparing(GpuKey::activityClass, NULLS_FIRST)
             .thenComparing(GpuKey::kernelCategory, NULLS_FIRST);
     private static final Comparator<CommKey> COMM_ORDER = Comparator.comparing(CommKey::name, NULLS_FIRST)
