@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.tracelake.jobs.metrics.workload.Requirement;
 
 /**
  * Every workload-scope (metric, figure) of METRICS.md once ({@code metrics/catalog.csv}): its unit, what it requires
@@ -23,7 +24,7 @@ public final class MetricCatalog {
             String metric,
             String figure,
             String unit,
-            String requires,
+            Requirement requires,
             String label,
             boolean higherIsBetter,
             String category,
@@ -58,11 +59,17 @@ public final class MetricCatalog {
             String category = f[6].strip();
             if (!CATEGORIES.contains(category))
                 throw new IllegalStateException(where + ": unknown category " + category);
+            Requirement requires;
+            try {
+                requires = Requirement.of(f[3].strip());
+            } catch (IllegalArgumentException unknown) {
+                throw new IllegalStateException(where + ": " + unknown.getMessage(), unknown);
+            }
             Entry e = new Entry(
                     f[0].strip(),
                     f[1].isBlank() ? null : f[1].strip(),
                     f[2].strip(),
-                    f[3].strip(),
+                    requires,
                     f[4].strip(),
                     better.equals("higher"),
                     category,

@@ -1,8 +1,6 @@
 package org.tracelake.jobs.metrics;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The project's metric reference (docs/METRICS-REFERENCE.md), made from the metric catalog so that a clone can answer
@@ -11,44 +9,6 @@ import java.util.Map;
  */
 public final class MetricReference {
     private MetricReference() {}
-
-    /** What each requirement of the catalog asks of a workload, in words. */
-    public static final Map<String, String> NEEDS = needs();
-
-    private static Map<String, String> needs() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("kernels", "GPU activity (kernels, copies) in the traces");
-        m.put("comm", "communication kernels (NCCL/RCCL, XLA collectives, DeepEP)");
-        m.put("comm_sized", "communication with a known message size, group size >= 2 and duration > 0");
-        m.put("allreduce_fit", ">= 5 all_reduce instances with known size and >= 2 distinct sizes");
-        m.put("rank0", "a trace of rank 0");
-        m.put("steps", "step annotations: ProfilerStep#N, vLLM/SGLang/TPU-vLLM steps, or an XLA device Steps line");
-        m.put("multi_rank", "traces of two or more ranks");
-        m.put("matched", "collectives matched across two or more ranks (the straggler_lag join)");
-        m.put(
-                "matched_sized",
-                "collectives matched across two or more ranks with a known message size and group size" + " >= 2");
-        m.put("training", "a training workload (card workload.model.phase)");
-        m.put("inference", "an inference workload (card workload.model.phase) with step annotations");
-        m.put(
-                "card_mfu",
-                "the card's model_arch (num_params, num_layers, num_heads, head_dim), batch and sequence"
-                        + " length, total_count, and the device's peak FLOPS (conf/device_peak_flops.csv)");
-        m.put("phases", "forward/backward/optimizer annotations inside steps");
-        m.put("gpu_activity", "GPU activity of any kind (kernels, copies, XLA ops) in the traces");
-        m.put("launch_links", "GPU activity linked to the runtime calls that launched it (correlation ids)");
-        m.put("fsdp", "FSDP::* annotations");
-        m.put("sm_args", "kernels with the \"blocks per SM\" arg");
-        m.put("copies", "GPU-side copies with a byte count");
-        m.put("xla", "XLA/TPU device ops (XLA trace JSON or XSpace)");
-        m.put("memory", "a CUDA memory snapshot");
-        m.put("telemetry", "AORTA iteration telemetry (rank_NN_metrics.jsonl)");
-        m.put("flight_recorder", "NCCL Flight Recorder dumps");
-        m.put("a2a_splits", "all_to_all with split sizes (Kineto In split size, or an execution trace)");
-        m.put("node_layout", "the card's hardware.xpu_spec.count_per_node, and communication");
-        m.put("simulator", "a network simulator (not computed from traces)");
-        return m;
-    }
 
     /** The reference as Markdown. */
     public static String markdown() {
@@ -78,7 +38,7 @@ public final class MetricReference {
                         .append(" | ")
                         .append(figure(e).direction().word())
                         .append(" | ")
-                        .append(NEEDS.getOrDefault(e.requires(), e.requires()))
+                        .append(e.requires().needs())
                         .append(" | ")
                         .append(figure(e).meaning().replace("|", "\\|"))
                         .append(" |\n");

@@ -34,8 +34,11 @@ public final class PhasePart implements RankPart {
     /** One (step, phase): the CPU annotations' |union|, the GPU time (null when unknown) and its source. */
     public record PhaseTime(long dispatchNs, Long gpuNs, String source) implements Serializable {}
 
-    /** The part's result: per step, per phase. */
-    public record Phases(TreeMap<Long, TreeMap<String, PhaseTime>> byStep) implements Serializable {}
+    /**
+     * The part's result: per step, per phase; and how many timed phase annotations the rank has, with or without a
+     * step (a rank with some but no step says why it has no phase times).
+     */
+    public record Phases(TreeMap<Long, TreeMap<String, PhaseTime>> byStep, long annotations) implements Serializable {}
 
     private record Key(long step, String phase) {}
 
@@ -49,6 +52,7 @@ public final class PhasePart implements RankPart {
     private final Map<String, Long> latestStep = new HashMap<>();
 
     private boolean sawLaunchLink;
+    private long annotations;
 
     @Override
     public void accept(RankEvent e) {
@@ -67,6 +71,7 @@ public final class PhasePart implements RankPart {
                         .add(e.ts, e.end());
             return;
         }
+        annotations++;
         if (e.step == null) return;
         dispatch.computeIfAbsent(new Key(e.step, phase), k -> new IntervalList())
                 .add(e.ts, e.end());
@@ -100,7 +105,7 @@ public final class PhasePart implements RankPart {
             else t = new PhaseTime(cpu.length(), null, null);
             out.computeIfAbsent(key.step(), k -> new TreeMap<>()).put(key.phase(), t);
         });
-        return new Phases(out);
+        return new Phases(out, annotations);
     }
 
     /**

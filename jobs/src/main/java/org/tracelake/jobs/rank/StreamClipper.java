@@ -1,5 +1,6 @@
 package org.tracelake.jobs.rank;
 
+import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,7 +22,7 @@ import org.tracelake.udfs.ActivityClass;
  * or until an activity starting at or after its end does (nothing later can clip it), so only activities still in
  * flight are held.
  */
-final class StreamClipper {
+public final class StreamClipper {
     private record StreamKey(Integer device, long stream) {}
 
     private static final class Pending {
@@ -37,8 +38,8 @@ final class StreamClipper {
     private final Consumer<RankEvent> out;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final Map<StreamKey, Pending> lastOnStream = new HashMap<>();
-    long clippedNs;
-    long clippedActivities;
+    private long clippedNs;
+    private long clippedActivities;
 
     StreamClipper(Consumer<RankEvent> out) {
         this.out = out;
@@ -85,4 +86,12 @@ final class StreamClipper {
         for (Pending p : queue) p.done = true;
         drain(null);
     }
+
+    /** What the clip took, once flushed: it is the stream_overrun_ms family's, kept with the rank's parts. */
+    Clipped clipped() {
+        return new Clipped(clippedActivities, clippedNs);
+    }
+
+    /** GPU activities that ran past the start of the next one on their stream: how many, and the time clipped off (ns). */
+    public record Clipped(long activities, long ns) implements Serializable {}
 }

@@ -7,7 +7,6 @@ import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.FigureReference;
 import org.tracelake.jobs.metrics.MetricCatalog;
-import org.tracelake.jobs.metrics.MetricReference;
 import org.tracelake.jobs.warehouse.SparkCatalogs;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.schemas.Tables;
@@ -157,7 +156,7 @@ public final class WarehouseViews {
                     .append(", ")
                     .append(literal(e.category()))
                     .append(", ")
-                    .append(literal(MetricReference.NEEDS.getOrDefault(e.requires(), e.requires())))
+                    .append(literal(e.requires().needs()))
                     .append(", ")
                     .append(literal(e.label()))
                     .append(", ")

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.io.InvalidClassException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,15 +18,16 @@ class BlobsTest {
     void aSummaryReadsBack() {
         RankSummary s = new RankSummary();
         s.rank = 3;
-        s.kernelTimeNs = 1_500L;
+        s.putPart(new KernelTimePart.KernelTime(true, 1_500L, Map.of(), Map.of(), 0, Map.of(), Map.of()));
         s.whole.put("gpu_busy_ns", 42L);
-        s.gpuTotals.put(new RankSummary.GpuKey("gemm", "compute", "gemm"), new long[] {1, 2});
+        GpuTotalsPart.GpuKey gemm = new GpuTotalsPart.GpuKey("gemm", "compute", "gemm");
+        s.putPart(new GpuTotalsPart.GpuTotals(new HashMap<>(Map.of(gemm, new long[] {1, 2}))));
         s.comm = List.of();
         RankSummary back = (RankSummary) Blobs.read(Blobs.write(s));
         assertEquals(3, back.rank);
-        assertEquals(1_500L, back.kernelTimeNs);
+        assertEquals(1_500L, back.part(KernelTimePart.KernelTime.class).ns());
         assertEquals(Map.of("gpu_busy_ns", 42L), back.whole);
-        assertEquals(2L, back.gpuTotals.get(new RankSummary.GpuKey("gemm", "compute", "gemm"))[1]);
+        assertEquals(2L, back.part(GpuTotalsPart.GpuTotals.class).byKey().get(gemm)[1]);
     }
 
     @Test

@@ -107,10 +107,11 @@ class FileRankPassTest {
         assertEquals(1, summaries.get(1).rank);
         for (int i = 0; i < expected.size(); i++) assertArrayEquals(bytes(expected.get(i)), bytes(summaries.get(i)));
         // by hand: rank 1 spans 1,000 (the step's start) to 21,000 ns (its end); one runtime event of 100 ns
-        assertEquals(1_000L, summaries.get(1).spanFirst);
-        assertEquals(21_000L, summaries.get(1).spanLast);
-        assertEquals(1, summaries.get(1).runtimeEvents);
-        assertEquals(100, summaries.get(1).runtimeNs);
+        RuntimePart.Runtime runtime = summaries.get(1).part(RuntimePart.Runtime.class);
+        assertEquals(1_000L, runtime.spanFirst());
+        assertEquals(21_000L, runtime.spanLast());
+        assertEquals(1, runtime.events());
+        assertEquals(100, runtime.ns());
     }
 
     @Test

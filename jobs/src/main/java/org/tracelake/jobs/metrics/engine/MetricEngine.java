@@ -5,11 +5,14 @@ import static org.apache.spark.sql.functions.col;
 import java.sql.Timestamp;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.metrics.findings.FindingThresholds;
+import org.tracelake.jobs.metrics.side.SideRows;
+import org.tracelake.jobs.metrics.side.SideTable;
 import org.tracelake.jobs.metrics.workload.Card;
 import org.tracelake.jobs.metrics.workload.DevicePeakTable;
 import org.tracelake.jobs.metrics.workload.EtAllToAll;
@@ -112,12 +115,11 @@ public final class MetricEngine {
                 new RankPass());
     }
 
-    /** The catalog table of side tables the families read, by name. */
-    public static final List<String> SIDE_TABLES = List.of(
-            Tables.MEMORY_EVENTS,
-            Tables.MEMORY_SEGMENTS,
-            Tables.ITERATION_TELEMETRY,
-            Tables.FLIGHT_RECORDER,
-            Tables.PROCESS_GROUP_STATUS,
-            Tables.ET_NODES);
+    /**
+     * The tables beside {@code events} the engine reads, by name: the side families' ({@link SideRows#TABLES}) and the
+     * execution traces' nodes (all_to_all split sizes).
+     */
+    public static final List<String> SIDE_TABLES = Stream.concat(
+                    SideRows.TABLES.stream().map(SideTable::name), Stream.of(Tables.ET_NODES))
+            .toList();
 }

@@ -265,12 +265,29 @@ public final class CollectiveHangs {
      * the order Spark's sort by (pg_name nulls first, pg_id nulls last) gave them; the attribution does not depend on
      * the order of entries that tie on both, nor on the order of the group rows).
      */
-    static final class Dumps {
+    static final class Dumps implements SideFamily {
         private final List<Entry> entries = new ArrayList<>();
         private final List<GroupStatus> groups = new ArrayList<>();
 
+        @Override
+        public void add(SideTable table, InternalRow row) {
+            if (table.equals(ENTRIES)) entry(row);
+            else group(row);
+        }
+
+        /**
+         * Its stuck collectives, the rows of its {@code collective_hangs} partition, and the hang figures: those only
+         * of a workload that left a dump (0 when nothing is stuck).
+         */
+        @Override
+        public SideRows.Result compute(String workload) {
+            if (entries.isEmpty() && groups.isEmpty()) return SideRows.Result.NONE;
+            List<CollectiveHang> hangs = of(workload, entries, groups);
+            return new SideRows.Result(HangMetrics.workload(workload, hangs), hangs);
+        }
+
         /** A row of {@link #ENTRIES}' columns: only its first input's size and dtype are kept. */
-        void entry(InternalRow r) {
+        private void entry(InternalRow r) {
             entries.add(new Entry(
                     RowCells.intOrNull(r, 0),
                     r.getLong(1),
@@ -285,7 +302,7 @@ public final class CollectiveHangs {
         }
 
         /** A row of {@link #GROUPS}' columns. */
-        void group(InternalRow r) {
+        private void group(InternalRow r) {
             groups.add(new GroupStatus(
                     RowCells.intOrNull(r, 0),
                     RowCells.longOrNull(r, 1),
@@ -294,16 +311,6 @@ public final class CollectiveHangs {
                     RowCells.ints(r, 4),
                     RowCells.longOrNull(r, 5),
                     RowCells.longOrNull(r, 6)));
-        }
-
-        /** Whether the workload left any dump: then it has hang figures, 0 when nothing is stuck. */
-        boolean any() {
-            return !entries.isEmpty() || !groups.isEmpty();
-        }
-
-        /** Its stuck collectives, the rows of its {@code collective_hangs} partition. */
-        List<CollectiveHang> hangs(String workload) {
-            return of(workload, entries, groups);
         }
     }
 }

@@ -171,14 +171,25 @@ public final class MemoryMetrics {
      * stably, which is the order a sort by (rank, device, ordinal) gives; the final segments in any order, which the
      * replay's sums and maxima do not see) and gives the family's rows.
      */
-    static final class Devices {
+    static final class Devices implements SideFamily {
         private record Key(Integer rank, int device) {}
 
         private final Map<Key, List<DeviceReplay.Event>> events = new LinkedHashMap<>();
         private final Map<Key, List<DeviceReplay.SegmentRow>> segments = new LinkedHashMap<>();
 
+        @Override
+        public void add(SideTable table, InternalRow row) {
+            if (table.equals(EVENTS)) event(row);
+            else segment(row);
+        }
+
+        @Override
+        public SideRows.Result compute(String workload) {
+            return new SideRows.Result(rows(workload), List.of());
+        }
+
         /** A row of {@link #EVENTS}' columns. */
-        void event(InternalRow r) {
+        private void event(InternalRow r) {
             events.computeIfAbsent(new Key(RowCells.intOrNull(r, 0), r.getInt(1)), k -> new ArrayList<>())
                     .add(new DeviceReplay.Event(
                             r.getLong(2),
@@ -189,7 +200,7 @@ public final class MemoryMetrics {
         }
 
         /** A row of {@link #SEGMENTS}' columns. */
-        void segment(InternalRow r) {
+        private void segment(InternalRow r) {
             segments.computeIfAbsent(new Key(RowCells.intOrNull(r, 0), r.getInt(1)), k -> new ArrayList<>())
                     .add(new DeviceReplay.SegmentRow(
                             RowCells.string(r, 2),
@@ -200,7 +211,7 @@ public final class MemoryMetrics {
         }
 
         /** The family's rows of the workload: none when it has no memory rows. */
-        List<MetricRow> rows(String workload) {
+        private List<MetricRow> rows(String workload) {
             Set<Key> devices = new LinkedHashSet<>(events.keySet());
             devices.addAll(segments.keySet());
             List<Device> replayed = new ArrayList<>(devices.size());

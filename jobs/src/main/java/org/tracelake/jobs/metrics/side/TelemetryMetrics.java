@@ -169,7 +169,7 @@ public final class TelemetryMetrics {
      * order, as Spark's sort by those columns did (strings by code point), so that every mean sums its lines in that
      * one order, and gives the family's rows.
      */
-    static final class Lines {
+    static final class Lines implements SideFamily {
         /** A line and where it stands: its rank, file, line number and ordinal. */
         private record Placed(Integer rank, String file, long lineNumber, long ordinal, Line line) {}
 
@@ -181,7 +181,8 @@ public final class TelemetryMetrics {
         private final List<Placed> lines = new ArrayList<>();
 
         /** A row of {@link #ITERATIONS}' columns. */
-        void add(InternalRow r) {
+        @Override
+        public void add(SideTable table, InternalRow r) {
             Integer rank = RowCells.intOrNull(r, 0);
             lines.add(new Placed(
                     rank,
@@ -198,9 +199,11 @@ public final class TelemetryMetrics {
         }
 
         /** The family's rows of the workload: none when it has no iteration line. */
-        List<MetricRow> rows(String workload) {
+        @Override
+        public SideRows.Result compute(String workload) {
             lines.sort(ORDER);
-            return workload(workload, lines.stream().map(Placed::line).iterator());
+            return new SideRows.Result(
+                    workload(workload, lines.stream().map(Placed::line).iterator()), List.of());
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.tracelake.jobs.rank.FsdpPart.Fsdp;
 import org.tracelake.jobs.rank.PhasePart;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankSummary;
@@ -107,12 +108,13 @@ final class AnnotationFamily {
      * |U_all_gather| per rank, only for workloads that run FSDP.
      */
     private static void fsdp(Workload w) {
-        List<RankSummary> fsdpRanks = w.ranks.stream().filter(r -> r.hasFsdp).toList();
+        List<RankSummary> fsdpRanks =
+                w.ranks.stream().filter(r -> r.part(Fsdp.class).any()).toList();
         if (fsdpRanks.isEmpty()) return;
         for (String metric : FSDP_METRICS) {
             List<Double> values = new ArrayList<>();
             for (RankSummary r : fsdpRanks) {
-                double ms = r.fsdpNs.getOrDefault(metric, 0L) / 1e6;
+                double ms = r.part(Fsdp.class).ns().getOrDefault(metric, 0L) / 1e6;
                 values.add(ms);
                 w.ok(metric, null, ms, "ms", SCOPE_RANK, r.rank, null, null);
             }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.LeaderboardKernelPart.LeaderboardKernels;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.BusBandwidth;
@@ -40,7 +41,10 @@ final class CrossRankFamily {
         imbalance(
                 w,
                 "straggler",
-                r -> r.hasNcclDevKernel ? r.ncclDevKernelNs : null,
+                r -> {
+                    LeaderboardKernels k = r.part(LeaderboardKernels.class);
+                    return k.anyNcclDevKernel() ? k.ncclDevKernelNs() : null;
+                },
                 "needs ncclDevKernel_ kernels on at least two ranks (%d rank(s) have any); comm_time_imbalance counts every comm activity",
                 "every ncclDevKernel_ kernel has zero duration");
         imbalance(

@@ -12,17 +12,18 @@ import java.util.Set;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
+import org.tracelake.jobs.rank.LeaderboardKernelPart.LeaderboardKernels;
+import org.tracelake.jobs.rank.PhasePart.Phases;
 import org.tracelake.jobs.rank.RankSummary;
 
 /**
  * Every metric of the catalog appears for every workload at workload scope (METRICS.md §5): where no family gave a
- * workload row, this adds one saying why, from what the workload lacks (the catalog entry's requirement).
+ * workload row, this adds one saying why, from what the workload lacks (the catalog entry's {@link Requirement}); and
+ * the ways of saying what a workload lacks that several requirements share.
  */
 final class Gaps {
     private Gaps() {}
-
-    /** Requirements that say a metric does not apply to the workload rather than that an input is missing. */
-    private static final Set<String> APPLICABILITY = Set.of("training", "inference", "xla", "simulator");
 
     static void compute(Workload w, List<MetricRow> sideRows) {
         Set<String> present = new HashSet<>();
@@ -32,10 +33,9 @@ final class Gaps {
             if (SCOPE_WORKLOAD.equals(r.scope())) present.add(r.metric() + "\u0000" + r.figure());
         for (MetricCatalog.Entry e : MetricCatalog.entries()) {
             if (present.contains(e.metric() + "\u0000" + e.figure())) continue;
-            String unmet = unmet(w, e.requires());
-            String status = APPLICABILITY.contains(e.requires()) && unmet != null
-                    ? STATUS_NOT_APPLICABLE
-                    : STATUS_MISSING_INPUT;
+            String unmet = e.requires().unmet(w);
+            String status =
+                    e.requires().isApplicability() && unmet != null ? STATUS_NOT_APPLICABLE : STATUS_MISSING_INPUT;
             w.workloadRow(
                     e.metric(),
                     e.figure(),
@@ -46,97 +46,84 @@ final class Gaps {
         }
     }
 
-    private static final String NONE_MATCHED = "no collective was matched across two or more ranks";
+    static final String NONE_MATCHED = "no collective was matched across two or more ranks";
 
     /** Why the workload cannot be joined across ranks (no ranks, or one), or null when it can. */
-    private static String notMultiRank(Workload w) {
+    static String notMultiRank(Workload w) {
         return w.ranks.isEmpty() ? NO_RANKS : w.ranks.size() < 2 ? "single rank: no cross-rank join" : null;
     }
 
     /** Why the workload has no collectives to match across ranks (not multi-rank, or none at all), or null. */
-    private static String noCollectivesToMatch(Workload w) {
+    static String noCollectivesToMatch(Workload w) {
         String notMultiRank = notMultiRank(w);
         return notMultiRank != null ? notMultiRank : commOps(w) == 0 ? noCollectives(w) : null;
     }
 
-    /** Why a requirement is not met by the workload, or null when it is. */
-    static String unmet(Workload w, String requires) {
+    static String noneMatchedSized(Workload w) {
+        return Objects.requireNonNullElse(
+                noCollectivesToMatch(w),
+                w.instances.isEmpty()
+                        ? NONE_MATCHED
+                        : "no collective matched across ranks has a known message size, group size >= 2 and a"
+                                + " shortest duration > 0");
+    }
+
+    static String noRank0(Workload w) {
+        return commOps(w) == 0
+                ? noCollectives(w)
+                : "no trace of rank 0: the ranks that hold events are " + rankList(w)
+                        + ", and CCL-Bench's collective volumes are rank 0's";
+    }
+
+    /** Why the workload is not of this phase; a card without a phase gets one reason, not one per phase. */
+    static String notPhase(Workload w, String required) {
         Card c = w.card;
         String phase = c.phaseLower() == null ? "" : c.phaseLower();
-        return switch (requires) {
-            case "steps" -> steps(w) == 0 ? StepFamily.noSteps(w) : null;
-            case "kernels" ->
-                w.ranks.stream().mapToLong(r -> r.leaderboardKernels).sum() == 0
-                        ? "no GPU kernels in the traces"
+        return c.phase() == null
+                ? "the card gives no workload.model.phase (training or inference), which decides this metric"
+                : !phase.equals(required)
+                        ? "not a" + (required.equals("inference") ? "n " : " ") + required + " workload (card phase: "
+                                + c.phase() + ")"
                         : null;
-            case "comm" -> commOps(w) == 0 ? noCollectives(w) : null;
-            case "comm_sized" -> sized(w) == 0 ? unsized(w) : null;
-            case "allreduce_fit" -> "needs >= 5 all_reduce instances with known size and >= 2 distinct sizes";
-            case "node_layout" ->
-                c.countPerNode() == null || c.countPerNode() <= 0
-                        ? "the card gives no hardware.xpu_spec.count_per_node"
-                        : commOps(w) == 0 ? noCollectives(w) : null;
-            case "multi_rank" -> notMultiRank(w);
-            case "matched" -> Objects.requireNonNullElse(noCollectivesToMatch(w), NONE_MATCHED);
-            case "matched_sized" ->
-                Objects.requireNonNullElse(
-                        noCollectivesToMatch(w),
-                        w.instances.isEmpty()
-                                ? NONE_MATCHED
-                                : "no collective matched across ranks has a known message size, group size >= 2 and a"
-                                        + " shortest duration > 0");
-            case "rank0" ->
-                commOps(w) == 0
-                        ? noCollectives(w)
-                        : "no trace of rank 0: the ranks that hold events are " + rankList(w)
-                                + ", and CCL-Bench's collective volumes are rank 0's";
-            // a card without a phase gets the one reason (not "not a training" and "not an inference" workload)
-            case "training", "inference" ->
-                c.phase() == null
-                        ? "the card gives no workload.model.phase (training or inference), which decides this metric"
-                        : !phase.equals(requires)
-                                ? "not a" + (requires.equals("inference") ? "n " : " ") + requires
-                                        + " workload (card phase: " + c.phase() + ")"
-                                : null;
-            case "card_throughput" ->
-                c.batchSize() == null || c.seqLen() == null
-                        ? "card lacks workload.data.batch_size or workload.data.seq_len"
-                        : null;
-            case "card_mfu" ->
-                c.numParams() == null
-                        ? "card lacks model_arch.num_params"
-                        : c.numLayers() == null
-                                ? "card lacks model_arch.num_layers"
-                                : c.numHeads() == null || c.headDim() == null
-                                        ? "card lacks model_arch.num_heads or head_dim"
-                                        : c.deviceCount() == null
-                                                ? "card lacks hardware.xpu_spec.total_count"
-                                                : "no peak FLOPS for this device model in conf/device_peak_flops.csv";
-            case "fsdp" -> "no FSDP::* annotations in the traces";
-            case "phases" ->
-                phaseAnnotations(w) > 0
-                        ? phaseAnnotations(w)
-                                + " forward/backward/optimizer annotations, but no step windows to put them in: "
-                                + StepFamily.noSteps(w)
-                        : "no forward/backward/optimizer annotations in the traces";
-            case "sm_args" -> "no kernel carries the \"blocks per SM\" arg";
-            case "copies" -> "no GPU-side copy (memcpy activity) with a byte count";
-            case "xla" -> "no XLA/TPU device ops in this workload";
-            case "memory" -> "no CUDA memory snapshot in this workload";
-            case "telemetry" -> "no AORTA iteration telemetry (rank_NN_metrics.jsonl) in this workload";
-            case "flight_recorder" -> "no NCCL Flight Recorder dump (_dump_N, nccl_trace_rank_N) in this workload";
-            case "a2a_splits" ->
-                "no all_to_all carries split sizes (In split size args, or execution-trace all_to_allv splits)";
-            case "gpu_activity" -> "no GPU activity in the traces";
-            case "launch_links" ->
-                w.ranks.stream().noneMatch(r -> r.hasKernelTime)
-                        ? "no GPU activity in the traces"
-                        : "no GPU activity is linked to the runtime call that launched it (the format has no"
-                                + " correlation ids), so no launch can be checked for its kernel";
-            case "simulator" ->
-                "a what-if of CCL-Bench's network simulator; tracelake computes only what the traces show";
-            default -> null;
-        };
+    }
+
+    static String cardLacksMfu(Card c) {
+        return c.numParams() == null
+                ? "card lacks model_arch.num_params"
+                : c.numLayers() == null
+                        ? "card lacks model_arch.num_layers"
+                        : c.numHeads() == null || c.headDim() == null
+                                ? "card lacks model_arch.num_heads or head_dim"
+                                : c.deviceCount() == null
+                                        ? "card lacks hardware.xpu_spec.total_count"
+                                        : "no peak FLOPS for this device model in conf/device_peak_flops.csv";
+    }
+
+    static String noPhases(Workload w) {
+        return phaseAnnotations(w) > 0
+                ? phaseAnnotations(w) + " forward/backward/optimizer annotations, but no step windows to put them in: "
+                        + StepFamily.noSteps(w)
+                : "no forward/backward/optimizer annotations in the traces";
+    }
+
+    static String noLaunchLinks(Workload w) {
+        return w.ranks.stream().noneMatch(r -> r.part(KernelTime.class).any())
+                ? "no GPU activity in the traces"
+                : "no GPU activity is linked to the runtime call that launched it (the format has no"
+                        + " correlation ids), so no launch can be checked for its kernel";
+    }
+
+    static String noNodeLayout(Workload w) {
+        Card c = w.card;
+        return c.countPerNode() == null || c.countPerNode() <= 0
+                ? "the card gives no hardware.xpu_spec.count_per_node"
+                : commOps(w) == 0 ? noCollectives(w) : null;
+    }
+
+    static long kernels(Workload w) {
+        return w.ranks.stream()
+                .mapToLong(r -> r.part(LeaderboardKernels.class).kernels())
+                .sum();
     }
 
     /** A workload none of whose traces holds events on a rank (a memory snapshot alone, telemetry alone). */
@@ -159,15 +146,15 @@ final class Gaps {
         return sb.toString();
     }
 
-    private static long steps(Workload w) {
+    static long steps(Workload w) {
         return w.ranks.stream().mapToLong(r -> StepFamily.windows(r).size()).sum();
     }
 
-    private static long commOps(Workload w) {
+    static long commOps(Workload w) {
         return w.ranks.stream().mapToLong(r -> r.comm.size()).sum();
     }
 
-    private static long sized(Workload w) {
+    static long sized(Workload w) {
         long n = 0;
         for (RankSummary r : w.ranks) for (CommInstance c : r.comm) if (CommunicationFamily.isSample(c)) n++;
         return n;
@@ -177,7 +164,7 @@ final class Gaps {
      * Why no collective instance gives a bandwidth, condition by condition (METRICS.md §4: a reason names what failed,
      * never a list of conditions): how many lack a message size, a group size, a group of two or more, a duration.
      */
-    private static String unsized(Workload w) {
+    static String unsized(Workload w) {
         long n = 0;
         long noSize = 0;
         long noGroup = 0;
@@ -204,6 +191,8 @@ final class Gaps {
     }
 
     private static long phaseAnnotations(Workload w) {
-        return w.ranks.stream().mapToLong(r -> r.phaseAnnotations).sum();
+        return w.ranks.stream()
+                .mapToLong(r -> r.part(Phases.class).annotations())
+                .sum();
     }
 }

@@ -15,8 +15,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.tracelake.jobs.rank.CopyPart.Copies;
+import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
+import org.tracelake.jobs.rank.LeaderboardKernelPart.LeaderboardKernels;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankSummary;
+import org.tracelake.jobs.rank.RuntimePart.Runtime;
 
 /**
  * Kernel-level metrics (METRICS.md §4): CCL-Bench's leaderboard numbers pooled over every rank
@@ -44,13 +48,14 @@ final class KernelFamily {
         double smWeighted = 0;
         Map<String, Long> byName = new HashMap<>();
         for (RankSummary r : w.ranks) {
-            kernels += r.leaderboardKernels;
-            total += r.leaderboardNs;
-            moe += r.moeNs;
-            smKernels += r.smKernels;
-            smDur += r.smDurNs;
-            smWeighted += r.smWeightedNs;
-            r.leaderboardByName.forEach((name, ns) -> byName.merge(name, ns, Long::sum));
+            LeaderboardKernels k = r.part(LeaderboardKernels.class);
+            kernels += k.kernels();
+            total += k.ns();
+            moe += k.moeNs();
+            smKernels += k.smKernels();
+            smDur += k.smDurNs();
+            smWeighted += k.smWeightedNs();
+            k.byName().forEach((name, ns) -> byName.merge(name, ns, Long::sum));
         }
         if (kernels > 0) {
             // the name with the most time; on equal time, the greatest name (max_by over (time, name))
@@ -180,9 +185,10 @@ final class KernelFamily {
         List<RankSummary> all = new ArrayList<>(w.ranks);
         if (w.unranked != null) all.add(w.unranked);
         for (RankSummary r : all) {
-            copies += r.copies;
-            bytes += r.copyBytes;
-            ns += r.copyNs;
+            Copies c = r.part(Copies.class);
+            copies += c.count();
+            bytes += c.bytes();
+            ns += c.ns();
         }
         if (copies > 0) w.ok("average_memory_bandwidth", null, bytes / ns, "GB/s", SCOPE_WORKLOAD, null, null, null);
     }
@@ -202,12 +208,13 @@ final class KernelFamily {
         Map<String, Long> byName = new HashMap<>();
         Map<String, Long> byCategory = new HashMap<>();
         for (RankSummary r : w.ranks) {
-            totals.add(r.kernelTimeNs);
-            total += r.kernelTimeNs;
-            anyActivity |= r.hasKernelTime;
-            w.ok("kernel_time_s", null, r.kernelTimeNs / 1e9, "s", SCOPE_RANK, r.rank, null, null);
-            r.kernelTimeByName.forEach((k, v) -> byName.merge(k, v, Long::sum));
-            r.kernelTimeByCategory.forEach((k, v) -> byCategory.merge(k, v, Long::sum));
+            KernelTime t = r.part(KernelTime.class);
+            totals.add(t.ns());
+            total += t.ns();
+            anyActivity |= t.any();
+            w.ok("kernel_time_s", null, t.ns() / 1e9, "s", SCOPE_RANK, r.rank, null, null);
+            t.byName().forEach((k, v) -> byName.merge(k, v, Long::sum));
+            t.byCategory().forEach((k, v) -> byCategory.merge(k, v, Long::sum));
         }
         if (total > 0) w.ok("kernel_time_s", null, Stats.mean(totals) / 1e9, "s", SCOPE_WORKLOAD, null, null, null);
         List<Map.Entry<String, Long>> names = new ArrayList<>(byName.entrySet());
@@ -256,12 +263,13 @@ final class KernelFamily {
         boolean anyRuntime = false;
         boolean anyRank = false;
         for (RankSummary r : w.ranks) {
-            if (r.spanFirst == null) continue;
+            Runtime rt = r.part(Runtime.class);
+            if (rt.spanFirst() == null) continue;
             anyRank = true;
-            long span = r.spanLast - r.spanFirst;
-            if (r.runtimeEvents == 0) continue;
+            long span = rt.spanLast() - rt.spanFirst();
+            if (rt.events() == 0) continue;
             anyRuntime = true;
-            Double pct = span == 0 ? null : 100.0 * r.runtimeNs / span;
+            Double pct = span == 0 ? null : 100.0 * rt.ns() / span;
             if (pct != null) {
                 values.add(pct);
                 w.ok("cpu_overhead", null, pct, "%", SCOPE_RANK, r.rank, null, null);

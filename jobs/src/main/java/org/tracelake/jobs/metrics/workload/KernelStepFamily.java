@@ -5,6 +5,7 @@ import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
 
 import java.util.Map;
 import java.util.TreeMap;
+import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
 import org.tracelake.jobs.rank.RankSummary;
 
 /**
@@ -26,9 +27,10 @@ final class KernelStepFamily {
         Map<String, Long> byCategory = new TreeMap<>();
         for (RankSummary r : w.ranks) {
             pairs += StepFamily.windows(r).size();
-            total += r.stepKernelTimeNs;
-            r.stepKernelTimeByName.forEach((k, v) -> byName.merge(k, v, Long::sum));
-            r.stepKernelTimeByCategory.forEach((k, v) -> {
+            KernelTime t = r.part(KernelTime.class);
+            total += t.stepNs();
+            t.stepByName().forEach((k, v) -> byName.merge(k, v, Long::sum));
+            t.stepByCategory().forEach((k, v) -> {
                 if (k != null) byCategory.merge(k, v, Long::sum);
             });
         }

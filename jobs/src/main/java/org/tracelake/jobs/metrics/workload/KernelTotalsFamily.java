@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.tracelake.jobs.rank.CommInstance;
+import org.tracelake.jobs.rank.GpuTotalsPart.GpuKey;
+import org.tracelake.jobs.rank.GpuTotalsPart.GpuTotals;
 import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.ActivityClass;
 import org.tracelake.udfs.BusBandwidth;
@@ -25,10 +27,11 @@ final class KernelTotalsFamily {
     }
 
     private static void add(Workload w, Integer rank, RankSummary r) {
-        List<Map.Entry<RankSummary.GpuKey, long[]>> other = new ArrayList<>(r.gpuTotals.entrySet());
+        List<Map.Entry<GpuKey, long[]>> other =
+                new ArrayList<>(r.part(GpuTotals.class).byKey().entrySet());
         other.sort(Map.Entry.comparingByKey(KEY_ORDER));
-        for (Map.Entry<RankSummary.GpuKey, long[]> e : other) {
-            RankSummary.GpuKey k = e.getKey();
+        for (Map.Entry<GpuKey, long[]> e : other) {
+            GpuKey k = e.getKey();
             w.kernelTotals.add(new Workload.KernelTotal(
                     rank,
                     k.name(),
@@ -68,10 +71,9 @@ final class KernelTotalsFamily {
     private record CommKey(String name, String kind, Long bucket) {}
 
     private static final Comparator<String> NULLS_FIRST = Comparator.nullsFirst(String::compareTo);
-    private static final Comparator<RankSummary.GpuKey> KEY_ORDER = Comparator.comparing(
-                    RankSummary.GpuKey::name, NULLS_FIRST)
-            .thenComparing(RankSummary.GpuKey::activityClass, NULLS_FIRST)
-            .thenComparing(RankSummary.GpuKey::kernelCategory, NULLS_FIRST);
+    private static final Comparator<GpuKey> KEY_ORDER = Comparator.comparing(GpuKey::name, NULLS_FIRST)
+            .thenComparing(GpuKey::activityClass, NULLS_FIRST)
+            .thenComparing(GpuKey::kernelCategory, NULLS_FIRST);
     private static final Comparator<CommKey> COMM_ORDER = Comparator.comparing(CommKey::name, NULLS_FIRST)
             .thenComparing(CommKey::kind, NULLS_FIRST)
             .thenComparing(CommKey::bucket, Comparator.nullsFirst(Long::compareTo));

@@ -5,7 +5,10 @@ import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
 import java.util.Locale;
+import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
+import org.tracelake.jobs.rank.LaunchLedger.MissingLaunches;
 import org.tracelake.jobs.rank.RankSummary;
+import org.tracelake.jobs.rank.StreamClipper.Clipped;
 
 /**
  * What the profiler got wrong or left out, so that a person reading the GPU figures knows how far to trust them:
@@ -28,12 +31,13 @@ final class ProfilerHazardFamily {
         long activities = 0;
         boolean any = false;
         for (RankSummary r : w.ranks) {
-            if (!r.hasKernelTime) continue;
+            if (!r.part(KernelTime.class).any()) continue;
             any = true;
-            w.ok(OVERRUN, null, r.clippedNs / 1e6, "ms", SCOPE_RANK, r.rank, null, null);
-            w.ok(OVERRUN, "activities", (double) r.clippedActivities, "count", SCOPE_RANK, r.rank, null, null);
-            ms += r.clippedNs / 1e6;
-            activities += r.clippedActivities;
+            Clipped c = r.part(Clipped.class);
+            w.ok(OVERRUN, null, c.ns() / 1e6, "ms", SCOPE_RANK, r.rank, null, null);
+            w.ok(OVERRUN, "activities", (double) c.activities(), "count", SCOPE_RANK, r.rank, null, null);
+            ms += c.ns() / 1e6;
+            activities += c.activities();
         }
         if (!any) return;
         String reason = activities == 0
@@ -53,7 +57,7 @@ final class ProfilerHazardFamily {
         boolean any = false;
         StringBuilder ranksAtStart = new StringBuilder();
         for (RankSummary r : w.ranks) {
-            long[] m = r.launchesWithoutActivity;
+            long[] m = r.part(MissingLaunches.class).counts();
             if (m == null) continue;
             any = true;
             w.ok(MISSING, null, (double) m[0], "count", SCOPE_RANK, r.rank, null, null);

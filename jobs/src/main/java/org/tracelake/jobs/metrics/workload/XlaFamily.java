@@ -6,6 +6,7 @@ import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.RankSummary;
+import org.tracelake.jobs.rank.XlaPart.Xla;
 import org.tracelake.udfs.CollectiveKind;
 
 /**
@@ -34,37 +35,40 @@ final class XlaFamily {
     }
 
     static void compute(Workload w, boolean cclCommunicationFraction) {
-        if (w.ranks.stream().noneMatch(r -> r.hasXlaOps)) return;
+        if (w.ranks.stream().noneMatch(r -> r.part(Xla.class).anyOps())) return;
         Totals whole = new Totals();
         Long wallFirst = null;
         Long wallLast = null;
         for (RankSummary r : w.ranks) {
-            if (r.xlaWallFirst != null) {
-                wallFirst = wallFirst == null ? r.xlaWallFirst : Math.min(wallFirst, r.xlaWallFirst);
-                wallLast = wallLast == null ? r.xlaWallLast : Math.max(wallLast, r.xlaWallLast);
+            Xla x = r.part(Xla.class);
+            if (x.wallFirst() != null) {
+                wallFirst = wallFirst == null ? x.wallFirst() : Math.min(wallFirst, x.wallFirst());
+                wallLast = wallLast == null ? x.wallLast() : Math.max(wallLast, x.wallLast());
             }
-            if (!r.hasXlaOps) continue;
+            if (!x.anyOps()) continue;
             Totals t = new Totals();
-            t.wallS = r.xlaWallFirst == null ? null : (r.xlaWallLast - r.xlaWallFirst) / 1e9;
+            t.wallS = x.wallFirst() == null ? null : (x.wallLast() - x.wallFirst()) / 1e9;
             add(t, r);
             add(whole, r);
             rows(w, t, r.rank, !cclCommunicationFraction);
         }
-        if (w.unranked != null && w.unranked.xlaWallFirst != null) {
-            wallFirst = wallFirst == null ? w.unranked.xlaWallFirst : Math.min(wallFirst, w.unranked.xlaWallFirst);
-            wallLast = wallLast == null ? w.unranked.xlaWallLast : Math.max(wallLast, w.unranked.xlaWallLast);
+        Xla unranked = w.unranked == null ? null : w.unranked.part(Xla.class);
+        if (unranked != null && unranked.wallFirst() != null) {
+            wallFirst = wallFirst == null ? unranked.wallFirst() : Math.min(wallFirst, unranked.wallFirst());
+            wallLast = wallLast == null ? unranked.wallLast() : Math.max(wallLast, unranked.wallLast());
         }
         whole.wallS = wallFirst == null ? null : (wallLast - wallFirst) / 1e9;
         rows(w, whole, null, !cclCommunicationFraction);
     }
 
     private static void add(Totals t, RankSummary r) {
-        t.computeS += r.xlaComputeS;
-        t.withFlops += r.xlaWithFlops;
-        t.modelFlops += r.xlaModelFlops;
-        if (r.xlaTimedFlops != null) {
-            t.timedFlops = (t.timedFlops == null ? 0 : t.timedFlops) + r.xlaTimedFlops;
-            t.timedFlopsS = (t.timedFlopsS == null ? 0 : t.timedFlopsS) + r.xlaTimedFlopsS;
+        Xla x = r.part(Xla.class);
+        t.computeS += x.computeS();
+        t.withFlops += x.withFlops();
+        t.modelFlops += x.modelFlops();
+        if (x.timedFlops() != null) {
+            t.timedFlops = (t.timedFlops == null ? 0 : t.timedFlops) + x.timedFlops();
+            t.timedFlopsS = (t.timedFlopsS == null ? 0 : t.timedFlopsS) + x.timedFlopsS();
         }
         for (CommInstance c : r.comm) {
             if (c.xlaSeconds() == null) continue;
