@@ -177,7 +177,7 @@ public final class ServeCommand implements Callable<Integer> {
         System.out.println("tracelake serve: Ctrl-C or SIGTERM stops it");
         System.out.flush();
         // announced last, once it answers: `sql` on this warehouse uses it from now on
-        if (local != null && loopback) RunningServe.write(local, server.address());
+        if (local != null && loopback) RunningServe.write(local, server.address(), server.localPort());
         server.warmUp(token);
         stopped.await(); // until SIGTERM/Ctrl-C runs the hook (the JVM then exits with 143/130, as a stopped server
         // does)

@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.refresh.PreviousLayout;
 import org.tracelake.jobs.serve.ClientLoader;
+import org.tracelake.jobs.serve.LocalClient;
 import org.tracelake.jobs.serve.RunningServe;
 import org.tracelake.jobs.spark.Settings;
 import org.tracelake.jobs.spark.SparkSessions;
@@ -130,6 +131,21 @@ public final class SqlCommand implements Callable<Integer> {
                 && sparkOptions.conf().isEmpty()) {
             // a serve of this warehouse is running: ask it, with no Spark start here (--local: a Spark of our own)
             RunningServe running = RunningServe.find(warehouseOption.warehouse);
+            if (running != null && statements != null && running.localPort() > 0) {
+                // statements: serve's local endpoint answers them as this process would (LocalClient)
+                String token = RemoteAddress.token(warehouseOption.warehouse);
+                int rc = token == null
+                        ? LocalClient.NOT_SERVED
+                        : LocalClient.run(
+                                running.localPort(),
+                                token,
+                                statements,
+                                fmt.name().toLowerCase(Locale.ROOT),
+                                limit,
+                                System.out,
+                                System.err);
+                if (rc != LocalClient.NOT_SERVED) return rc == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+            }
             if (running != null) remote = running.address();
         }
         if (remote != null) {

@@ -34,6 +34,8 @@ public final class ConnectServer implements AutoCloseable {
     private final int port;
     private final List<String> tables;
     private final int functions;
+    /** The endpoint of `sql` on this machine ({@link LocalEndpoint}), or null when serve listens elsewhere. */
+    private final LocalEndpoint local;
 
     private ConnectServer(
             SparkSession spark,
@@ -41,13 +43,15 @@ public final class ConnectServer implements AutoCloseable {
             String host,
             int port,
             List<String> tables,
-            int functions) {
+            int functions,
+            LocalEndpoint local) {
         this.spark = spark;
         this.watcher = watcher;
         this.host = host;
         this.port = port;
         this.tables = tables;
         this.functions = functions;
+        this.local = local;
     }
 
     /**
@@ -84,6 +88,7 @@ public final class ConnectServer implements AutoCloseable {
         ReleaseNoise.drop();
         SparkSession spark = SparkSessions.create(conf);
         ScheduledExecutorService watcher = null;
+        LocalEndpoint local = null;
         try {
             int functions = SharedFunctions.shareWithNewSessions(spark);
             Warehouse warehouse =
@@ -121,8 +126,13 @@ public final class ConnectServer implements AutoCloseable {
                     WATCH_SECONDS,
                     TimeUnit.SECONDS);
             SparkConnectService$.MODULE$.start(spark.sparkContext());
-            return new ConnectServer(spark, watcher, host, SparkConnectService$.MODULE$.localPort(), tables, functions);
+            // `sql` on this machine is answered without a Spark Connect client (LocalClient): only when serve is this
+            // machine's, as the address sql finds it by is announced only then
+            if (isLoopback(host)) local = LocalEndpoint.start(spark, token);
+            return new ConnectServer(
+                    spark, watcher, host, SparkConnectService$.MODULE$.localPort(), tables, functions, local);
         } catch (RuntimeException | IOException e) {
+            if (local != null) local.close();
             if (watcher != null) watcher.shutdownNow();
             spark.stop();
             throw e;
@@ -139,12 +149,21 @@ public final class ConnectServer implements AutoCloseable {
      * clients send a token over a plain channel only to {@code localhost} (to any other name they insist on TLS).
      */
     public String clientAddress() {
+        return isLoopback(host) ? "sc://localhost:" + port : address();
+    }
+
+    /** Whether serve listens on this machine's loopback address only (a name that does not resolve: no). */
+    private static boolean isLoopback(String host) {
         try {
-            if (java.net.InetAddress.getByName(host).isLoopbackAddress()) return "sc://localhost:" + port;
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
         } catch (java.net.UnknownHostException e) {
-            // not resolvable now: the bound address as given
+            return false;
         }
-        return address();
+    }
+
+    /** The port of the endpoint `sql` on this machine uses ({@link LocalEndpoint}), or 0 when there is none. */
+    public int localPort() {
+        return local == null ? 0 : local.port();
     }
 
     public int port() {
@@ -168,18 +187,13 @@ public final class ConnectServer implements AutoCloseable {
         int queries = Settings.of(spark.sparkContext().getConf())
                 .get(Settings.SERVE_WARMUP_QUERIES)
                 .intValue();
-        boolean loopback;
-        try {
-            loopback = java.net.InetAddress.getByName(host).isLoopbackAddress();
-        } catch (java.net.UnknownHostException e) {
-            loopback = false;
-        }
-        if (loopback) ServeWarmup.start(address(), token, tables, queries);
+        if (isLoopback(host)) ServeWarmup.start(address(), localPort(), token, tables, queries);
     }
 
     /** Stops accepting clients, then the application. */
     @Override
     public void close() {
+        if (local != null) local.close();
         watcher.shutdownNow();
         try {
             SparkConnectService$.MODULE$.stop(scala.Option.<Object>apply(10L), scala.Option.apply(TimeUnit.SECONDS));

@@ -17,12 +17,15 @@ import java.util.Properties;
  * of its own, and {@code serve --stop} stops it. serve removes the file as it stops; a file left by a process that is
  * gone (killed) is ignored.
  */
-public record RunningServe(String address, long pid) {
+public record RunningServe(String address, long pid, int localPort) {
+    /** The property that holds the port of serve's {@link LocalEndpoint} (absent: a serve without one). */
+    private static final String LOCAL_PORT = "local.port";
+
     /** The file's name in {@link ServeToken#FOLDER}. */
     public static final String FILE = "server";
 
-    /** Announces this process's server. */
-    public static void write(Path warehouse, String address) throws IOException {
+    /** Announces this process's server, and its local endpoint's port (0: none). */
+    public static void write(Path warehouse, String address, int localPort) throws IOException {
         Path dir = warehouse.resolve(ServeToken.FOLDER);
         Path tmp = Files.createTempFile(
                 dir,
@@ -33,6 +36,7 @@ public record RunningServe(String address, long pid) {
             Properties p = new Properties();
             p.setProperty("address", address);
             p.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
+            if (localPort > 0) p.setProperty(LOCAL_PORT, Integer.toString(localPort));
             try (var out = Files.newBufferedWriter(
                     tmp, StandardCharsets.UTF_8, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
                 p.store(out, "tracelake serve");
@@ -54,9 +58,10 @@ public record RunningServe(String address, long pid) {
             p.load(new StringReader(Files.readString(file, StandardCharsets.UTF_8)));
             String address = p.getProperty("address");
             long pid = Long.parseLong(p.getProperty("pid", "-1"));
-            if (address == null || !address.startsWith("sc://")) return null;
+            int localPort = Integer.parseInt(p.getProperty(LOCAL_PORT, "0"));
+            if (address == null || !address.startsWith("sc://") || localPort < 0 || localPort > 65535) return null;
             boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-            return alive ? new RunningServe(address, pid) : null;
+            return alive ? new RunningServe(address, pid, localPort) : null;
         } catch (IOException | RuntimeException e) {
             return null; // unreadable: as if none ran
         }

@@ -14,10 +14,11 @@ import org.tracelake.jobs.sql.ResultPrinter;
  * Makes a fresh serve answer at the speed of one that has run a while. A serve just started plans and runs its first
  * queries in an interpreted, unprofiled JVM: measured on 2 cores, a query of the README took 10 s first, about 1 s
  * for the next ten, and about 0.35 s only after some fifty (Spark's analyser, optimiser, task scheduling and Iceberg's
- * scan planning, compiled by the JIT as they run). So once serve listens, a daemon thread asks serve, through the same
- * Spark Connect path a client takes ({@link ConnectSql}, with serve's token), the kinds of query users ask — an
- * aggregate of events, a metric lookup, a udf, the metric reference — a fixed number of times, and says when it is
- * done. Clients are served meanwhile (their queries share the cores for those seconds).
+ * scan planning, compiled by the JIT as they run). So once serve listens, a daemon thread asks serve, through the path
+ * {@code sql} on this machine takes (its local endpoint, {@link LocalClient}; Spark Connect, {@link ConnectSql}, where
+ * there is none), with serve's token, the kinds of query users ask — an aggregate of events, a metric lookup, a udf,
+ * the metric reference — a fixed number of times, and says when it is done. Clients are served meanwhile (their
+ * queries share the cores for those seconds).
  *
  * <p>{@code spark.tracelake.serve.warmupQueries} sets how many queries (default 48; 0 turns it off).
  */
@@ -50,24 +51,26 @@ final class ServeWarmup {
      * Starts the warm-up on a daemon thread: {@code queries} statements in all, round after round of
      * {@link #statements}. Returns the thread, or null when there is nothing to do.
      */
-    static Thread start(String address, String token, List<String> tables, int queries) {
+    static Thread start(String address, int localPort, String token, List<String> tables, int queries) {
         List<String> round = statements(tables);
         if (queries <= 0 || round.isEmpty()) return null;
-        Thread t = new Thread(() -> run(address, token, round, queries), "tracelake-serve-warmup");
+        Thread t = new Thread(() -> run(address, localPort, token, round, queries), "tracelake-serve-warmup");
         t.setDaemon(true);
         t.start();
         return t;
     }
 
-    private static void run(String address, String token, List<String> round, int queries) {
+    private static void run(String address, int localPort, String token, List<String> round, int queries) {
         long started = System.nanoTime();
         List<String> all = new ArrayList<>(queries);
         for (int i = 0; i < queries; i++) all.add(round.get(i % round.size()));
         PrintStream discard = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
-        StringBuilder problems = new StringBuilder();
-        PrintStream errors = new PrintStream(new LineCollector(problems), true, StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream problems = new java.io.ByteArrayOutputStream();
+        PrintStream errors = new PrintStream(problems, true, StandardCharsets.UTF_8);
         try {
-            int rc = ConnectSql.run(address, token, all, ResultPrinter.Format.TABLE, 20, discard, errors);
+            int rc = localPort > 0
+                    ? LocalClient.run(localPort, token, all, "table", 20, discard, errors)
+                    : ConnectSql.run(address, token, all, ResultPrinter.Format.TABLE, 20, discard, errors);
             double seconds = (System.nanoTime() - started) / 1e9;
             if (rc == 0) {
                 System.out.printf(
@@ -78,26 +81,14 @@ final class ServeWarmup {
                 System.out.flush();
             } else {
                 // Not the user's problem to act on: the warm-up only saves later queries time.
-                LOG.debug("warm-up stopped: {}", problems.toString().strip());
+                LOG.debug(
+                        "warm-up stopped: {}",
+                        problems.toString(StandardCharsets.UTF_8).strip());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             LOG.debug("warm-up stopped", e);
-        }
-    }
-
-    /** Keeps what the client would have printed as errors, for the debug log. */
-    private static final class LineCollector extends OutputStream {
-        private final StringBuilder into;
-
-        LineCollector(StringBuilder into) {
-            this.into = into;
-        }
-
-        @Override
-        public void write(int b) {
-            if (into.length() < 4096) into.append((char) b);
         }
     }
 }

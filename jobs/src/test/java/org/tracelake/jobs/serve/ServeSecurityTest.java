@@ -128,18 +128,8 @@ class ServeSecurityTest {
                 spark.read().format("iceberg").load(archive.table("events")).count();
         assertEquals("workload,n\na," + local + "\n", ok.out, "the events of workload a, as a local read counts them");
 
-        // a planted file, read by SQL: refused, its content never printed
-        for (String read : List.of(
-                "SELECT * FROM text.`" + secret + "`",
-                "SELECT * FROM csv.`" + secret + "`",
-                "SELECT * FROM text.`" + tokenFile + "`",
-                "SELECT * FROM binaryFile.`" + archive.warehouse + "`",
-                "CREATE TEMPORARY VIEW v USING text OPTIONS (path '" + secret + "')",
-                "CREATE TEMPORARY VIEW v AS SELECT * FROM text.`" + secret + "`")) {
-            refused(url, token, read);
-        }
-        // into a view: Spark's own analysis refuses it first (a view takes no data); with one line all the same
-        refusedSomehow(url, token, "LOAD DATA LOCAL INPATH '" + secret + "' INTO TABLE events");
+        sqlAttacks(url, token, archive, secret, outside, tokenFile);
+
         // the same by the DataFrame API, as spark.read.text(path) sends it
         assertDenied(
                 execute(
@@ -154,20 +144,6 @@ class ServeSecurityTest {
                                 .build()),
                 "a DataFrame read of a path");
 
-        // writes: outside the warehouse and into it, refused, nothing written
-        for (String write : List.of(
-                "INSERT OVERWRITE DIRECTORY '" + outside + "' USING parquet SELECT 1 AS x",
-                "CREATE TABLE t USING parquet LOCATION '" + outside + "' AS SELECT 1 AS x",
-                "CREATE TABLE t2 (x INT) USING parquet LOCATION '" + outside + "'",
-                "DROP VIEW events",
-                "ALTER VIEW metrics AS SELECT 1 AS x",
-                "CACHE TABLE events")) {
-            refused(url, token, write);
-        }
-        for (String intoAView : List.of(
-                "INSERT INTO events SELECT * FROM events", "TRUNCATE TABLE events", "DELETE FROM events WHERE true")) {
-            refusedSomehow(url, token, intoAView);
-        }
         assertDenied(
                 execute(
                         url,
@@ -186,35 +162,9 @@ class ServeSecurityTest {
                 spark.read().format("iceberg").load(archive.table("events")).count(),
                 "events unchanged");
 
-        // code: a jar by SQL, a function from a jar, reflection, an uploaded artifact
-        Path jar = tmp.resolve("evil.jar");
-        Files.write(jar, new byte[] {'P', 'K', 3, 4});
-        for (String code : List.of(
-                "ADD JAR '" + jar + "'",
-                "ADD FILE '" + secret + "'",
-                "CREATE TEMPORARY FUNCTION evil AS 'evil.Evil' USING JAR '" + jar + "'",
-                "CREATE FUNCTION evil AS 'evil.Evil'")) {
-            refused(url, token, code);
-        }
-        for (String reflection : List.of(
-                "SELECT java_method('java.lang.System', 'getProperty', 'user.home')",
-                "SELECT reflect('java.lang.System', 'exit', 0)")) {
-            refusedSomehow(url, token, reflection);
-        }
+        Path jar = tmp.resolve("evil.jar"); // written by sqlAttacks
         assertDenied(addArtifact(url, token, "jars/evil.jar", Files.readAllBytes(jar)), "an uploaded jar");
 
-        // settings: what opens a catalog or a file system is the server's; display settings are the client's
-        refused(
-                url,
-                token,
-                "SET spark.sql.catalog.evil=org.apache.spark.sql.execution.datasources.v2.jdbc.JDBCTableCatalog");
-        refused(url, token, "SET spark.hadoop.fs.file.impl=evil.FileSystem");
-        Result tz = sql(url, token, "SET spark.sql.session.timeZone=Europe/Paris");
-        assertEquals(0, tz.code, tz.err);
-
-        // views: a client cannot change what another client sees
-        refused(url, token, "CREATE OR REPLACE VIEW metrics AS SELECT 'forged' AS metric");
-        refused(url, token, "CREATE OR REPLACE GLOBAL TEMPORARY VIEW metrics AS SELECT 'forged' AS metric");
         assertDenied(
                 execute(
                         url,
@@ -228,18 +178,20 @@ class ServeSecurityTest {
                                                 .setReplace(true)))
                                 .build()),
                 "a global view");
-        long metrics =
-                spark.read().format("iceberg").load(archive.table("metrics")).count();
-        Result own = sql(
-                url,
-                token,
-                "CREATE OR REPLACE TEMPORARY VIEW metrics AS SELECT 'forged' AS metric",
-                "SELECT count(*) AS n FROM metrics",
-                "DROP VIEW metrics");
-        assertEquals(0, own.code, own.err);
-        assertEquals("n\n1\n", own.out, "a temporary view of the client's own session");
-        Result other = sql(url, token, "SELECT count(*) AS n FROM metrics");
-        assertEquals("n\n" + metrics + "\n", other.out, "the next client sees the warehouse's metrics");
+        // the same SQL through serve's local endpoint (the way `sql` on this machine takes), and what only it reads
+        int port = RunningServe.find(archive.warehouse.toString()).localPort();
+        assertTrue(port > 0, "serve announces its local endpoint");
+        String localWay = "local:" + port;
+        Result noneLocal = sql(localWay, "", query);
+        assertEquals(1, noneLocal.code);
+        assertEquals("", noneLocal.out);
+        assertTrue(noneLocal.err.contains("serve refused the token"), noneLocal.err);
+        Result wrongLocal = sql(localWay, "0".repeat(64), query);
+        assertEquals(1, wrongLocal.code);
+        assertTrue(wrongLocal.err.contains("serve refused the token"), wrongLocal.err);
+        assertEquals(ok, sql(localWay, token, query), "the same answer both ways");
+        sqlAttacks(localWay, token, archive, secret, outside, tokenFile);
+        LocalEndpointAttacks.strangers(port, token, query);
 
         assertTrue(serve.isAlive(), "serve still up after every attack");
         serve.destroy();
@@ -269,19 +221,98 @@ class ServeSecurityTest {
         assertFalse(Files.exists(warehouse.resolve("_serve")), "no token written");
     }
 
+    /**
+     * The attacks a client makes with SQL alone, through either way in: Spark Connect ({@code sc://…}) or serve's
+     * local endpoint ({@code local:PORT}).
+     */
+    private void sqlAttacks(String url, String token, TestArchive archive, Path secret, Path outside, Path tokenFile)
+            throws Exception {
+        SparkSession spark = SharedSpark.get();
+        // a planted file, read by SQL: refused, its content never printed
+        for (String read : List.of(
+                "SELECT * FROM text.`" + secret + "`",
+                "SELECT * FROM csv.`" + secret + "`",
+                "SELECT * FROM text.`" + tokenFile + "`",
+                "SELECT * FROM binaryFile.`" + archive.warehouse + "`",
+                "CREATE TEMPORARY VIEW v USING text OPTIONS (path '" + secret + "')",
+                "CREATE TEMPORARY VIEW v AS SELECT * FROM text.`" + secret + "`")) {
+            refused(url, token, read);
+        }
+        // into a view: Spark's own analysis refuses it first (a view takes no data); with one line all the same
+        refusedSomehow(url, token, "LOAD DATA LOCAL INPATH '" + secret + "' INTO TABLE events");
+        // writes: outside the warehouse and into it, refused, nothing written
+        for (String write : List.of(
+                "INSERT OVERWRITE DIRECTORY '" + outside + "' USING parquet SELECT 1 AS x",
+                "CREATE TABLE t USING parquet LOCATION '" + outside + "' AS SELECT 1 AS x",
+                "CREATE TABLE t2 (x INT) USING parquet LOCATION '" + outside + "'",
+                "DROP VIEW events",
+                "ALTER VIEW metrics AS SELECT 1 AS x",
+                "CACHE TABLE events")) {
+            refused(url, token, write);
+        }
+        for (String intoAView : List.of(
+                "INSERT INTO events SELECT * FROM events", "TRUNCATE TABLE events", "DELETE FROM events WHERE true")) {
+            refusedSomehow(url, token, intoAView);
+        }
+        // code: a jar by SQL, a function from a jar, reflection, an uploaded artifact
+        Path jar = tmp.resolve("evil.jar");
+        Files.write(jar, new byte[] {'P', 'K', 3, 4});
+        for (String code : List.of(
+                "ADD JAR '" + jar + "'",
+                "ADD FILE '" + secret + "'",
+                "CREATE TEMPORARY FUNCTION evil AS 'evil.Evil' USING JAR '" + jar + "'",
+                "CREATE FUNCTION evil AS 'evil.Evil'")) {
+            refused(url, token, code);
+        }
+        for (String reflection : List.of(
+                "SELECT java_method('java.lang.System', 'getProperty', 'user.home')",
+                "SELECT reflect('java.lang.System', 'exit', 0)")) {
+            refusedSomehow(url, token, reflection);
+        }
+        // settings: what opens a catalog or a file system is the server's; display settings are the client's
+        refused(
+                url,
+                token,
+                "SET spark.sql.catalog.evil=org.apache.spark.sql.execution.datasources.v2.jdbc.JDBCTableCatalog");
+        refused(url, token, "SET spark.hadoop.fs.file.impl=evil.FileSystem");
+        Result tz = sql(url, token, "SET spark.sql.session.timeZone=Europe/Paris");
+        assertEquals(0, tz.code, tz.err);
+
+        // views: a client cannot change what another client sees
+        refused(url, token, "CREATE OR REPLACE VIEW metrics AS SELECT 'forged' AS metric");
+        refused(url, token, "CREATE OR REPLACE GLOBAL TEMPORARY VIEW metrics AS SELECT 'forged' AS metric");
+        long metrics =
+                spark.read().format("iceberg").load(archive.table("metrics")).count();
+        Result own = sql(
+                url,
+                token,
+                "CREATE OR REPLACE TEMPORARY VIEW metrics AS SELECT 'forged' AS metric",
+                "SELECT count(*) AS n FROM metrics",
+                "DROP VIEW metrics");
+        assertEquals(0, own.code, own.err);
+        assertEquals("n\n1\n", own.out, "a temporary view of the client's own session");
+        Result other = sql(url, token, "SELECT count(*) AS n FROM metrics");
+        assertEquals("n\n" + metrics + "\n", other.out, "the next client sees the warehouse's metrics");
+    }
+
     private record Result(int code, String out, String err) {}
 
+    /** Statements through Spark Connect ({@code sc://HOST:PORT}) or serve's local endpoint ({@code local:PORT}). */
     private static Result sql(String url, String token, String... statements) throws InterruptedException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = ConnectSql.run(
-                url,
-                token,
-                List.of(statements),
-                ResultPrinter.Format.CSV,
-                100,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        int code = url.startsWith("local:")
+                ? LocalClient.run(
+                        Integer.parseInt(url.substring("local:".length())),
+                        token,
+                        List.of(statements),
+                        "csv",
+                        100,
+                        o,
+                        e)
+                : ConnectSql.run(url, token, List.of(statements), ResultPrinter.Format.CSV, 100, o, e);
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
