@@ -7,7 +7,8 @@
 # once per build, as for every user). BENCH_SERVE_COLD_RUNS (default 3) cold queries, the median is reported.
 # Every client presents serve's token (read from WAREHOUSE/_serve/token, as users' clients do). Then issue 42's
 # figure: the README's query by plain `bin/tracelake sql --warehouse W` (no --remote: it finds the running serve in
-# W/_serve/server), BENCH_SERVE_AUTO_RUNS (default 7) runs, the median; target <= 1.5 s on a quiet machine.
+# W/_serve/server, and serve's local endpoint answers it: serve/LocalClient, a JVM with only the JDK and tracelake's
+# jar), BENCH_SERVE_AUTO_RUNS (default 7) runs, the median; target <= 1.5 s on a quiet machine.
 # The serve is measured after its warm-up (serve's own queries at start, ServeWarmup), as a serve left running answers.
 # Run alone (bench/sections/serve.sh) or from bench/run, which appends the section to BENCHMARKS.md.
 set -euo pipefail
@@ -101,5 +102,5 @@ them), whole processes, wall time.
 | five queries through serve (events, metrics, a udf, metric_reference) | $each s, mean **$mean s** | | |
 | one cold \`sql\` query (JVM and Spark start, query) | **$cold s** | | |
 | mean through serve ÷ cold | **$pct %** | ≤ 25 % | $met |
-| the README's query by plain \`sql\` with serve running (issue 42; $auto_runs runs, sorted; load $load at the end) | $auto_each s, median **$auto s** | ≤ 1.5 s quiet | $auto_met |
+| the README's query by plain \`sql\` with serve running: its local endpoint (issue 42; $auto_runs runs, sorted; load $load at the end) | $auto_each s, median **$auto s** | ≤ 1.5 s quiet | $auto_met |
 MD
