@@ -626,7 +626,7 @@
           }
         },
         grid: { left: 330, right: 40, top: 20, bottom: 40 },
-        xAxis: { type: 'log', name: 'ratio', min: axis.min, max: axis.max },
+        xAxis: { type: 'log', name: 'ratio', min: axis.min, max: axis.max, axisLabel: { formatter: powerOfTen } },
         yAxis: { type: 'category', data: labels, inverse: true, axisLabel: { fontSize: 10 } },
         series: [{
           type: 'bar', data: withRatio.map(function (r) {
@@ -643,6 +643,14 @@
         r.ratio_delta === undefined ? '' : fmt(r.ratio_delta), r.judgement || ''];
     }), [4, 5, 6, 7]);
     if (data.collapsed) s2.appendChild(el('p', data.collapsed + ' rows with no value on either side are not listed.', 'note'));
+  }
+
+  // A tick of a log axis: 0.01 … 1000 as written, beyond that 10 with an exponent (10⁻⁸ reads; 0.00000001 does not).
+  function powerOfTen(v) {
+    if (v >= 0.001 && v <= 1000) return String(Number(v.toPrecision(6)));
+    var e = String(Math.round(Math.log10(v)));
+    var sup = { '-': '⁻', '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹' };
+    return '10' + e.split('').map(function (c) { return sup[c]; }).join('');
   }
 
   // The log axis of the ratio chart: the powers of 10 around every ratio it plots (and around 1, where bars start).

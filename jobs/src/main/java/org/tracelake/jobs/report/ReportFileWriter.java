@@ -33,9 +33,13 @@ public final class ReportFileWriter {
             java.nio.file.Path file =
                     java.nio.file.Path.of(path.toUri().getPath()).toAbsolutePath();
             if (file.getParent() != null) Files.createDirectories(file.getParent());
-            java.nio.file.Path dir = file.getParent() != null
-                    ? file.getParent()
-                    : file.toAbsolutePath().getParent();
+            // the folder as the file system resolves it (`--out ../compare` is printed as the folder it names, not
+            // as …/tracelake/../compare; a link in the path is followed as the write follows it)
+            java.nio.file.Path dir = (file.getParent() != null
+                            ? file.getParent()
+                            : file.toAbsolutePath().getParent())
+                    .toRealPath();
+            file = dir.resolve(file.getFileName());
             // createTempFile: a new random name, created with O_EXCL, which fails on anything already there (a link
             // included) and follows no link
             java.nio.file.Path tmp = Files.createTempFile(dir, ".report-", ".tmp");
