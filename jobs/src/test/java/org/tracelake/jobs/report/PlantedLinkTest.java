@@ -62,6 +62,16 @@ class PlantedLinkTest {
     }
 
     @Test
+    void aFolderGivenWithDotDotIsPrintedAsTheFolderItNames() throws Exception {
+        // report --compare --out ../compare, run from a checkout: the path printed is where the file is
+        Path checkout = Files.createDirectories(tmp.resolve("tracelake"));
+        String written = ReportFileWriter.write(
+                new Configuration(), checkout.resolve("../compare/compare.txt").toString(), "compare\n");
+        assertEquals(tmp.toRealPath().resolve("compare").resolve("compare.txt").toString(), written);
+        assertEquals("compare\n", Files.readString(Path.of(written)));
+    }
+
+    @Test
     void aMetricsExportWritesThroughNoPlantedLink() throws Exception {
         Path victim = Files.writeString(tmp.resolve("victim.txt"), "precious\n");
         Path exports = tmp.resolve("exports");
