@@ -34,9 +34,10 @@ public final class LocalClient {
     /**
      * {@link #main}'s exit code when it did not answer (the arguments are more than it reads, no serve announces a
      * local endpoint, the connection was refused): nothing has been printed, and the launcher runs {@code sql} the
-     * usual way. No answer of {@code sql} has this code.
+     * usual way. No answer of {@code sql} has this code (0, 1 or 2), nor any other tracelake command (75 is a
+     * busy warehouse).
      */
-    public static final int NOT_SERVED = 75;
+    public static final int NOT_SERVED = 97;
 
     /** How long a connection to this machine may take before serve is taken as gone. */
     private static final int CONNECT_MILLIS = 2000;
@@ -121,7 +122,7 @@ public final class LocalClient {
                 throw new IOException("the connection closed before the exit code", e);
             }
             int len = in.readInt();
-            if (kind == LocalWire.EXIT) return len;
+            if (kind == LocalWire.EXIT) return len == 0 || len == 2 ? len : 1; // sql's codes only
             if ((kind != LocalWire.OUT && kind != LocalWire.ERR) || len < 0)
                 throw new IOException("not a tracelake answer");
             Text to = kind == LocalWire.OUT ? stdout : stderr;

@@ -76,6 +76,33 @@ class ServeBackgroundTest {
                 assertTrue(full.startsWith("workload,n,top\na,") && full.endsWith(",1\n"), full);
             }
         }
+        // and the first thing bin/tracelake tries: serve's local client, with only tracelake's classes (the same
+        // answers), which leaves what it does not read to the full command (97, nothing printed)
+        for (String format : List.of("table", "json", "csv")) {
+            List<String> args = List.of("sql", "--warehouse", wh, "--format", format, q);
+            String full = run(MainProcess.command(args.toArray(String[]::new)), "full2-" + format, 0);
+            String local = run(MainProcess.localClientCommand(args.toArray(String[]::new)), "local-" + format, 0);
+            assertEquals(full, local, format);
+        }
+        run(MainProcess.localClientCommand("sql", "--warehouse", wh, "SELECT * FROM no_such_table"), "local-error", 1);
+        assertTrue(Files.readString(tmp.resolve("local-error.err")).contains("no_such_table"));
+        Path statements = Files.writeString(tmp.resolve("q.sql"), q + ";\n");
+        int notMineCount = 0;
+        for (List<String> notMine : List.of(
+                List.of("sql", "--warehouse", wh, "--file", statements.toString()),
+                List.of("sql", "--warehouse", wh, "--remote", running.address(), q),
+                List.of("sql", "--warehouse", wh, "--frmat", "csv", q),
+                List.of("sql", "--warehouse", wh, "--format", "xml", q),
+                List.of("sql", "--warehouse", wh),
+                List.of("sql", "--help"),
+                List.of("sql", "--warehouse", tmp.resolve("no-serve-here").toString(), q))) {
+            String name = "not-mine-" + notMineCount++;
+            assertEquals(
+                    "",
+                    run(MainProcess.localClientCommand(notMine.toArray(String[]::new)), name, 97),
+                    notMine.toString());
+            assertEquals("", Files.readString(tmp.resolve(name + ".err")), notMine.toString());
+        }
         run(MainProcess.thinClientCommand("sql", "--warehouse", wh, "SELECT * FROM no_such_table"), "thin-error", 1);
         assertTrue(
                 Files.readString(tmp.resolve("thin-error.err")).contains("no_such_table"),

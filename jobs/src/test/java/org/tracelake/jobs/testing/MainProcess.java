@@ -101,6 +101,24 @@ public final class MainProcess {
                 args);
     }
 
+    /**
+     * The java command line bin/tracelake runs first for {@code sql} statements while a serve of the warehouse runs:
+     * serve's local client ({@code serve/LocalClient}) with tracelake's own classes and nothing else on the class
+     * path, as the launcher gives it the jar alone. A class it needs from any other jar fails here.
+     */
+    public static List<String> localClientCommand(String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of(
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                home().resolve("jobs/target/classes").toString(),
+                "org.tracelake.jobs.serve.LocalClient"));
+        cmd.addAll(Arrays.asList(args));
+        return cmd;
+    }
+
     private static Path home() {
         return Path.of(System.getProperty("tracelake.home", "."));
     }
