@@ -35,7 +35,7 @@ final class Findings {
                 .limit(workloads.size() * 16)
                 .collectAsList();
         for (Row r : rows) {
-            List<Row> mine = out.computeIfAbsent(r.getString(0), k -> new ArrayList<>());
+            List<Row> mine = out.computeIfAbsent(r.getAs("workload"), k -> new ArrayList<>());
             if (mine.size() < PER_WORKLOAD) mine.add(r);
         }
         return out;
@@ -43,6 +43,6 @@ final class Findings {
 
     /** One finding as a line: severity, rule, and the sentence to act on. */
     static String line(Row f) {
-        return f.getString(1) + " " + f.getString(2) + ": " + f.getString(5);
+        return f.<String>getAs("severity") + " " + f.<String>getAs("rule") + ": " + f.<String>getAs("message");
     }
 }

@@ -124,8 +124,8 @@ public final class LeaderboardExport {
         Map<String, Map<String, List<Row>>> byWorkload = new TreeMap<>();
         for (Row r : rows) {
             byWorkload
-                    .computeIfAbsent(r.getString(0), w -> new TreeMap<>())
-                    .computeIfAbsent(r.getString(1), m -> new ArrayList<>())
+                    .computeIfAbsent(r.getAs("workload"), w -> new TreeMap<>())
+                    .computeIfAbsent(r.getAs("metric"), m -> new ArrayList<>())
                     .add(r);
         }
         // metric → its headline rows, per workload
@@ -135,10 +135,10 @@ public final class LeaderboardExport {
             for (Map.Entry<String, List<Row>> m : w.getValue().entrySet()) {
                 String headline = headlineFigure(m.getKey(), m.getValue(), catalogOrder);
                 List<Row> hr = m.getValue().stream()
-                        .filter(r -> Objects.equals(r.getString(2), headline))
+                        .filter(r -> Objects.equals(r.getAs("figure"), headline))
                         .toList();
                 headlines.computeIfAbsent(w.getKey(), k -> new TreeMap<>()).put(m.getKey(), hr);
-                if (hr.stream().filter(r -> !r.isNullAt(3)).count() > 1) breakdowns.add(m.getKey());
+                if (hr.stream().filter(r -> r.getAs("key") != null).count() > 1) breakdowns.add(m.getKey());
             }
         }
         Map<String, Map<String, Double>> values = new TreeMap<>();
@@ -148,17 +148,21 @@ public final class LeaderboardExport {
             Map<String, Double> v = new TreeMap<>();
             for (Map.Entry<String, List<Row>> m : w.getValue().entrySet()) {
                 List<Row> hr = m.getValue();
-                String headline = hr.isEmpty() ? null : hr.get(0).getString(2);
-                Row plain = hr.stream().filter(r -> r.isNullAt(3)).findFirst().orElse(null);
+                String headline = hr.isEmpty() ? null : hr.get(0).getAs("figure");
+                Row plain = hr.stream()
+                        .filter(r -> r.getAs("key") == null)
+                        .findFirst()
+                        .orElse(null);
                 // A workload without the inputs of a breakdown metric (e.g. busbw_gbps per collective kind, on a
                 // trace with no sized communication) has one unkeyed row without a value: it adds no column of its
                 // own, its per-key columns are simply null.
-                if (plain != null && plain.isNullAt(4) && hr.size() == 1 && breakdowns.contains(m.getKey())) continue;
+                if (plain != null && plain.getAs("value") == null && hr.size() == 1 && breakdowns.contains(m.getKey()))
+                    continue;
                 if (plain != null || hr.size() == 1) {
                     Row r = plain != null ? plain : hr.get(0);
                     put(v, units, origin, m.getKey(), r, headline);
                 } else {
-                    for (Row r : hr) put(v, units, origin, m.getKey() + "." + r.getString(3), r, headline);
+                    for (Row r : hr) put(v, units, origin, m.getKey() + "." + r.<String>getAs("key"), r, headline);
                 }
             }
             values.put(w.getKey(), v);
@@ -202,9 +206,11 @@ public final class LeaderboardExport {
             String name,
             Row r,
             String figure) {
-        v.put(name, r.isNullAt(4) ? null : round6(r.getDouble(4)));
-        if (!r.isNullAt(5)) units.putIfAbsent(name, r.getString(5));
-        origin.putIfAbsent(name, new String[] {r.getString(1), figure, r.isNullAt(3) ? null : r.getString(3)});
+        Double value = r.getAs("value");
+        String unit = r.getAs("unit");
+        v.put(name, value == null ? null : round6(value));
+        if (unit != null) units.putIfAbsent(name, unit);
+        origin.putIfAbsent(name, new String[] {r.getAs("metric"), figure, r.getAs("key")});
     }
 
     /** Like CCL-Bench's {@code float(f"{val:.6g}")}; NaN and infinities are no value. */
@@ -225,8 +231,9 @@ public final class LeaderboardExport {
         }
         TreeSet<String> figures = new TreeSet<>();
         for (Row r : rows) {
-            if (r.isNullAt(2)) return null;
-            figures.add(r.getString(2));
+            String figure = r.getAs("figure");
+            if (figure == null) return null;
+            figures.add(figure);
         }
         return figures.first();
     }

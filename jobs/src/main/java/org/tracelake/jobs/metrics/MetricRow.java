@@ -23,21 +23,6 @@ public record MetricRow(
         String reason)
         implements Serializable {
 
-    /** A value with status ok, or, when the value is null or not finite, a row saying why with the given status. */
-    public static MetricRow of(
-            String workload,
-            String metric,
-            String figure,
-            Double value,
-            String unit,
-            String scope,
-            Integer rank,
-            Long step,
-            String key) {
-        return new MetricRow(
-                workload, metric, figure, value, unit, scope, rank, step, key, MetricSchema.STATUS_OK, null);
-    }
-
     /** The same row with another status and reason. */
     public MetricRow withStatus(String newStatus, String newReason) {
         return new MetricRow(workload, metric, figure, value, unit, scope, rank, step, key, newStatus, newReason);

@@ -42,7 +42,7 @@ final class AllToAllQuery {
                 .orderBy(col("value").desc(), col("key"))
                 .limit(INSTANCE_CAP)
                 .collectAsList()) {
-            instances.add(new Imbalance(r.getString(0), r.isNullAt(1) ? null : r.getDouble(1)));
+            instances.add(new Imbalance(r.getAs("key"), r.getAs("value")));
         }
         if (!warehouse.exists(Tables.ALL_TO_ALL_PAIRS)) return new AllToAll(instances, List.of(), List.of(), 0);
         Dataset<Row> pairs =
@@ -58,9 +58,12 @@ final class AllToAllQuery {
                 .sum("bytes")
                 .orderBy("src_rank", "dst_rank")
                 .collectAsList()) {
-            seen.add(r.getInt(0));
-            seen.add(r.getInt(1));
-            cells.add(new long[] {r.getInt(0), r.getInt(1), r.isNullAt(2) ? 0 : r.getLong(2)});
+            int src = r.getAs("src_rank");
+            int dst = r.getAs("dst_rank");
+            Long bytes = r.getAs("sum(bytes)");
+            seen.add(src);
+            seen.add(dst);
+            cells.add(new long[] {src, dst, bytes == null ? 0 : bytes});
         }
         return new AllToAll(instances, new ArrayList<>(seen), cells, ranks);
     }

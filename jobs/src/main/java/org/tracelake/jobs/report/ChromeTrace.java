@@ -80,10 +80,12 @@ public final class ChromeTrace {
         if (bounds.step() != null) {
             inBounds = "step = " + bounds.step();
         } else {
-            Row first = spark.sql("SELECT min(ts_ns) FROM _trace_ev").first();
-            if (first.isNullAt(0)) throw new IllegalArgumentException("workload " + workload + " has no timed events");
-            long lo = first.getLong(0) + Math.round(bounds.fromMs() * 1e6);
-            long hi = first.getLong(0) + Math.round(bounds.toMs() * 1e6);
+            Long first = spark.sql("SELECT min(ts_ns) AS first FROM _trace_ev")
+                    .first()
+                    .getAs("first");
+            if (first == null) throw new IllegalArgumentException("workload " + workload + " has no timed events");
+            long lo = first + Math.round(bounds.fromMs() * 1e6);
+            long hi = first + Math.round(bounds.toMs() * 1e6);
             inBounds = "ts_ns < " + hi + " AND ts_ns + dur_ns >= " + lo;
         }
         // Complete events only (ph X; readers of formats without ph give null): what a timeline draws as slices.
@@ -96,19 +98,19 @@ public final class ChromeTrace {
                 FROM _trace_ev
                 WHERE coalesce(ph, 'X') = 'X' AND rank IS NOT NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL
                   AND %s""".formatted(inBounds)).createOrReplaceTempView("_trace_all");
-        Row extent = spark.sql("SELECT count(*), min(ts_ns), max(ts_ns) FROM _trace_all")
+        Row extent = spark.sql("SELECT count(*) AS n, min(ts_ns) AS first FROM _trace_all")
                 .first();
-        long total = extent.getLong(0);
+        long total = extent.getAs("n");
         if (total == 0)
             throw new IllegalArgumentException("workload " + workload + " has no activity in " + bounds.describe());
-        long origin = extent.getLong(1);
+        long origin = extent.getAs("first");
         String kept = "_trace_all";
         if (total > maxEvents) {
             // the earliest maxEvents activities: a time cut from an approximate quantile, not a sort of them all
             double share = (double) maxEvents / total;
-            long cut = spark.sql("SELECT percentile_approx(ts_ns, " + share + ", 1000000) FROM _trace_all")
+            long cut = spark.sql("SELECT percentile_approx(ts_ns, " + share + ", 1000000) AS cut FROM _trace_all")
                     .first()
-                    .getLong(0);
+                    .getAs("cut");
             spark.sql("SELECT * FROM _trace_all WHERE ts_ns <= " + cut).createOrReplaceTempView("_trace_kept");
             kept = "_trace_kept";
         } else {
@@ -116,7 +118,7 @@ public final class ChromeTrace {
         }
         long activities = kept.equals("_trace_all")
                 ? total
-                : spark.sql("SELECT count(*) FROM _trace_kept").first().getLong(0);
+                : spark.sql("SELECT count(*) AS n FROM _trace_kept").first().<Long>getAs("n");
         Progress.info(String.format(
                 Locale.ROOT,
                 "trace %s, %s: %,d activities%s",
@@ -127,23 +129,24 @@ public final class ChromeTrace {
 
         lanes();
         long instances = collectives(workload);
-        long flows = spark.sql("SELECT count(*) FROM _trace_inst WHERE arrival > 1")
+        long flows = spark.sql("SELECT count(*) AS n FROM _trace_inst WHERE arrival > 1")
                 .first()
-                .getLong(0);
+                .getAs("n");
         Progress.info(String.format(
                 Locale.ROOT,
                 "trace %s: %s on 2+ ranks, %s; writing the file (one Spark job over the kept activities)",
                 Progress.printable(workload),
                 Progress.count(instances, "collective instance"),
                 Progress.count(flows, "flow arrow")));
-        Row ranks = spark.sql("SELECT count(*), min(rank) FROM _trace_ranks").first();
-        Dataset<Row> lines = metadata(workload, ranks.getInt(1))
+        Row ranks = spark.sql("SELECT count(*) AS n, min(rank) AS first FROM _trace_ranks")
+                .first();
+        Dataset<Row> lines = metadata(workload, ranks.getAs("first"))
                 .unionByName(slices(origin))
                 .unionByName(memberSlices(origin))
                 .unionByName(flowEvents(origin))
                 .unionByName(headerAndFooter(workload, bounds, origin));
         String file = writeOneFile(lines, target);
-        return new Written(file, ranks.getLong(0), activities, total, instances, flows);
+        return new Written(file, ranks.getAs("n"), activities, total, instances, flows);
     }
 
     /** Thread ids of the GPU streams and CPU threads drawn (the same id for the same lane on every rank). */
@@ -188,9 +191,9 @@ public final class ChromeTrace {
         spark.sql(String.format(Locale.ROOT, """
                 SELECT match_key, %d - 1 + dense_rank() OVER (PARTITION BY workload ORDER BY match_key) AS lane_tid
                 FROM (SELECT DISTINCT workload, match_key FROM _trace_inst)""", COLLECTIVE_TID)).createOrReplaceTempView("_trace_coll_lanes");
-        return spark.sql("SELECT count(DISTINCT match_key, k) FROM _trace_inst")
+        return spark.sql("SELECT count(DISTINCT match_key, k) AS n FROM _trace_inst")
                 .first()
-                .getLong(0);
+                .getAs("n");
     }
 
     private static String ts(String column, long origin) {

@@ -87,8 +87,9 @@ final class HangQuery {
         TreeSet<String> others = new TreeSet<>();
         Map<String, String> descOf = new LinkedHashMap<>();
         for (Row c : cells) {
-            descOf.putIfAbsent(c.getString(1), c.getString(2));
-            if (!stuck.contains(c.getString(1))) others.add(c.getString(1));
+            String group = c.getAs("pg_name");
+            descOf.putIfAbsent(group, c.getAs("pg_desc"));
+            if (!stuck.contains(group)) others.add(group);
         }
         List<String> groups = new ArrayList<>();
         for (String g : stuck) if (descOf.containsKey(g) && groups.size() < GROUP_CAP) groups.add(g);
@@ -97,9 +98,13 @@ final class HangQuery {
         TreeSet<Integer> ranks = new TreeSet<>();
         List<HangCell> matrix = new ArrayList<>();
         for (Row c : cells) {
-            if (!labels.containsKey(c.getString(1))) continue;
-            ranks.add(c.getInt(0));
-            matrix.add(new HangCell(c.getInt(0), c.getString(1), c.getLong(3), c.isNullAt(4) ? null : c.getLong(4)));
+            if (!labels.containsKey(c.<String>getAs("pg_name"))) continue;
+            ranks.add(c.getAs("rank"));
+            matrix.add(new HangCell(
+                    c.getAs("rank"),
+                    c.getAs("pg_name"),
+                    c.getAs("last_enqueued_collective"),
+                    c.getAs("last_completed_collective")));
         }
         String logFile = null;
         String log = null;
@@ -109,14 +114,14 @@ final class HangQuery {
                             .equalTo(lit(TraceFormat.FLIGHT_RECORDER.id()))
                             .and(col("metadata").getItem("fault_log").isNotNull()))
                     .select(
-                            col("metadata").getItem("fault_log_file"),
-                            col("metadata").getItem("fault_log"))
+                            col("metadata").getItem("fault_log_file").as("fault_log_file"),
+                            col("metadata").getItem("fault_log").as("fault_log"))
                     .orderBy(col("path"))
                     .limit(1)
                     .collectAsList();
             if (!logs.isEmpty()) {
-                logFile = logs.get(0).getString(0);
-                log = logs.get(0).getString(1);
+                logFile = logs.get(0).getAs("fault_log_file");
+                log = logs.get(0).getAs("fault_log");
             }
         }
         String reason = rows.isEmpty()

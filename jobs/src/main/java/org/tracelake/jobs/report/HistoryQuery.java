@@ -52,7 +52,7 @@ final class HistoryQuery {
         if (q.warehouse().exists(Tables.METRICS_HISTORY)) {
             history = q.forWorkload(Tables.METRICS_HISTORY, workload)
                     .where(col("scope").equalTo(lit("workload")).and(col("key").isNull()));
-            for (Row r : history.select("run_id").distinct().collectAsList()) withMetrics.add(r.getString(0));
+            for (Row r : history.select("run_id").distinct().collectAsList()) withMetrics.add(r.getAs("run_id"));
             allRuns.addAll(withMetrics);
         }
         Map<String, List<String>> changes = new HashMap<>();
@@ -61,9 +61,11 @@ final class HistoryQuery {
                     .select("run_id", "change", "file")
                     .orderBy("run_id", "change", "file")
                     .collectAsList()) {
-                changes.computeIfAbsent(r.getString(0), k -> new ArrayList<>())
-                        .add(r.isNullAt(2) ? r.getString(1) : r.getString(1) + " " + r.getString(2));
-                allRuns.add(r.getString(0));
+                String change = r.getAs("change");
+                String file = r.getAs("file");
+                changes.computeIfAbsent(r.getAs("run_id"), k -> new ArrayList<>())
+                        .add(file == null ? change : change + " " + file);
+                allRuns.add(r.getAs("run_id"));
             }
         }
         // Run ids start with their UTC start time (RunIds), so their order is the runs' order.
@@ -113,18 +115,18 @@ final class HistoryQuery {
                                 .or(col("figure").equalTo(lit("last_arrival_share")))))
                 .select("run_id", "metric", "figure", "value", "unit", "scope", "rank", "step", "key", "status")
                 .collectAsList()) {
-            byRun.computeIfAbsent(r.getString(0), k -> new ArrayList<>())
+            byRun.computeIfAbsent(r.getAs("run_id"), k -> new ArrayList<>())
                     .add(new org.tracelake.jobs.metrics.MetricRow(
                             workload,
-                            r.getString(1),
-                            r.getString(2),
-                            r.isNullAt(3) ? null : r.getDouble(3),
-                            r.getString(4),
-                            r.getString(5),
-                            r.isNullAt(6) ? null : r.getInt(6),
-                            r.isNullAt(7) ? null : r.getLong(7),
-                            r.getString(8),
-                            r.getString(9),
+                            r.getAs("metric"),
+                            r.getAs("figure"),
+                            r.getAs("value"),
+                            r.getAs("unit"),
+                            r.getAs("scope"),
+                            r.getAs("rank"),
+                            r.getAs("step"),
+                            r.getAs("key"),
+                            r.getAs("status"),
                             null));
         }
         FindingThresholds thresholds = FindingThresholds.load(
@@ -157,7 +159,7 @@ final class HistoryQuery {
                 .where(col("rule").equalTo(lit("step_verdict")))
                 .select("run_id", "verdict")
                 .collectAsList()) {
-            out.put(r.getString(0), r.getString(1));
+            out.put(r.getAs("run_id"), r.getAs("verdict"));
         }
         return out;
     }
@@ -167,9 +169,11 @@ final class HistoryQuery {
         if (runIds.isEmpty() || !q.warehouse().exists(Tables.RUNS)) return out;
         for (Row r : q.table(Tables.RUNS)
                 .where(col("run_id").isin(runIds.toArray()))
-                .select(col("run_id"), date_format(col("started_at"), "yyyy-MM-dd HH:mm:ss"))
+                .select(
+                        col("run_id"),
+                        date_format(col("started_at"), "yyyy-MM-dd HH:mm:ss").as("started"))
                 .collectAsList()) {
-            out.put(r.getString(0), r.getString(1));
+            out.put(r.getAs("run_id"), r.getAs("started"));
         }
         return out;
     }
@@ -185,10 +189,10 @@ final class HistoryQuery {
                 .select("run_id", "metric", "figure", "value")
                 .collectAsList();
         for (Row r : rows) {
-            MetricCatalog.Entry e = headlines.get(r.getString(1));
-            if (e == null || !Objects.equals(e.figure(), r.getString(2))) continue;
-            values.computeIfAbsent(e.metric(), k -> new Double[runIds.size()])[index.get(r.getString(0))] =
-                    r.getDouble(3);
+            MetricCatalog.Entry e = headlines.get(r.<String>getAs("metric"));
+            if (e == null || !Objects.equals(e.figure(), r.getAs("figure"))) continue;
+            values.computeIfAbsent(e.metric(), k -> new Double[runIds.size()])[index.get(r.<String>getAs("run_id"))] =
+                    r.getAs("value");
         }
         Set<String> flagged = new HashSet<>();
         if (q.warehouse().exists(Tables.REGRESSIONS)) {
@@ -196,7 +200,8 @@ final class HistoryQuery {
                     .where(col("key").isNull().and(expr(MOVED)))
                     .select("run_id", "metric", "figure")
                     .collectAsList()) {
-                flagged.add(r.getString(0) + "|" + r.getString(1) + "|" + r.getString(2));
+                flagged.add(
+                        r.<String>getAs("run_id") + "|" + r.<String>getAs("metric") + "|" + r.<String>getAs("figure"));
             }
         }
         List<RunHistory.Series> out = new ArrayList<>();

@@ -78,8 +78,8 @@ final class MemoryQuery {
                 .collectAsList();
         Map<String, List<double[]>> byDevice = new LinkedHashMap<>();
         for (Row r : rows) {
-            byDevice.computeIfAbsent(r.getString(0), k -> new ArrayList<>())
-                    .add(new double[] {r.getDouble(2), r.getDouble(3)});
+            byDevice.computeIfAbsent(r.getAs("dev"), k -> new ArrayList<>())
+                    .add(new double[] {r.<Double>getAs("t"), r.<Double>getAs("level")});
         }
         List<MemorySeries> series = new ArrayList<>();
         byDevice.forEach((d, p) -> series.add(new MemorySeries(d, p)));

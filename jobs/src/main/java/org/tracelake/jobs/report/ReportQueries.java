@@ -64,7 +64,7 @@ public final class ReportQueries {
                 .distinct()
                 .orderBy("workload")
                 .collectAsList()) {
-            out.add(r.getString(0));
+            out.add(r.getAs("workload"));
         }
         return out;
     }
@@ -233,9 +233,9 @@ public final class ReportQueries {
     public ComparedRun comparedRun(String workload) {
         if (!warehouse.exists(Tables.KERNEL_TOTALS)) return new ComparedRun(0, List.of(), List.of(), List.of());
         kernelTotals(workload);
-        long ranks = spark.sql("SELECT count(DISTINCT rank) FROM _report_kernels")
+        long ranks = spark.sql("SELECT count(DISTINCT rank) AS ranks FROM _report_kernels")
                 .first()
-                .getLong(0);
+                .getAs("ranks");
         return new ComparedRun(
                 ranks,
                 commBuckets(forWorkload(Tables.METRICS, workload)),
@@ -254,9 +254,11 @@ public final class ReportQueries {
     private List<KernelTime> gpuTime(String groupBy, int limit) {
         List<KernelTime> out = new ArrayList<>();
         for (Row r : spark.sql(String.format(Locale.ROOT, """
-                SELECT %s AS g, min(coalesce(kernel_category, 'other')), sum(calls), sum(dur_ns) AS t FROM _report_kernels
+                SELECT %s AS g, min(coalesce(kernel_category, 'other')) AS category, sum(calls) AS calls,
+                       sum(dur_ns) AS t
+                FROM _report_kernels
                 GROUP BY 1 ORDER BY t DESC, g LIMIT %d""", groupBy, limit)).collectAsList()) {
-            out.add(new KernelTime(null, r.getString(1), r.getString(0), r.getLong(2), r.getLong(3)));
+            out.add(new KernelTime(null, r.getAs("category"), r.getAs("g"), r.getAs("calls"), r.getAs("t")));
         }
         return out;
     }
@@ -291,21 +293,29 @@ public final class ReportQueries {
         Dataset<Row> tf = forWorkload(Tables.TRACE_FILES, workload);
         tf.createOrReplaceTempView("_report_files");
         Row r = spark.sql("""
-                SELECT count(*), count_if(status = 'ok'), count_if(status = 'skipped'), count_if(status = 'error'),
-                       coalesce(sum(events_read), 0), coalesce(sum(events_dropped), 0)
+                SELECT count(*) AS files, count_if(status = 'ok') AS ok, count_if(status = 'skipped') AS skipped,
+                       count_if(status = 'error') AS errors, coalesce(sum(events_read), 0) AS events_read,
+                       coalesce(sum(events_dropped), 0) AS events_dropped
                 FROM _report_files WHERE %s""".formatted(traceFilesOnly())).first();
         long ranks =
                 spark.sql("""
-                SELECT count(DISTINCT r) FROM _report_files LATERAL VIEW OUTER explode(%s) x AS r
-                WHERE status = 'ok' AND %s""".formatted(RANKS_HELD, traceFilesOnly())).first().getLong(0);
+                SELECT count(DISTINCT r) AS ranks FROM _report_files LATERAL VIEW OUTER explode(%s) x AS r
+                WHERE status = 'ok' AND %s""".formatted(RANKS_HELD, traceFilesOnly())).first().getAs("ranks");
         List<String> errors = new ArrayList<>();
         for (Row e : spark.sql("""
                 SELECT element_at(split(path, '/'), -1) AS file, error FROM _report_files
                 WHERE status = 'error' ORDER BY path LIMIT 20""").collectAsList()) {
-            errors.add(e.getString(0) + ": " + e.getString(1));
+            errors.add(e.<String>getAs("file") + ": " + e.<String>getAs("error"));
         }
         return new ReportModel.Files(
-                r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3), ranks, r.getLong(4), r.getLong(5), errors);
+                r.getAs("files"),
+                r.getAs("ok"),
+                r.getAs("skipped"),
+                r.getAs("errors"),
+                ranks,
+                r.getAs("events_read"),
+                r.getAs("events_dropped"),
+                errors);
     }
 
     /**
@@ -342,15 +352,15 @@ public final class ReportQueries {
                 .limit(STEP_ROW_CAP)
                 .collectAsList()) {
             out.add(new MetricRow(
-                    r.getString(0),
-                    r.getString(1),
-                    r.getString(2),
-                    r.isNullAt(3) ? null : r.getInt(3),
-                    r.isNullAt(4) ? null : r.getLong(4),
-                    r.isNullAt(5) ? null : r.getDouble(5),
-                    r.getString(6),
-                    r.getString(7),
-                    r.getString(8)));
+                    r.getAs("metric"),
+                    r.getAs("figure"),
+                    r.getAs("key"),
+                    r.getAs("rank"),
+                    r.getAs("step"),
+                    r.getAs("value"),
+                    r.getAs("unit"),
+                    r.getAs("status"),
+                    r.getAs("reason")));
         }
         return out;
     }
@@ -361,18 +371,18 @@ public final class ReportQueries {
         metrics.where(col("scope").equalTo(lit("step"))).createOrReplaceTempView("_report_step_metrics");
         List<MetricRow> out = new ArrayList<>();
         for (Row r : spark.sql("""
-                SELECT metric, figure, key, CAST(count(value) AS INT) AS ranks, step, avg(value) AS value, first(unit)
+                SELECT metric, figure, key, CAST(count(value) AS INT) AS ranks, step, avg(value) AS value, first(unit) AS unit
                 FROM _report_step_metrics WHERE step IS NOT NULL
                 GROUP BY metric, figure, key, step
                 ORDER BY metric, figure NULLS FIRST, key NULLS FIRST, step""").limit(STEP_ROW_CAP).collectAsList()) {
             out.add(new MetricRow(
-                    r.getString(0),
-                    r.getString(1),
-                    r.getString(2),
-                    r.getInt(3),
-                    r.getLong(4),
-                    r.isNullAt(5) ? null : r.getDouble(5),
-                    r.getString(6),
+                    r.getAs("metric"),
+                    r.getAs("figure"),
+                    r.getAs("key"),
+                    r.getAs("ranks"),
+                    r.getAs("step"),
+                    r.getAs("value"),
+                    r.getAs("unit"),
                     "ok",
                     null));
         }
@@ -390,25 +400,26 @@ public final class ReportQueries {
                             col("metric").equalTo("busbw_gbps").and(col("scope").equalTo("key")))
                     .select("key", "value")
                     .collectAsList()) {
-                medians.put(r.getString(0), r.isNullAt(1) ? null : r.getDouble(1));
+                medians.put(r.getAs("key"), r.getAs("value"));
             }
         }
         List<CommBucket> out = new ArrayList<>();
         for (Row r : spark.sql("""
-                SELECT collective, size_bucket, sum(calls), sum(bytes), sum(dur_ns), sum(busbw_samples)
+                SELECT collective, size_bucket, sum(calls) AS calls, sum(bytes) AS bytes, sum(dur_ns) AS dur_ns,
+                       sum(busbw_samples) AS samples
                 FROM _report_kernels WHERE activity_class = 'comm'
                 GROUP BY 1, 2 ORDER BY coalesce(collective, 'unknown'), size_bucket NULLS FIRST""").collectAsList()) {
-            String kind = r.getString(0);
-            Long bucket = r.isNullAt(1) ? null : r.getLong(1);
-            long samples = r.getLong(5);
+            String kind = r.getAs("collective");
+            Long bucket = r.getAs("size_bucket");
+            long samples = r.getAs("samples");
             // the family keys a bucket's median by the kind as it is (null included) and the bucket
             Double busbw = samples > 0 ? medians.get(kind + " bytes>=" + bucket) : null;
             out.add(new CommBucket(
                     kind == null ? "unknown" : kind,
                     bucket,
-                    r.getLong(2),
-                    r.isNullAt(3) ? null : r.getLong(3),
-                    r.isNullAt(4) ? 0L : r.getLong(4),
+                    r.getAs("calls"),
+                    r.getAs("bytes"),
+                    r.isNullAt(r.fieldIndex("dur_ns")) ? 0L : r.<Long>getAs("dur_ns"),
                     samples,
                     busbw));
         }
@@ -419,16 +430,17 @@ public final class ReportQueries {
     private List<RankLastArrivals> lastArrivals(String workload) {
         if (!warehouse.exists(Tables.COLLECTIVES)) return List.of();
         forWorkload(Tables.COLLECTIVES, workload).createOrReplaceTempView("_report_collectives");
-        long total =
-                spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
+        long total = spark.sql("SELECT count(*) AS n FROM _report_collectives")
+                .first()
+                .getAs("n");
         List<RankLastArrivals> out = new ArrayList<>();
         for (Row r : spark.sql("""
-                SELECT r.rank, coalesce(l.n, 0) FROM (SELECT DISTINCT rank FROM _report_kernels
+                SELECT r.rank, coalesce(l.n, 0) AS last FROM (SELECT DISTINCT rank FROM _report_kernels
                                                       WHERE rank IS NOT NULL AND activity_class = 'comm') r
                 LEFT JOIN (SELECT last_rank, count(*) AS n FROM _report_collectives GROUP BY last_rank) l
                   ON l.last_rank = r.rank
                 ORDER BY r.rank""").collectAsList()) {
-            out.add(new RankLastArrivals(r.getInt(0), total, r.getLong(1)));
+            out.add(new RankLastArrivals(r.getAs("rank"), total, r.getAs("last")));
         }
         return out;
     }
@@ -443,8 +455,9 @@ public final class ReportQueries {
             return new LagMap(List.of(), List.of(), List.of(), 0);
         }
         forWorkload(Tables.COLLECTIVE_MEMBERS, workload).createOrReplaceTempView("_report_members");
-        long total =
-                spark.sql("SELECT count(*) FROM _report_collectives").first().getLong(0);
+        long total = spark.sql("SELECT count(*) AS n FROM _report_collectives")
+                .first()
+                .getAs("n");
         // The first instances in time: a top-k (each task keeps its first few), not a row_number over the whole table,
         // which would move every instance into one partition (Spark's "No Partition Defined for Window" warning).
         List<Row> rows =
@@ -460,19 +473,20 @@ public final class ReportQueries {
         String previous = null;
         TreeSet<Integer> ranks = new TreeSet<>();
         for (Row r : rows) {
-            String id = r.getLong(0) + "\u0000" + r.getString(1) + "\u0000" + n(r, 3);
-            if (!id.equals(previous)) instances.add((r.isNullAt(2) ? "unknown" : r.getString(2)) + " #" + n(r, 3));
+            String id = r.<Long>getAs("min_start_ns") + "\u0000" + r.<String>getAs("match_key") + "\u0000" + k(r);
+            String kind = r.getAs("kind");
+            if (!id.equals(previous)) instances.add((kind == null ? "unknown" : kind) + " #" + k(r));
             previous = id;
             rowInstance.add(instances.size() - 1);
-            ranks.add(r.getInt(4));
+            ranks.add(r.getAs("rank"));
         }
         List<Integer> rankList = new ArrayList<>(ranks);
         List<double[]> cells = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             cells.add(new double[] {
                 rowInstance.get(i),
-                rankList.indexOf(rows.get(i).getInt(4)),
-                rows.get(i).getDouble(5)
+                rankList.indexOf(rows.get(i).<Integer>getAs("rank")),
+                rows.get(i).<Double>getAs("offset_us")
             });
         }
         return new LagMap(instances, rankList, cells, total);
@@ -481,10 +495,11 @@ public final class ReportQueries {
     private List<KernelTime> categoryByRank() {
         List<KernelTime> out = new ArrayList<>();
         for (Row r : spark.sql("""
-                SELECT rank, coalesce(kernel_category, 'other'), sum(calls), sum(dur_ns) FROM _report_kernels
+                SELECT rank, coalesce(kernel_category, 'other') AS category, sum(calls) AS calls, sum(dur_ns) AS t
+                FROM _report_kernels
                 WHERE rank IS NOT NULL
                 GROUP BY 1, 2 ORDER BY 1, 2""").collectAsList()) {
-            out.add(new KernelTime(r.getInt(0), r.getString(1), null, r.getLong(2), r.getLong(3)));
+            out.add(new KernelTime(r.getAs("rank"), r.getAs("category"), null, r.getAs("calls"), r.getAs("t")));
         }
         return out;
     }
@@ -493,8 +508,9 @@ public final class ReportQueries {
         return gpuTime("name", TOP_KERNELS);
     }
 
-    private static long n(Row r, int i) {
-        return ((Number) r.get(i)).longValue();
+    /** An instance's k, whatever integer type the table gives it. */
+    private static long k(Row r) {
+        return r.<Number>getAs("k").longValue();
     }
 
     static List<String> columns(Dataset<Row> df) {

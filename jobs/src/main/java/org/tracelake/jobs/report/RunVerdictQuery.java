@@ -48,7 +48,7 @@ final class RunVerdictQuery {
         if (!q.warehouse().exists(Tables.WORKLOADS)) return null;
         List<Row> r =
                 q.forWorkload(Tables.WORKLOADS, workload).select("xpu_model").collectAsList();
-        return r.isEmpty() ? null : r.get(0).getString(0);
+        return r.isEmpty() ? null : r.get(0).getAs("xpu_model");
     }
 
     /**

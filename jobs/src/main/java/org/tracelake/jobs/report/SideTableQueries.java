@@ -43,52 +43,54 @@ final class SideTableQueries {
         if (rows.columns().length == 0) return ReportModel.Telemetry.NONE;
         rows.where("row_kind = '" + TelemetrySchema.KIND_ITERATION + "'").createOrReplaceTempView("_report_telemetry");
         StringBuilder means = new StringBuilder();
-        for (String[] c : TELEMETRY_MS) means.append(", avg(").append(c[0]).append(")");
+        for (String[] c : TELEMETRY_MS)
+            means.append(", avg(").append(c[0]).append(") AS ").append(c[0]);
         List<Row> steps = spark.sql("SELECT coalesce(global_step, step) AS s" + means
                         + " FROM _report_telemetry GROUP BY 1 ORDER BY 1 NULLS LAST LIMIT " + STEP_CAP)
                 .collectAsList();
         if (steps.isEmpty()) return ReportModel.Telemetry.NONE;
-        Row totals = spark.sql("SELECT count(*), count(DISTINCT rank) FROM _report_telemetry")
+        Row totals = spark.sql("SELECT count(*) AS n, count(DISTINCT rank) AS ranks FROM _report_telemetry")
                 .first();
         List<Long> stepList = new ArrayList<>();
         LinkedHashMap<String, List<Double>> ms = new LinkedHashMap<>();
         for (int i = 0; i < TELEMETRY_MS.length; i++) {
             List<Double> values = new ArrayList<>();
-            for (Row r : steps) values.add(finite(r, i + 1));
+            for (Row r : steps) values.add(finite(r.getAs(TELEMETRY_MS[i][0])));
             if (values.stream().anyMatch(v -> v != null)) ms.put(TELEMETRY_MS[i][1], values);
         }
-        for (Row r : steps) stepList.add(r.isNullAt(0) ? null : r.getLong(0));
-        return new ReportModel.Telemetry(totals.getLong(0), totals.getLong(1), stepList, ms);
+        for (Row r : steps) stepList.add(r.getAs("s"));
+        return new ReportModel.Telemetry(totals.getAs("n"), totals.getAs("ranks"), stepList, ms);
     }
 
     ReportModel.ExecutionTrace executionTrace(String workload, String table) {
         var rows = queries.forWorkload(table, workload);
         if (rows.columns().length == 0) return ReportModel.ExecutionTrace.NONE;
         rows.createOrReplaceTempView("_report_et");
-        Row totals = spark.sql("SELECT count(*), count_if(is_comm), count(DISTINCT rank) FROM _report_et")
+        Row totals = spark.sql(
+                        "SELECT count(*) AS n, count_if(is_comm) AS comm, count(DISTINCT rank) AS ranks FROM _report_et")
                 .first();
-        if (totals.getLong(0) == 0) return ReportModel.ExecutionTrace.NONE;
+        if (totals.<Long>getAs("n") == 0) return ReportModel.ExecutionTrace.NONE;
         List<ReportModel.EtCollective> collectives = new ArrayList<>();
         for (Row r : spark.sql("""
-                SELECT coalesce(collective, 'unknown'), count(*), count(DISTINCT rank), sum(in_bytes)
+                SELECT coalesce(collective, 'unknown') AS collective, count(*) AS n, count(DISTINCT rank) AS ranks,
+                       sum(in_bytes) AS in_bytes
                 FROM _report_et WHERE is_comm GROUP BY 1 ORDER BY 1""").collectAsList()) {
             collectives.add(new ReportModel.EtCollective(
-                    r.getString(0), r.getLong(1), r.getLong(2), r.isNullAt(3) ? null : r.getLong(3)));
+                    r.getAs("collective"), r.getAs("n"), r.getAs("ranks"), r.getAs("in_bytes")));
         }
         List<ReportModel.EtName> names = new ArrayList<>();
-        for (Row r : spark.sql("SELECT coalesce(name, ''), count(*) AS n FROM _report_et GROUP BY 1 ORDER BY n DESC, 1"
+        for (Row r : spark.sql("SELECT coalesce(name, '') AS name, count(*) AS n FROM _report_et GROUP BY 1"
+                        + " ORDER BY n DESC, 1"
                         + " LIMIT " + TOP_NAMES)
                 .collectAsList()) {
-            names.add(new ReportModel.EtName(r.getString(0), r.getLong(1)));
+            names.add(new ReportModel.EtName(r.getAs("name"), r.getAs("n")));
         }
         return new ReportModel.ExecutionTrace(
-                totals.getLong(0), totals.getLong(1), totals.getLong(2), collectives, names);
+                totals.getAs("n"), totals.getAs("comm"), totals.getAs("ranks"), collectives, names);
     }
 
     /** A mean as JSON can carry it: NaN and infinities (a log's NaN loss, say) as null. */
-    private static Double finite(Row r, int i) {
-        if (r.isNullAt(i)) return null;
-        double v = r.getDouble(i);
-        return Double.isFinite(v) ? v : null;
+    private static Double finite(Double v) {
+        return v != null && Double.isFinite(v) ? v : null;
     }
 }

@@ -25,11 +25,11 @@ public record StepList(List<Long> steps, List<Long> ranksPerStep, long ranks) {
         List<Long> ranks = new ArrayList<>();
         for (Row r : events.where("step IS NOT NULL AND rank IS NOT NULL")
                 .groupBy("step")
-                .agg(countDistinct("rank"))
+                .agg(countDistinct("rank").as("ranks"))
                 .orderBy("step")
                 .collectAsList()) {
-            steps.add(r.getLong(0));
-            ranks.add(r.getLong(1));
+            steps.add(r.getAs("step"));
+            ranks.add(r.getAs("ranks"));
         }
         long all = events.where("rank IS NOT NULL").select("rank").distinct().count();
         return new StepList(steps, ranks, all);

@@ -42,13 +42,18 @@ final class TimelineQuery {
                 .where("activity_class IS NOT NULL AND ts_ns IS NOT NULL AND dur_ns IS NOT NULL AND rank IS NOT NULL")
                 .where(col("step").equalTo(lit(chosen)));
         Row extent = inStep.selectExpr(
-                        "count(*)", "min(ts_ns)", "max(ts_ns + dur_ns)", "count(DISTINCT rank)", "max(rank)")
+                        "count(*) AS n",
+                        "min(ts_ns) AS first",
+                        "max(ts_ns + dur_ns) AS last",
+                        "count(DISTINCT rank) AS ranks",
+                        "max(rank) AS max_rank")
                 .first();
-        long total = extent.getLong(0);
+        long total = extent.getAs("n");
         if (total == 0) return new Timeline(chosen, List.of(), 0);
-        long origin = extent.getLong(1);
-        if (extent.getLong(3) <= RANK_LANES) return perRank(inStep, chosen, cap, origin, total);
-        return banded(inStep, chosen, cap, origin, extent.getLong(2) - origin, total, extent.getInt(4), countPerNode);
+        long origin = extent.getAs("first");
+        if (extent.<Long>getAs("ranks") <= RANK_LANES) return perRank(inStep, chosen, cap, origin, total);
+        long span = extent.<Long>getAs("last") - origin;
+        return banded(inStep, chosen, cap, origin, span, total, extent.getAs("max_rank"), countPerNode);
     }
 
     private Long middleStepOfEveryRank() {
@@ -59,7 +64,7 @@ final class TimelineQuery {
                 HAVING count(DISTINCT rank) = (SELECT count(DISTINCT rank) FROM _report_events
                                                WHERE activity_class IS NOT NULL AND rank IS NOT NULL)
                 ORDER BY step""").collectAsList();
-        return steps.isEmpty() ? null : steps.get(steps.size() / 2).getLong(0);
+        return steps.isEmpty() ? null : steps.get(steps.size() / 2).getAs("step");
     }
 
     /** Every activity of the step, the first {@code cap} in time. */
@@ -70,12 +75,12 @@ final class TimelineQuery {
                 .limit(cap)
                 .collectAsList()) {
             spans.add(new Span(
-                    r.getInt(0),
-                    r.getString(1),
-                    r.getString(2),
-                    r.getString(3),
-                    (r.getLong(4) - origin) / 1000.0,
-                    r.getLong(5) / 1000.0));
+                    r.getAs("rank"),
+                    r.getAs("activity_class"),
+                    r.getAs("kernel_category"),
+                    r.getAs("name"),
+                    (r.<Long>getAs("ts_ns") - origin) / 1000.0,
+                    r.<Long>getAs("dur_ns") / 1000.0));
         }
         return new Timeline(step, spans, total);
     }
@@ -113,11 +118,15 @@ final class TimelineQuery {
         List<Integer> bandIds = new ArrayList<>();
         for (Row r : spark.sql("SELECT band, rank, n FROM _report_slowest ORDER BY band")
                 .collectAsList()) {
-            int band = r.getInt(0);
+            int band = r.getAs("band");
             int first = (int) (band * bandSize);
             int last = (int) Math.min(maxRank, first + bandSize - 1);
             bands.add(new Band(
-                    byNode ? "node " + band : "ranks " + first + "-" + last, first, last, r.getLong(2), r.getInt(1)));
+                    byNode ? "node " + band : "ranks " + first + "-" + last,
+                    first,
+                    last,
+                    r.getAs("n"),
+                    r.getAs("rank")));
             bandIds.add(band);
         }
         long perBand = Math.max(1, cap / bands.size());
@@ -129,24 +138,29 @@ final class TimelineQuery {
                   FROM _report_step s JOIN _report_slowest w ON w.band = s.band AND w.rank = s.rank)
                 WHERE k <= %d ORDER BY band, rel""", perBand)).collectAsList()) {
             spans.add(new Span(
-                    bandIds.indexOf(r.getInt(0)),
-                    r.getString(1),
-                    r.getString(2),
-                    r.getString(3),
-                    r.getLong(4) / 1000.0,
-                    r.getLong(5) / 1000.0));
+                    bandIds.indexOf(r.<Integer>getAs("band")),
+                    r.getAs("activity_class"),
+                    r.getAs("kernel_category"),
+                    r.getAs("name"),
+                    r.<Long>getAs("rel") / 1000.0,
+                    r.<Long>getAs("dur_ns") / 1000.0));
         }
         // Per band and bin: the time its ranks' activities cover in the bin ÷ (bin width × ranks), capped at 1
         // (a rank running compute and communication on two streams at once counts both).
         List<double[]> heat = new ArrayList<>();
         for (Row r : spark.sql(String.format(Locale.ROOT, """
-                SELECT band, bin, least(sum(least(rel + dur_ns, (bin + 1) * %1$d) - greatest(rel, bin * %1$d)) / (%1$d * max(n)), 1.0)
+                SELECT band, bin,
+                       least(sum(least(rel + dur_ns, (bin + 1) * %1$d) - greatest(rel, bin * %1$d)) / (%1$d * max(n)), 1.0)
+                         AS covered
                 FROM (SELECT s.band, s.rel, s.dur_ns, w.n,
                              explode(sequence(s.rel DIV %1$d, (s.rel + greatest(s.dur_ns, 1) - 1) DIV %1$d)) AS bin
                       FROM _report_step s JOIN _report_slowest w ON w.band = s.band)
                 GROUP BY band, bin ORDER BY band, bin""", binNs)).collectAsList()) {
             heat.add(new double[] {
-                bandIds.indexOf(r.getInt(0)), r.getLong(1) * binNs / 1000.0, binNs / 1000.0, r.getDouble(2)
+                bandIds.indexOf(r.<Integer>getAs("band")),
+                r.<Long>getAs("bin") * binNs / 1000.0,
+                binNs / 1000.0,
+                r.<Double>getAs("covered")
             });
         }
         return new Timeline(step, spans, total, bands, heat);

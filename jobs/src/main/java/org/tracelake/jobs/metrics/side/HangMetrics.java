@@ -1,5 +1,8 @@
 package org.tracelake.jobs.metrics.side;
 
+import static org.tracelake.jobs.metrics.Metrics.HANG_ROOT_RANKS;
+import static org.tracelake.jobs.metrics.Metrics.HUNG_GROUPS;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -9,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.tracelake.jobs.metrics.CollectiveHang;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.schemas.MetricSchema;
 
@@ -38,7 +42,7 @@ public final class HangMetrics {
         List<CollectiveHang> roots =
                 hangs.stream().filter(CollectiveHang::isRoot).toList();
         // 0 ranks, as METRICS.md says (not Spark's size(NULL), which is -1 in a session without ANSI mode)
-        if (roots.isEmpty()) return row(workload, "hang_root_ranks", 0.0, NO_ROOT);
+        if (roots.isEmpty()) return row(workload, HANG_ROOT_RANKS, 0.0, NO_ROOT);
         TreeSet<Integer> ranks = new TreeSet<>();
         for (CollectiveHang h : roots)
             if (h.missingRanks() != null)
@@ -53,7 +57,7 @@ public final class HangMetrics {
         }
         return row(
                 workload,
-                "hang_root_ranks",
+                HANG_ROOT_RANKS,
                 (double) ranks.size(),
                 "ranks " + joined(new ArrayList<>(ranks), ", ") + "; root collectives: "
                         + String.join("; ", SparkOrder.sortedStrings(described)));
@@ -63,21 +67,20 @@ public final class HangMetrics {
         // a group is a distinct (name, description) among the stuck rows
         Set<List<String>> groups = new LinkedHashSet<>();
         for (CollectiveHang h : hangs) groups.add(Arrays.asList(h.pgName(), h.pgDesc()));
-        if (groups.isEmpty()) return row(workload, "hung_groups", 0.0, NO_GROUP);
+        if (groups.isEmpty()) return row(workload, HUNG_GROUPS, 0.0, NO_GROUP);
         List<String> names = new ArrayList<>();
         for (List<String> g : groups) {
             if (g.get(0) != null) names.add(g.get(0) + " (" + Objects.requireNonNullElse(g.get(1), "?") + ")");
         }
         return row(
                 workload,
-                "hung_groups",
+                HUNG_GROUPS,
                 (double) groups.size(),
                 "groups " + String.join(", ", SparkOrder.sortedStrings(names)));
     }
 
-    private static MetricRow row(String workload, String metric, double value, String reason) {
-        return new MetricRow(
-                workload, metric, null, value, "count", "workload", null, null, null, MetricSchema.STATUS_OK, reason);
+    private static MetricRow row(String workload, Metric metric, double value, String reason) {
+        return metric.workload().row(value, MetricSchema.STATUS_OK, reason).in(workload);
     }
 
     /** array_join of ints: the non-null elements, in order. */

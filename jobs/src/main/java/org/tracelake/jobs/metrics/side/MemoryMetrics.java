@@ -1,5 +1,16 @@
 package org.tracelake.jobs.metrics.side;
 
+import static org.tracelake.jobs.metrics.Metrics.ALLOC_COUNT;
+import static org.tracelake.jobs.metrics.Metrics.ALLOC_RATE_PER_S;
+import static org.tracelake.jobs.metrics.Metrics.FRAGMENTATION;
+import static org.tracelake.jobs.metrics.Metrics.FREE_COUNT;
+import static org.tracelake.jobs.metrics.Metrics.INTERNAL_WASTE_BYTES;
+import static org.tracelake.jobs.metrics.Metrics.LARGEST_ALLOC_BYTES;
+import static org.tracelake.jobs.metrics.Metrics.MEMORY_EFFICIENCY;
+import static org.tracelake.jobs.metrics.Metrics.OOM_COUNT;
+import static org.tracelake.jobs.metrics.Metrics.PEAK_ALLOCATED_BYTES;
+import static org.tracelake.jobs.metrics.Metrics.PEAK_RESERVED_BYTES;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -10,8 +21,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.schemas.MetricSchema;
+import org.tracelake.jobs.metrics.Slot;
+import org.tracelake.jobs.metrics.Where;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -31,25 +44,21 @@ public final class MemoryMetrics {
         MEAN
     }
 
-    /** A metric of the family: its unit, the reason a device has no value, and how devices combine. */
-    private record Metric(String name, String unit, String whyMissing, Combine combine) {}
+    /** A metric of the family: the reason a device has no value, and how devices combine. */
+    private record Measure(Metric metric, String whyMissing, Combine combine) {}
 
     /** The metrics in the order every device reports them. */
-    private static final List<Metric> METRICS = List.of(
-            new Metric("peak_allocated_bytes", "bytes (requested sizes)", null, Combine.MAX),
-            new Metric("peak_reserved_bytes", "bytes", null, Combine.MAX),
-            new Metric("memory_efficiency", "ratio", "no reserved memory at the peak of allocation", Combine.MEAN),
-            new Metric("fragmentation", "ratio", null, Combine.MEAN),
-            new Metric("internal_waste_bytes", "bytes", null, Combine.SUM),
-            new Metric("alloc_count", "count", null, Combine.SUM),
-            new Metric("free_count", "count", null, Combine.SUM),
-            new Metric(
-                    "alloc_rate_per_s",
-                    "1/s",
-                    "the trace spans no time (fewer than two distinct time_us)",
-                    Combine.MEAN),
-            new Metric("oom_count", "count", null, Combine.SUM),
-            new Metric("largest_alloc_bytes", "bytes (requested sizes)", "no alloc in the trace", Combine.MAX));
+    private static final List<Measure> METRICS = List.of(
+            new Measure(PEAK_ALLOCATED_BYTES, null, Combine.MAX),
+            new Measure(PEAK_RESERVED_BYTES, null, Combine.MAX),
+            new Measure(MEMORY_EFFICIENCY, "no reserved memory at the peak of allocation", Combine.MEAN),
+            new Measure(FRAGMENTATION, null, Combine.MEAN),
+            new Measure(INTERNAL_WASTE_BYTES, null, Combine.SUM),
+            new Measure(ALLOC_COUNT, null, Combine.SUM),
+            new Measure(FREE_COUNT, null, Combine.SUM),
+            new Measure(ALLOC_RATE_PER_S, "the trace spans no time (fewer than two distinct time_us)", Combine.MEAN),
+            new Measure(OOM_COUNT, null, Combine.SUM),
+            new Measure(LARGEST_ALLOC_BYTES, "no alloc in the trace", Combine.MAX));
 
     /** One device of a workload: which rank's snapshot, which CUDA device, and its replayed figures. */
     public record Device(Integer rank, int device, DeviceReplay.Result figures) {
@@ -94,50 +103,25 @@ public final class MemoryMetrics {
             List<Double> v = d.values();
             values.add(v);
             for (int m = 0; m < METRICS.size(); m++) {
-                Metric metric = METRICS.get(m);
-                out.add(withStatus(
-                        new MetricRow(
-                                workload,
-                                metric.name(),
-                                null,
-                                v.get(m),
-                                metric.unit(),
-                                "rank",
-                                d.rank(),
-                                null,
-                                "cuda:" + d.device(),
-                                null,
-                                null),
-                        metric.whyMissing()));
+                Measure metric = METRICS.get(m);
+                Slot slot = metric.metric().at(Where.rank(d.rank()).keyed("cuda:" + d.device()));
+                out.add(reading(slot, v.get(m), metric.whyMissing()).in(workload));
             }
         }
         if (ordered.isEmpty()) return out;
         for (int m = 0; m < METRICS.size(); m++) {
-            Metric metric = METRICS.get(m);
+            Measure metric = METRICS.get(m);
             Double combined = combine(metric.combine(), values, m);
             // the workload has no value only when no device has one: say why a device has none
-            out.add(withStatus(
-                    new MetricRow(
-                            workload,
-                            metric.name(),
-                            null,
-                            combined,
-                            metric.unit(),
-                            "workload",
-                            null,
-                            null,
-                            null,
-                            null,
-                            null),
-                    Objects.requireNonNullElse(metric.whyMissing(), "no device has a value")));
+            Slot slot = metric.metric().workload();
+            out.add(reading(slot, combined, Objects.requireNonNullElse(metric.whyMissing(), "no device has a value"))
+                    .in(workload));
         }
         return out;
     }
 
-    private static MetricRow withStatus(MetricRow row, String whyMissing) {
-        return row.value() == null
-                ? row.withStatus(MetricSchema.STATUS_MISSING_INPUT, whyMissing)
-                : row.withStatus(MetricSchema.STATUS_OK, null);
+    private static Slot.Reading reading(Slot slot, Double value, String whyMissing) {
+        return value == null ? slot.missing(whyMissing) : slot.value(value);
     }
 
     /** max / sum / avg over the devices' non-null values (null when there is none), as Spark's aggregates. */

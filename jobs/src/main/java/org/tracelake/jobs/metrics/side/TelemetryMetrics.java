@@ -1,5 +1,8 @@
 package org.tracelake.jobs.metrics.side;
 
+import static org.tracelake.jobs.metrics.Metrics.TELEMETRY_OVERLAP;
+import static org.tracelake.jobs.metrics.Metrics.TELEMETRY_STREAM_MS;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -10,7 +13,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.tracelake.jobs.metrics.Figure;
 import org.tracelake.jobs.metrics.MetricRow;
+import org.tracelake.jobs.metrics.Where;
 import org.tracelake.schemas.Tables;
 import org.tracelake.schemas.TelemetrySchema;
 
@@ -45,6 +50,15 @@ public final class TelemetryMetrics {
     private static final List<String> ALWAYS = List.of("compute", "allreduce", "reducescatter", "aux");
 
     /** Means over a set of lines, summed in the order the lines come (Spark's avg: Σ of doubles ÷ count). */
+    private static final Figure OVERLAP_RATIO = TELEMETRY_OVERLAP.figure("overlap_ratio");
+
+    private static final Figure MEAN_OVERLAP_MS = TELEMETRY_OVERLAP.figure("mean_overlap_ms");
+    private static final Figure MEAN_COMPUTE_MS = TELEMETRY_OVERLAP.figure("mean_compute_ms");
+    private static final Figure MEAN_ALLREDUCE_OVERLAP_MS = TELEMETRY_OVERLAP.figure("mean_allreduce_overlap_ms");
+    private static final Figure MEAN_REDUCESCATTER_OVERLAP_MS =
+            TELEMETRY_OVERLAP.figure("mean_reducescatter_overlap_ms");
+    private static final Figure ITERATION_COUNT = TELEMETRY_OVERLAP.figure("iterations");
+
     private static final class Means {
         long n;
         double overlap;
@@ -64,36 +78,17 @@ public final class TelemetryMetrics {
             double meanOverlap = overlap / n;
             double meanCompute = compute / n;
             double ratio = meanCompute == 0 ? 0.0 : meanOverlap / meanCompute;
-            String scope = wholeWorkload ? "workload" : "rank";
-            Integer r = wholeWorkload ? null : rank;
+            Where where = wholeWorkload ? Where.workload() : Where.rank(rank);
             return List.of(
-                    MetricRow.of(workload, "telemetry_overlap", "overlap_ratio", ratio, "ratio", scope, r, null, null),
-                    MetricRow.of(
-                            workload, "telemetry_overlap", "mean_overlap_ms", meanOverlap, "ms", scope, r, null, null),
-                    MetricRow.of(
-                            workload, "telemetry_overlap", "mean_compute_ms", meanCompute, "ms", scope, r, null, null),
-                    MetricRow.of(
-                            workload,
-                            "telemetry_overlap",
-                            "mean_allreduce_overlap_ms",
-                            allreduce / n,
-                            "ms",
-                            scope,
-                            r,
-                            null,
-                            null),
-                    MetricRow.of(
-                            workload,
-                            "telemetry_overlap",
-                            "mean_reducescatter_overlap_ms",
-                            reducescatter / n,
-                            "ms",
-                            scope,
-                            r,
-                            null,
-                            null),
-                    MetricRow.of(
-                            workload, "telemetry_overlap", "iterations", (double) n, "count", scope, r, null, null));
+                    OVERLAP_RATIO.at(where).value(ratio).in(workload),
+                    MEAN_OVERLAP_MS.at(where).value(meanOverlap).in(workload),
+                    MEAN_COMPUTE_MS.at(where).value(meanCompute).in(workload),
+                    MEAN_ALLREDUCE_OVERLAP_MS.at(where).value(allreduce / n).in(workload),
+                    MEAN_REDUCESCATTER_OVERLAP_MS
+                            .at(where)
+                            .value(reducescatter / n)
+                            .in(workload),
+                    ITERATION_COUNT.at(where).value((double) n).in(workload));
         }
     }
 
@@ -123,16 +118,11 @@ public final class TelemetryMetrics {
         out.addAll(all.rows(workload, true, null));
         byRank.forEach((rank, means) -> out.addAll(means.rows(workload, false, rank)));
         for (String stream : streams) {
-            out.add(MetricRow.of(
-                    workload,
-                    "telemetry_stream_ms",
-                    null,
-                    streamSums.getOrDefault(stream, 0.0) / (double) all.n,
-                    "ms",
-                    "workload",
-                    null,
-                    null,
-                    stream));
+            out.add(TELEMETRY_STREAM_MS
+                    .workload()
+                    .keyed(stream)
+                    .value(streamSums.getOrDefault(stream, 0.0) / (double) all.n)
+                    .in(workload));
         }
         return out;
     }

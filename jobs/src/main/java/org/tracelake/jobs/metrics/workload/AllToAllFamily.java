@@ -1,7 +1,7 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.ALL_TO_ALL_IMBALANCE;
+import static org.tracelake.jobs.metrics.Metrics.ALL_TO_ALL_IMBALANCE_INSTANCE;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.tracelake.jobs.metrics.Figure;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.DtypeSize;
@@ -21,6 +22,9 @@ import org.tracelake.udfs.DtypeSize;
  * group).
  */
 final class AllToAllFamily {
+    private static final Figure MEAN = ALL_TO_ALL_IMBALANCE.figure("mean");
+    private static final Figure MAX = ALL_TO_ALL_IMBALANCE.figure("max");
+
     private AllToAllFamily() {}
 
     /** One rank's part in an all_to_all instance, with its input splits (element counts). */
@@ -93,38 +97,18 @@ final class AllToAllFamily {
             Part first = group.get(0);
             all.add(imbalance);
             byKey.computeIfAbsent(first.matchKey, x -> new ArrayList<>()).add(imbalance);
-            w.ok(
-                    "all_to_all_imbalance",
-                    "instance",
-                    imbalance,
-                    "ratio",
-                    SCOPE_KEY,
-                    null,
-                    null,
-                    first.matchKey + " k=" + first.k);
+            w.add(ALL_TO_ALL_IMBALANCE_INSTANCE
+                    .key(first.matchKey + " k=" + first.k)
+                    .value(imbalance));
         }
         if (all.isEmpty()) return;
-        w.ok("all_to_all_imbalance", "mean", Stats.mean(all), "ratio", SCOPE_WORKLOAD, null, null, null);
-        w.ok(
-                "all_to_all_imbalance",
-                "max",
-                all.stream().mapToDouble(Double::doubleValue).max().getAsDouble(),
-                "ratio",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null);
+        w.add(MEAN.workload().value(Stats.mean(all)));
+        w.add(MAX.workload()
+                .value(all.stream().mapToDouble(Double::doubleValue).max().getAsDouble()));
         byKey.forEach((key, v) -> {
-            w.ok("all_to_all_imbalance", "mean", Stats.mean(v), "ratio", SCOPE_KEY, null, null, key);
-            w.ok(
-                    "all_to_all_imbalance",
-                    "max",
-                    v.stream().mapToDouble(Double::doubleValue).max().getAsDouble(),
-                    "ratio",
-                    SCOPE_KEY,
-                    null,
-                    null,
-                    key);
+            w.add(MEAN.key(key).value(Stats.mean(v)));
+            w.add(MAX.key(key)
+                    .value(v.stream().mapToDouble(Double::doubleValue).max().getAsDouble()));
         });
     }
 

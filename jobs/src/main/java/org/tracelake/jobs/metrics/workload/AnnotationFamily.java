@@ -1,8 +1,15 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.FSDP_ALL_GATHER;
+import static org.tracelake.jobs.metrics.Metrics.FSDP_COPY_IN;
+import static org.tracelake.jobs.metrics.Metrics.FSDP_COPY_OUT;
+import static org.tracelake.jobs.metrics.Metrics.FSDP_POST_BACKWARD;
+import static org.tracelake.jobs.metrics.Metrics.FSDP_POST_FORWARD;
+import static org.tracelake.jobs.metrics.Metrics.FSDP_PREFETCH_OVERLAP;
+import static org.tracelake.jobs.metrics.Metrics.FSDP_PRE_BACKWARD;
+import static org.tracelake.jobs.metrics.Metrics.FSDP_PRE_FORWARD;
+import static org.tracelake.jobs.metrics.Metrics.FSDP_REDUCE_SCATTER;
+import static org.tracelake.jobs.metrics.Metrics.PHASE_TIME_MS;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
@@ -10,6 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
+import org.tracelake.jobs.metrics.Where;
 import org.tracelake.jobs.rank.FsdpPart.Fsdp;
 import org.tracelake.jobs.rank.PhasePart;
 import org.tracelake.jobs.rank.RankFactNames;
@@ -22,15 +32,15 @@ import org.tracelake.jobs.rank.RankSummary;
 final class AnnotationFamily {
     private AnnotationFamily() {}
 
-    static final List<String> FSDP_METRICS = List.of(
-            "fsdp_all_gather",
-            "fsdp_reduce_scatter",
-            "fsdp_copy_in",
-            "fsdp_copy_out",
-            "fsdp_pre_forward",
-            "fsdp_post_forward",
-            "fsdp_pre_backward",
-            "fsdp_post_backward");
+    static final List<Metric> FSDP_METRICS = List.of(
+            FSDP_ALL_GATHER,
+            FSDP_REDUCE_SCATTER,
+            FSDP_COPY_IN,
+            FSDP_COPY_OUT,
+            FSDP_PRE_FORWARD,
+            FSDP_POST_FORWARD,
+            FSDP_PRE_BACKWARD,
+            FSDP_POST_BACKWARD);
 
     static void compute(Workload w) {
         phases(w);
@@ -55,7 +65,7 @@ final class AnnotationFamily {
             phases.byStep()
                     .forEach((step, byPhase) -> byPhase.forEach((phase, t) -> {
                         double dispatchMs = t.dispatchNs() / 1e6;
-                        w.ok(PHASE_TIME, DISPATCH_MS, dispatchMs, "ms", SCOPE_STEP, r.rank, step, phase);
+                        w.add(DISPATCH_MS.step(r.rank, step).keyed(phase).value(dispatchMs));
                         rankDispatch
                                 .computeIfAbsent(phase, k -> new ArrayList<>())
                                 .add(dispatchMs);
@@ -65,41 +75,35 @@ final class AnnotationFamily {
                         rankGpu.computeIfAbsent(phase, k -> new ArrayList<>());
                         workloadGpu.computeIfAbsent(phase, k -> new ArrayList<>());
                         if (t.gpuNs() == null) {
-                            w.row(
-                                    PHASE_TIME,
-                                    null,
-                                    null,
-                                    "ms",
-                                    SCOPE_STEP,
-                                    r.rank,
-                                    step,
-                                    phase,
-                                    STATUS_MISSING_INPUT,
-                                    NO_GPU);
+                            w.add(PHASE_TIME_MS.step(r.rank, step).keyed(phase).missing(NO_GPU));
                             return;
                         }
                         double ms = t.gpuNs() / 1e6;
-                        w.ok(PHASE_TIME, null, ms, "ms", SCOPE_STEP, r.rank, step, phase);
+                        w.add(PHASE_TIME_MS.step(r.rank, step).keyed(phase).value(ms));
                         rankGpu.get(phase).add(ms);
                         workloadGpu.get(phase).add(ms);
                     }));
-            rankGpu.forEach((phase, v) -> mean(w, null, v, SCOPE_RANK, r.rank, phase));
-            rankDispatch.forEach((phase, v) -> mean(w, DISPATCH_MS, v, SCOPE_RANK, r.rank, phase));
+            rankGpu.forEach((phase, v) -> mean(w, GPU_MS, v, Where.rank(r.rank).keyed(phase)));
+            rankDispatch.forEach(
+                    (phase, v) -> mean(w, DISPATCH_MS, v, Where.rank(r.rank).keyed(phase)));
         }
-        workloadGpu.forEach((phase, v) -> mean(w, null, v, SCOPE_WORKLOAD, null, phase));
-        workloadDispatch.forEach((phase, v) -> mean(w, DISPATCH_MS, v, SCOPE_WORKLOAD, null, phase));
+        workloadGpu.forEach((phase, v) -> mean(w, GPU_MS, v, Where.workload().keyed(phase)));
+        workloadDispatch.forEach(
+                (phase, v) -> mean(w, DISPATCH_MS, v, Where.workload().keyed(phase)));
     }
 
-    private static final String PHASE_TIME = "phase_time_ms";
-    private static final String DISPATCH_MS = "dispatch_ms";
+    /** A phase's GPU time (the metric's value) and its CPU annotations' time. */
+    private static final Figure GPU_MS = PHASE_TIME_MS.figure(null);
+
+    private static final Figure DISPATCH_MS = PHASE_TIME_MS.figure("dispatch_ms");
     private static final String NO_GPU = "no GPU activity of this trace is linked to the runtime call that launched it,"
             + " and no GPU-side copy of the phase annotation exists: the phase's GPU time is unknown (dispatch_ms is"
             + " the CPU annotation's time)";
 
     /** The mean of a phase's step values, or a null row that says why there is none. */
-    private static void mean(Workload w, String figure, List<Double> v, String scope, Integer rank, String phase) {
-        if (v.isEmpty()) w.row(PHASE_TIME, figure, null, "ms", scope, rank, null, phase, STATUS_MISSING_INPUT, NO_GPU);
-        else w.ok(PHASE_TIME, figure, Stats.mean(v), "ms", scope, rank, null, phase);
+    private static void mean(Workload w, Figure figure, List<Double> v, Where where) {
+        if (v.isEmpty()) w.add(figure.at(where).missing(NO_GPU));
+        else w.add(figure.at(where).value(Stats.mean(v)));
     }
 
     /**
@@ -111,14 +115,14 @@ final class AnnotationFamily {
         List<RankSummary> fsdpRanks =
                 w.ranks.stream().filter(r -> r.part(Fsdp.class).any()).toList();
         if (fsdpRanks.isEmpty()) return;
-        for (String metric : FSDP_METRICS) {
+        for (Metric metric : FSDP_METRICS) {
             List<Double> values = new ArrayList<>();
             for (RankSummary r : fsdpRanks) {
-                double ms = r.part(Fsdp.class).ns().getOrDefault(metric, 0L) / 1e6;
+                double ms = r.part(Fsdp.class).ns().getOrDefault(metric.name(), 0L) / 1e6;
                 values.add(ms);
-                w.ok(metric, null, ms, "ms", SCOPE_RANK, r.rank, null, null);
+                w.add(metric.at(r.rank).value(ms));
             }
-            w.ok(metric, null, Stats.mean(values), "ms", SCOPE_WORKLOAD, null, null, null);
+            w.add(metric.workload().value(Stats.mean(values)));
         }
         List<Double> ratios = new ArrayList<>();
         boolean anyRank = false;
@@ -131,16 +135,15 @@ final class AnnotationFamily {
                 anyAllGather = true;
                 double ratio = (double) r.whole.get(RankFactNames.ALLGATHER_OVERLAP) / union;
                 ratios.add(ratio);
-                w.ok("fsdp_prefetch_overlap", null, ratio, "ratio", SCOPE_RANK, r.rank, null, null);
+                w.add(FSDP_PREFETCH_OVERLAP.at(r.rank).value(ratio));
             }
         }
         if (!anyRank) return;
-        w.workloadRow(
-                "fsdp_prefetch_overlap",
-                null,
-                ratios.isEmpty() ? null : Stats.mean(ratios),
-                "ratio",
-                anyAllGather ? STATUS_OK : STATUS_MISSING_INPUT,
-                anyAllGather ? null : "no all_gather communication in the traces");
+        w.add(FSDP_PREFETCH_OVERLAP
+                .workload()
+                .row(
+                        ratios.isEmpty() ? null : Stats.mean(ratios),
+                        anyAllGather ? STATUS_OK : STATUS_MISSING_INPUT,
+                        anyAllGather ? null : "no all_gather communication in the traces"));
     }
 }

@@ -1,9 +1,23 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.BANDWIDTH_UTILIZATION_ALLGATHER;
+import static org.tracelake.jobs.metrics.Metrics.BANDWIDTH_UTILIZATION_ALLREDUCE;
+import static org.tracelake.jobs.metrics.Metrics.BANDWIDTH_UTILIZATION_ALLTOALL;
+import static org.tracelake.jobs.metrics.Metrics.BANDWIDTH_UTILIZATION_REDUCESCATTER;
+import static org.tracelake.jobs.metrics.Metrics.BUSBW_GBPS;
+import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_ALLGATHER_GB;
+import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_ALLREDUCE_GB;
+import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_ALLTOALL_GB;
+import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_REDUCESCATTER_GB;
+import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_TOTAL_GB;
+import static org.tracelake.jobs.metrics.Metrics.COLL_CALL_NUM;
+import static org.tracelake.jobs.metrics.Metrics.COMMUNICATION_FRACTION;
+import static org.tracelake.jobs.metrics.Metrics.COMM_BYTES_TOTAL;
+import static org.tracelake.jobs.metrics.Metrics.COMM_TIME_S;
+import static org.tracelake.jobs.metrics.Metrics.HOCKNEY_ALPHA_S;
+import static org.tracelake.jobs.metrics.Metrics.HOCKNEY_BETA_S_PER_BYTE;
+import static org.tracelake.jobs.metrics.Metrics.HOCKNEY_INVERSE_BETA_BPS;
+import static org.tracelake.jobs.metrics.Metrics.TOTAL_COMMUNICATION_TIME;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
@@ -17,6 +31,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import org.tracelake.jobs.metrics.Metric;
+import org.tracelake.jobs.metrics.Where;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankSummary;
@@ -65,18 +81,17 @@ final class CommunicationFamily {
             knownAll += known;
             unknownAll += unknown;
             nAll += n;
-            w.ok("coll_call_num", null, (double) n, "count", SCOPE_RANK, r.rank, null, null);
-            perStep.forEach(
-                    (step, c) -> w.ok("coll_call_num", null, (double) c, "count", SCOPE_STEP, r.rank, step, null));
-            bytesRow(w, SCOPE_RANK, r.rank, null, known, unknown, n, "collective instances");
+            w.add(COLL_CALL_NUM.at(r.rank).value((double) n));
+            perStep.forEach((step, c) -> w.add(COLL_CALL_NUM.step(r.rank, step).value((double) c)));
+            bytesRow(w, Where.rank(r.rank), known, unknown, n, "collective instances");
         }
         if (nRanks == 0) return;
-        w.ok("coll_call_num", null, Stats.mean(counts), "count", SCOPE_WORKLOAD, null, null, null);
-        bytesRow(w, SCOPE_WORKLOAD, null, null, knownAll, unknownAll, nAll, "collective instances");
+        w.add(COLL_CALL_NUM.workload().value(Stats.mean(counts)));
+        bytesRow(w, Where.workload(), knownAll, unknownAll, nAll, "collective instances");
         byKind.forEach((kind, k) -> {
-            w.ok("coll_call_num", null, (double) k[0] / nRanks, "count", SCOPE_KEY, null, null, kind);
-            bytesRow(w, SCOPE_KEY, null, kind, k[1], k[2], k[0], "instances");
-            w.ok("comm_time_s", null, k[3] / 1e9 / nRanks, "s", SCOPE_KEY, null, null, kind);
+            w.add(COLL_CALL_NUM.key(kind).value((double) k[0] / nRanks));
+            bytesRow(w, Where.key(kind), k[1], k[2], k[0], "instances");
+            w.add(COMM_TIME_S.key(kind).value(k[3] / 1e9 / nRanks));
         });
     }
 
@@ -84,24 +99,18 @@ final class CommunicationFamily {
      * A comm_bytes_total row: the sum of the known sizes, partial when some are unknown (the reason counts them); when
      * none is known there is no sum to give, so the value is null and missing_input (issue 46: 0.0 "partial").
      */
-    private static void bytesRow(
-            Workload w, String scope, Integer rank, String key, long known, long unknown, long n, String what) {
+    private static void bytesRow(Workload w, Where where, long known, long unknown, long n, String what) {
         boolean none = n > 0 && unknown == n;
         String reason = none
                 ? "none of the " + n + " " + what + " has a known size (no message-size args on the kernel, its CPU op"
                         + " or an execution trace)"
                 : unknown > 0 ? unknown + " of " + n + " " + what + " have no known size" : null;
-        w.row(
-                "comm_bytes_total",
-                null,
-                none ? null : (double) known,
-                "bytes",
-                scope,
-                rank,
-                null,
-                key,
-                none ? STATUS_MISSING_INPUT : unknown > 0 ? STATUS_PARTIAL : STATUS_OK,
-                reason);
+        w.add(COMM_BYTES_TOTAL
+                .at(where)
+                .row(
+                        none ? null : (double) known,
+                        none ? STATUS_MISSING_INPUT : unknown > 0 ? STATUS_PARTIAL : STATUS_OK,
+                        reason));
     }
 
     /**
@@ -117,11 +126,11 @@ final class CommunicationFamily {
             CollectiveKind.REDUCE_SCATTER,
             CollectiveKind.ALL_TO_ALL
         };
-        String[] metrics = {
-            "collective_vol_allreduce_gb",
-            "collective_vol_allgather_gb",
-            "collective_vol_reducescatter_gb",
-            "collective_vol_alltoall_gb"
+        Metric[] metrics = {
+            COLLECTIVE_VOL_ALLREDUCE_GB,
+            COLLECTIVE_VOL_ALLGATHER_GB,
+            COLLECTIVE_VOL_REDUCESCATTER_GB,
+            COLLECTIVE_VOL_ALLTOALL_GB
         };
         double[] gb = new double[4];
         long[] unknown = new long[4];
@@ -135,21 +144,15 @@ final class CommunicationFamily {
             gb[i] = (sum == null ? 0 : sum) / 1e9;
         }
         for (int i = 0; i <= 4; i++) {
-            String metric = i < 4 ? metrics[i] : "collective_vol_total_gb";
+            Metric metric = i < 4 ? metrics[i] : COLLECTIVE_VOL_TOTAL_GB;
             double value = i < 4 ? gb[i] : gb[0] + gb[1] + gb[2] + gb[3];
             long u = i < 4 ? unknown[i] : unknown[0] + unknown[1] + unknown[2] + unknown[3];
-            for (String scope : new String[] {SCOPE_WORKLOAD, SCOPE_RANK}) {
-                w.row(
-                        metric,
-                        null,
-                        value,
-                        "GB",
-                        scope,
-                        SCOPE_RANK.equals(scope) ? 0 : null,
-                        null,
-                        null,
-                        u > 0 ? STATUS_PARTIAL : STATUS_OK,
-                        u > 0 ? u + " of rank 0's instances of this kind have no known size" : null);
+            for (Where where : new Where[] {Where.workload(), Where.rank(0)}) {
+                w.add(metric.at(where)
+                        .row(
+                                value,
+                                u > 0 ? STATUS_PARTIAL : STATUS_OK,
+                                u > 0 ? u + " of rank 0's instances of this kind have no known size" : null));
             }
         }
     }
@@ -160,11 +163,10 @@ final class CommunicationFamily {
         for (RankSummary r : w.ranks) {
             if (r.whole.isEmpty()) continue;
             long union = r.whole.getOrDefault(RankFactNames.COMM_UNION, 0L);
-            w.ok("comm_time_s", null, union / 1e9, "s", SCOPE_RANK, r.rank, null, null);
+            w.add(COMM_TIME_S.at(r.rank).value(union / 1e9));
             values.add((double) union);
         }
-        if (!values.isEmpty())
-            w.ok("comm_time_s", null, Stats.mean(values) / 1e9, "s", SCOPE_WORKLOAD, null, null, null);
+        if (!values.isEmpty()) w.add(COMM_TIME_S.workload().value(Stats.mean(values) / 1e9));
     }
 
     /**
@@ -181,10 +183,10 @@ final class CommunicationFamily {
                             : (double) r.whole.getOrDefault(RankFactNames.CCL_COMM_TOTAL, 0L))
                     / 1e9;
             values.add(value);
-            w.ok("total_communication_time", null, value, "s/step", SCOPE_RANK, r.rank, null, null);
+            w.add(TOTAL_COMMUNICATION_TIME.at(r.rank).value(value));
         }
         if (!values.isEmpty()) {
-            w.ok("total_communication_time", null, Stats.mean(values), "s/step", SCOPE_WORKLOAD, null, null, null);
+            w.add(TOTAL_COMMUNICATION_TIME.workload().value(Stats.mean(values)));
         }
     }
 
@@ -208,15 +210,15 @@ final class CommunicationFamily {
                 if (f.getOrDefault(RankFactNames.TRIMMED, 0L) != 1 || kernel == null || kernel <= 0) return;
                 double pct = 100.0 * comm / kernel;
                 pcts.add(pct);
-                w.ok("communication_fraction", null, pct, "%", SCOPE_STEP, r.rank, step, null);
+                w.add(COMMUNICATION_FRACTION.step(r.rank, step).value(pct));
             });
             if (pcts.isEmpty()) continue;
             Double mean = Stats.mean(pcts);
             rankMeans.add(mean);
-            w.ok("communication_fraction", null, mean, "%", SCOPE_RANK, r.rank, null, null);
+            w.add(COMMUNICATION_FRACTION.at(r.rank).value(mean));
         }
         if (rankMeans.isEmpty()) return false;
-        w.ok("communication_fraction", null, Stats.mean(rankMeans), "%", SCOPE_WORKLOAD, null, null, null);
+        w.add(COMMUNICATION_FRACTION.workload().value(Stats.mean(rankMeans)));
         return true;
     }
 
@@ -248,7 +250,7 @@ final class CommunicationFamily {
                 byBucket.computeIfAbsent(
                                 c.kind() + " bytes>=" + BusBandwidth.sizeBucket(c.sizeBytes()), k -> new ArrayList<>())
                         .add(busbw);
-                if (CCL_KINDS.contains(c.kind()) && c.inBytes() != null && c.inBytes() > 0) {
+                if (CCL_KINDS.containsKey(c.kind()) && c.inBytes() != null && c.inBytes() > 0) {
                     Double f = BusBandwidth.factor(c.kind(), c.groupSize());
                     ccl.computeIfAbsent(c.kind(), k -> new ArrayList<>())
                             .add(c.inBytes() / (c.dur() / 1e9) * f / 1073741824.0);
@@ -261,25 +263,18 @@ final class CommunicationFamily {
                 }
             }
         }
-        byKind.forEach((kind, v) -> w.ok("busbw_gbps", null, median(v), "GB/s", SCOPE_WORKLOAD, null, null, kind));
-        byBucket.forEach((key, v) -> w.ok("busbw_gbps", null, median(v), "GB/s", SCOPE_KEY, null, null, key));
-        ccl.forEach((kind, v) -> w.ok(
-                "bandwidth_utilization_" + kind.replace("_", ""),
-                null,
-                median(v),
-                "GiB/s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null));
+        byKind.forEach((kind, v) -> w.add(BUSBW_GBPS.workload().keyed(kind).value(median(v))));
+        byBucket.forEach((key, v) -> w.add(BUSBW_GBPS.key(key).value(median(v))));
+        ccl.forEach((kind, v) -> w.add(CCL_KINDS.get(kind).workload().value(median(v))));
         if (fit.size() >= 5 && fitSizes.size() >= 2 && fitXs.size() >= 2) hockney(w, Stats.fit(fit));
     }
 
-    private static final Set<String> CCL_KINDS = Set.of(
-            CollectiveKind.ALL_GATHER,
-            CollectiveKind.ALL_REDUCE,
-            CollectiveKind.REDUCE_SCATTER,
-            CollectiveKind.ALL_TO_ALL);
+    /** The kinds CCL-Bench gives a bandwidth_utilization_* of, and that metric. */
+    private static final Map<String, Metric> CCL_KINDS = Map.of(
+            CollectiveKind.ALL_GATHER, BANDWIDTH_UTILIZATION_ALLGATHER,
+            CollectiveKind.ALL_REDUCE, BANDWIDTH_UTILIZATION_ALLREDUCE,
+            CollectiveKind.REDUCE_SCATTER, BANDWIDTH_UTILIZATION_REDUCESCATTER,
+            CollectiveKind.ALL_TO_ALL, BANDWIDTH_UTILIZATION_ALLTOALL);
 
     /** percentile(x, 0.5) of values that may hold nulls (ignored, as Spark's aggregate does). */
     private static Double median(List<Double> values) {
@@ -320,8 +315,8 @@ final class CommunicationFamily {
         }
         boolean meaningful = reason == null;
         String status = meaningful ? STATUS_OK : STATUS_NOT_MEANINGFUL;
-        w.workloadRow("hockney_alpha_s", null, meaningful ? alpha : null, "s", status, reason);
-        w.workloadRow("hockney_beta_s_per_byte", null, meaningful ? beta : null, "s/byte", status, reason);
-        w.workloadRow("hockney_inverse_beta_Bps", null, meaningful ? 1.0 / beta : null, "bytes/s", status, reason);
+        w.add(HOCKNEY_ALPHA_S.workload().row(meaningful ? alpha : null, status, reason));
+        w.add(HOCKNEY_BETA_S_PER_BYTE.workload().row(meaningful ? beta : null, status, reason));
+        w.add(HOCKNEY_INVERSE_BETA_BPS.workload().row(meaningful ? 1.0 / beta : null, status, reason));
     }
 }

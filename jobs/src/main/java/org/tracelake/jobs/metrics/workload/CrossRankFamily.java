@@ -1,10 +1,12 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.COMM_TIME_IMBALANCE;
+import static org.tracelake.jobs.metrics.Metrics.ITER_TIME_SKEW_MS;
+import static org.tracelake.jobs.metrics.Metrics.LOAD_IMBALANCE_RATIO;
+import static org.tracelake.jobs.metrics.Metrics.STRAGGLER;
+import static org.tracelake.jobs.metrics.Metrics.STRAGGLER_LAG;
+import static org.tracelake.jobs.metrics.Metrics.STRAGGLER_LAG_LAST_ARRIVAL_SHARE;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
-import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
@@ -15,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.tracelake.jobs.metrics.Metric;
+import org.tracelake.jobs.metrics.Slot;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.LeaderboardKernelPart.LeaderboardKernels;
 import org.tracelake.jobs.rank.RankFactNames;
@@ -40,7 +44,7 @@ final class CrossRankFamily {
         straggler(w);
         imbalance(
                 w,
-                "straggler",
+                STRAGGLER,
                 r -> {
                     LeaderboardKernels k = r.part(LeaderboardKernels.class);
                     return k.anyNcclDevKernel() ? k.ncclDevKernelNs() : null;
@@ -49,7 +53,7 @@ final class CrossRankFamily {
                 "every ncclDevKernel_ kernel has zero duration");
         imbalance(
                 w,
-                "comm_time_imbalance",
+                COMM_TIME_IMBALANCE,
                 r -> {
                     if (r.comm.isEmpty()) return null;
                     long t = 0;
@@ -157,7 +161,7 @@ final class CrossRankFamily {
         double best = -1;
         for (Map.Entry<Integer, long[]> e : shares.entrySet()) {
             double share = (double) e.getValue()[1] / e.getValue()[0];
-            w.ok("straggler_lag", "last_arrival_share", share, "ratio", SCOPE_RANK, e.getKey(), null, null);
+            w.add(STRAGGLER_LAG_LAST_ARRIVAL_SHARE.at(e.getKey()).value(share));
             if (share > best) { // ranks ascending: on equal shares the lower rank stays
                 best = share;
                 straggler = e.getKey();
@@ -168,27 +172,22 @@ final class CrossRankFamily {
                 ? "ranks disagree on the number of collectives, matched up to the smallest count: " + w.mismatch
                 : null;
         Object[][] figures = {
-            {"mean_lag_us", sum / n / 1e3, "us"},
-            {"p50_lag_us", Stats.nearestRank(lags, 0.50) / 1e3, "us"},
-            {"p95_lag_us", Stats.nearestRank(lags, 0.95) / 1e3, "us"},
-            {"max_lag_us", lags.get(n - 1) / 1e3, "us"},
-            {"num_collectives", (double) n, "count"},
-            {"straggler_rank", straggler == null ? null : straggler.doubleValue(), "rank"}
+            {"mean_lag_us", sum / n / 1e3},
+            {"p50_lag_us", Stats.nearestRank(lags, 0.50) / 1e3},
+            {"p95_lag_us", Stats.nearestRank(lags, 0.95) / 1e3},
+            {"max_lag_us", lags.get(n - 1) / 1e3},
+            {"num_collectives", (double) n},
+            {"straggler_rank", straggler == null ? null : straggler.doubleValue()}
         };
         for (Object[] f : figures) {
+            Slot slot = STRAGGLER_LAG.figure((String) f[0]).workload();
             if (f[0].equals("straggler_rank") && lags.get(n - 1) == 0) {
                 // nobody is late: the tie rule would name a rank that waited for no one (METRICS.md §4)
-                w.workloadRow(
-                        "straggler_lag",
-                        "straggler_rank",
-                        null,
-                        "rank",
-                        STATUS_NOT_MEANINGFUL,
-                        "no collective instance has a lag above 0: every rank started each of the " + n
-                                + " matched collectives at the same time, so no rank is a straggler");
+                w.add(slot.notMeaningful("no collective instance has a lag above 0: every rank started each of the " + n
+                        + " matched collectives at the same time, so no rank is a straggler"));
                 continue;
             }
-            w.workloadRow("straggler_lag", (String) f[0], (Double) f[1], (String) f[2], status, reason);
+            w.add(slot.row((Double) f[1], status, reason));
         }
     }
 
@@ -197,7 +196,7 @@ final class CrossRankFamily {
     }
 
     /** (max − min) ÷ max of a per-rank time over the ranks that have any; fewer than two: missing_input. */
-    private static void imbalance(Workload w, String metric, RankTime time, String fewReason, String zeroReason) {
+    private static void imbalance(Workload w, Metric metric, RankTime time, String fewReason, String zeroReason) {
         if (w.ranks.isEmpty()) return;
         List<Long> times = new ArrayList<>();
         for (RankSummary r : w.ranks) {
@@ -208,13 +207,8 @@ final class CrossRankFamily {
         long min = times.stream().mapToLong(Long::longValue).min().orElse(0);
         boolean ok = times.size() >= 2 && max > 0;
         String reason = times.size() < 2 ? String.format(fewReason, times.size()) : ok ? null : zeroReason;
-        w.workloadRow(
-                metric,
-                null,
-                ok ? (double) (max - min) / max : null,
-                "ratio",
-                ok ? STATUS_OK : STATUS_MISSING_INPUT,
-                reason);
+        w.add(metric.workload()
+                .row(ok ? (double) (max - min) / max : null, ok ? STATUS_OK : STATUS_MISSING_INPUT, reason));
     }
 
     /** load_imbalance_ratio (CCL-Bench): per rank |union of kernel intervals|; max ÷ min. */
@@ -227,7 +221,7 @@ final class CrossRankFamily {
         if (unions.size() < 2) return;
         long max = unions.stream().mapToLong(Long::longValue).max().getAsLong();
         long min = unions.stream().mapToLong(Long::longValue).min().getAsLong();
-        if (min > 0) w.ok("load_imbalance_ratio", null, (double) max / min, "ratio", SCOPE_WORKLOAD, null, null, null);
+        if (min > 0) w.add(LOAD_IMBALANCE_RATIO.workload().value((double) max / min));
     }
 
     /** iter_time_skew_ms: per step, max − min over ranks of the step's end; workload = mean over steps. */
@@ -246,9 +240,8 @@ final class CrossRankFamily {
                             - e.stream().mapToLong(Long::longValue).min().getAsLong())
                     / 1e6;
             skews.add(skew);
-            w.ok("iter_time_skew_ms", null, skew, "ms", SCOPE_STEP, null, step, null);
+            w.add(ITER_TIME_SKEW_MS.step(null, step).value(skew));
         });
-        if (!skews.isEmpty())
-            w.ok("iter_time_skew_ms", null, Stats.mean(skews), "ms", SCOPE_WORKLOAD, null, null, null);
+        if (!skews.isEmpty()) w.add(ITER_TIME_SKEW_MS.workload().value(Stats.mean(skews)));
     }
 }

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.MetricRow;
+import org.tracelake.jobs.metrics.Metrics;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
 import org.tracelake.jobs.rank.LeaderboardKernelPart.LeaderboardKernels;
@@ -36,13 +37,12 @@ final class Gaps {
             String unmet = e.requires().unmet(w);
             String status =
                     e.requires().isApplicability() && unmet != null ? STATUS_NOT_APPLICABLE : STATUS_MISSING_INPUT;
-            w.workloadRow(
-                    e.metric(),
-                    e.figure(),
-                    null,
-                    e.unit(),
-                    status,
-                    Objects.requireNonNullElse(unmet, "not computable from this workload's inputs"));
+            w.add(Metrics.of(e)
+                    .workload()
+                    .row(
+                            null,
+                            status,
+                            Objects.requireNonNullElse(unmet, "not computable from this workload's inputs")));
         }
     }
 

@@ -1,14 +1,14 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
-import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
+import static org.tracelake.jobs.metrics.Metrics.GPU_SLOWNESS;
+import static org.tracelake.jobs.metrics.Metrics.GPU_SLOWNESS_SCORE;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tracelake.jobs.metrics.Figure;
 import org.tracelake.jobs.rank.KernelShapePart;
 import org.tracelake.jobs.rank.RankSummary;
 
@@ -56,7 +56,7 @@ final class GpuSlownessFamily {
             if (!(expected[i] > 0)) continue;
             double score = actual[i] / expected[i];
             int rank = w.ranks.get(i).rank;
-            w.ok("gpu_slowness", "score", score, "ratio", SCOPE_RANK, rank, null, null);
+            w.add(GPU_SLOWNESS_SCORE.at(rank).value(score));
             if (max == null || score > max) { // ranks ascending: ties keep the lower rank
                 max = score;
                 maxRank = rank;
@@ -66,12 +66,15 @@ final class GpuSlownessFamily {
             missing(w, "every kernel present on all ranks has zero duration");
             return;
         }
-        w.ok("gpu_slowness", "max", max, "ratio", SCOPE_WORKLOAD, null, null, null);
-        w.ok("gpu_slowness", "rank", maxRank.doubleValue(), "rank", SCOPE_WORKLOAD, null, null, null);
+        w.add(MAX.workload().value(max));
+        w.add(RANK.workload().value(maxRank.doubleValue()));
     }
 
     private static void missing(Workload w, String reason) {
-        w.workloadRow("gpu_slowness", "max", null, "ratio", STATUS_NOT_MEANINGFUL, reason);
-        w.workloadRow("gpu_slowness", "rank", null, "rank", STATUS_NOT_MEANINGFUL, reason);
+        w.add(MAX.workload().notMeaningful(reason));
+        w.add(RANK.workload().notMeaningful(reason));
     }
+
+    private static final Figure MAX = GPU_SLOWNESS.figure("max");
+    private static final Figure RANK = GPU_SLOWNESS.figure("rank");
 }

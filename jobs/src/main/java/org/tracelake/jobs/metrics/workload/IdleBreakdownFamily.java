@@ -1,10 +1,10 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
-import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
+import static org.tracelake.jobs.metrics.Metrics.IDLE_BREAKDOWN;
 
+import java.util.List;
 import java.util.Map;
+import org.tracelake.jobs.metrics.Figure;
 import org.tracelake.jobs.rank.IdleGapPart;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankSummary;
@@ -18,7 +18,12 @@ import org.tracelake.jobs.rank.RankSummary;
 final class IdleBreakdownFamily {
     private IdleBreakdownFamily() {}
 
-    private static final String[] FIGURES = {"host_wait_ms", "device_wait_ms", "unattributed_ms"};
+    private static final List<Figure> FIGURES = List.of(
+            IDLE_BREAKDOWN.figure("host_wait_ms"),
+            IDLE_BREAKDOWN.figure("device_wait_ms"),
+            IDLE_BREAKDOWN.figure("unattributed_ms"));
+    private static final Figure HOST_WAIT_SHARE = IDLE_BREAKDOWN.figure("host_wait_share");
+    private static final Figure IDLE_FRACTION = IDLE_BREAKDOWN.figure("idle_fraction");
 
     static void compute(Workload w) {
         double[] sums = new double[3];
@@ -33,7 +38,7 @@ final class IdleBreakdownFamily {
                 pairs++;
                 for (int i = 0; i < 3; i++) {
                     sums[i] += v[i];
-                    w.ok("idle_breakdown", FIGURES[i], v[i] / 1e6, "ms", SCOPE_STEP, r.rank, e.getKey(), null);
+                    w.add(FIGURES.get(i).step(r.rank, e.getKey()).value(v[i] / 1e6));
                 }
                 Map<String, Long> f = r.steps.get(e.getKey());
                 if (f != null && f.containsKey(RankFactNames.WINDOW_START)) {
@@ -44,41 +49,16 @@ final class IdleBreakdownFamily {
         }
         if (pairs == 0) {
             String reason = "no GPU activity assigned to a step";
-            for (String f : FIGURES) w.workloadRow("idle_breakdown", f, null, "ms", STATUS_NOT_MEANINGFUL, reason);
-            w.workloadRow("idle_breakdown", "host_wait_share", null, "fraction", STATUS_NOT_MEANINGFUL, reason);
-            w.workloadRow("idle_breakdown", "idle_fraction", null, "fraction", STATUS_NOT_MEANINGFUL, reason);
+            for (Figure f : FIGURES) w.add(f.workload().notMeaningful(reason));
+            w.add(HOST_WAIT_SHARE.workload().notMeaningful(reason));
+            w.add(IDLE_FRACTION.workload().notMeaningful(reason));
             return;
         }
-        for (int i = 0; i < 3; i++)
-            w.ok("idle_breakdown", FIGURES[i], sums[i] / pairs / 1e6, "ms", SCOPE_WORKLOAD, null, null, null);
+        for (int i = 0; i < 3; i++) w.add(FIGURES.get(i).workload().value(sums[i] / pairs / 1e6));
         double all = sums[0] + sums[1] + sums[2];
-        if (all > 0)
-            w.ok("idle_breakdown", "host_wait_share", sums[0] / all, "fraction", SCOPE_WORKLOAD, null, null, null);
-        else
-            w.workloadRow(
-                    "idle_breakdown",
-                    "host_wait_share",
-                    null,
-                    "fraction",
-                    STATUS_NOT_MEANINGFUL,
-                    "the GPU was never idle inside a step");
-        if (windowTime > 0)
-            w.ok(
-                    "idle_breakdown",
-                    "idle_fraction",
-                    (double) gapsInWindows / windowTime,
-                    "fraction",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null);
-        else
-            w.workloadRow(
-                    "idle_breakdown",
-                    "idle_fraction",
-                    null,
-                    "fraction",
-                    STATUS_NOT_MEANINGFUL,
-                    "no step with GPU activity has a step window");
+        if (all > 0) w.add(HOST_WAIT_SHARE.workload().value(sums[0] / all));
+        else w.add(HOST_WAIT_SHARE.workload().notMeaningful("the GPU was never idle inside a step"));
+        if (windowTime > 0) w.add(IDLE_FRACTION.workload().value((double) gapsInWindows / windowTime));
+        else w.add(IDLE_FRACTION.workload().notMeaningful("no step with GPU activity has a step window"));
     }
 }

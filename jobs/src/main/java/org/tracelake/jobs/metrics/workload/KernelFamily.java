@@ -1,9 +1,14 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.AVERAGE_MEMORY_BANDWIDTH;
+import static org.tracelake.jobs.metrics.Metrics.CPU_OVERHEAD;
+import static org.tracelake.jobs.metrics.Metrics.DOMINANT_KERNEL_CONCENTRATION;
+import static org.tracelake.jobs.metrics.Metrics.KERNEL_BREAKDOWN;
+import static org.tracelake.jobs.metrics.Metrics.KERNEL_TIME_S;
+import static org.tracelake.jobs.metrics.Metrics.MEAN_SM_COVERAGE;
+import static org.tracelake.jobs.metrics.Metrics.MEMCPY_EXPOSED_PCT;
+import static org.tracelake.jobs.metrics.Metrics.MEMORY_TRANSFER_OVERHEAD;
+import static org.tracelake.jobs.metrics.Metrics.MOE_FRACTION;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
@@ -64,41 +69,32 @@ final class KernelFamily {
                             .thenComparing(Map.Entry::getKey, Comparator.nullsFirst(Comparator.naturalOrder())))
                     .orElseThrow();
             boolean timed = total > 0;
-            w.workloadRow(
-                    "dominant_kernel_concentration",
-                    null,
-                    timed ? 100.0 * top.getValue() / total : null,
-                    "%",
-                    timed ? STATUS_OK : STATUS_MISSING_INPUT,
-                    timed ? null : "every kernel has zero duration");
+            w.add(DOMINANT_KERNEL_CONCENTRATION
+                    .workload()
+                    .row(
+                            timed ? 100.0 * top.getValue() / total : null,
+                            timed ? STATUS_OK : STATUS_MISSING_INPUT,
+                            timed ? null : "every kernel has zero duration"));
             if (timed) {
-                w.ok(
-                        "dominant_kernel_concentration",
-                        null,
-                        100.0 * top.getValue() / total,
-                        "%",
-                        SCOPE_KEY,
-                        null,
-                        null,
-                        top.getKey() == null ? null : "name:" + top.getKey());
+                w.add(DOMINANT_KERNEL_CONCENTRATION
+                        .key(top.getKey() == null ? null : "name:" + top.getKey())
+                        .value(100.0 * top.getValue() / total));
             }
-            w.workloadRow(
-                    "moe_fraction",
-                    null,
-                    timed ? 100.0 * moe / total : null,
-                    "%",
-                    timed ? STATUS_OK : STATUS_MISSING_INPUT,
-                    timed ? null : "every kernel has zero duration");
+            w.add(MOE_FRACTION
+                    .workload()
+                    .row(
+                            timed ? 100.0 * moe / total : null,
+                            timed ? STATUS_OK : STATUS_MISSING_INPUT,
+                            timed ? null : "every kernel has zero duration"));
         }
         if (smKernels > 0) {
             boolean timed = smDur > 0;
-            w.workloadRow(
-                    "mean_sm_coverage",
-                    null,
-                    timed ? 100.0 * smWeighted / smDur : null,
-                    "%",
-                    timed ? STATUS_OK : STATUS_MISSING_INPUT,
-                    timed ? null : "every kernel with a \"blocks per SM\" arg has zero duration");
+            w.add(MEAN_SM_COVERAGE
+                    .workload()
+                    .row(
+                            timed ? 100.0 * smWeighted / smDur : null,
+                            timed ? STATUS_OK : STATUS_MISSING_INPUT,
+                            timed ? null : "every kernel with a \"blocks per SM\" arg has zero duration"));
         }
     }
 
@@ -118,20 +114,16 @@ final class KernelFamily {
             long s = r.whole.get(RankFactNames.CCL_EVENT_LAST) - r.whole.get(RankFactNames.CCL_EVENT_FIRST);
             pure += p;
             span += s;
-            if (s > 0) w.ok("memory_transfer_overhead", null, 100.0 * p / s, "%", SCOPE_RANK, r.rank, null, null);
+            if (s > 0) w.add(MEMORY_TRANSFER_OVERHEAD.at(r.rank).value(100.0 * p / s));
         }
         boolean ok = span > 0;
         String reason = ranksWithCopies == 0
                 ? "no copy kernel (cat kernel named memcpy, memset, copy_kernel, ...) on any rank; Kineto"
                         + " gpu_memcpy/gpu_memset events do not count (CCL-Bench reads only kernels): see memcpy_exposed_pct"
                 : ok ? null : "copy kernels span no time";
-        w.workloadRow(
-                "memory_transfer_overhead",
-                null,
-                ok ? round4(100.0 * pure / span) : null,
-                "%",
-                ok ? STATUS_OK : STATUS_MISSING_INPUT,
-                reason);
+        w.add(MEMORY_TRANSFER_OVERHEAD
+                .workload()
+                .row(ok ? round4(100.0 * pure / span) : null, ok ? STATUS_OK : STATUS_MISSING_INPUT, reason));
     }
 
     /** Spark's round(x, 4): half up, on the decimal value of the double. */
@@ -155,26 +147,22 @@ final class KernelFamily {
                 long s = r.whole.get(RankFactNames.POSITIVE_LAST) - r.whole.get(RankFactNames.POSITIVE_FIRST);
                 pure += p;
                 span += s;
-                if (s > 0) w.ok("memcpy_exposed_pct", null, 100.0 * p / s, "%", SCOPE_RANK, r.rank, null, null);
+                if (s > 0) w.add(MEMCPY_EXPOSED_PCT.at(r.rank).value(100.0 * p / s));
             }
             r.steps.forEach((step, f) -> {
                 Long sp = f.get(RankFactNames.COPY_PURE);
                 if (sp == null) return;
                 long s = f.get(RankFactNames.POSITIVE_LAST) - f.get(RankFactNames.POSITIVE_FIRST);
-                if (s > 0) w.ok("memcpy_exposed_pct", null, 100.0 * sp / s, "%", SCOPE_STEP, r.rank, step, null);
+                if (s > 0) w.add(MEMCPY_EXPOSED_PCT.step(r.rank, step).value(100.0 * sp / s));
             });
         }
         boolean ok = span > 0;
         String reason = ranksWithCopies == 0
                 ? "no copy activity (memcpy, memset or copy kernels) on any rank"
                 : ok ? null : "copy activity spans no time";
-        w.workloadRow(
-                "memcpy_exposed_pct",
-                null,
-                ok ? 100.0 * pure / span : null,
-                "%",
-                ok ? STATUS_OK : STATUS_MISSING_INPUT,
-                reason);
+        w.add(MEMCPY_EXPOSED_PCT
+                .workload()
+                .row(ok ? 100.0 * pure / span : null, ok ? STATUS_OK : STATUS_MISSING_INPUT, reason));
     }
 
     /** average_memory_bandwidth: over copy events with bytes > 0 and dur > 0, Σ bytes ÷ Σ dur (ns) = GB/s. */
@@ -190,7 +178,7 @@ final class KernelFamily {
             bytes += c.bytes();
             ns += c.ns();
         }
-        if (copies > 0) w.ok("average_memory_bandwidth", null, bytes / ns, "GB/s", SCOPE_WORKLOAD, null, null, null);
+        if (copies > 0) w.add(AVERAGE_MEMORY_BANDWIDTH.workload().value(bytes / ns));
     }
 
     /**
@@ -212,11 +200,11 @@ final class KernelFamily {
             totals.add(t.ns());
             total += t.ns();
             anyActivity |= t.any();
-            w.ok("kernel_time_s", null, t.ns() / 1e9, "s", SCOPE_RANK, r.rank, null, null);
+            w.add(KERNEL_TIME_S.at(r.rank).value(t.ns() / 1e9));
             t.byName().forEach((k, v) -> byName.merge(k, v, Long::sum));
             t.byCategory().forEach((k, v) -> byCategory.merge(k, v, Long::sum));
         }
-        if (total > 0) w.ok("kernel_time_s", null, Stats.mean(totals) / 1e9, "s", SCOPE_WORKLOAD, null, null, null);
+        if (total > 0) w.add(KERNEL_TIME_S.workload().value(Stats.mean(totals) / 1e9));
         List<Map.Entry<String, Long>> names = new ArrayList<>(byName.entrySet());
         names.sort(Comparator.comparing((Map.Entry<String, Long> e) -> -e.getValue())
                 .thenComparing(Map.Entry::getKey));
@@ -232,9 +220,9 @@ final class KernelFamily {
         }
         for (String[] k : keys) {
             long ns = k[1].equals("true") ? byCategory.get(k[0]) : keyNs.get(k[0]);
-            w.ok("kernel_time_s", null, ns / 1e9 / nRanks, "s", SCOPE_KEY, null, null, k[0]);
+            w.add(KERNEL_TIME_S.key(k[0]).value(ns / 1e9 / nRanks));
             if (anyActivity && total > 0) {
-                w.ok("kernel_breakdown", null, 100.0 * ns / total, "%", SCOPE_KEY, null, null, k[0]);
+                w.add(KERNEL_BREAKDOWN.key(k[0]).value(100.0 * ns / total));
             }
         }
         if (anyActivity && total > 0 && !byCategory.isEmpty()) {
@@ -242,15 +230,7 @@ final class KernelFamily {
                     .min(Comparator.comparing((Map.Entry<String, Long> e) -> -e.getValue())
                             .thenComparing(Map.Entry::getKey, Comparator.nullsFirst(Comparator.naturalOrder())))
                     .orElseThrow();
-            w.ok(
-                    "kernel_breakdown",
-                    null,
-                    100.0 * top.getValue() / total,
-                    "%",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    top.getKey());
+            w.add(KERNEL_BREAKDOWN.workload().keyed(top.getKey()).value(100.0 * top.getValue() / total));
         }
     }
 
@@ -272,17 +252,16 @@ final class KernelFamily {
             Double pct = span == 0 ? null : 100.0 * rt.ns() / span;
             if (pct != null) {
                 values.add(pct);
-                w.ok("cpu_overhead", null, pct, "%", SCOPE_RANK, r.rank, null, null);
+                w.add(CPU_OVERHEAD.at(r.rank).value(pct));
             }
         }
         if (!anyRank) return;
-        w.workloadRow(
-                "cpu_overhead",
-                null,
-                values.isEmpty() ? null : Stats.mean(values),
-                "%",
-                anyRuntime ? STATUS_OK : STATUS_MISSING_INPUT,
-                anyRuntime ? null : "no cuda_runtime/cuda_driver events in the traces");
+        w.add(CPU_OVERHEAD
+                .workload()
+                .row(
+                        values.isEmpty() ? null : Stats.mean(values),
+                        anyRuntime ? STATUS_OK : STATUS_MISSING_INPUT,
+                        anyRuntime ? null : "no cuda_runtime/cuda_driver events in the traces"));
     }
 
     static boolean equal(Object a, Object b) {

@@ -1,7 +1,6 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.KERNEL_STEP_TIME_MS;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,8 +16,6 @@ import org.tracelake.jobs.rank.RankSummary;
  */
 final class KernelStepFamily {
     private KernelStepFamily() {}
-
-    static final String METRIC = "kernel_step_time_ms";
 
     static void compute(Workload w) {
         long pairs = 0;
@@ -36,10 +33,10 @@ final class KernelStepFamily {
         }
         if (pairs == 0) return; // Gaps says why: no steps
         double per = 1e6 * pairs;
-        w.ok(METRIC, null, total / per, "ms", SCOPE_WORKLOAD, null, null, null);
+        w.add(KERNEL_STEP_TIME_MS.workload().value(total / per));
         for (Map.Entry<String, Long> e : byCategory.entrySet())
-            w.ok(METRIC, null, e.getValue() / per, "ms", SCOPE_KEY, null, null, e.getKey());
+            w.add(KERNEL_STEP_TIME_MS.key(e.getKey()).value(e.getValue() / per));
         for (Map.Entry<String, Long> e : byName.entrySet())
-            w.ok(METRIC, null, e.getValue() / per, "ms", SCOPE_KEY, null, null, "name:" + e.getKey());
+            w.add(KERNEL_STEP_TIME_MS.key("name:" + e.getKey()).value(e.getValue() / per));
     }
 }

@@ -1,8 +1,13 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
+import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE;
+import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_DEVICE;
+import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_EXPLAINED;
+import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_HOST;
+import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_UNEXPLAINED;
+import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_UPSTREAM;
+import static org.tracelake.jobs.metrics.Metrics.LATENESS_TOP_KERNEL;
 import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
-import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.tracelake.jobs.metrics.Figure;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.LeadInPart;
@@ -35,6 +41,10 @@ final class LatenessFamily {
     static final String UNEXPLAINED = "unexplained";
     /** The causes in the order ties between shares are broken. */
     static final List<String> CAUSES = List.of(DEVICE, HOST, UPSTREAM, UNEXPLAINED);
+
+    /** A rank's share of its late arrivals per cause, in CAUSES' order. */
+    private static final List<Figure> CAUSE_SHARES =
+            List.of(LATENESS_CAUSE_DEVICE, LATENESS_CAUSE_HOST, LATENESS_CAUSE_UPSTREAM, LATENESS_CAUSE_UNEXPLAINED);
 
     static void compute(Workload w) {
         Map<Workload.Member, Map<String, Long>> kernels = windows(w);
@@ -69,8 +79,8 @@ final class LatenessFamily {
             long n = 0;
             for (long x : counts) n += x;
             for (int k = 0; k < CAUSES.size(); k++)
-                w.ok("lateness_cause", CAUSES.get(k), (double) counts[k] / n, "fraction", SCOPE_RANK, rank, null, null);
-            w.ok("lateness_cause", "explained_instances", (double) n, "count", SCOPE_RANK, rank, null, null);
+                w.add(CAUSE_SHARES.get(k).at(rank).value((double) counts[k] / n));
+            w.add(LATENESS_CAUSE_EXPLAINED.at(rank).value((double) n));
         });
         Integer straggler = stragglerRank(w);
         straggler(w, straggler, byRank);
@@ -153,16 +163,13 @@ final class LatenessFamily {
     private static void straggler(Workload w, Integer straggler, Map<Integer, long[]> byRank) {
         long[] counts = straggler == null ? null : byRank.get(straggler);
         if (counts == null) {
-            w.workloadRow(
-                    "lateness_cause",
-                    null,
-                    null,
-                    "fraction",
-                    STATUS_NOT_MEANINGFUL,
-                    straggler == null
-                            ? "no straggler rank (straggler_lag names none)"
-                            : "the straggler, rank " + straggler + ", arrived last at no collective instance with a"
-                                    + " lag of at least 10 us");
+            w.add(LATENESS_CAUSE
+                    .workload()
+                    .notMeaningful(
+                            straggler == null
+                                    ? "no straggler rank (straggler_lag names none)"
+                                    : "the straggler, rank " + straggler + ", arrived last at no collective instance"
+                                            + " with a lag of at least 10 us"));
             return;
         }
         long n = 0;
@@ -171,15 +178,7 @@ final class LatenessFamily {
             n += counts[k];
             if (counts[k] > counts[best]) best = k; // ties: the earlier cause of CAUSES stays
         }
-        w.ok(
-                "lateness_cause",
-                null,
-                (double) counts[best] / n,
-                "fraction",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                CAUSES.get(best));
+        w.add(LATENESS_CAUSE.workload().keyed(CAUSES.get(best)).value((double) counts[best] / n));
     }
 
     /**
@@ -214,18 +213,15 @@ final class LatenessFamily {
         for (Map.Entry<String, Long> e : excess.entrySet())
             if (top == null || e.getValue() > excess.get(top)) top = e.getKey();
         if (!any || top == null) {
-            w.workloadRow(
-                    "lateness_top_kernel",
-                    null,
-                    null,
-                    "us",
-                    STATUS_NOT_MEANINGFUL,
-                    straggler == null
-                            ? "no straggler rank (straggler_lag names none)"
-                            : "the straggler, rank " + straggler + ", was never late because its GPU had more work"
-                                    + " (no device-caused late arrival)");
+            w.add(LATENESS_TOP_KERNEL
+                    .workload()
+                    .notMeaningful(
+                            straggler == null
+                                    ? "no straggler rank (straggler_lag names none)"
+                                    : "the straggler, rank " + straggler + ", was never late because its GPU had more"
+                                            + " work (no device-caused late arrival)"));
             return;
         }
-        w.ok("lateness_top_kernel", null, excess.get(top) / 1e3, "us", SCOPE_WORKLOAD, null, null, top);
+        w.add(LATENESS_TOP_KERNEL.workload().keyed(top).value(excess.get(top) / 1e3));
     }
 }

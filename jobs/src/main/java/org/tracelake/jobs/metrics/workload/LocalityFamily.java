@@ -1,13 +1,14 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.COMM_LOCALITY;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Where;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.RankSummary;
 
@@ -65,39 +66,24 @@ final class LocalityFamily {
             }
         }
         if (all.n == 0) return;
-        byKind.forEach((kind, s) -> rows(w, s, SCOPE_KEY, kind));
-        rows(w, all, SCOPE_WORKLOAD, null);
+        byKind.forEach((kind, s) -> rows(w, s, Where.key(kind)));
+        rows(w, all, Where.workload());
     }
 
-    private static void rows(Workload w, Sums s, String scope, String key) {
+    private static final Figure INTER_BYTES = COMM_LOCALITY.figure("inter_node_bytes");
+    private static final Figure INTRA_BYTES = COMM_LOCALITY.figure("intra_node_bytes");
+    private static final Figure INTER_MS = COMM_LOCALITY.figure("inter_node_time_ms");
+    private static final Figure INTRA_MS = COMM_LOCALITY.figure("intra_node_time_ms");
+
+    private static void rows(Workload w, Sums s, Where where) {
         String mode = s.nWorld == 0
                 ? "mode=pg_ranks"
                 : "mode=world (" + s.nWorld + " of " + s.n + " instances name no process-group ranks)";
         String unsized = s.nUnsized > 0 ? "; " + s.nUnsized + " of " + s.n + " instances have no known size" : "";
         String bytesStatus = s.nUnsized > 0 ? STATUS_PARTIAL : STATUS_OK;
-        w.row(
-                "comm_locality",
-                "inter_node_bytes",
-                (double) s.interBytes,
-                "bytes",
-                scope,
-                null,
-                null,
-                key,
-                bytesStatus,
-                mode + unsized);
-        w.row(
-                "comm_locality",
-                "intra_node_bytes",
-                (double) s.intraBytes,
-                "bytes",
-                scope,
-                null,
-                null,
-                key,
-                bytesStatus,
-                mode + unsized);
-        w.row("comm_locality", "inter_node_time_ms", s.interNs / 1e6, "ms", scope, null, null, key, STATUS_OK, mode);
-        w.row("comm_locality", "intra_node_time_ms", s.intraNs / 1e6, "ms", scope, null, null, key, STATUS_OK, mode);
+        w.add(INTER_BYTES.at(where).row((double) s.interBytes, bytesStatus, mode + unsized));
+        w.add(INTRA_BYTES.at(where).row((double) s.intraBytes, bytesStatus, mode + unsized));
+        w.add(INTER_MS.at(where).row(s.interNs / 1e6, STATUS_OK, mode));
+        w.add(INTRA_MS.at(where).row(s.intraNs / 1e6, STATUS_OK, mode));
     }
 }

@@ -1,15 +1,20 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
-import static org.tracelake.schemas.MetricSchema.STATUS_NOT_APPLICABLE;
-import static org.tracelake.schemas.MetricSchema.STATUS_OK;
+import static org.tracelake.jobs.metrics.Metrics.AGGREGATE_GPU_UTILIZATION;
+import static org.tracelake.jobs.metrics.Metrics.COMM_COMP_OVERLAP;
+import static org.tracelake.jobs.metrics.Metrics.COMPUTE_COMM_OVERLAP;
+import static org.tracelake.jobs.metrics.Metrics.GPU_UTILIZATION;
+import static org.tracelake.jobs.metrics.Metrics.GPU_UTILIZATION_IDLE_MS;
+import static org.tracelake.jobs.metrics.Metrics.PIPELINE_BUBBLE;
+import static org.tracelake.jobs.metrics.Metrics.TIME_BREAKDOWN;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Where;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankSummary;
 
@@ -20,15 +25,26 @@ import org.tracelake.jobs.rank.RankSummary;
 final class OverlapFamily {
     private OverlapFamily() {}
 
-    private static final String[] FIGURES = {
-        "overlap_ratio_of_comm",
-        "overlap_ratio_of_comp",
-        "comm_time_ms",
-        "comp_time_ms",
-        "overlap_time_ms",
-        "exposed_comm_ms"
-    };
-    private static final String[] UNITS = {"ratio", "ratio", "ms", "ms", "ms", "ms"};
+    /** comm_comp_overlap's figures, in the order of {@link #overlapFigures}. */
+    private static final List<Figure> FIGURES = Stream.of(
+                    "overlap_ratio_of_comm",
+                    "overlap_ratio_of_comp",
+                    "comm_time_ms",
+                    "comp_time_ms",
+                    "overlap_time_ms",
+                    "exposed_comm_ms")
+            .map(COMM_COMP_OVERLAP::figure)
+            .toList();
+
+    /** time_breakdown's figures, in the order timeBreakdown computes them. */
+    private static final List<Figure> BREAKDOWN = Stream.of(
+                    "compute_ms", "exposed_comm_ms", "exposed_copy_ms", "idle_ms", "span_ms")
+            .map(TIME_BREAKDOWN::figure)
+            .toList();
+
+    private static final Figure BUBBLE_RATIO = PIPELINE_BUBBLE.figure("bubble_ratio");
+    private static final Figure BUBBLE_TIME = PIPELINE_BUBBLE.figure("bubble_time_ms");
+    private static final Figure BUBBLE_TOTAL = PIPELINE_BUBBLE.figure("total_time_ms");
 
     static void compute(Workload w) {
         commCompOverlap(w);
@@ -54,44 +70,35 @@ final class OverlapFamily {
 
     /** comm_comp_overlap per rank and per step; workload = the mean over ranks (ratios over ranks that communicate). */
     private static void commCompOverlap(Workload w) {
-        Map<String, List<Double>> workload = new LinkedHashMap<>();
-        for (String f : FIGURES) workload.put(f, new ArrayList<>());
+        Map<Figure, List<Double>> workload = new LinkedHashMap<>();
+        for (Figure f : FIGURES) workload.put(f, new ArrayList<>());
         for (RankSummary r : w.ranks) {
             if (r.whole.containsKey(RankFactNames.GPU_FIRST)) {
                 Double[] v = overlapFigures(r.whole);
                 boolean communicates = r.whole.getOrDefault(RankFactNames.COMM_UNION, 0L) > 0;
-                for (int i = 0; i < FIGURES.length; i++) {
-                    emit(w, FIGURES[i], v[i], UNITS[i], SCOPE_RANK, r.rank, null);
+                for (int i = 0; i < FIGURES.size(); i++) {
+                    emit(w, FIGURES.get(i), v[i], Where.rank(r.rank));
                     if (v[i] != null && (i >= 2 || communicates))
-                        workload.get(FIGURES[i]).add(v[i]);
+                        workload.get(FIGURES.get(i)).add(v[i]);
                 }
             }
             r.steps.forEach((step, f) -> {
                 if (!f.containsKey(RankFactNames.GPU_UNION)) return;
                 Double[] v = overlapFigures(f);
-                for (int i = 0; i < FIGURES.length; i++) emit(w, FIGURES[i], v[i], UNITS[i], SCOPE_STEP, r.rank, step);
+                for (int i = 0; i < FIGURES.size(); i++) emit(w, FIGURES.get(i), v[i], Where.step(r.rank, step));
             });
         }
-        for (int i = 0; i < FIGURES.length; i++) {
-            List<Double> values = workload.get(FIGURES[i]);
-            if (!values.isEmpty()) {
-                w.ok("comm_comp_overlap", FIGURES[i], Stats.mean(values), UNITS[i], SCOPE_WORKLOAD, null, null, null);
-            }
+        for (Figure f : FIGURES) {
+            List<Double> values = workload.get(f);
+            if (!values.isEmpty()) w.add(f.workload().value(Stats.mean(values)));
         }
     }
 
-    private static void emit(Workload w, String figure, Double value, String unit, String scope, int rank, Long step) {
-        w.row(
-                "comm_comp_overlap",
-                figure,
-                value,
-                unit,
-                scope,
-                rank,
-                step,
-                null,
-                value == null ? STATUS_NOT_APPLICABLE : STATUS_OK,
-                value == null ? "no communication (or no computation) on this rank" : null);
+    private static void emit(Workload w, Figure figure, Double value, Where where) {
+        w.add(
+                value == null
+                        ? figure.at(where).notApplicable("no communication (or no computation) on this rank")
+                        : figure.at(where).value(value));
     }
 
     /**
@@ -99,9 +106,8 @@ final class OverlapFamily {
      * communication |U_comm| − O, exposed copies |U_gpu| − |U_compute ∪ U_comm|, idle span − |U_gpu|.
      */
     private static void timeBreakdown(Workload w) {
-        String[] figures = {"compute_ms", "exposed_comm_ms", "exposed_copy_ms", "idle_ms", "span_ms"};
         List<List<Double>> workload = new ArrayList<>();
-        for (int i = 0; i < figures.length; i++) workload.add(new ArrayList<>());
+        for (int i = 0; i < BREAKDOWN.size(); i++) workload.add(new ArrayList<>());
         for (RankSummary r : w.ranks) {
             Map<String, Long> f = r.whole;
             if (!f.containsKey(RankFactNames.GPU_FIRST)) continue;
@@ -112,14 +118,14 @@ final class OverlapFamily {
             long span = f.get(RankFactNames.GPU_LAST) - f.get(RankFactNames.GPU_FIRST);
             double[] v = {comp / 1e6, (comm - o) / 1e6, (gpu - (comp + comm - o)) / 1e6, (span - gpu) / 1e6, span / 1e6
             };
-            for (int i = 0; i < figures.length; i++) {
-                w.ok("time_breakdown", figures[i], v[i], "ms", SCOPE_RANK, r.rank, null, null);
+            for (int i = 0; i < BREAKDOWN.size(); i++) {
+                w.add(BREAKDOWN.get(i).at(r.rank).value(v[i]));
                 workload.get(i).add(v[i]);
             }
         }
-        for (int i = 0; i < figures.length; i++) {
+        for (int i = 0; i < BREAKDOWN.size(); i++) {
             if (!workload.get(i).isEmpty()) {
-                w.ok("time_breakdown", figures[i], Stats.mean(workload.get(i)), "ms", SCOPE_WORKLOAD, null, null, null);
+                w.add(BREAKDOWN.get(i).workload().value(Stats.mean(workload.get(i))));
             }
         }
     }
@@ -143,10 +149,9 @@ final class OverlapFamily {
             if (!any || comm <= 0) continue;
             double pct = 100.0 * overlap / comm;
             values.add(pct);
-            w.ok("compute_comm_overlap", null, pct, "%", SCOPE_RANK, r.rank, null, null);
+            w.add(COMPUTE_COMM_OVERLAP.at(r.rank).value(pct));
         }
-        if (!values.isEmpty())
-            w.ok("compute_comm_overlap", null, Stats.mean(values), "%", SCOPE_WORKLOAD, null, null, null);
+        if (!values.isEmpty()) w.add(COMPUTE_COMM_OVERLAP.workload().value(Stats.mean(values)));
     }
 
     /** gpu_utilization (all GPU activity) and aggregate_gpu_utilization (CCL-Bench: kernels only), per rank and step. */
@@ -161,28 +166,28 @@ final class OverlapFamily {
             if (span > 0) {
                 double pct = 100.0 * busy / span;
                 gpu.add(pct);
-                w.ok("gpu_utilization", null, pct, "%", SCOPE_RANK, r.rank, null, null);
+                w.add(GPU_UTILIZATION.at(r.rank).value(pct));
             }
-            w.ok("gpu_utilization", "idle_ms", (span - busy) / 1e6, "ms", SCOPE_RANK, r.rank, null, null);
+            w.add(GPU_UTILIZATION_IDLE_MS.at(r.rank).value((span - busy) / 1e6));
             Long kernelBusy = f.get(RankFactNames.KERNEL_UNION);
             if (kernelBusy != null) {
                 long kernelSpan = f.get(RankFactNames.KERNEL_LAST) - f.get(RankFactNames.KERNEL_FIRST);
                 if (kernelSpan > 0) {
                     double pct = 100.0 * kernelBusy / kernelSpan;
                     kernels.add(pct);
-                    w.ok("aggregate_gpu_utilization", null, pct, "%", SCOPE_RANK, r.rank, null, null);
+                    w.add(AGGREGATE_GPU_UTILIZATION.at(r.rank).value(pct));
                 }
             }
         }
-        if (!gpu.isEmpty()) w.ok("gpu_utilization", null, Stats.mean(gpu), "%", SCOPE_WORKLOAD, null, null, null);
+        if (!gpu.isEmpty()) w.add(GPU_UTILIZATION.workload().value(Stats.mean(gpu)));
         if (!kernels.isEmpty()) {
-            w.ok("aggregate_gpu_utilization", null, Stats.mean(kernels), "%", SCOPE_WORKLOAD, null, null, null);
+            w.add(AGGREGATE_GPU_UTILIZATION.workload().value(Stats.mean(kernels)));
         }
         for (RankSummary r : w.ranks) {
             forEachWindow(
                     r,
                     (step, dur, inWindow) ->
-                            w.ok("gpu_utilization", null, 100.0 * inWindow / dur, "%", SCOPE_STEP, r.rank, step, null));
+                            w.add(GPU_UTILIZATION.step(r.rank, step).value(100.0 * inWindow / dur)));
         }
     }
 
@@ -201,19 +206,24 @@ final class OverlapFamily {
                 double ratio = Math.max(0.0, 1.0 - (double) busy / span);
                 double bubble = Math.max(0L, span - busy) / 1e6;
                 double total = span / 1e6;
-                w.ok("pipeline_bubble", "bubble_ratio", ratio, "ratio", SCOPE_STEP, r.rank, step, "gaps");
-                w.ok("pipeline_bubble", "bubble_time_ms", bubble, "ms", SCOPE_STEP, r.rank, step, "gaps");
-                w.ok("pipeline_bubble", "total_time_ms", total, "ms", SCOPE_STEP, r.rank, step, "gaps");
+                Where where = Where.step(r.rank, step).keyed(GAPS);
+                w.add(BUBBLE_RATIO.at(where).value(ratio));
+                w.add(BUBBLE_TIME.at(where).value(bubble));
+                w.add(BUBBLE_TOTAL.at(where).value(total));
                 ratios.add(ratio);
                 bubbles.add(bubble);
                 totals.add(total);
             });
         }
         if (ratios.isEmpty()) return;
-        w.ok("pipeline_bubble", "bubble_ratio", Stats.mean(ratios), "ratio", SCOPE_WORKLOAD, null, null, "gaps");
-        w.ok("pipeline_bubble", "bubble_time_ms", Stats.mean(bubbles), "ms", SCOPE_WORKLOAD, null, null, "gaps");
-        w.ok("pipeline_bubble", "total_time_ms", Stats.mean(totals), "ms", SCOPE_WORKLOAD, null, null, "gaps");
+        Where where = Where.workload().keyed(GAPS);
+        w.add(BUBBLE_RATIO.at(where).value(Stats.mean(ratios)));
+        w.add(BUBBLE_TIME.at(where).value(Stats.mean(bubbles)));
+        w.add(BUBBLE_TOTAL.at(where).value(Stats.mean(totals)));
     }
+
+    /** pipeline_bubble's key: the bubble is measured as the gaps in GPU activity (METRICS.md §4). */
+    private static final String GAPS = "gaps";
 
     interface WindowVisitor {
         void visit(long step, long dur, long gpuInWindow);

@@ -1,10 +1,12 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.MISSING_GPU_ACTIVITIES;
+import static org.tracelake.jobs.metrics.Metrics.STREAM_OVERRUN_MS;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
+import java.util.List;
 import java.util.Locale;
+import org.tracelake.jobs.metrics.Figure;
 import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
 import org.tracelake.jobs.rank.LaunchLedger.MissingLaunches;
 import org.tracelake.jobs.rank.RankSummary;
@@ -34,8 +36,8 @@ final class ProfilerHazardFamily {
             if (!r.part(KernelTime.class).any()) continue;
             any = true;
             Clipped c = r.part(Clipped.class);
-            w.ok(OVERRUN, null, c.ns() / 1e6, "ms", SCOPE_RANK, r.rank, null, null);
-            w.ok(OVERRUN, "activities", (double) c.activities(), "count", SCOPE_RANK, r.rank, null, null);
+            w.add(STREAM_OVERRUN_MS.at(r.rank).value(c.ns() / 1e6));
+            w.add(OVERRUN_ACTIVITIES.at(r.rank).value((double) c.activities()));
             ms += c.ns() / 1e6;
             activities += c.activities();
         }
@@ -48,8 +50,8 @@ final class ProfilerHazardFamily {
                                 + " each was clipped there, so kernel times count each stream's time once",
                         activities,
                         ms);
-        w.row(OVERRUN, null, ms, "ms", SCOPE_WORKLOAD, null, null, null, STATUS_OK, reason);
-        w.row(OVERRUN, "activities", (double) activities, "count", SCOPE_WORKLOAD, null, null, null, STATUS_OK, reason);
+        w.add(STREAM_OVERRUN_MS.workload().row(ms, STATUS_OK, reason));
+        w.add(OVERRUN_ACTIVITIES.workload().row((double) activities, STATUS_OK, reason));
     }
 
     private static void missingActivities(Workload w) {
@@ -60,9 +62,7 @@ final class ProfilerHazardFamily {
             long[] m = r.part(MissingLaunches.class).counts();
             if (m == null) continue;
             any = true;
-            w.ok(MISSING, null, (double) m[0], "count", SCOPE_RANK, r.rank, null, null);
-            w.ok(MISSING, "at_start", (double) m[1], "count", SCOPE_RANK, r.rank, null, null);
-            w.ok(MISSING, "at_end", (double) m[2], "count", SCOPE_RANK, r.rank, null, null);
+            for (int i = 0; i < 3; i++) w.add(MISSING.get(i).at(r.rank).value((double) m[i]));
             for (int i = 0; i < 3; i++) sum[i] += m[i];
             if (m[1] > 0)
                 ranksAtStart.append(ranksAtStart.length() == 0 ? "" : ", ").append(r.rank);
@@ -80,11 +80,14 @@ final class ProfilerHazardFamily {
             reason = sum[2] + " kernel launches after the last recorded kernel have no GPU activity: they still ran"
                     + " when the profile stopped";
         }
-        w.row(MISSING, null, (double) sum[0], "count", SCOPE_WORKLOAD, null, null, null, STATUS_OK, reason);
-        w.row(MISSING, "at_start", (double) sum[1], "count", SCOPE_WORKLOAD, null, null, null, STATUS_OK, reason);
-        w.row(MISSING, "at_end", (double) sum[2], "count", SCOPE_WORKLOAD, null, null, null, STATUS_OK, reason);
+        for (int i = 0; i < 3; i++) w.add(MISSING.get(i).workload().row((double) sum[i], STATUS_OK, reason));
     }
 
-    private static final String OVERRUN = "stream_overrun_ms";
-    private static final String MISSING = "missing_gpu_activities";
+    private static final Figure OVERRUN_ACTIVITIES = STREAM_OVERRUN_MS.figure("activities");
+
+    /** missing_gpu_activities' figures in the order of MissingLaunches' counts: all, at the start, at the end. */
+    private static final List<Figure> MISSING = List.of(
+            MISSING_GPU_ACTIVITIES.figure(null),
+            MISSING_GPU_ACTIVITIES.figure("at_start"),
+            MISSING_GPU_ACTIVITIES.figure("at_end"));
 }

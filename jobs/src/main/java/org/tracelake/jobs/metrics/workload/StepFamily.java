@@ -1,8 +1,12 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_STEP;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.AVG_STEP_TIME;
+import static org.tracelake.jobs.metrics.Metrics.ITER_TIME;
+import static org.tracelake.jobs.metrics.Metrics.ITER_TIME_OF_STEP;
+import static org.tracelake.jobs.metrics.Metrics.MFU;
+import static org.tracelake.jobs.metrics.Metrics.THROUGHPUT_TOKENS;
+import static org.tracelake.jobs.metrics.Metrics.TPOT;
+import static org.tracelake.jobs.metrics.Metrics.TTFT;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_NOT_APPLICABLE;
 import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
@@ -12,6 +16,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
+import org.tracelake.jobs.metrics.Where;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.StepNames;
@@ -77,34 +84,40 @@ final class StepFamily {
             List<Long> durs = new ArrayList<>();
             List<Long> trimmed = new ArrayList<>();
             for (Window s : windows) {
-                w.ok("iter_time", null, s.dur() / 1e6, "ms", SCOPE_STEP, r.rank, s.step(), null);
+                w.add(ITER_TIME_OF_STEP.step(r.rank, s.step()).value(s.dur() / 1e6));
                 gpuSpan(w, r, s.step());
                 durs.add(s.dur());
                 if (s.trimmed()) trimmed.add(s.dur());
             }
-            if (!durs.isEmpty()) iterStats(w, durs, SCOPE_RANK, r.rank);
+            if (!durs.isEmpty()) iterStats(w, durs, Where.rank(r.rank));
             all.addAll(durs);
             if (!trimmed.isEmpty()) {
                 double seconds = Stats.mean(trimmed) / 1e9;
                 stepSeconds.add(seconds);
-                w.ok("avg_step_time", null, seconds, "s", SCOPE_RANK, r.rank, null, null);
+                w.add(AVG_STEP_TIME.at(r.rank).value(seconds));
             }
         }
-        if (!all.isEmpty()) iterStats(w, all, SCOPE_WORKLOAD, null);
+        if (!all.isEmpty()) iterStats(w, all, Where.workload());
         Double stepS = stepSeconds.isEmpty() ? null : Stats.mean(stepSeconds);
-        if (stepS != null) w.ok("avg_step_time", null, stepS, "s", SCOPE_WORKLOAD, null, null, null);
+        if (stepS != null) w.add(AVG_STEP_TIME.workload().value(stepS));
         throughput(w, stepS);
         mfu(w, stepS);
         inference(w);
     }
 
-    private static void iterStats(Workload w, List<Long> durs, String scope, Integer rank) {
+    private static final Figure ITER_AVG = ITER_TIME.figure("avg_ms");
+    private static final Figure ITER_MIN = ITER_TIME.figure("min_ms");
+    private static final Figure ITER_MAX = ITER_TIME.figure("max_ms");
+    private static final Figure ITER_STD = ITER_TIME.figure("std_ms");
+    private static final Figure GPU_SPAN = ITER_TIME.figure("gpu_span_ms");
+
+    private static void iterStats(Workload w, List<Long> durs, Where where) {
         long min = durs.stream().mapToLong(Long::longValue).min().getAsLong();
         long max = durs.stream().mapToLong(Long::longValue).max().getAsLong();
-        w.ok("iter_time", "avg_ms", Stats.mean(durs) / 1e6, "ms", scope, rank, null, null);
-        w.ok("iter_time", "min_ms", min / 1e6, "ms", scope, rank, null, null);
-        w.ok("iter_time", "max_ms", max / 1e6, "ms", scope, rank, null, null);
-        w.ok("iter_time", "std_ms", Stats.stddevPop(durs) / 1e6, "ms", scope, rank, null, null);
+        w.add(ITER_AVG.at(where).value(Stats.mean(durs) / 1e6));
+        w.add(ITER_MIN.at(where).value(min / 1e6));
+        w.add(ITER_MAX.at(where).value(max / 1e6));
+        w.add(ITER_STD.at(where).value(Stats.stddevPop(durs) / 1e6));
     }
 
     /** Why the card's tokens per second cannot be computed, or null. */
@@ -128,24 +141,21 @@ final class StepFamily {
         if (!c.isTraining()) return;
         String reason = tokensReason(w, stepS);
         Double tokens = tokensPerS(c, stepS);
-        w.workloadRow(
-                "throughput_tokens",
-                "tokens_per_s",
-                reason == null ? tokens : null,
-                "tokens/s",
-                reason == null ? STATUS_OK : STATUS_MISSING_INPUT,
-                reason);
+        w.add(THROUGHPUT_TOKENS
+                .figure("tokens_per_s")
+                .workload()
+                .row(reason == null ? tokens : null, reason == null ? STATUS_OK : STATUS_MISSING_INPUT, reason));
         String perGpuReason = reason != null
                 ? reason
                 : c.deviceCount() == null || c.deviceCount() <= 0 ? "card lacks hardware.xpu_spec.total_count" : null;
         Double perGpu = tokens == null || c.deviceCount() == null ? null : tokens / c.deviceCount();
-        w.workloadRow(
-                "throughput_tokens",
-                "tokens_per_s_per_gpu",
-                perGpuReason == null ? perGpu : null,
-                "tokens/s",
-                perGpuReason == null ? STATUS_OK : STATUS_MISSING_INPUT,
-                perGpuReason);
+        w.add(THROUGHPUT_TOKENS
+                .figure("tokens_per_s_per_gpu")
+                .workload()
+                .row(
+                        perGpuReason == null ? perGpu : null,
+                        perGpuReason == null ? STATUS_OK : STATUS_MISSING_INPUT,
+                        perGpuReason));
     }
 
     /**
@@ -184,7 +194,7 @@ final class StepFamily {
         if (reason == null && value > 100) {
             reason = "above 100 %: the card's model size, batch or sequence length do not match the profiled step time";
         }
-        w.row("mfu", null, value, "%", SCOPE_WORKLOAD, null, null, null, status, reason);
+        w.add(MFU.workload().row(value, status, reason));
     }
 
     /**
@@ -215,21 +225,21 @@ final class StepFamily {
             String ttftGap = ttftGap(w.card, firstName);
             if (ttftGap == null) {
                 ttfts.add(ttft);
-                w.ok("ttft", null, ttft, "s", SCOPE_RANK, r.rank, null, null);
+                w.add(TTFT.at(r.rank).value(ttft));
             } else {
                 if (noPrefill == null) noPrefill = ttftGap + " (rank " + r.rank + ")";
-                w.row("ttft", null, null, "s", SCOPE_RANK, r.rank, null, null, STATUS_NOT_MEANINGFUL, ttftGap);
+                w.add(TTFT.at(r.rank).notMeaningful(ttftGap));
             }
             if (!middle.isEmpty()) {
                 double tpot = Stats.mean(middle) / 1e9;
                 tpots.add(tpot);
-                w.ok("tpot", null, tpot, "s", SCOPE_RANK, r.rank, null, null);
+                w.add(TPOT.at(r.rank).value(tpot));
             }
         }
         Double ttft = anyRank && !ttfts.isEmpty() ? Stats.mean(ttfts) : null;
         Double tpot = anyRank && !tpots.isEmpty() ? Stats.mean(tpots) : null;
-        latency(w, "ttft", ttft, anyRank, noPrefill, singleStep);
-        latency(w, "tpot", tpot, anyRank, noPrefill, singleStep);
+        latency(w, TTFT, ttft, anyRank, noPrefill, singleStep);
+        latency(w, TPOT, tpot, anyRank, noPrefill, singleStep);
     }
 
     /**
@@ -250,34 +260,24 @@ final class StepFamily {
 
     /** A workload row of ttft or tpot: one reason, the condition that failed (METRICS.md §4). */
     private static void latency(
-            Workload w, String metric, Double value, boolean anyRank, String noPrefill, String singleStep) {
+            Workload w, Metric metric, Double value, boolean anyRank, String noPrefill, String singleStep) {
         Long outputLen = w.card.outputLen();
         String reason = null;
         String status = STATUS_MISSING_INPUT;
-        if (metric.equals("tpot") && outputLen != null && outputLen <= 1) {
+        if (metric == TPOT && outputLen != null && outputLen <= 1) {
             reason = "card output_len is " + outputLen + ": no decode steps";
             status = STATUS_NOT_APPLICABLE;
         } else if (!anyRank) {
             reason = "no inference step annotations (execute_context_*, run_batch, $core.py:331 step) on any rank: "
                     + noSteps(w);
-        } else if (value == null && metric.equals("ttft")) {
+        } else if (value == null && metric == TTFT) {
             reason = noPrefill;
             status = STATUS_NOT_MEANINGFUL;
         } else if (value == null) {
             reason = "every rank has a single inference step (" + singleStep + "): tpot is the mean of the steps after"
                     + " the first, and there are none";
         }
-        w.row(
-                metric,
-                null,
-                reason == null ? value : null,
-                "s",
-                SCOPE_WORKLOAD,
-                null,
-                null,
-                null,
-                reason == null ? STATUS_OK : status,
-                reason);
+        w.add(metric.workload().row(reason == null ? value : null, reason == null ? STATUS_OK : status, reason));
     }
 
     /**
@@ -290,7 +290,7 @@ final class StepFamily {
         Long spanEnd = f == null ? null : f.get(RankFactNames.GPU_SPAN_END);
         Long start = f == null ? null : f.get(RankFactNames.WINDOW_START);
         if (spanEnd != null && start != null) {
-            w.ok("iter_time", "gpu_span_ms", (spanEnd - start) / 1e6, "ms", SCOPE_STEP, r.rank, step, null);
+            w.add(GPU_SPAN.step(r.rank, step).value((spanEnd - start) / 1e6));
         }
     }
 

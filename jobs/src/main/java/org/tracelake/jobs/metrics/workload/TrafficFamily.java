@@ -1,6 +1,6 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
+import static org.tracelake.jobs.metrics.Metrics.TRAFFIC_DISTRIBUTION;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
@@ -52,17 +52,14 @@ final class TrafficFamily {
         if (!any) return;
         for (String p : PARALLELISMS) {
             long[] s = sums.get(p);
-            w.row(
-                    "traffic_distribution",
-                    p + "_bytes",
-                    (double) s[0],
-                    "bytes",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    heuristic ? "heuristic" : "pg_ranks",
-                    s[2] > 0 ? STATUS_PARTIAL : STATUS_OK,
-                    s[2] > 0 ? s[2] + " of " + s[1] + " communication activities have no known size" : null);
+            w.add(TRAFFIC_DISTRIBUTION
+                    .figure(p + "_bytes")
+                    .workload()
+                    .keyed(heuristic ? "heuristic" : "pg_ranks")
+                    .row(
+                            (double) s[0],
+                            s[2] > 0 ? STATUS_PARTIAL : STATUS_OK,
+                            s[2] > 0 ? s[2] + " of " + s[1] + " communication activities have no known size" : null));
         }
     }
 

@@ -1,9 +1,9 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_KEY;
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
-import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
-import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
+import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_WAIT;
+import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_WAIT_FIRST_ARRIVAL_SHARE;
+import static org.tracelake.jobs.metrics.Metrics.WAIT_FREE_BUSBW_GBPS;
+import static org.tracelake.jobs.metrics.Metrics.WAIT_FREE_BUSBW_INSTANCE;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.tracelake.jobs.metrics.Figure;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.udfs.BusBandwidth;
 import org.tracelake.udfs.CollectiveKind;
@@ -42,14 +43,22 @@ final class WaitFamily {
     private WaitFamily() {}
 
     /** A figure of wait_free_busbw_gbps per kind: a percentile of the bus bandwidths, or of the algorithm ones. */
-    private record Figure(String name, double percentile, boolean algbw) {}
+    private record Percentile(Figure figure, double percentile, boolean algbw) {
+        Percentile(String figure, double percentile, boolean algbw) {
+            this(WAIT_FREE_BUSBW_GBPS.figure(figure), percentile, algbw);
+        }
+    }
 
     /** The figures in the order their rows are written. */
-    private static final List<Figure> FIGURES = List.of(
-            new Figure("median", 0.5, false),
-            new Figure("p10", 0.1, false),
-            new Figure("p90", 0.9, false),
-            new Figure("algbw_median", 0.5, true));
+    private static final List<Percentile> FIGURES = List.of(
+            new Percentile("median", 0.5, false),
+            new Percentile("p10", 0.1, false),
+            new Percentile("p90", 0.9, false),
+            new Percentile("algbw_median", 0.5, true));
+
+    private static final Figure WAIT_TOTAL = COLLECTIVE_WAIT.figure("total_ms");
+    private static final Figure WAIT_MEAN = COLLECTIVE_WAIT.figure("mean_us");
+    private static final Figure MOST_WAITING = COLLECTIVE_WAIT.figure("most_waiting_rank");
 
     /** An instance of the join with its members. */
     private record Matched(Workload.Instance instance, List<Workload.Member> members) {
@@ -107,18 +116,10 @@ final class WaitFamily {
                 double[] bytes = splitTraffic(m, pairs.get(id(i.matchKey(), i.k())));
                 if (bytes == null) {
                     unevenUnsized.merge(i.kind(), 1, Integer::sum);
-                    w.row(
-                            "wait_free_busbw_gbps",
-                            "instance",
-                            null,
-                            "GB/s",
-                            SCOPE_KEY,
-                            null,
-                            null,
-                            i.matchKey() + " k=" + i.k(),
-                            STATUS_NOT_MEANINGFUL,
-                            "an uneven all_to_all (its ranks' in and out bytes differ) without split sizes on every rank:"
-                                    + " no bus size S to time");
+                    w.add(WAIT_FREE_BUSBW_INSTANCE
+                            .key(i.matchKey() + " k=" + i.k())
+                            .notMeaningful("an uneven all_to_all (its ranks' in and out bytes differ) without split"
+                                    + " sizes on every rank: no bus size S to time"));
                     continue;
                 }
                 busbw.computeIfAbsent(i.kind(), x -> new ArrayList<>()).add(bytes[0] / dur);
@@ -137,37 +138,17 @@ final class WaitFamily {
             String reason = left == null
                     ? null
                     : left + " of " + (v.size() + left) + " instances left out: uneven all_to_all without split sizes";
-            for (Figure f : FIGURES) {
+            for (Percentile f : FIGURES) {
                 List<Double> samples = f.algbw() ? algbw.get(kind) : v;
-                w.row(
-                        "wait_free_busbw_gbps",
-                        f.name(),
-                        Stats.percentile(samples, f.percentile()),
-                        "GB/s",
-                        SCOPE_WORKLOAD,
-                        null,
-                        null,
-                        kind,
-                        status,
-                        reason);
+                w.add(f.figure().workload().keyed(kind).row(Stats.percentile(samples, f.percentile()), status, reason));
             }
         });
         unevenUnsized.forEach((kind, n) -> {
             if (busbw.containsKey(kind)) return;
             String reason = "every one of the " + n + " sized " + kind + " instances is uneven (its ranks' in and out"
                     + " bytes differ) and carries no split sizes: no bus size S to time";
-            for (Figure f : FIGURES) {
-                w.row(
-                        "wait_free_busbw_gbps",
-                        f.name(),
-                        null,
-                        "GB/s",
-                        SCOPE_WORKLOAD,
-                        null,
-                        null,
-                        kind,
-                        STATUS_NOT_MEANINGFUL,
-                        reason);
+            for (Percentile f : FIGURES) {
+                w.add(f.figure().workload().keyed(kind).notMeaningful(reason));
             }
         });
     }
@@ -234,17 +215,9 @@ final class WaitFamily {
         long mostNs = -1;
         for (Map.Entry<Integer, long[]> e : byRank.entrySet()) {
             long[] r = e.getValue();
-            w.ok("collective_wait", "total_ms", r[0] / 1e6, "ms", SCOPE_RANK, e.getKey(), null, null);
-            w.ok("collective_wait", "mean_us", r[0] / 1e3 / r[1], "us", SCOPE_RANK, e.getKey(), null, null);
-            w.ok(
-                    "collective_wait",
-                    "first_arrival_share",
-                    (double) r[2] / r[1],
-                    "ratio",
-                    SCOPE_RANK,
-                    e.getKey(),
-                    null,
-                    null);
+            w.add(WAIT_TOTAL.at(e.getKey()).value(r[0] / 1e6));
+            w.add(WAIT_MEAN.at(e.getKey()).value(r[0] / 1e3 / r[1]));
+            w.add(COLLECTIVE_WAIT_FIRST_ARRIVAL_SHARE.at(e.getKey()).value((double) r[2] / r[1]));
             total += r[0];
             instances += r[1];
             if (r[0] > mostNs) {
@@ -253,44 +226,20 @@ final class WaitFamily {
             }
             if (r[0] == mostNs) most.add(e.getKey());
         }
-        w.ok("collective_wait", "total_ms", total / 1e6, "ms", SCOPE_WORKLOAD, null, null, null);
-        w.ok("collective_wait", "mean_us", total / 1e3 / instances, "us", SCOPE_WORKLOAD, null, null, null);
+        w.add(WAIT_TOTAL.workload().value(total / 1e6));
+        w.add(WAIT_MEAN.workload().value(total / 1e3 / instances));
         if (total == 0) {
-            w.row(
-                    "collective_wait",
-                    "most_waiting_rank",
-                    null,
-                    "rank",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null,
-                    STATUS_NOT_MEANINGFUL,
-                    "no rank waited: every rank's kernel of each of the " + matched.size()
-                            + " matched collectives lasted as long as the shortest");
+            w.add(MOST_WAITING
+                    .workload()
+                    .notMeaningful("no rank waited: every rank's kernel of each of the " + matched.size()
+                            + " matched collectives lasted as long as the shortest"));
         } else if (most.size() > 1) {
-            w.row(
-                    "collective_wait",
-                    "most_waiting_rank",
-                    null,
-                    "rank",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null,
-                    STATUS_NOT_MEANINGFUL,
-                    "a tie: ranks " + most + " each waited " + mostNs / 1e6
-                            + " ms in all, the most; no one rank waited most");
+            w.add(MOST_WAITING
+                    .workload()
+                    .notMeaningful("a tie: ranks " + most + " each waited " + mostNs / 1e6
+                            + " ms in all, the most; no one rank waited most"));
         } else {
-            w.ok(
-                    "collective_wait",
-                    "most_waiting_rank",
-                    most.get(0).doubleValue(),
-                    "rank",
-                    SCOPE_WORKLOAD,
-                    null,
-                    null,
-                    null);
+            w.add(MOST_WAITING.workload().value(most.get(0).doubleValue()));
         }
     }
 }

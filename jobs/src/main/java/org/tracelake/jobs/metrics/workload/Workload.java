@@ -3,9 +3,9 @@ package org.tracelake.jobs.metrics.workload;
 import java.util.ArrayList;
 import java.util.List;
 import org.tracelake.jobs.metrics.MetricRow;
+import org.tracelake.jobs.metrics.Slot;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.RankSummary;
-import org.tracelake.schemas.MetricSchema;
 
 /**
  * One workload as its metric families see it: its card, every rank's summary (in rank order), the execution-trace
@@ -106,35 +106,8 @@ public final class Workload {
         this.peaks = peaks;
     }
 
-    /** Adds an ok row. */
-    public void ok(
-            String metric,
-            String figure,
-            Double value,
-            String unit,
-            String scope,
-            Integer rank,
-            Long step,
-            String key) {
-        row(metric, figure, value, unit, scope, rank, step, key, MetricSchema.STATUS_OK, null);
-    }
-
-    /** Adds a row of the whole workload (no rank, step or key) with this status and reason. */
-    public void workloadRow(String metric, String figure, Double value, String unit, String status, String reason) {
-        row(metric, figure, value, unit, MetricSchema.SCOPE_WORKLOAD, null, null, null, status, reason);
-    }
-
-    public void row(
-            String metric,
-            String figure,
-            Double value,
-            String unit,
-            String scope,
-            Integer rank,
-            Long step,
-            String key,
-            String status,
-            String reason) {
-        metrics.add(new MetricRow(name, metric, figure, value, unit, scope, rank, step, key, status, reason));
+    /** Adds a row written through a catalog handle ({@link org.tracelake.jobs.metrics.Metrics}). */
+    public void add(Slot.Reading reading) {
+        metrics.add(reading.in(name));
     }
 }

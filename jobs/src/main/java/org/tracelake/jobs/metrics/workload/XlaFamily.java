@@ -1,9 +1,24 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.schemas.MetricSchema.SCOPE_RANK;
+import static org.tracelake.jobs.metrics.Metrics.ACHIEVED_FLOPS_FROM_TRACE_JSON;
+import static org.tracelake.jobs.metrics.Metrics.ALLREDUCE_COMM_TIME_S;
+import static org.tracelake.jobs.metrics.Metrics.AVG_COMM_BANDWIDTH_GBPS;
+import static org.tracelake.jobs.metrics.Metrics.AVG_COMM_KERNEL_TIME_S;
+import static org.tracelake.jobs.metrics.Metrics.COMMUNICATION_FRACTION;
+import static org.tracelake.jobs.metrics.Metrics.COMPUTE_UTILIZATION_PROXY;
+import static org.tracelake.jobs.metrics.Metrics.ESTIMATED_THROUGHPUT_TOKENS_PER_S;
+import static org.tracelake.jobs.metrics.Metrics.ESTIMATED_TOTAL_TOKENS;
+import static org.tracelake.jobs.metrics.Metrics.FLOPS_PER_TOKEN_USED;
+import static org.tracelake.jobs.metrics.Metrics.NUM_COMM_KERNELS;
+import static org.tracelake.jobs.metrics.Metrics.NUM_COMM_KERNELS_W_SIZE_AND_TIME;
+import static org.tracelake.jobs.metrics.Metrics.TOTAL_COMM_TIME_S;
+import static org.tracelake.jobs.metrics.Metrics.TOTAL_COMPUTE_TIME_S;
+import static org.tracelake.jobs.metrics.Metrics.TOTAL_MODEL_FLOPS_FROM_ARGS;
+import static org.tracelake.jobs.metrics.Metrics.WALL_TIME_S;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.jobs.rank.XlaPart.Xla;
@@ -95,67 +110,58 @@ final class XlaFamily {
         boolean wallPositive = wall != null && wall > 0;
         Double meanBps = t.nSized > 0 ? t.bytesPerSSum / t.nSized : null;
         Object[][] figures = {
-            {"wall_time_s", wall, "s", wall == null ? "no complete event with a time and a duration" : null},
-            {"total_compute_time_s", t.computeS, "s", null},
-            {"total_comm_time_s", t.commS, "s", null},
+            {WALL_TIME_S, wall, wall == null ? "no complete event with a time and a duration" : null},
+            {TOTAL_COMPUTE_TIME_S, t.computeS, null},
+            {TOTAL_COMM_TIME_S, t.commS, null},
             {
-                "avg_comm_kernel_time_s",
+                AVG_COMM_KERNEL_TIME_S,
                 t.nComm > 0 ? t.commS / t.nComm : null,
-                "s",
                 t.nComm == 0 ? "no communication ops on the XLA devices" : null
             },
             {
-                "compute_utilization_proxy",
+                COMPUTE_UTILIZATION_PROXY,
                 wallPositive ? t.computeS / wall : null,
-                "ratio",
                 wall != null && !wallPositive ? "wall time is zero" : null
             },
             {
-                "communication_fraction",
+                COMMUNICATION_FRACTION,
                 wallPositive && withCommunicationFraction ? 100.0 * t.commS / wall : null,
-                "%",
                 wall != null && !wallPositive ? "wall time is zero" : null
             },
-            {"num_comm_kernels", (double) t.nComm, "count", null},
-            {"num_comm_kernels_w_size_and_time", (double) t.nSized, "count", null},
+            {NUM_COMM_KERNELS, (double) t.nComm, null},
+            {NUM_COMM_KERNELS_W_SIZE_AND_TIME, (double) t.nSized, null},
             {
-                "avg_comm_bandwidth_GBps",
+                AVG_COMM_BANDWIDTH_GBPS,
                 meanBps == null || chips == null ? null : (chips - 1) * meanBps / 1e9,
-                "GB/s",
                 t.nSized == 0
                         ? "no communication op with a known size and a duration > 0"
                         : chips == null ? "card lacks hardware.xpu_spec.total_count (n_chips)" : null
             },
             {
-                "allreduce_comm_time_s",
+                ALLREDUCE_COMM_TIME_S,
                 t.allreduceS,
-                "s",
                 t.allreduceS == null ? "no all-reduce with a known size and a duration > 0" : null
             },
             {
-                "achieved_flops_from_trace_json",
+                ACHIEVED_FLOPS_FROM_TRACE_JSON,
                 t.timedFlopsS != null && t.timedFlopsS > 0 ? t.timedFlops / t.timedFlopsS : null,
-                "FLOP/s",
                 t.timedFlopsS == null || !(t.timedFlopsS > 0)
                         ? "no XLA op with model_flops > 0 and a duration > 0"
                         : null
             },
             {
-                "total_model_flops_from_args",
+                TOTAL_MODEL_FLOPS_FROM_ARGS,
                 t.withFlops > 0 ? t.modelFlops : null,
-                "FLOP",
                 t.withFlops == 0 ? "no XLA op carries model_flops" : null
             },
             {
-                "flops_per_token_used",
+                FLOPS_PER_TOKEN_USED,
                 whole ? fpt : null,
-                "FLOP/token",
                 !whole ? "workload only" : fpt == null ? "card lacks model_arch.num_params" : null
             },
             {
-                "estimated_total_tokens",
+                ESTIMATED_TOTAL_TOKENS,
                 whole ? tokens : null,
-                "tokens",
                 !whole
                         ? "workload only"
                         : t.withFlops == 0
@@ -163,9 +169,8 @@ final class XlaFamily {
                                 : fpt == null ? "card lacks model_arch.num_params" : null
             },
             {
-                "estimated_throughput_tokens_per_s",
+                ESTIMATED_THROUGHPUT_TOKENS_PER_S,
                 whole && wallPositive && tokens != null ? tokens / wall : null,
-                "tokens/s",
                 !whole
                         ? "workload only"
                         : t.withFlops == 0
@@ -176,20 +181,20 @@ final class XlaFamily {
             }
         };
         for (Object[] f : figures) {
-            String metric = (String) f[0];
+            Metric metric = (Metric) f[0];
             Double value = (Double) f[1];
             if (!whole) {
-                if (value != null) w.ok(metric, null, value, (String) f[2], SCOPE_RANK, rank, null, null);
+                if (value != null) w.add(metric.at(rank).value(value));
                 continue;
             }
-            if (metric.equals("communication_fraction") && !withCommunicationFraction) continue;
-            w.workloadRow(
-                    metric,
-                    null,
-                    value,
-                    (String) f[2],
-                    value != null ? STATUS_OK : STATUS_MISSING_INPUT,
-                    value != null ? null : f[3] != null ? (String) f[3] : "not computable from this workload's inputs");
+            if (metric == COMMUNICATION_FRACTION && !withCommunicationFraction) continue;
+            w.add(metric.workload()
+                    .row(
+                            value,
+                            value != null ? STATUS_OK : STATUS_MISSING_INPUT,
+                            value != null
+                                    ? null
+                                    : f[2] != null ? (String) f[2] : "not computable from this workload's inputs"));
         }
     }
 }
