@@ -36,7 +36,16 @@ queries=(
 log "(serve) starting serve"
 "$tl" serve --warehouse "$work/wh" --port 0 > "$work/serve.out" 2> "$work/serve.err" &
 serve_pid=$!
-trap 'kill -TERM "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true' EXIT
+# The JVM is serve's own pid, which it announces: the launcher's pid is a shell, not the JVM, on the run that writes
+# the class-data archive (the first after a build), and a TERM to it alone would leave serve running.
+stop_serve() {
+  local jvm
+  jvm=$(sed -n 's/^pid=\([0-9]*\)$/\1/p' "$work/wh/_serve/server" 2>/dev/null | head -n 1) || true
+  [ -z "$jvm" ] || kill -TERM "$jvm" 2>/dev/null || true
+  kill -TERM "$serve_pid" 2>/dev/null || true
+  wait "$serve_pid" 2>/dev/null || true
+}
+trap stop_serve EXIT
 url=""
 for _ in $(seq 1 600); do
   url=$(grep -o 'listening on sc://[^ ]*' "$work/serve.out" 2>/dev/null | head -1 | sed 's/listening on //') || true
@@ -78,7 +87,7 @@ for _ in $(seq 1 "$auto_runs"); do
   timed "$tl" sql --warehouse "$work/wh" "$readme_query" >> "$work/auto.txt"
 done
 load=$(cut -d ' ' -f 1 /proc/loadavg)
-kill -TERM "$serve_pid"; wait "$serve_pid" 2>/dev/null || true; trap - EXIT
+stop_serve; trap - EXIT
 
 mean=$(awk '{ s += $1 } END { printf "%.2f", s / NR }' "$work/remote.txt")
 cold=$(median < "$work/cold.txt")
