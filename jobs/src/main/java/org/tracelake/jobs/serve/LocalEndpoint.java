@@ -151,13 +151,18 @@ final class LocalEndpoint implements AutoCloseable {
             InputStream fromClient) {
         SparkSession session = spark.newSession();
         String group = "tracelake-sql-" + UUID.randomUUID();
+        java.util.concurrent.atomic.AtomicBoolean answering = new java.util.concurrent.atomic.AtomicBoolean(true);
         Thread watcher = new Thread(
                 () -> {
                     try {
-                        // the client sends nothing after its request: a read returns only when it closes
-                        if (fromClient.read() < 0) session.sparkContext().cancelJobGroup(group);
+                        // the client sends nothing after its request: a read returns only when it closes, which
+                        // before the answer is done means it went away (after it, that it read the answer)
+                        if (fromClient.read() < 0 && answering.get())
+                            session.sparkContext().cancelJobGroup(group);
                     } catch (IOException closed) {
                         // the answer is done and the socket closed, or the client reset it
+                    } catch (IllegalStateException stopped) {
+                        // serve is stopping: its context, and every job of it, is gone already
                     }
                 },
                 "tracelake-serve-local-watch");
@@ -168,6 +173,7 @@ final class LocalEndpoint implements AutoCloseable {
             watcher.start();
             return new SqlRunner(session, format, request.limit(), out, err).runAll(request.statements());
         } finally {
+            answering.set(false);
             session.sparkContext().clearJobGroup();
             SparkSession.clearActiveSession();
         }

@@ -54,6 +54,30 @@ final class LocalEndpointAttacks {
                         "the endpoint answers on " + other);
             }
         }
+        // a client that goes away mid-query takes its query with it: on serve's one core (local[1]) a hash of each of
+        // 10^11 rows left running would hold back every later query for a quarter of an hour or more
+        try (Socket gone = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            LocalWire.writeRequest(
+                    new DataOutputStream(gone.getOutputStream()),
+                    new LocalWire.Request(
+                            token, "csv", 10, List.of("SELECT sum(hash(id)) AS s FROM range(0, 100000000000, 1, 1)")));
+            Thread.sleep(3000);
+        }
+        java.util.concurrent.ExecutorService one = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<Integer> next = one.submit(() -> LocalClient.run(
+                    port,
+                    token,
+                    List.of("SELECT 1 AS one"),
+                    "csv",
+                    10,
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+            assertEquals(
+                    0, next.get(90, java.util.concurrent.TimeUnit.SECONDS), "answered once the left query stopped");
+        } finally {
+            one.shutdownNow();
+        }
         // and its client is still answered
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

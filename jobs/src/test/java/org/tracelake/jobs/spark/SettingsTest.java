@@ -46,6 +46,29 @@ class SettingsTest {
     }
 
     @Test
+    void serveWarmupQueriesTakesZeroToTenThousand() {
+        for (String[] given :
+                new String[][] {{"0", "0"}, {"10000", "10000"}, {"10001", null}, {"-1", null}, {"x", null}}) {
+            spark.conf().set(Settings.SERVE_WARMUP_QUERIES.name(), given[0]);
+            try {
+                if (given[1] != null) {
+                    assertEquals(Long.parseLong(given[1]), Settings.of(spark).get(Settings.SERVE_WARMUP_QUERIES));
+                } else {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Settings.of(spark)
+                            .get(Settings.SERVE_WARMUP_QUERIES));
+                    assertTrue(
+                            e.getMessage()
+                                    .startsWith("--conf spark.tracelake.serve.warmupQueries=" + given[0]
+                                            + ": not a valid value"),
+                            e.getMessage());
+                }
+            } finally {
+                spark.conf().unset(Settings.SERVE_WARMUP_QUERIES.name());
+            }
+        }
+    }
+
+    @Test
     void aSwitchTakesTrueOrFalseOnly() {
         assertEquals(false, Settings.of(spark).get(Settings.METRICS_CODEGEN));
         for (String[] given : new String[][] {{"TRUE", "true"}, {" false ", "false"}, {"yes", null}, {"1", null}}) {
