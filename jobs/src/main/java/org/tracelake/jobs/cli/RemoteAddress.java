@@ -1,9 +1,6 @@
 package org.tracelake.jobs.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.tracelake.jobs.serve.ServeToken;
@@ -33,12 +30,7 @@ record RemoteAddress(String base, String token, List<String> others) {
      * warehouse ({@code _serve/token}), else null (a server that needs one then says so).
      */
     static String token(String warehouse) throws IOException {
-        String env = System.getenv(ServeToken.ENV);
-        if (env != null && !env.isBlank()) return env.strip();
-        Path local = ServeToken.localFolder(warehouse);
-        if (local == null) return null;
-        Path file = ServeToken.file(local);
-        return Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? ServeToken.read(file) : null;
+        return ServeToken.forClients(warehouse);
     }
 
     /**

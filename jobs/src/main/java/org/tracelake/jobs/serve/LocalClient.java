@@ -63,15 +63,12 @@ public final class LocalClient {
         return run(running.localPort(), token, statements, a.format, a.limit, out, err);
     }
 
-    /** The token as {@code sql --remote} finds it: Spark Connect's variable, else serve's file in the warehouse. */
+    /** The token as {@code sql --remote} finds it ({@link ServeToken#forClients}); null when it cannot be read. */
     private static String token(String warehouse) {
-        String env = System.getenv(ServeToken.ENV);
-        if (env != null && !env.isBlank()) return env.strip();
-        java.nio.file.Path local = ServeToken.localFolder(warehouse);
         try {
-            return local == null ? null : ServeToken.read(ServeToken.file(local));
+            return ServeToken.forClients(warehouse);
         } catch (IOException e) {
-            return null;
+            return null; // the full command says why
         }
     }
 

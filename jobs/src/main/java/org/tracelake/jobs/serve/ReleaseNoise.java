@@ -14,7 +14,10 @@ import org.apache.logging.log4j.message.Message;
  * needs spark-mllib. tracelake ships no spark-mllib (no use for ML here, and this Spark version's is not on Maven
  * Central), so that last step fails with NoClassDefFoundError after the session has been removed and its
  * executions and artifacts cleaned up: the release works, and both sides log its "failure" with a stack trace at
- * every query. Those two messages, and only they, are dropped.
+ * every query. Those two messages, and only they, are dropped; and a third of the same kind: Spark's JVM client (the
+ * prompt through serve) releases a finished execution on a thread of its own, which may come after it ended its
+ * session, and the server then logs an ERROR that the session is closed (INVALID_HANDLE.SESSION_CLOSED): there was
+ * nothing left to release. Seen once in CI under load.
  *
  * <p>The filter is the configuration's own, so it is asked about every log call of the process, most of them Spark's
  * debug calls that log nothing: it answers from two substring searches of the message (a call without a message at
@@ -32,34 +35,45 @@ final class ReleaseNoise extends AbstractFilter {
                         || message.contains("Failed to release session"));
     }
 
+    /** {@link #isNoise(String)}, or the release of an execution of a session that is gone already. */
+    static boolean isNoise(String message, Throwable thrown) {
+        return isNoise(message)
+                || (message != null
+                        && message.contains("RPC error during: releaseExecute")
+                        && thrown != null
+                        && String.valueOf(thrown.getMessage()).contains("INVALID_HANDLE.SESSION_CLOSED"));
+    }
+
     static void drop() {
         if (!(LogManager.getContext(false) instanceof LoggerContext ctx)) return; // another logging backend: leave it
         ctx.getConfiguration().addFilter(new ReleaseNoise());
         ctx.updateLoggers();
     }
 
-    private Result result(String message) {
-        return isNoise(message) ? onMatch : onMismatch;
+    private Result result(String message, Throwable thrown) {
+        return isNoise(message, thrown) ? onMatch : onMismatch;
     }
 
     @Override
     public Result filter(LogEvent event) {
         Message m = event.getMessage();
-        return m == null ? onMismatch : result(m.getFormattedMessage());
+        return m == null ? onMismatch : result(m.getFormattedMessage(), event.getThrown());
     }
 
     @Override
     public Result filter(Logger logger, Level level, Marker marker, Message msg, Throwable t) {
-        return msg == null ? onMismatch : result(msg.getFormattedMessage());
+        return msg == null ? onMismatch : result(msg.getFormattedMessage(), t);
     }
 
     @Override
     public Result filter(Logger logger, Level level, Marker marker, Object msg, Throwable t) {
-        return msg == null ? onMismatch : result(msg.toString());
+        return msg == null ? onMismatch : result(msg.toString(), t);
     }
 
     @Override
     public Result filter(Logger logger, Level level, Marker marker, String msg, Object... params) {
-        return result(msg);
+        Throwable last =
+                params != null && params.length > 0 && params[params.length - 1] instanceof Throwable t ? t : null;
+        return result(msg, last);
     }
 }

@@ -79,6 +79,19 @@ public final class ServeToken {
         }
     }
 
+    /**
+     * The token a client of the serve of {@code warehouse} presents, as every client of tracelake looks for it:
+     * Spark Connect's variable, else the file serve wrote in a local warehouse; null when neither is there.
+     */
+    public static String forClients(String warehouse) throws IOException {
+        String env = System.getenv(ENV);
+        if (env != null && !env.isBlank()) return env.strip();
+        Path local = localFolder(warehouse);
+        if (local == null) return null;
+        Path file = file(local);
+        return Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? read(file) : null;
+    }
+
     /** Reads a token from a file (its one line, trimmed), refusing a link. */
     public static String read(Path file) throws IOException {
         if (Files.isSymbolicLink(file)) throw new IOException(file + " is a link; a token file must be a plain file");
