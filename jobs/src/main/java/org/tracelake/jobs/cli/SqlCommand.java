@@ -124,6 +124,7 @@ public final class SqlCommand implements Callable<Integer> {
             System.err.println("--as-of reads old snapshots in a Spark of this process: give it without --remote");
             return ExitCodes.USAGE;
         }
+        int localPort = 0; // serve's local endpoint, when sql found a serve of the warehouse that has one
         if (remote == null
                 && asOf == null
                 && !local
@@ -131,22 +132,10 @@ public final class SqlCommand implements Callable<Integer> {
                 && sparkOptions.conf().isEmpty()) {
             // a serve of this warehouse is running: ask it, with no Spark start here (--local: a Spark of our own)
             RunningServe running = RunningServe.find(warehouseOption.warehouse);
-            if (running != null && statements != null && running.localPort() > 0) {
-                // statements: serve's local endpoint answers them as this process would (LocalClient)
-                String token = RemoteAddress.token(warehouseOption.warehouse);
-                int rc = token == null
-                        ? LocalClient.NOT_SERVED
-                        : LocalClient.run(
-                                running.localPort(),
-                                token,
-                                statements,
-                                fmt.name().toLowerCase(Locale.ROOT),
-                                limit,
-                                System.out,
-                                System.err);
-                if (rc != LocalClient.NOT_SERVED) return rc == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+            if (running != null) {
+                remote = running.address();
+                localPort = running.localPort();
             }
-            if (running != null) remote = running.address();
         }
         if (remote != null) {
             if (!remote.startsWith("sc://")) {
@@ -160,6 +149,18 @@ public final class SqlCommand implements Callable<Integer> {
             } catch (IOException e) {
                 System.err.println("cannot read serve's token: " + e.getMessage());
                 return ExitCodes.USAGE;
+            }
+            if (statements != null && localPort > 0 && token != null) {
+                // statements: serve's local endpoint answers them as this process would (LocalClient)
+                int rc = LocalClient.run(
+                        localPort,
+                        token,
+                        statements,
+                        fmt.name().toLowerCase(Locale.ROOT),
+                        limit,
+                        System.out,
+                        System.err);
+                if (rc != LocalClient.NOT_SERVED) return rc == 0 ? ExitCodes.OK : ExitCodes.FAILED;
             }
             if (statements != null && address.others().isEmpty() && ConnectSql.handles(address.base())) {
                 // Statements from a fresh process: the thin client, which starts in a fraction of the JVM client's
