@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What each figure of each metric means on its own, and which way is better ({@code metrics/figures.csv}, keyed by
- * (metric, figure) like the catalog). The catalog's description and direction belong to the metric as a whole;
+ * What each figure of each metric means on its own, and which way is better (the direction and meaning columns of
+ * {@code metrics/catalog.csv}). The catalog's description and {@code better} belong to the metric as a whole;
  * {@code iter_time.min_ms} is not a mean, and a rank or a count of matched collectives is neither better nor worse when
  * it grows. The reference, the compare page, the history page and the regressions read the direction from here.
  */
@@ -64,23 +64,10 @@ public final class FigureReference {
         return metric + "\u0000" + Objects.toString(figure, "");
     }
 
-    /** Columns: metric, figure, direction (higher|lower|none), meaning (may hold commas). */
     private static Map<String, Figure> load() {
-        String[] lines = MetricResources.text("figures.csv").split("\n");
         Map<String, Figure> out = new LinkedHashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            if (lines[i].isBlank()) continue;
-            String where = "metrics/figures.csv line " + (i + 1);
-            String[] f = lines[i].split(",", 4);
-            if (f.length != 4 || f[3].isBlank())
-                throw new IllegalStateException(where + ": metric,figure,direction,meaning expected");
-            Figure e = new Figure(
-                    f[0].strip(),
-                    f[1].isBlank() ? null : f[1].strip(),
-                    Direction.parse(f[2].strip(), where),
-                    f[3].strip());
-            if (out.put(key(e.metric(), e.figure()), e) != null)
-                throw new IllegalStateException(where + ": " + e.metric() + " " + e.figure() + " listed twice");
+        for (MetricCatalog.Entry e : MetricCatalog.entries()) {
+            out.put(key(e.metric(), e.figure()), new Figure(e.metric(), e.figure(), e.direction(), e.meaning()));
         }
         return out;
     }

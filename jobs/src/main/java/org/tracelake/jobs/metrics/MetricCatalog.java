@@ -28,7 +28,11 @@ public final class MetricCatalog {
             String label,
             boolean higherIsBetter,
             String category,
-            String description) {}
+            String description,
+            FigureReference.Direction direction,
+            String meaning) {}
+
+    private static final int COLUMNS = 10;
 
     private static final List<Entry> ENTRIES = load();
 
@@ -42,16 +46,23 @@ public final class MetricCatalog {
         return null;
     }
 
-    /** Columns: metric, figure, unit, requires, label, better (higher|lower), category, description (may hold commas). */
+    /**
+     * Columns: metric, figure, unit, requires, label, better (higher|lower: the metric's, for the leaderboard),
+     * category, direction (higher|lower|none: this figure's, FigureReference), description (the metric's), meaning (this
+     * figure's). A text holding a comma is in double quotes.
+     */
     private static List<Entry> load() {
         String[] lines = MetricResources.text("catalog.csv").split("\n");
         Map<String, Entry> byKey = new LinkedHashMap<>();
         Map<String, Entry> firstOfMetric = new HashMap<>();
         for (int i = 1; i < lines.length; i++) {
             if (lines[i].isBlank()) continue;
-            String[] f = lines[i].split(",", 8);
             String where = "metrics/catalog.csv line " + (i + 1);
-            if (f.length != 8) throw new IllegalStateException(where + ": 8 columns expected, not " + f.length);
+            String[] f = MetricResources.csvFields(lines[i], where).toArray(new String[0]);
+            if (f.length != COLUMNS) {
+                throw new IllegalStateException(where + ": " + COLUMNS + " columns expected, not " + f.length);
+            }
+            if (f[9].isBlank()) throw new IllegalStateException(where + ": the figure's meaning is empty");
             String better = f[5].strip();
             if (!better.equals("higher") && !better.equals("lower")) {
                 throw new IllegalStateException(where + ": better is 'higher' or 'lower', not '" + better + "'");
@@ -73,7 +84,9 @@ public final class MetricCatalog {
                     f[4].strip(),
                     better.equals("higher"),
                     category,
-                    f[7].strip());
+                    f[8].strip(),
+                    FigureReference.Direction.parse(f[7].strip(), where),
+                    f[9].strip());
             if (byKey.put(e.metric() + "," + e.figure(), e) != null) {
                 throw new IllegalStateException(where + ": " + e.metric() + " " + e.figure() + " listed twice");
             }

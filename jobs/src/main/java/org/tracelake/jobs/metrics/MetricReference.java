@@ -14,9 +14,9 @@ public final class MetricReference {
     public static String markdown() {
         StringBuilder sb = new StringBuilder();
         sb.append("# Metric reference\n\n");
-        sb.append("Generated from `jobs/src/main/resources/metrics/catalog.csv` (the metrics) and `figures.csv` beside"
-                + " it (what each figure means and which way is better: `higher`, `lower`, or `none` for identifiers,"
-                + " counts of things and mixes) by `MetricReference` (a test keeps it in step). How each metric is"
+        sb.append("Generated from `jobs/src/main/resources/metrics/catalog.csv` (the metrics, what each figure means"
+                + " and which way is better: `higher`, `lower`, or `none` for identifiers, counts of things and mixes)"
+                + " by `MetricReference` (a test keeps it in step). How each metric is"
                 + " computed, rule by rule, is [METRICS.md](METRICS.md); this lists what each row of the `metrics`"
                 + " table is. Every metric has a workload-scope row for every workload: a value, or a null with a"
                 + " `status` and a `reason` saying which input was missing. The first figure of a metric is its"
@@ -36,25 +36,16 @@ public final class MetricReference {
                         .append(" | ")
                         .append(e.unit())
                         .append(" | ")
-                        .append(figure(e).direction().word())
+                        .append(e.direction().word())
                         .append(" | ")
                         .append(e.requires().needs())
                         .append(" | ")
-                        .append(figure(e).meaning().replace("|", "\\|"))
+                        .append(e.meaning().replace("|", "\\|"))
                         .append(" |\n");
             }
             sb.append('\n');
         }
         // one line break at the end, as the build's formatter keeps Markdown files
         return sb.toString().stripTrailing() + "\n";
-    }
-
-    /** The figure-level entry of a catalog entry (FigureReferenceTest: every catalog entry has one). */
-    static FigureReference.Figure figure(MetricCatalog.Entry e) {
-        FigureReference.Figure f = FigureReference.of(e.metric(), e.figure());
-        if (f == null)
-            throw new IllegalStateException(
-                    "metrics/figures.csv has no row for " + e.metric() + " " + e.figure() + " of catalog.csv");
-        return f;
     }
 }

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.tracelake.jobs.metrics.FigureReference.Direction;
@@ -16,19 +14,30 @@ import org.tracelake.jobs.testing.SharedSpark;
 
 /**
  * Every figure has its own meaning and direction (issue 42 item 5): every catalog entry and every figure the engine
- * writes for the sample archive has a row in metrics/figures.csv, and the directions the issue found wrong are right.
+ * writes for the sample archive has a direction and a meaning in metrics/catalog.csv, and the directions the issue found wrong are right.
  */
 class FigureReferenceTest {
     @Test
-    void everyCatalogEntryHasItsOwnFigureRow() {
-        Set<String> catalog = new HashSet<>();
-        for (MetricCatalog.Entry e : MetricCatalog.entries()) {
-            catalog.add(e.metric() + "." + e.figure());
-            assertNotNull(FigureReference.of(e.metric(), e.figure()), e.metric() + "." + e.figure());
-        }
-        for (FigureReference.Figure f : FigureReference.figures()) {
-            assertEquals(true, catalog.contains(f.metric() + "." + f.figure()), f + " is not in catalog.csv");
-        }
+    void everyCatalogEntryHasItsOwnFigureRowWithTextsWhole() {
+        assertEquals(MetricCatalog.entries().size(), FigureReference.figures().size());
+        // a quoted text keeps its commas; the metric's description and the figure's meaning are separate columns
+        MetricCatalog.Entry calls = MetricCatalog.of("coll_call_num");
+        assertEquals("Communication kernels per rank, mean over ranks", calls.description());
+        assertEquals(
+                "Communication kernels per rank (mean over ranks): how much communication was launched, neither good"
+                        + " nor bad in itself",
+                FigureReference.of("coll_call_num", null).meaning());
+    }
+
+    @Test
+    void csvFieldsFollowTheQuotingRules() {
+        assertEquals(
+                List.of("a", "", "b, c", "say \"x\"", ""),
+                MetricResources.csvFields("a,,\"b, c\",\"say \"\"x\"\"\",", "t"));
+        assertEquals(List.of("a\"b"), MetricResources.csvFields("a\"b", "t"));
+        IllegalStateException open = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalStateException.class, () -> MetricResources.csvFields("a,\"b", "catalog.csv line 7"));
+        assertEquals("catalog.csv line 7: a quoted field does not end", open.getMessage());
     }
 
     @Test
@@ -44,7 +53,7 @@ class FigureReferenceTest {
         for (Row r : rows) {
             assertNotNull(
                     FigureReference.of(r.getString(0), r.getString(1)),
-                    r.getString(0) + "." + r.getString(1) + " has no row in metrics/figures.csv");
+                    r.getString(0) + "." + r.getString(1) + " has no row in metrics/catalog.csv");
         }
     }
 

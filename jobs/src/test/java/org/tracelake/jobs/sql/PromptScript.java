@@ -30,7 +30,7 @@ public final class PromptScript {
         assertTrue(ok, where);
         assertEquals("", err, where);
         assertFalse(out.contains("after quit"), "\\q stops reading: " + where);
-        // the figure's own meaning (metrics/figures.csv), as \m prints it
+        // the figure's own meaning (the meaning column of metrics/catalog.csv), as \m prints it
         String description = org.tracelake.jobs.metrics.FigureReference.of("coll_call_num", null)
                 .meaning();
         // the column's comment in the schema (StructField comment, the Iceberg column doc), as \d prints it

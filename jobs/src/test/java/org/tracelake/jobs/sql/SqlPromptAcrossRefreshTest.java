@@ -94,7 +94,7 @@ class SqlPromptAcrossRefreshTest {
         JsonNode m = new ObjectMapper().readTree(printedLines[2]);
         assertEquals("coll_call_num", m.get("metric").asText());
         assertEquals(entry.unit(), m.get("unit").asText());
-        // the figure's own meaning (metrics/figures.csv), not the metric's line
+        // the figure's own meaning (the meaning column of metrics/catalog.csv), not the metric's line
         assertEquals(
                 org.tracelake.jobs.metrics.FigureReference.of("coll_call_num", null)
                         .meaning(),
