@@ -9,6 +9,7 @@ import org.apache.logging.log4j.Logger;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.rank.FileRankPass;
+import org.tracelake.jobs.rank.RankParts;
 import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
@@ -45,16 +46,19 @@ final class FileIngest implements Function<FileIngest.Job, FileReport> {
     private final RowFile.Settings others;
     /** Where the per-rank pass leaves each file's summaries, or null when the run does not summarise at ingest. */
     private final String rankSummariesDir;
+    /** The metric families' per-rank parts that pass runs (the metrics layer's list, handed down). */
+    private final RankParts rankParts;
 
     /**
      * @param staging  the run's staging area
      * @param settings the staged tables' encoding (their codec: Spark's {@code spark.sql.parquet.compression.codec})
      */
-    FileIngest(PartitionFiles staging, RowFile.Settings settings, String rankSummariesDir) {
+    FileIngest(PartitionFiles staging, RowFile.Settings settings, String rankSummariesDir, RankParts rankParts) {
         this.staging = staging;
         this.events = RowFile.Settings.forEvents(settings.codec());
         this.others = RowFile.Settings.of(settings.codec());
         this.rankSummariesDir = rankSummariesDir;
+        this.rankParts = rankParts;
     }
 
     @Override
@@ -74,7 +78,7 @@ final class FileIngest implements Function<FileIngest.Job, FileReport> {
         boolean envelopes = outputs.size() > 1;
         String fileKey = ReportSink.fileKey(task.path());
         FileRankPass rankPass = rankSummariesDir != null && job.table().equals(Tables.EVENTS)
-                ? new FileRankPass(RankSummaryFiles.MAX_EVENTS_PER_FILE)
+                ? new FileRankPass(RankSummaryFiles.MAX_EVENTS_PER_FILE, rankParts)
                 : null;
         RowFile[] files = new RowFile[outputs.size()];
         FileReport report;

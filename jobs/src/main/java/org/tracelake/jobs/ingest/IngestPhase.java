@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.console.Progress;
+import org.tracelake.jobs.rank.RankParts;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.warehouse.Warehouse;
 import org.tracelake.jobs.warehouse.WarehouseTables;
@@ -20,12 +21,15 @@ public final class IngestPhase {
     private final Warehouse warehouse;
     private final String runId;
     private final InputLimits limits;
+    private final RankParts rankParts;
 
-    public IngestPhase(WarehouseTables tables, String runId, InputLimits limits) {
+    /** {@code rankParts}: the metric families' per-rank parts, which the pass at ingest runs (Families.RANK_PARTS). */
+    public IngestPhase(WarehouseTables tables, String runId, InputLimits limits, RankParts rankParts) {
         this.tables = tables;
         this.warehouse = tables.warehouse();
         this.runId = runId;
         this.limits = limits;
+        this.rankParts = rankParts;
     }
 
     /** Ingest the workloads into the run's staging area, all in the same Spark jobs, committing nothing. */
@@ -44,7 +48,7 @@ public final class IngestPhase {
                 Progress.count(workloads.size(), "workload"),
                 bytes / 1e6));
         long start = System.nanoTime();
-        List<WorkloadIngest> results = new IngestStaging(tables, runId, limits).ingest(workloads);
+        List<WorkloadIngest> results = new IngestStaging(tables, runId, limits, rankParts).ingest(workloads);
         int n = 0;
         for (WorkloadIngest result : results) {
             workloadDone(++n, results.size(), result, result.ok() ? "read" : "FAILED, previous tables kept");

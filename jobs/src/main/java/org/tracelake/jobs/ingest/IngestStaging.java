@@ -16,6 +16,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.tracelake.jobs.archive.ReaderTasks;
 import org.tracelake.jobs.archive.WorkloadFolder;
+import org.tracelake.jobs.rank.RankParts;
 import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
@@ -61,13 +62,16 @@ public final class IngestStaging {
     private final WarehouseTables tables;
     private final String runId;
     private final InputLimits limits;
+    private final RankParts rankParts;
 
-    public IngestStaging(WarehouseTables tables, String runId, InputLimits limits) {
+    /** {@code rankParts}: the metric families' per-rank parts, for the pass ingest runs as it reads (Families). */
+    public IngestStaging(WarehouseTables tables, String runId, InputLimits limits, RankParts rankParts) {
         this.spark = tables.spark();
         this.warehouse = tables.warehouse();
         this.tables = tables;
         this.runId = runId;
         this.limits = limits;
+        this.rankParts = rankParts;
     }
 
     /** A workload between the driver's part (card, configs, planned files) and the executors' (its rows). */
@@ -203,7 +207,7 @@ public final class IngestStaging {
         RowFile.Settings encoding = RowFile.Settings.of(
                 RowFile.Settings.codecNamed(spark.sessionState().conf().parquetCompressionCodec()));
         FileIngest ingest =
-                new FileIngest(PartitionFiles.forRun(warehouse, runId).withConf(conf), encoding, summaries);
+                new FileIngest(PartitionFiles.forRun(warehouse, runId).withConf(conf), encoding, summaries, rankParts);
         Set<String> tableNames = new TreeSet<>();
         for (FileIngest.Job j : ordered) tableNames.add(j.table());
         spark.sparkContext()

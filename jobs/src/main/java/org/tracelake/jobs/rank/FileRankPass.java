@@ -17,13 +17,15 @@ import org.apache.spark.sql.catalyst.InternalRow;
  */
 public final class FileRankPass {
     private final long maxEvents;
+    private final RankParts parts;
     private final StringTable strings = new StringTable();
     private final Map<Integer, List<RankEvent>> byRank = new TreeMap<>();
     private long held;
     private boolean overflowed;
 
-    public FileRankPass(long maxEvents) {
+    public FileRankPass(long maxEvents, RankParts parts) {
         this.maxEvents = maxEvents;
+        this.parts = parts;
     }
 
     /** The file's next row of the events table (in {@link org.tracelake.schemas.EventSchema#SCHEMA}). */
@@ -48,7 +50,7 @@ public final class FileRankPass {
         for (Map.Entry<Integer, List<RankEvent>> rank : byRank.entrySet()) {
             List<RankEvent> events = rank.getValue();
             events.sort(RankEvent.ORDER);
-            RankAccumulator acc = new RankAccumulator(rank.getKey());
+            RankAccumulator acc = new RankAccumulator(rank.getKey(), parts);
             for (RankEvent e : events) acc.accept(e);
             rank.setValue(List.of());
             out.add(acc.finish());

@@ -13,7 +13,7 @@ import org.tracelake.udfs.StepNames;
  * One pass over one rank's events, CPU-side events first and then GPU activities, each in start order (what
  * {@link RankEvent#input} sorted by), into a {@link RankSummary}. The pass itself finds what every family shares,
  * the rank's frame: its step windows, the sweep's interval facts over them (METRICS.md §3) and its collective
- * instances; each family's own sums are its {@link RankPart}'s ({@link RankParts}), which see every event after the
+ * instances; each family's own sums are its {@link RankPart}'s (the {@link RankParts} it is handed), which see every event after the
  * stream clip. The classification of each event is the reader's (its activity class, kernel category and collective
  * kind, from {@code udfs}).
  */
@@ -21,14 +21,16 @@ public final class RankAccumulator {
     private final RankSummary out = new RankSummary();
     private final RankSweep sweep = new RankSweep();
     private final CommInstances comm = new CommInstances();
-    private final List<RankPart> parts = RankParts.create();
+    private final List<RankPart> parts;
     private final List<StepCandidate> stepCandidates = new ArrayList<>();
     private boolean windowsSealed;
 
     private record StepCandidate(int priority, long step, long start, long end, String name) {}
 
-    public RankAccumulator(int rank) {
+    /** {@code parts}: the families' per-rank parts to run beside the frame (metrics/workload/Families.RANK_PARTS). */
+    public RankAccumulator(int rank, RankParts parts) {
         out.rank = rank;
+        this.parts = parts.create();
     }
 
     /** GPU activities pass through it first: an activity running past the next on its stream is clipped there. */

@@ -1,27 +1,40 @@
 package org.tracelake.jobs.rank;
 
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Every per-rank part of the metric families, each listed once (a new family adds its part here; {@code Families}
- * names the parts each family reads, and FamiliesTest holds the two lists to each other).
+ * The per-rank parts a pass runs, each once. The metric families name the parts they read
+ * ({@code metrics/workload/Families.RANK_PARTS}); the pass sits below the metrics (ingest runs it as it reads a file),
+ * so the list is handed down to it: by the refresh to ingest, by the metrics phase to its own pass. Two families that
+ * read the same part share one: a part is known by the class it makes.
  */
-final class RankParts {
-    private RankParts() {}
+public final class RankParts implements Serializable {
+    private static final long serialVersionUID = 1L;
 
-    static List<RankPart> create() {
-        return List.of(
-                new KernelTimePart(),
-                new GpuTotalsPart(),
-                new LeaderboardKernelPart(),
-                new RuntimePart(),
-                new CopyPart(),
-                new FsdpPart(),
-                new XlaPart(),
-                new LaunchLedger(),
-                new LeadInPart(),
-                new KernelShapePart(),
-                new IdleGapPart(),
-                new PhasePart());
+    /** No parts: a pass that computes only the rank's frame (steps, interval facts, collective instances). */
+    public static final RankParts NONE = new RankParts(List.of());
+
+    private final List<RankPart.Factory> factories;
+
+    public RankParts(List<RankPart.Factory> factories) {
+        Map<Class<?>, RankPart.Factory> byClass = new LinkedHashMap<>();
+        for (RankPart.Factory f : factories) byClass.putIfAbsent(f.create().getClass(), f);
+        this.factories = new ArrayList<>(byClass.values());
+    }
+
+    /** A new part of each kind, for one rank. */
+    List<RankPart> create() {
+        List<RankPart> out = new ArrayList<>(factories.size());
+        for (RankPart.Factory f : factories) out.add(f.create());
+        return out;
+    }
+
+    /** How many distinct parts a pass runs. */
+    public int size() {
+        return factories.size();
     }
 }

@@ -36,7 +36,7 @@ public final class RankSummary implements Serializable {
 
     public String nearestStepForm;
 
-    /** The results of the families' own per-rank parts ({@link RankPart}, {@link RankParts}), by their class. */
+    /** The results of the families' own per-rank parts ({@link RankPart}), by their class. */
     private final Map<String, Serializable> parts = new HashMap<>();
 
     void putPart(Serializable result) {

@@ -11,16 +11,16 @@ public final class XlaOps {
 
     public static final Set<String> FORMATS = Set.of("xla_trace_json", "xplane_pb");
 
-    static boolean isXlaFormat(RankEvent e) {
+    public static boolean isXlaFormat(RankEvent e) {
         return e.format != null && FORMATS.contains(e.format);
     }
 
-    static boolean isXlaOp(RankEvent e) {
+    public static boolean isXlaOp(RankEvent e) {
         return isXlaFormat(e) && e.device != null && e.activityClass != null && e.ts != null;
     }
 
     /** T in s: device_duration_ps when ≥ 0, else duration_ps (XSpace), else the event's duration. */
-    static double seconds(RankEvent e) {
+    public static double seconds(RankEvent e) {
         Double deviceDuration = SparkCasts.toDouble(e.argDeviceDurationPs);
         if (deviceDuration != null && deviceDuration >= 0) return deviceDuration / 1e12;
         Double duration = SparkCasts.toDouble(e.argDurationPs);

@@ -18,6 +18,7 @@ import org.tracelake.jobs.ingest.IngestPhase;
 import org.tracelake.jobs.ingest.PartitionNames;
 import org.tracelake.jobs.ingest.WorkloadIngest;
 import org.tracelake.jobs.metrics.MetricsPhase;
+import org.tracelake.jobs.metrics.workload.Families;
 import org.tracelake.jobs.rank.RankSummaryFiles;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
@@ -137,7 +138,7 @@ public final class Refresh {
 
         List<WorkloadFolder> toRead = new ArrayList<>();
         for (ChangePlan.Redo r : plan.redo) toRead.add(r.folder());
-        IngestPhase ingest = new IngestPhase(tables, runId, limits);
+        IngestPhase ingest = new IngestPhase(tables, runId, limits, Families.RANK_PARTS);
         List<WorkloadIngest> results = ingest.ingestAll(toRead);
 
         List<String> ok = new ArrayList<>();

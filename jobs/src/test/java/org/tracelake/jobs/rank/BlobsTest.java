@@ -20,14 +20,20 @@ class BlobsTest {
         s.rank = 3;
         s.putPart(new KernelTimePart.KernelTime(true, 1_500L, Map.of(), Map.of(), 0, Map.of(), Map.of()));
         s.whole.put("gpu_busy_ns", 42L);
-        GpuTotalsPart.GpuKey gemm = new GpuTotalsPart.GpuKey("gemm", "compute", "gemm");
-        s.putPart(new GpuTotalsPart.GpuTotals(new HashMap<>(Map.of(gemm, new long[] {1, 2}))));
+        LeaderboardKernelPart.LeaderboardKernels kernels = new LeaderboardKernelPart.LeaderboardKernels(
+                2, 3_000L, new HashMap<>(Map.of("gemm", 2_000L)), 0, 1, 1_000L, 0.5, false, 0);
+        s.putPart(kernels);
         s.comm = List.of();
         RankSummary back = (RankSummary) Blobs.read(Blobs.write(s));
         assertEquals(3, back.rank);
         assertEquals(1_500L, back.part(KernelTimePart.KernelTime.class).ns());
         assertEquals(Map.of("gpu_busy_ns", 42L), back.whole);
-        assertEquals(2L, back.part(GpuTotalsPart.GpuTotals.class).byKey().get(gemm)[1]);
+        assertEquals(kernels, back.part(LeaderboardKernelPart.LeaderboardKernels.class));
+        assertEquals(
+                2_000L,
+                back.part(LeaderboardKernelPart.LeaderboardKernels.class)
+                        .byName()
+                        .get("gemm"));
     }
 
     @Test

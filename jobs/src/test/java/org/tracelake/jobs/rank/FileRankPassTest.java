@@ -88,7 +88,7 @@ class FileRankPassTest {
             List<RankEvent> mine = new ArrayList<>();
             for (int i = 0; i < events.size(); i++) if (ranks.get(i) == rank) mine.add(events.get(i));
             mine.sort(RankEvent.ORDER);
-            RankAccumulator acc = new RankAccumulator(rank);
+            RankAccumulator acc = new RankAccumulator(rank, PARTS);
             mine.forEach(acc::accept);
             out.add(acc.finish());
         }
@@ -97,7 +97,7 @@ class FileRankPassTest {
 
     @Test
     void readerOrderGivesTheSummaryOfTimeOrder() throws IOException {
-        FileRankPass pass = new FileRankPass(100);
+        FileRankPass pass = new FileRankPass(100, PARTS);
         readerOrder().forEach(pass::accept);
         assertTrue(pass.complete());
         List<RankSummary> summaries = pass.finish();
@@ -107,11 +107,11 @@ class FileRankPassTest {
         assertEquals(1, summaries.get(1).rank);
         for (int i = 0; i < expected.size(); i++) assertArrayEquals(bytes(expected.get(i)), bytes(summaries.get(i)));
         // by hand: rank 1 spans 1,000 (the step's start) to 21,000 ns (its end); one runtime event of 100 ns
-        RuntimePart.Runtime runtime = summaries.get(1).part(RuntimePart.Runtime.class);
-        assertEquals(1_000L, runtime.spanFirst());
-        assertEquals(21_000L, runtime.spanLast());
-        assertEquals(1, runtime.events());
-        assertEquals(100, runtime.ns());
+        Span span = summaries.get(1).part(Span.class);
+        assertEquals(1_000L, span.first());
+        assertEquals(21_000L, span.last());
+        assertEquals(1, span.runtimeEvents());
+        assertEquals(100, span.runtimeNs());
     }
 
     @Test
@@ -130,9 +130,43 @@ class FileRankPassTest {
 
     @Test
     void aFileOverTheCapIsNotSummarised() {
-        FileRankPass pass = new FileRankPass(3);
+        FileRankPass pass = new FileRankPass(3, PARTS);
         readerOrder().forEach(pass::accept);
         assertFalse(pass.complete(), "8 input events against a cap of 3");
         assertTrue(pass.finish().isEmpty());
     }
+
+    /** What the test's own part saw of a rank: its span, and its runtime events' count and time. */
+    record Span(Long first, Long last, long runtimeEvents, long runtimeNs) implements Serializable {}
+
+    /**
+     * A part handed to the pass from outside, as the metric families' are: it must see every event of its rank, CPU
+     * side and GPU side.
+     */
+    static final class SpanPart implements RankPart {
+        private Long first;
+        private Long last;
+        private long runtimeEvents;
+        private long runtimeNs;
+
+        @Override
+        public void accept(RankEvent e) {
+            if (e.ts == null) return;
+            first = first == null ? e.ts : Math.min(first, e.ts);
+            last = last == null ? e.end() : Math.max(last, e.end());
+            if (!e.isGpu() && "cuda_runtime".equals(e.cat)) {
+                runtimeEvents++;
+                runtimeNs += e.dur;
+            }
+        }
+
+        @Override
+        public Serializable finish(RankSummary done) {
+            return new Span(first, last, runtimeEvents, runtimeNs);
+        }
+    }
+
+    /** The test's part and the pass's shared ones (a family's own part would be one of these). */
+    private static final RankParts PARTS =
+            new RankParts(List.of(SpanPart::new, KernelTimePart::new, LeaderboardKernelPart::new, PhasePart::new));
 }

@@ -18,6 +18,7 @@ import org.tracelake.jobs.archive.WorkloadFolder;
 import org.tracelake.jobs.cli.RunIds;
 import org.tracelake.jobs.ingest.IngestPhase;
 import org.tracelake.jobs.ingest.WorkloadIngest;
+import org.tracelake.jobs.metrics.workload.Families;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.testing.SharedSpark;
@@ -77,7 +78,11 @@ class ReplacedAfterScanTest {
         try {
             results = assertTimeoutPreemptively(
                     Duration.ofSeconds(180),
-                    () -> new IngestPhase(new WarehouseTables(spark, wh), RunIds.newId(), InputLimits.defaults())
+                    () -> new IngestPhase(
+                                    new WarehouseTables(spark, wh),
+                                    RunIds.newId(),
+                                    InputLimits.defaults(),
+                                    Families.RANK_PARTS)
                             .ingestAll(scanned),
                     "the ingest ends on its own: a FIFO is never opened");
         } catch (AssertionError blocked) {

@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import org.apache.spark.sql.Row;
+import org.tracelake.jobs.metrics.workload.Families;
 import org.tracelake.jobs.rank.RankAccumulator;
 import org.tracelake.jobs.rank.RankEvent;
 import scala.Tuple2;
@@ -29,7 +30,7 @@ final class RankPass implements WorkloadInputs.ConvertPartition {
                 if (acc != null) out.add(WorkloadInputs.pair(workload, WorkloadInput.RANK, acc.finish()));
                 workload = w;
                 rank = k;
-                acc = new RankAccumulator(k);
+                acc = new RankAccumulator(k, Families.RANK_PARTS);
             }
             acc.accept(RankEvent.of(r));
         }

@@ -1,40 +1,33 @@
 package org.tracelake.jobs.metrics.workload;
 
-import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.jobs.rank.CopyPart.Copies;
-import org.tracelake.jobs.rank.FsdpPart.Fsdp;
-import org.tracelake.jobs.rank.GpuTotalsPart.GpuTotals;
-import org.tracelake.jobs.rank.IdleGapPart.IdleGaps;
-import org.tracelake.jobs.rank.KernelShapePart.KernelShapes;
-import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
-import org.tracelake.jobs.rank.LaunchLedger.MissingLaunches;
-import org.tracelake.jobs.rank.LeadInPart.LeadIns;
-import org.tracelake.jobs.rank.LeaderboardKernelPart.LeaderboardKernels;
-import org.tracelake.jobs.rank.PhasePart.Phases;
-import org.tracelake.jobs.rank.RuntimePart.Runtime;
-import org.tracelake.jobs.rank.StreamClipper.Clipped;
-import org.tracelake.jobs.rank.XlaPart.Xla;
+import org.tracelake.jobs.rank.KernelTimePart;
+import org.tracelake.jobs.rank.LeaderboardKernelPart;
+import org.tracelake.jobs.rank.PhasePart;
+import org.tracelake.jobs.rank.RankPart;
+import org.tracelake.jobs.rank.RankParts;
 
 /**
  * The metric families of one workload, each listed once, in the order their results depend on each other: its workload
- * step and the per-rank parts' results it reads ({@link org.tracelake.jobs.rank.RankSummary#part}; a family without
- * any reads only the rank's frame). The parts themselves are made by the rank pass, which sits below the metrics and
- * lists them in {@code rank/RankParts}; FamiliesTest holds the two lists to each other.
+ * step and the per-rank parts it reads ({@link org.tracelake.jobs.rank.RankSummary#part}; a family without any reads
+ * only the rank's frame). A part only one family reads is a nested class of that family's file; one that several read
+ * lives in {@code rank/} beside the pass. The pass runs the parts listed here ({@link #RANK_PARTS}), handed down to it
+ * by the refresh (ingest runs it as it reads a file) and by the metrics phase.
  */
 public final class Families {
     private Families() {}
 
-    /** One family: its name, the part results its step reads, and the step. */
-    public record Family(String name, List<Class<? extends Serializable>> reads, Consumer<Workload> step) {}
+    /** One family: its name, the per-rank parts its step reads, and the step. */
+    public record Family(String name, List<RankPart.Factory> parts, Consumer<Workload> step) {}
 
     public static final List<Family> ALL = List.of(
             family("communication", CommunicationFamily::compute),
             family("overlap", OverlapFamily::compute),
             // the cross-rank join, which AllToAllFamily reads
-            family("cross_rank", CrossRankFamily::compute, LeaderboardKernels.class),
+            family("cross_rank", CrossRankFamily::compute, LeaderboardKernelPart::new),
             family("all_to_all", AllToAllFamily::compute),
             // reads the join and AllToAllFamily's rank-pair volumes
             family("wait", WaitFamily::compute),
@@ -43,33 +36,44 @@ public final class Families {
             family(
                     "kernel",
                     KernelFamily::compute,
-                    LeaderboardKernels.class,
-                    Copies.class,
-                    KernelTime.class,
-                    Runtime.class),
-            family("kernel_totals", KernelTotalsFamily::compute, GpuTotals.class),
-            family("kernel_step", KernelStepFamily::compute, KernelTime.class),
-            family("annotation", AnnotationFamily::compute, Fsdp.class, Phases.class),
+                    LeaderboardKernelPart::new,
+                    KernelFamily.CopyPart::new,
+                    KernelTimePart::new,
+                    KernelFamily.RuntimePart::new),
+            family("kernel_totals", KernelTotalsFamily::compute, KernelTotalsFamily.GpuTotalsPart::new),
+            family("kernel_step", KernelStepFamily::compute, KernelTimePart::new),
+            family("annotation", AnnotationFamily::compute, AnnotationFamily.FsdpPart::new, PhasePart::new),
             family("traffic", TrafficFamily::compute),
-            family("xla", w -> XlaFamily.compute(w, hasWorkloadRow(w, "communication_fraction")), Xla.class),
+            family(
+                    "xla",
+                    w -> XlaFamily.compute(w, hasWorkloadRow(w, "communication_fraction")),
+                    XlaFamily.XlaPart::new),
             // reads the join and straggler_lag's straggler
-            family("lateness", LatenessFamily::compute, LeadIns.class),
-            family("gpu_slowness", GpuSlownessFamily::compute, KernelShapes.class),
-            family("idle_breakdown", IdleBreakdownFamily::compute, IdleGaps.class),
+            family("lateness", LatenessFamily::compute, LatenessFamily.LeadInPart::new),
+            family("gpu_slowness", GpuSlownessFamily::compute, GpuSlownessFamily.KernelShapePart::new),
+            family("idle_breakdown", IdleBreakdownFamily::compute, IdleBreakdownFamily.IdleGapPart::new),
             family(
                     "profiler_hazard",
                     ProfilerHazardFamily::compute,
-                    KernelTime.class,
-                    Clipped.class,
-                    MissingLaunches.class));
+                    KernelTimePart::new,
+                    ProfilerHazardFamily.LaunchLedger::new));
 
-    /** The part results the gap rows read to say why a metric is missing ({@link Gaps}, after every family). */
-    public static final List<Class<? extends Serializable>> GAPS_READ =
-            List.of(KernelTime.class, LeaderboardKernels.class, Phases.class);
+    /** The parts the gap rows read to say why a metric is missing ({@link Gaps}, after every family). */
+    public static final List<RankPart.Factory> GAPS_PARTS =
+            List.of(KernelTimePart::new, LeaderboardKernelPart::new, PhasePart::new);
 
-    @SafeVarargs
-    private static Family family(String name, Consumer<Workload> step, Class<? extends Serializable>... reads) {
-        return new Family(name, List.of(reads), step);
+    /** Every part a family or the gap rows read, each once: what the per-rank pass runs. */
+    public static final RankParts RANK_PARTS = rankParts();
+
+    private static Family family(String name, Consumer<Workload> step, RankPart.Factory... parts) {
+        return new Family(name, List.of(parts), step);
+    }
+
+    private static RankParts rankParts() {
+        List<RankPart.Factory> all = new ArrayList<>();
+        for (Family f : ALL) all.addAll(f.parts());
+        all.addAll(GAPS_PARTS);
+        return new RankParts(all);
     }
 
     /** Computes every family's rows of the workload into it; side rows are the side-table families' own. */

@@ -12,6 +12,7 @@ import static org.tracelake.jobs.metrics.Metrics.MOE_FRACTION;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
+import java.io.Serializable;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -20,12 +21,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.tracelake.jobs.rank.CopyPart.Copies;
+import org.tracelake.jobs.metrics.workload.KernelFamily.CopyPart.Copies;
+import org.tracelake.jobs.metrics.workload.KernelFamily.RuntimePart.Runtime;
 import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
 import org.tracelake.jobs.rank.LeaderboardKernelPart.LeaderboardKernels;
+import org.tracelake.jobs.rank.RankEvent;
 import org.tracelake.jobs.rank.RankFactNames;
+import org.tracelake.jobs.rank.RankPart;
 import org.tracelake.jobs.rank.RankSummary;
-import org.tracelake.jobs.rank.RuntimePart.Runtime;
+import org.tracelake.jobs.rank.SparkCasts;
+import org.tracelake.udfs.ActivityClass;
 
 /**
  * Kernel-level metrics (METRICS.md §4): CCL-Bench's leaderboard numbers pooled over every rank
@@ -266,5 +271,64 @@ final class KernelFamily {
 
     static boolean equal(Object a, Object b) {
         return Objects.equals(a, b);
+    }
+
+    /**
+     * average_memory_bandwidth (METRICS.md §4): GPU-side copies (activity class memcpy: Kineto gpu_memcpy, Nsight and
+     * rocprof copies) with a duration and a byte count. Memsets are not copies, and neither are the CPU-side runtime
+     * calls ROCm's Kineto writes bytes on (hipMemcpyWithStream): their duration is the host's wait.
+     */
+    static final class CopyPart implements RankPart {
+        private long count;
+        private double bytes;
+        private long ns;
+
+        @Override
+        public void accept(RankEvent e) {
+            if (e.dur <= 0 || e.ts == null || !ActivityClass.MEMCPY.equals(e.activityClass)) return;
+            Double b = SparkCasts.toDouble(e.argBytes);
+            if (b == null || !(b > 0)) return;
+            count++;
+            bytes += b;
+            ns += e.dur;
+        }
+
+        @Override
+        public Serializable finish(RankSummary done) {
+            return new Copies(count, bytes, ns);
+        }
+
+        /** How many such copies, Σ bytes, Σ dur (ns). */
+        public record Copies(long count, double bytes, long ns) implements Serializable {}
+    }
+
+    /**
+     * What cpu_overhead reads of a rank (METRICS.md §4): its cuda_runtime / cuda_driver events (how many, Σ dur) and its
+     * span, first start to last end over every event with a start.
+     */
+    static final class RuntimePart implements RankPart {
+        private long events;
+        private long ns;
+        private Long first;
+        private Long last;
+
+        @Override
+        public void accept(RankEvent e) {
+            if (e.ts == null) return;
+            first = first == null ? e.ts : Math.min(first, e.ts);
+            last = last == null ? e.end() : Math.max(last, e.end());
+            if (!e.isGpu() && ("cuda_runtime".equals(e.cat) || "cuda_driver".equals(e.cat))) {
+                events++;
+                ns += e.dur;
+            }
+        }
+
+        @Override
+        public Serializable finish(RankSummary done) {
+            return new Runtime(events, ns, first, last);
+        }
+
+        /** Runtime and driver events: how many, Σ dur (ns); the rank's span (both null without a timed event). */
+        public record Runtime(long events, long ns, Long spanFirst, Long spanLast) implements Serializable {}
     }
 }

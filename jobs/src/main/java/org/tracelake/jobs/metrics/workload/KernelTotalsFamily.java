@@ -1,13 +1,17 @@
 package org.tracelake.jobs.metrics.workload;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.tracelake.jobs.metrics.workload.KernelTotalsFamily.GpuTotalsPart.GpuKey;
+import org.tracelake.jobs.metrics.workload.KernelTotalsFamily.GpuTotalsPart.GpuTotals;
 import org.tracelake.jobs.rank.CommInstance;
-import org.tracelake.jobs.rank.GpuTotalsPart.GpuKey;
-import org.tracelake.jobs.rank.GpuTotalsPart.GpuTotals;
+import org.tracelake.jobs.rank.RankEvent;
+import org.tracelake.jobs.rank.RankPart;
 import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.ActivityClass;
 import org.tracelake.udfs.BusBandwidth;
@@ -77,4 +81,31 @@ final class KernelTotalsFamily {
     private static final Comparator<CommKey> COMM_ORDER = Comparator.comparing(CommKey::name, NULLS_FIRST)
             .thenComparing(CommKey::kind, NULLS_FIRST)
             .thenComparing(CommKey::bucket, Comparator.nullsFirst(Long::compareTo));
+
+    /**
+     * The rank's GPU activities other than communication, grouped by (name, activity class, kernel category): calls and Σ
+     * dur (kernel_totals). Communication is counted by instance from the rank's collective instances instead.
+     */
+    static final class GpuTotalsPart implements RankPart {
+        private final Map<GpuKey, long[]> totals = new HashMap<>();
+
+        @Override
+        public void accept(RankEvent e) {
+            if (!e.isGpu() || e.ts == null || ActivityClass.COMM.equals(e.activityClass)) return;
+            long[] t = totals.computeIfAbsent(new GpuKey(e.name, e.activityClass, e.kernelCategory), k -> new long[2]);
+            t[0]++;
+            t[1] += e.dur;
+        }
+
+        @Override
+        public Serializable finish(RankSummary done) {
+            return new GpuTotals(totals);
+        }
+
+        /** A group of a rank's GPU activities in kernel_totals. */
+        public record GpuKey(String name, String activityClass, String kernelCategory) implements Serializable {}
+
+        /** Per group: {calls, Σ dur ns}. */
+        public record GpuTotals(Map<GpuKey, long[]> byKey) implements Serializable {}
+    }
 }

@@ -45,7 +45,7 @@ class MetricFamiliesTest {
     }
 
     static RankSummary rank(int rank, List<RankEvent> events) {
-        RankAccumulator acc = new RankAccumulator(rank);
+        RankAccumulator acc = new RankAccumulator(rank, Families.RANK_PARTS);
         events.forEach(acc::accept);
         return acc.finish();
     }
