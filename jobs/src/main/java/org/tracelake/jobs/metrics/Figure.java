@@ -16,6 +16,11 @@ public final class Figure {
         this.unit = unit;
     }
 
+    /** A catalog entry's figure: what the rows that say why a workload lacks a figure are written as (Gaps). */
+    public static Figure of(MetricCatalog.Entry e) {
+        return new Figure(e.metric(), e.figure(), e.unit());
+    }
+
     public String metric() {
         return metric;
     }

@@ -5,8 +5,10 @@ import java.util.Map;
 
 /**
  * A metric of {@code metrics/catalog.csv} by name, the handle a family writes its rows through: the metric's name and
- * each figure's unit come from the catalog, never from a literal in the family. {@link Metrics} holds one per catalog
- * metric; making one of a name the catalog lacks, or asking for a figure it does not list, fails at once.
+ * each figure's unit come from the catalog, never from a literal in the family. The family that writes a metric declares
+ * its handle ({@code static final Metric ITER_TIME = Metric.of("iter_time")} in StepFamily), so a family's file holds
+ * everything it writes; making one of a name the catalog lacks, or asking for a figure it does not list, fails when
+ * the family's class loads, and MetricsTest finds every handle of every family.
  */
 public final class Metric {
     private final String name;
@@ -21,7 +23,7 @@ public final class Metric {
         if (figures.isEmpty()) throw new IllegalStateException("metric " + name + " is not in metrics/catalog.csv");
     }
 
-    static Metric of(String name) {
+    public static Metric of(String name) {
         return new Metric(name);
     }
 
@@ -44,7 +46,7 @@ public final class Metric {
      * instance's value under a key): its unit is given here. If the catalog comes to list it, this fails, so that the
      * catalog's unit is the one used.
      */
-    Figure unlisted(String figure, String unit) {
+    public Figure unlisted(String figure, String unit) {
         if (figures.containsKey(figure)) {
             throw new IllegalStateException("metrics/catalog.csv lists " + name + " " + figure + ": use figure()");
         }

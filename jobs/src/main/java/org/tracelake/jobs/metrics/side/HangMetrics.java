@@ -1,8 +1,5 @@
 package org.tracelake.jobs.metrics.side;
 
-import static org.tracelake.jobs.metrics.Metrics.HANG_ROOT_RANKS;
-import static org.tracelake.jobs.metrics.Metrics.HUNG_GROUPS;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -28,6 +25,9 @@ import org.tracelake.schemas.MetricSchema;
  */
 public final class HangMetrics {
     private HangMetrics() {}
+
+    static final Metric HANG_ROOT_RANKS = Metric.of("hang_root_ranks");
+    static final Metric HUNG_GROUPS = Metric.of("hung_groups");
 
     static final String NO_ROOT =
             "no stuck collective: no member of any group is behind a collective another member holds";

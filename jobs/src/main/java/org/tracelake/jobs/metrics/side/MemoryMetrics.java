@@ -1,16 +1,5 @@
 package org.tracelake.jobs.metrics.side;
 
-import static org.tracelake.jobs.metrics.Metrics.ALLOC_COUNT;
-import static org.tracelake.jobs.metrics.Metrics.ALLOC_RATE_PER_S;
-import static org.tracelake.jobs.metrics.Metrics.FRAGMENTATION;
-import static org.tracelake.jobs.metrics.Metrics.FREE_COUNT;
-import static org.tracelake.jobs.metrics.Metrics.INTERNAL_WASTE_BYTES;
-import static org.tracelake.jobs.metrics.Metrics.LARGEST_ALLOC_BYTES;
-import static org.tracelake.jobs.metrics.Metrics.MEMORY_EFFICIENCY;
-import static org.tracelake.jobs.metrics.Metrics.OOM_COUNT;
-import static org.tracelake.jobs.metrics.Metrics.PEAK_ALLOCATED_BYTES;
-import static org.tracelake.jobs.metrics.Metrics.PEAK_RESERVED_BYTES;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -36,6 +25,17 @@ import org.tracelake.schemas.Tables;
  */
 public final class MemoryMetrics {
     private MemoryMetrics() {}
+
+    static final Metric PEAK_ALLOCATED_BYTES = Metric.of("peak_allocated_bytes");
+    static final Metric PEAK_RESERVED_BYTES = Metric.of("peak_reserved_bytes");
+    static final Metric MEMORY_EFFICIENCY = Metric.of("memory_efficiency");
+    static final Metric FRAGMENTATION = Metric.of("fragmentation");
+    static final Metric INTERNAL_WASTE_BYTES = Metric.of("internal_waste_bytes");
+    static final Metric ALLOC_COUNT = Metric.of("alloc_count");
+    static final Metric FREE_COUNT = Metric.of("free_count");
+    static final Metric ALLOC_RATE_PER_S = Metric.of("alloc_rate_per_s");
+    static final Metric OOM_COUNT = Metric.of("oom_count");
+    static final Metric LARGEST_ALLOC_BYTES = Metric.of("largest_alloc_bytes");
 
     /** How the workload row of a metric combines the device rows. */
     private enum Combine {

@@ -1,8 +1,5 @@
 package org.tracelake.jobs.metrics.side;
 
-import static org.tracelake.jobs.metrics.Metrics.TELEMETRY_OVERLAP;
-import static org.tracelake.jobs.metrics.Metrics.TELEMETRY_STREAM_MS;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.metrics.Where;
 import org.tracelake.schemas.Tables;
@@ -33,6 +31,9 @@ import org.tracelake.schemas.TelemetrySchema;
  */
 public final class TelemetryMetrics {
     private TelemetryMetrics() {}
+
+    static final Metric TELEMETRY_OVERLAP = Metric.of("telemetry_overlap");
+    static final Metric TELEMETRY_STREAM_MS = Metric.of("telemetry_stream_ms");
 
     /**
      * One iteration line: overlap = overlap_ms.compute_comm, compute = per_stream_ms.compute, the allreduce /

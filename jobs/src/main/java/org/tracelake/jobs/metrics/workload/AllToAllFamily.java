@@ -1,8 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.ALL_TO_ALL_IMBALANCE;
-import static org.tracelake.jobs.metrics.Metrics.ALL_TO_ALL_IMBALANCE_INSTANCE;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -11,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.DtypeSize;
@@ -22,6 +20,11 @@ import org.tracelake.udfs.DtypeSize;
  * group).
  */
 final class AllToAllFamily {
+
+    static final Metric ALL_TO_ALL_IMBALANCE = Metric.of("all_to_all_imbalance");
+    /** One all_to_all instance's imbalance, keyed by the instance. */
+    static final Figure ALL_TO_ALL_IMBALANCE_INSTANCE = ALL_TO_ALL_IMBALANCE.unlisted("instance", "ratio");
+
     private static final Figure MEAN = ALL_TO_ALL_IMBALANCE.figure("mean");
     private static final Figure MAX = ALL_TO_ALL_IMBALANCE.figure("max");
 

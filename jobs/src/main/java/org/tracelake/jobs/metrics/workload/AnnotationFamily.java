@@ -1,15 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.FSDP_ALL_GATHER;
-import static org.tracelake.jobs.metrics.Metrics.FSDP_COPY_IN;
-import static org.tracelake.jobs.metrics.Metrics.FSDP_COPY_OUT;
-import static org.tracelake.jobs.metrics.Metrics.FSDP_POST_BACKWARD;
-import static org.tracelake.jobs.metrics.Metrics.FSDP_POST_FORWARD;
-import static org.tracelake.jobs.metrics.Metrics.FSDP_PREFETCH_OVERLAP;
-import static org.tracelake.jobs.metrics.Metrics.FSDP_PRE_BACKWARD;
-import static org.tracelake.jobs.metrics.Metrics.FSDP_PRE_FORWARD;
-import static org.tracelake.jobs.metrics.Metrics.FSDP_REDUCE_SCATTER;
-import static org.tracelake.jobs.metrics.Metrics.PHASE_TIME_MS;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
@@ -38,6 +28,17 @@ import org.tracelake.jobs.rank.RankSummary;
  */
 final class AnnotationFamily {
     private AnnotationFamily() {}
+
+    static final Metric PHASE_TIME_MS = Metric.of("phase_time_ms");
+    static final Metric FSDP_ALL_GATHER = Metric.of("fsdp_all_gather");
+    static final Metric FSDP_REDUCE_SCATTER = Metric.of("fsdp_reduce_scatter");
+    static final Metric FSDP_COPY_IN = Metric.of("fsdp_copy_in");
+    static final Metric FSDP_COPY_OUT = Metric.of("fsdp_copy_out");
+    static final Metric FSDP_PRE_FORWARD = Metric.of("fsdp_pre_forward");
+    static final Metric FSDP_POST_FORWARD = Metric.of("fsdp_post_forward");
+    static final Metric FSDP_PRE_BACKWARD = Metric.of("fsdp_pre_backward");
+    static final Metric FSDP_POST_BACKWARD = Metric.of("fsdp_post_backward");
+    static final Metric FSDP_PREFETCH_OVERLAP = Metric.of("fsdp_prefetch_overlap");
 
     static final List<Metric> FSDP_METRICS = List.of(
             FSDP_ALL_GATHER,

@@ -1,23 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.BANDWIDTH_UTILIZATION_ALLGATHER;
-import static org.tracelake.jobs.metrics.Metrics.BANDWIDTH_UTILIZATION_ALLREDUCE;
-import static org.tracelake.jobs.metrics.Metrics.BANDWIDTH_UTILIZATION_ALLTOALL;
-import static org.tracelake.jobs.metrics.Metrics.BANDWIDTH_UTILIZATION_REDUCESCATTER;
-import static org.tracelake.jobs.metrics.Metrics.BUSBW_GBPS;
-import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_ALLGATHER_GB;
-import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_ALLREDUCE_GB;
-import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_ALLTOALL_GB;
-import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_REDUCESCATTER_GB;
-import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_VOL_TOTAL_GB;
-import static org.tracelake.jobs.metrics.Metrics.COLL_CALL_NUM;
-import static org.tracelake.jobs.metrics.Metrics.COMMUNICATION_FRACTION;
-import static org.tracelake.jobs.metrics.Metrics.COMM_BYTES_TOTAL;
-import static org.tracelake.jobs.metrics.Metrics.COMM_TIME_S;
-import static org.tracelake.jobs.metrics.Metrics.HOCKNEY_ALPHA_S;
-import static org.tracelake.jobs.metrics.Metrics.HOCKNEY_BETA_S_PER_BYTE;
-import static org.tracelake.jobs.metrics.Metrics.HOCKNEY_INVERSE_BETA_BPS;
-import static org.tracelake.jobs.metrics.Metrics.TOTAL_COMMUNICATION_TIME;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
@@ -45,6 +27,25 @@ import org.tracelake.udfs.CollectiveKind;
  */
 final class CommunicationFamily {
     private CommunicationFamily() {}
+
+    static final Metric COLL_CALL_NUM = Metric.of("coll_call_num");
+    static final Metric COMM_BYTES_TOTAL = Metric.of("comm_bytes_total");
+    static final Metric COLLECTIVE_VOL_ALLREDUCE_GB = Metric.of("collective_vol_allreduce_gb");
+    static final Metric COLLECTIVE_VOL_ALLGATHER_GB = Metric.of("collective_vol_allgather_gb");
+    static final Metric COLLECTIVE_VOL_REDUCESCATTER_GB = Metric.of("collective_vol_reducescatter_gb");
+    static final Metric COLLECTIVE_VOL_ALLTOALL_GB = Metric.of("collective_vol_alltoall_gb");
+    static final Metric COLLECTIVE_VOL_TOTAL_GB = Metric.of("collective_vol_total_gb");
+    static final Metric COMM_TIME_S = Metric.of("comm_time_s");
+    static final Metric TOTAL_COMMUNICATION_TIME = Metric.of("total_communication_time");
+    static final Metric COMMUNICATION_FRACTION = Metric.of("communication_fraction");
+    static final Metric BUSBW_GBPS = Metric.of("busbw_gbps");
+    static final Metric BANDWIDTH_UTILIZATION_ALLGATHER = Metric.of("bandwidth_utilization_allgather");
+    static final Metric BANDWIDTH_UTILIZATION_ALLREDUCE = Metric.of("bandwidth_utilization_allreduce");
+    static final Metric BANDWIDTH_UTILIZATION_REDUCESCATTER = Metric.of("bandwidth_utilization_reducescatter");
+    static final Metric BANDWIDTH_UTILIZATION_ALLTOALL = Metric.of("bandwidth_utilization_alltoall");
+    static final Metric HOCKNEY_ALPHA_S = Metric.of("hockney_alpha_s");
+    static final Metric HOCKNEY_BETA_S_PER_BYTE = Metric.of("hockney_beta_s_per_byte");
+    static final Metric HOCKNEY_INVERSE_BETA_BPS = Metric.of("hockney_inverse_beta_Bps");
 
     static void compute(Workload w) {
         callsAndBytes(w);

@@ -1,11 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.COMM_TIME_IMBALANCE;
-import static org.tracelake.jobs.metrics.Metrics.ITER_TIME_SKEW_MS;
-import static org.tracelake.jobs.metrics.Metrics.LOAD_IMBALANCE_RATIO;
-import static org.tracelake.jobs.metrics.Metrics.STRAGGLER;
-import static org.tracelake.jobs.metrics.Metrics.STRAGGLER_LAG;
-import static org.tracelake.jobs.metrics.Metrics.STRAGGLER_LAG_LAST_ARRIVAL_SHARE;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
@@ -17,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.tracelake.jobs.metrics.Figure;
 import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.metrics.Slot;
 import org.tracelake.jobs.rank.CommInstance;
@@ -35,6 +30,14 @@ import org.tracelake.udfs.BusBandwidth;
  */
 final class CrossRankFamily {
     private CrossRankFamily() {}
+
+    static final Metric STRAGGLER_LAG = Metric.of("straggler_lag");
+    static final Metric STRAGGLER = Metric.of("straggler");
+    static final Metric COMM_TIME_IMBALANCE = Metric.of("comm_time_imbalance");
+    static final Metric LOAD_IMBALANCE_RATIO = Metric.of("load_imbalance_ratio");
+    static final Metric ITER_TIME_SKEW_MS = Metric.of("iter_time_skew_ms");
+    /** A rank's share of the matched instances it arrived last at. */
+    static final Figure STRAGGLER_LAG_LAST_ARRIVAL_SHARE = STRAGGLER_LAG.unlisted("last_arrival_share", "ratio");
 
     /** One rank's instances of one match key, in (start, end) order. */
     private record Keyed(int rank, List<CommInstance> ops) {}

@@ -9,9 +9,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.tracelake.jobs.metrics.Figure;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.MetricRow;
-import org.tracelake.jobs.metrics.Metrics;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
 import org.tracelake.jobs.rank.LeaderboardKernelPart.LeaderboardKernels;
@@ -37,7 +37,7 @@ final class Gaps {
             String unmet = e.requires().unmet(w);
             String status =
                     e.requires().isApplicability() && unmet != null ? STATUS_NOT_APPLICABLE : STATUS_MISSING_INPUT;
-            w.add(Metrics.of(e)
+            w.add(Figure.of(e)
                     .workload()
                     .row(
                             null,

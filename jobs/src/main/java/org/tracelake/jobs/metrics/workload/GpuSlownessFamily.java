@@ -1,8 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.GPU_SLOWNESS;
-import static org.tracelake.jobs.metrics.Metrics.GPU_SLOWNESS_SCORE;
-
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.rank.RankEvent;
 import org.tracelake.jobs.rank.RankPart;
 import org.tracelake.jobs.rank.RankSummary;
@@ -24,6 +22,10 @@ import org.tracelake.udfs.ActivityClass;
  */
 final class GpuSlownessFamily {
     private GpuSlownessFamily() {}
+
+    static final Metric GPU_SLOWNESS = Metric.of("gpu_slowness");
+    /** A rank's slowness score (the workload's figures are the largest of them and its rank). */
+    static final Figure GPU_SLOWNESS_SCORE = GPU_SLOWNESS.unlisted("score", "ratio");
 
     static void compute(Workload w) {
         List<KernelShapePart.KernelShapes> shapes = new ArrayList<>();

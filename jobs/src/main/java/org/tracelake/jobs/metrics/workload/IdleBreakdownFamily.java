@@ -1,13 +1,12 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.IDLE_BREAKDOWN;
-
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.rank.RankEvent;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankPart;
@@ -21,6 +20,8 @@ import org.tracelake.jobs.rank.RankSummary;
  */
 final class IdleBreakdownFamily {
     private IdleBreakdownFamily() {}
+
+    static final Metric IDLE_BREAKDOWN = Metric.of("idle_breakdown");
 
     private static final List<Figure> FIGURES = List.of(
             IDLE_BREAKDOWN.figure("host_wait_ms"),

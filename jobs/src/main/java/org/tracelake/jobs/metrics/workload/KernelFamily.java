@@ -1,14 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.AVERAGE_MEMORY_BANDWIDTH;
-import static org.tracelake.jobs.metrics.Metrics.CPU_OVERHEAD;
-import static org.tracelake.jobs.metrics.Metrics.DOMINANT_KERNEL_CONCENTRATION;
-import static org.tracelake.jobs.metrics.Metrics.KERNEL_BREAKDOWN;
-import static org.tracelake.jobs.metrics.Metrics.KERNEL_TIME_S;
-import static org.tracelake.jobs.metrics.Metrics.MEAN_SM_COVERAGE;
-import static org.tracelake.jobs.metrics.Metrics.MEMCPY_EXPOSED_PCT;
-import static org.tracelake.jobs.metrics.Metrics.MEMORY_TRANSFER_OVERHEAD;
-import static org.tracelake.jobs.metrics.Metrics.MOE_FRACTION;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
@@ -21,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.metrics.workload.KernelFamily.CopyPart.Copies;
 import org.tracelake.jobs.metrics.workload.KernelFamily.RuntimePart.Runtime;
 import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
@@ -39,6 +31,16 @@ import org.tracelake.udfs.ActivityClass;
  */
 final class KernelFamily {
     private KernelFamily() {}
+
+    static final Metric KERNEL_TIME_S = Metric.of("kernel_time_s");
+    static final Metric KERNEL_BREAKDOWN = Metric.of("kernel_breakdown");
+    static final Metric CPU_OVERHEAD = Metric.of("cpu_overhead");
+    static final Metric DOMINANT_KERNEL_CONCENTRATION = Metric.of("dominant_kernel_concentration");
+    static final Metric MOE_FRACTION = Metric.of("moe_fraction");
+    static final Metric MEAN_SM_COVERAGE = Metric.of("mean_sm_coverage");
+    static final Metric MEMORY_TRANSFER_OVERHEAD = Metric.of("memory_transfer_overhead");
+    static final Metric MEMCPY_EXPOSED_PCT = Metric.of("memcpy_exposed_pct");
+    static final Metric AVERAGE_MEMORY_BANDWIDTH = Metric.of("average_memory_bandwidth");
 
     static void compute(Workload w) {
         leaderboard(w);

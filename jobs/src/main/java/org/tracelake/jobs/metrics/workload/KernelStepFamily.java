@@ -1,9 +1,8 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.KERNEL_STEP_TIME_MS;
-
 import java.util.Map;
 import java.util.TreeMap;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
 import org.tracelake.jobs.rank.RankSummary;
 
@@ -16,6 +15,8 @@ import org.tracelake.jobs.rank.RankSummary;
  */
 final class KernelStepFamily {
     private KernelStepFamily() {}
+
+    static final Metric KERNEL_STEP_TIME_MS = Metric.of("kernel_step_time_ms");
 
     static void compute(Workload w) {
         long pairs = 0;

@@ -1,12 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE;
-import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_DEVICE;
-import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_EXPLAINED;
-import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_HOST;
-import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_UNEXPLAINED;
-import static org.tracelake.jobs.metrics.Metrics.LATENESS_CAUSE_UPSTREAM;
-import static org.tracelake.jobs.metrics.Metrics.LATENESS_TOP_KERNEL;
 import static org.tracelake.schemas.MetricSchema.SCOPE_WORKLOAD;
 
 import java.io.Serializable;
@@ -19,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.metrics.MetricRow;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.IntervalList;
@@ -37,6 +31,17 @@ import org.tracelake.udfs.ActivityClass;
  */
 final class LatenessFamily {
     private LatenessFamily() {}
+
+    static final Metric LATENESS_CAUSE = Metric.of("lateness_cause");
+    static final Metric LATENESS_TOP_KERNEL = Metric.of("lateness_top_kernel");
+    /** A rank's share of its late arrivals by cause (the workload row is the straggler's largest, keyed by cause). */
+    static final Figure LATENESS_CAUSE_DEVICE = LATENESS_CAUSE.unlisted("device", "fraction");
+
+    static final Figure LATENESS_CAUSE_HOST = LATENESS_CAUSE.unlisted("host", "fraction");
+    static final Figure LATENESS_CAUSE_UPSTREAM = LATENESS_CAUSE.unlisted("upstream", "fraction");
+    static final Figure LATENESS_CAUSE_UNEXPLAINED = LATENESS_CAUSE.unlisted("unexplained", "fraction");
+    /** How many of a rank's late arrivals have a cause. */
+    static final Figure LATENESS_CAUSE_EXPLAINED = LATENESS_CAUSE.unlisted("explained_instances", "count");
 
     /** Instances with a smaller lag get no cause: 10 µs. */
     static final long MIN_LAG_NS = 10_000;

@@ -1,6 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.COMM_LOCALITY;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
@@ -8,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.metrics.Where;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.RankSummary;
@@ -20,6 +20,8 @@ import org.tracelake.jobs.rank.RankSummary;
  */
 final class LocalityFamily {
     private LocalityFamily() {}
+
+    static final Metric COMM_LOCALITY = Metric.of("comm_locality");
 
     /** Σ inter/intra bytes and ns, instances, instances taken to span the world, instances without a size. */
     private static final class Sums {

@@ -1,19 +1,12 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.AGGREGATE_GPU_UTILIZATION;
-import static org.tracelake.jobs.metrics.Metrics.COMM_COMP_OVERLAP;
-import static org.tracelake.jobs.metrics.Metrics.COMPUTE_COMM_OVERLAP;
-import static org.tracelake.jobs.metrics.Metrics.GPU_UTILIZATION;
-import static org.tracelake.jobs.metrics.Metrics.GPU_UTILIZATION_IDLE_MS;
-import static org.tracelake.jobs.metrics.Metrics.PIPELINE_BUBBLE;
-import static org.tracelake.jobs.metrics.Metrics.TIME_BREAKDOWN;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.metrics.Where;
 import org.tracelake.jobs.rank.RankFactNames;
 import org.tracelake.jobs.rank.RankSummary;
@@ -24,6 +17,15 @@ import org.tracelake.jobs.rank.RankSummary;
  */
 final class OverlapFamily {
     private OverlapFamily() {}
+
+    static final Metric COMM_COMP_OVERLAP = Metric.of("comm_comp_overlap");
+    static final Metric TIME_BREAKDOWN = Metric.of("time_breakdown");
+    static final Metric COMPUTE_COMM_OVERLAP = Metric.of("compute_comm_overlap");
+    static final Metric GPU_UTILIZATION = Metric.of("gpu_utilization");
+    static final Metric AGGREGATE_GPU_UTILIZATION = Metric.of("aggregate_gpu_utilization");
+    static final Metric PIPELINE_BUBBLE = Metric.of("pipeline_bubble");
+    /** A rank's idle GPU time within its span (gpu_utilization's per-rank complement). */
+    static final Figure GPU_UTILIZATION_IDLE_MS = GPU_UTILIZATION.unlisted("idle_ms", "ms");
 
     /** comm_comp_overlap's figures, in the order of {@link #overlapFigures}. */
     private static final List<Figure> FIGURES = Stream.of(

@@ -1,7 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.MISSING_GPU_ACTIVITIES;
-import static org.tracelake.jobs.metrics.Metrics.STREAM_OVERRUN_MS;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
 import java.io.Serializable;
@@ -10,6 +8,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.metrics.workload.ProfilerHazardFamily.LaunchLedger.MissingLaunches;
 import org.tracelake.jobs.rank.KernelTimePart.KernelTime;
 import org.tracelake.jobs.rank.RankEvent;
@@ -28,6 +27,9 @@ import org.tracelake.udfs.KernelNameRules;
  */
 final class ProfilerHazardFamily {
     private ProfilerHazardFamily() {}
+
+    static final Metric STREAM_OVERRUN_MS = Metric.of("stream_overrun_ms");
+    static final Metric MISSING_GPU_ACTIVITIES = Metric.of("missing_gpu_activities");
 
     static void compute(Workload w) {
         overruns(w);

@@ -1,12 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.AVG_STEP_TIME;
-import static org.tracelake.jobs.metrics.Metrics.ITER_TIME;
-import static org.tracelake.jobs.metrics.Metrics.ITER_TIME_OF_STEP;
-import static org.tracelake.jobs.metrics.Metrics.MFU;
-import static org.tracelake.jobs.metrics.Metrics.THROUGHPUT_TOKENS;
-import static org.tracelake.jobs.metrics.Metrics.TPOT;
-import static org.tracelake.jobs.metrics.Metrics.TTFT;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_NOT_APPLICABLE;
 import static org.tracelake.schemas.MetricSchema.STATUS_NOT_MEANINGFUL;
@@ -29,6 +22,15 @@ import org.tracelake.udfs.StepNames;
  */
 final class StepFamily {
     private StepFamily() {}
+
+    static final Metric ITER_TIME = Metric.of("iter_time");
+    static final Metric AVG_STEP_TIME = Metric.of("avg_step_time");
+    static final Metric THROUGHPUT_TOKENS = Metric.of("throughput_tokens");
+    static final Metric MFU = Metric.of("mfu");
+    static final Metric TTFT = Metric.of("ttft");
+    static final Metric TPOT = Metric.of("tpot");
+    /** A step's duration (iter_time's rank and workload rows are figures over these: avg_ms, min_ms ...). */
+    static final Figure ITER_TIME_OF_STEP = ITER_TIME.unlisted(null, "ms");
 
     /** A step window of a rank. */
     record Window(int rank, long step, long start, long end, boolean trimmed) {

@@ -1,6 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.TRAFFIC_DISTRIBUTION;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
@@ -8,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.jobs.rank.RankSummary;
 import org.tracelake.udfs.CollectiveKind;
@@ -20,6 +20,8 @@ import org.tracelake.udfs.CollectiveKind;
  */
 final class TrafficFamily {
     private TrafficFamily() {}
+
+    static final Metric TRAFFIC_DISTRIBUTION = Metric.of("traffic_distribution");
 
     private static final String[] PARALLELISMS = {"dp", "tp", "pp", "ep", "unknown"};
 

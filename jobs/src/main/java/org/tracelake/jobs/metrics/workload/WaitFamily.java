@@ -1,9 +1,5 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_WAIT;
-import static org.tracelake.jobs.metrics.Metrics.COLLECTIVE_WAIT_FIRST_ARRIVAL_SHARE;
-import static org.tracelake.jobs.metrics.Metrics.WAIT_FREE_BUSBW_GBPS;
-import static org.tracelake.jobs.metrics.Metrics.WAIT_FREE_BUSBW_INSTANCE;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 import static org.tracelake.schemas.MetricSchema.STATUS_PARTIAL;
 
@@ -16,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.tracelake.jobs.metrics.Figure;
+import org.tracelake.jobs.metrics.Metric;
 import org.tracelake.jobs.rank.CommInstance;
 import org.tracelake.udfs.BusBandwidth;
 import org.tracelake.udfs.CollectiveKind;
@@ -41,6 +38,13 @@ import org.tracelake.udfs.CollectiveKind;
  */
 final class WaitFamily {
     private WaitFamily() {}
+
+    static final Metric WAIT_FREE_BUSBW_GBPS = Metric.of("wait_free_busbw_gbps");
+    static final Metric COLLECTIVE_WAIT = Metric.of("collective_wait");
+    /** A rank's share of the matched instances it arrived first at (and so waited longest). */
+    static final Figure COLLECTIVE_WAIT_FIRST_ARRIVAL_SHARE = COLLECTIVE_WAIT.unlisted("first_arrival_share", "ratio");
+    /** One collective instance's wait-free bus bandwidth, keyed by the instance. */
+    static final Figure WAIT_FREE_BUSBW_INSTANCE = WAIT_FREE_BUSBW_GBPS.unlisted("instance", "GB/s");
 
     /** A figure of wait_free_busbw_gbps per kind: a percentile of the bus bandwidths, or of the algorithm ones. */
     private record Percentile(Figure figure, double percentile, boolean algbw) {

@@ -106,7 +106,7 @@ public final class Workload {
         this.peaks = peaks;
     }
 
-    /** Adds a row written through a catalog handle ({@link org.tracelake.jobs.metrics.Metrics}). */
+    /** Adds a row written through a catalog handle ({@link org.tracelake.jobs.metrics.Metric}, declared by the family). */
     public void add(Slot.Reading reading) {
         metrics.add(reading.in(name));
     }

@@ -1,20 +1,6 @@
 package org.tracelake.jobs.metrics.workload;
 
-import static org.tracelake.jobs.metrics.Metrics.ACHIEVED_FLOPS_FROM_TRACE_JSON;
-import static org.tracelake.jobs.metrics.Metrics.ALLREDUCE_COMM_TIME_S;
-import static org.tracelake.jobs.metrics.Metrics.AVG_COMM_BANDWIDTH_GBPS;
-import static org.tracelake.jobs.metrics.Metrics.AVG_COMM_KERNEL_TIME_S;
-import static org.tracelake.jobs.metrics.Metrics.COMMUNICATION_FRACTION;
-import static org.tracelake.jobs.metrics.Metrics.COMPUTE_UTILIZATION_PROXY;
-import static org.tracelake.jobs.metrics.Metrics.ESTIMATED_THROUGHPUT_TOKENS_PER_S;
-import static org.tracelake.jobs.metrics.Metrics.ESTIMATED_TOTAL_TOKENS;
-import static org.tracelake.jobs.metrics.Metrics.FLOPS_PER_TOKEN_USED;
-import static org.tracelake.jobs.metrics.Metrics.NUM_COMM_KERNELS;
-import static org.tracelake.jobs.metrics.Metrics.NUM_COMM_KERNELS_W_SIZE_AND_TIME;
-import static org.tracelake.jobs.metrics.Metrics.TOTAL_COMM_TIME_S;
-import static org.tracelake.jobs.metrics.Metrics.TOTAL_COMPUTE_TIME_S;
-import static org.tracelake.jobs.metrics.Metrics.TOTAL_MODEL_FLOPS_FROM_ARGS;
-import static org.tracelake.jobs.metrics.Metrics.WALL_TIME_S;
+import static org.tracelake.jobs.metrics.workload.CommunicationFamily.COMMUNICATION_FRACTION;
 import static org.tracelake.schemas.MetricSchema.STATUS_MISSING_INPUT;
 import static org.tracelake.schemas.MetricSchema.STATUS_OK;
 
@@ -39,6 +25,21 @@ import org.tracelake.udfs.CollectiveKind;
  */
 final class XlaFamily {
     private XlaFamily() {}
+
+    static final Metric WALL_TIME_S = Metric.of("wall_time_s");
+    static final Metric TOTAL_COMPUTE_TIME_S = Metric.of("total_compute_time_s");
+    static final Metric TOTAL_COMM_TIME_S = Metric.of("total_comm_time_s");
+    static final Metric AVG_COMM_KERNEL_TIME_S = Metric.of("avg_comm_kernel_time_s");
+    static final Metric COMPUTE_UTILIZATION_PROXY = Metric.of("compute_utilization_proxy");
+    static final Metric NUM_COMM_KERNELS = Metric.of("num_comm_kernels");
+    static final Metric NUM_COMM_KERNELS_W_SIZE_AND_TIME = Metric.of("num_comm_kernels_w_size_and_time");
+    static final Metric AVG_COMM_BANDWIDTH_GBPS = Metric.of("avg_comm_bandwidth_GBps");
+    static final Metric ALLREDUCE_COMM_TIME_S = Metric.of("allreduce_comm_time_s");
+    static final Metric ACHIEVED_FLOPS_FROM_TRACE_JSON = Metric.of("achieved_flops_from_trace_json");
+    static final Metric TOTAL_MODEL_FLOPS_FROM_ARGS = Metric.of("total_model_flops_from_args");
+    static final Metric FLOPS_PER_TOKEN_USED = Metric.of("flops_per_token_used");
+    static final Metric ESTIMATED_TOTAL_TOKENS = Metric.of("estimated_total_tokens");
+    static final Metric ESTIMATED_THROUGHPUT_TOKENS_PER_S = Metric.of("estimated_throughput_tokens_per_s");
 
     /** The totals one row of figures is computed from (a rank, or the workload pooled). */
     private static final class Totals {
