@@ -308,7 +308,7 @@
         legend: legendLine(),
         grid: { left: 80, right: 30, top: 50, bottom: 40 },
         xAxis: { type: 'category', name: 'size', data: cm.buckets },
-        yAxis: { type: 'log', name: 'GB/s' },
+        yAxis: { type: 'log', name: 'GB/s', axisLabel: { formatter: powerOfTen } },
         series: cm.kinds.map(function (k) {
           return { type: 'line', name: k, data: cm.busbw[k], connectNulls: true, symbolSize: 9 };
         })
