@@ -282,10 +282,14 @@ class XlaTraceReaderEqualityTest {
         }
         List<String> want = expected.get(name);
         if (want == null) throw new AssertionError(name + " has no expected outcome in " + EXPECTED);
+        want = changed(name, want);
         int rowsAt = 0;
         while (rowsAt < want.size() && !want.get(rowsAt).startsWith("rows ")) rowsAt++;
         // the report and the error, line by line, then the rows: a row's values are shown when its digest differs
-        assertEquals(String.join("\n", want.subList(0, rowsAt)), String.join("\n", head(lines)), name + ": report");
+        assertEquals(
+                String.join("\n", comparable(want.subList(0, rowsAt))),
+                String.join("\n", comparable(head(lines))),
+                name + ": report");
         assertEquals(want.get(rowsAt), "rows " + actual.rows.size(), name + ": rows");
         for (int i = 0; i < actual.rows.size(); i++) {
             int row = i;
@@ -294,8 +298,48 @@ class XlaTraceReaderEqualityTest {
                     digest(actual.rows.get(i)),
                     () -> name + ": row " + row + " is now " + actual.rows.get(row));
         }
+        String wantError =
+                want.stream().filter(l -> l.startsWith("error ")).findFirst().orElse(null);
         System.out.println("same: " + name + ", " + actual.rows.size() + " rows"
-                + (actual.error == null ? "" : ", error: " + actual.error));
+                + (actual.error == null ? "" : ", error: " + actual.error)
+                + (wantError == null || wantError.equals("error " + oneLine(actual.error))
+                        ? ""
+                        : " (before: " + wantError.substring(6) + ")"));
+    }
+
+    /**
+     * The outcomes that differ from the Jackson reader's on purpose, each with its reason. An empty file: Jackson's
+     * parser gave no first token, and the reader said "this file starts with null"; the scanner says the file ends
+     * before any JSON value, in the sentence every truncated file gets (the Kineto reader's too). A file cut after the
+     * comma between two entries: Jackson called it malformed ("Unexpected end-of-input within/between Array entries"
+     * is not its end-of-input exception), the scanner calls it truncated, as it calls every file cut short.
+     */
+    private static final Map<String, String> CHANGED_ERRORS = Map.of(
+            "hand/case17", "error truncated JSON: the file ends at line …",
+            "hand/case17.gz", "error truncated JSON: the file ends at line …",
+            "hand/case20", "error truncated JSON: the file ends at line …",
+            "hand/case20.gz", "error truncated JSON: the file ends at line …");
+
+    private static List<String> changed(String name, List<String> want) {
+        String error = CHANGED_ERRORS.get(name);
+        if (error == null) return want;
+        return want.stream().map(l -> l.startsWith("error ") ? error : l).toList();
+    }
+
+    /**
+     * The lines as compared: a JSON syntax error by its kind and the fact that it says where ("malformed JSON at
+     * line …", "truncated JSON: the file ends at line …"), as the Kineto reader's equality test compares them: the byte
+     * scanner words the problem in its own way (lower case, without Jackson's "(or 'NaN'/'+INF'/'-INF')") and may
+     * place it a column earlier (at the bad character, where Jackson stands after it). Every other error, the
+     * reader's own sentences, compared whole.
+     */
+    private static List<String> comparable(List<String> lines) {
+        List<String> out = new ArrayList<>(lines.size());
+        for (String line : lines) {
+            int at = line.indexOf(" at line ");
+            out.add(line.startsWith("error ") && at >= 0 ? line.substring(0, at) + " at line …" : line);
+        }
+        return out;
     }
 
     private static List<String> head(List<String> lines) {

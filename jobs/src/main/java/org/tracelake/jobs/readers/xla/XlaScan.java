@@ -1,0 +1,227 @@
+package org.tracelake.jobs.readers.xla;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.tracelake.jobs.readers.FileTask;
+import org.tracelake.jobs.readers.TraceInput;
+import org.tracelake.jobs.readers.common.json.JsonScanner;
+import org.tracelake.jobs.readers.common.json.StringTable;
+import org.tracelake.jobs.readers.common.json.ValueText;
+
+/**
+ * One read of an XLA profiler JSON with the byte scanner the Kineto reader uses ({@link JsonScanner}): the keys of
+ * the top-level object one by one ({@link #nextKey}), and inside a {@code traceEvents} array its entries
+ * ({@link #nextEntry}). Field names are matched by their bytes, strings are decoded once per distinct value (a
+ * {@link StringTable} per scan), times are converted from their digits; every value keeps the text Jackson's
+ * parser gave it before ({@link ValueText}: a number as written, a structure as compact JSON).
+ */
+final class XlaScan implements Closeable {
+    /** What {@link #nextEntry} found. */
+    static final int END = 0;
+
+    static final int EVENT = 1;
+    static final int NOT_OBJECT = 2;
+
+    private static final byte[] PH = ascii("ph");
+    private static final byte[] CAT = ascii("cat");
+    private static final byte[] NAME = ascii("name");
+    private static final byte[] PID = ascii("pid");
+    private static final byte[] TID = ascii("tid");
+    private static final byte[] TS = ascii("ts");
+    private static final byte[] DUR = ascii("dur");
+    private static final byte[] ARGS = ascii("args");
+
+    private static final int OTHER = 0;
+    private static final int F_PH = 1;
+    private static final int F_CAT = 2;
+    private static final int F_NAME = 3;
+    private static final int F_PID = 4;
+    private static final int F_TID = 5;
+    private static final int F_TS = 6;
+    private static final int F_DUR = 7;
+    private static final int F_ARGS = 8;
+
+    private final TraceInput.Opened in;
+    private final JsonScanner scanner;
+    private final ValueText values;
+    private final StringTable strings = new StringTable();
+    /** The token of the value of the key {@link #nextKey} returned. */
+    private int value;
+
+    private XlaScan(TraceInput.Opened in) {
+        this.in = in;
+        this.scanner = new JsonScanner(in);
+        this.values = new ValueText(scanner);
+    }
+
+    /** Opens the file (gzip or not: the input's business) at its start; {@code hash}: for the content hash. */
+    static XlaScan open(FileTask task, Configuration conf, boolean hash) throws IOException {
+        return new XlaScan(TraceInput.open(task.path(), conf, task.limits(), hash));
+    }
+
+    /** The root's opening brace, or an error naming what the file starts with instead. */
+    void begin() throws IOException {
+        int t = scanner.next();
+        if (t != JsonScanner.START_OBJECT) {
+            throw new IOException("an XLA profiler trace is a JSON object; this file starts with " + jacksonName(t));
+        }
+    }
+
+    /** The root object's next key, its value's token then {@link #value()}; null when the root object ends. */
+    String nextKey() throws IOException {
+        if (scanner.next() != JsonScanner.FIELD) return null;
+        String key = values.string();
+        value = scanner.next();
+        return key;
+    }
+
+    int value() {
+        return value;
+    }
+
+    /** The text of the current top-level value (a structure read to its end); null for JSON null. */
+    String valueText() throws IOException {
+        return values.text(value);
+    }
+
+    void skipValue() throws IOException {
+        scanner.skipValue(value);
+    }
+
+    /**
+     * The next entry of the array the scan is in: {@link #EVENT} (read into {@code e}), {@link #NOT_OBJECT} (passed
+     * over), or {@link #END} when the array closes.
+     */
+    int nextEntry(XlaEvent e) throws IOException {
+        int t = scanner.next();
+        if (t == JsonScanner.END_ARRAY) return END;
+        if (t != JsonScanner.START_OBJECT) {
+            scanner.skipValue(t);
+            return NOT_OBJECT;
+        }
+        readEvent(e);
+        return EVENT;
+    }
+
+    private void readEvent(XlaEvent e) throws IOException {
+        e.clear();
+        while (scanner.next() == JsonScanner.FIELD) {
+            int field = field();
+            // the name of a field kept as an arg, taken before the scanner moves off it
+            String other = field == OTHER ? string() : null;
+            int v = scanner.next();
+            switch (field) {
+                case F_PH -> e.ph = text(v);
+                case F_CAT -> e.cat = text(v);
+                case F_NAME -> e.name = text(v);
+                case F_PID -> e.pid = text(v);
+                case F_TID -> e.tid = text(v);
+                case F_TS -> time(v, e.ts);
+                case F_DUR -> time(v, e.dur);
+                case F_ARGS -> {
+                    if (v == JsonScanner.START_OBJECT) {
+                        readArgs(e);
+                    } else {
+                        scanner.skipValue(v); // args that are no object: none
+                    }
+                }
+                default -> {
+                    String text = text(v);
+                    if (text != null) e.args.putIfAbsent(other, text);
+                }
+            }
+        }
+    }
+
+    private void readArgs(XlaEvent e) throws IOException {
+        while (scanner.next() == JsonScanner.FIELD) {
+            String key = string();
+            String text = text(scanner.next());
+            if (text != null) e.args.put(key, text); // a null arg is no arg
+        }
+    }
+
+    /** Which of the fields the reader reads the current field name is ({@link #OTHER}: another one). */
+    private int field() throws IOException {
+        if (scanner.escaped()) {
+            return switch (values.string()) {
+                case "ph" -> F_PH;
+                case "cat" -> F_CAT;
+                case "name" -> F_NAME;
+                case "pid" -> F_PID;
+                case "tid" -> F_TID;
+                case "ts" -> F_TS;
+                case "dur" -> F_DUR;
+                case "args" -> F_ARGS;
+                default -> OTHER;
+            };
+        }
+        // by length, then bytes: two of the eight are looked at for most names
+        return switch (scanner.end() - scanner.start()) {
+            case 2 -> scanner.is(PH) ? F_PH : scanner.is(TS) ? F_TS : OTHER;
+            case 3 ->
+                scanner.is(CAT)
+                        ? F_CAT
+                        : scanner.is(PID) ? F_PID : scanner.is(TID) ? F_TID : scanner.is(DUR) ? F_DUR : OTHER;
+            case 4 -> scanner.is(NAME) ? F_NAME : scanner.is(ARGS) ? F_ARGS : OTHER;
+            default -> OTHER;
+        };
+    }
+
+    /** The current string or field name, from the table. */
+    private String string() throws IOException {
+        int id = scanner.escaped()
+                ? strings.intern(scanner.decodeEscaped())
+                : strings.intern(scanner.buffer(), scanner.start(), scanner.end(), scanner);
+        return strings.get(id);
+    }
+
+    /** The text of the value token {@code v} starts, from the table; null for JSON null. */
+    private String text(int v) throws IOException {
+        return switch (v) {
+            case JsonScanner.NULL -> null;
+            case JsonScanner.STRING -> string();
+            case JsonScanner.START_OBJECT, JsonScanner.START_ARRAY -> strings.get(values.structureId(v, strings));
+            // numbers and words: their bytes are their text
+            default -> strings.get(strings.intern(scanner.buffer(), scanner.start(), scanner.end(), scanner));
+        };
+    }
+
+    private void time(int v, XlaEvent.Micros time) throws IOException {
+        if (v == JsonScanner.INT || v == JsonScanner.FLOAT) {
+            time.number(scanner.numberText());
+        } else {
+            time.text(values.text(v), v == JsonScanner.STRING);
+        }
+    }
+
+    /** The content hash of the whole raw file (the rest of it read for the hash), once the scan has ended. */
+    String drainAndHash() throws IOException {
+        return in.drainAndHash();
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+
+    /** The token as Jackson names it, for the message this reader always gave. */
+    private static String jacksonName(int token) {
+        return switch (token) {
+            case JsonScanner.START_ARRAY -> "START_ARRAY";
+            case JsonScanner.STRING -> "VALUE_STRING";
+            case JsonScanner.INT -> "VALUE_NUMBER_INT";
+            case JsonScanner.FLOAT, JsonScanner.NON_FINITE -> "VALUE_NUMBER_FLOAT";
+            case JsonScanner.TRUE -> "VALUE_TRUE";
+            case JsonScanner.FALSE -> "VALUE_FALSE";
+            case JsonScanner.NULL -> "VALUE_NULL";
+            default -> "null";
+        };
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}
