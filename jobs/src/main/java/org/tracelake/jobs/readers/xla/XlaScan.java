@@ -47,19 +47,32 @@ final class XlaScan implements Closeable {
     private final JsonScanner scanner;
     private final ValueText values;
     private final StringTable strings = new StringTable();
+    /**
+     * A scan for the index (the first pass): of the args (and of the other fields an entry has), only those
+     * {@link #INDEX_ARGS} names are kept; the rest are checked as the rows' scan would read them (UTF-8, escapes)
+     * but neither decoded nor looked up, so a file fails in the first pass wherever it would have failed before.
+     */
+    private final boolean indexOnly;
     /** The token of the value of the key {@link #nextKey} returned. */
     private int value;
 
-    private XlaScan(TraceInput.Opened in) {
+    private XlaScan(TraceInput.Opened in, boolean indexOnly) {
         this.in = in;
+        this.indexOnly = indexOnly;
         this.scanner = new JsonScanner(in);
         this.values = new ValueText(scanner);
     }
 
-    /** Opens the file (gzip or not: the input's business) at its start; {@code hash}: for the content hash. */
-    static XlaScan open(FileTask task, Configuration conf, boolean hash) throws IOException {
-        return new XlaScan(TraceInput.open(task.path(), conf, task.limits(), hash));
+    /**
+     * Opens the file (gzip or not: the input's business) at its start; {@code forIndex}: the first pass, which hashes
+     * the content and keeps of an entry's args only what the index reads.
+     */
+    static XlaScan open(FileTask task, Configuration conf, boolean forIndex) throws IOException {
+        return new XlaScan(TraceInput.open(task.path(), conf, task.limits(), forIndex), forIndex);
     }
+
+    /** The args {@link XlaTraceIndex} reads: a metadata event's name, and the step numbers of an op. */
+    private static final byte[][] INDEX_ARGS = {ascii("name"), ascii("step_num"), ascii("group_id")};
 
     /** The root's opening brace, or an error naming what the file starts with instead. */
     void begin() throws IOException {
@@ -110,7 +123,7 @@ final class XlaScan implements Closeable {
         while (scanner.next() == JsonScanner.FIELD) {
             int field = field();
             // the name of a field kept as an arg, taken before the scanner moves off it
-            String other = field == OTHER ? string() : null;
+            String other = field == OTHER ? argName() : null;
             int v = scanner.next();
             switch (field) {
                 case F_PH -> e.ph = text(v);
@@ -124,12 +137,16 @@ final class XlaScan implements Closeable {
                     if (v == JsonScanner.START_OBJECT) {
                         readArgs(e);
                     } else {
-                        scanner.skipValue(v); // args that are no object: none
+                        check(v); // args that are no object: none, but their text must still be text
                     }
                 }
                 default -> {
-                    String text = text(v);
-                    if (text != null) e.args.putIfAbsent(other, text);
+                    if (other == null) {
+                        check(v);
+                    } else {
+                        String text = text(v);
+                        if (text != null) e.args.putIfAbsent(other, text);
+                    }
                 }
             }
         }
@@ -137,9 +154,61 @@ final class XlaScan implements Closeable {
 
     private void readArgs(XlaEvent e) throws IOException {
         while (scanner.next() == JsonScanner.FIELD) {
-            String key = string();
-            String text = text(scanner.next());
+            String key = argName();
+            int v = scanner.next();
+            if (key == null) {
+                check(v);
+                continue;
+            }
+            String text = text(v);
             if (text != null) e.args.put(key, text); // a null arg is no arg
+        }
+    }
+
+    /** The current field name as an arg's key; null when this scan does not keep that arg (checked, not decoded). */
+    private String argName() throws IOException {
+        if (!indexOnly) return string();
+        if (scanner.escaped()) {
+            String name = scanner.decodeEscaped();
+            return name.equals("name") || name.equals("step_num") || name.equals("group_id") ? string() : null;
+        }
+        for (byte[] kept : INDEX_ARGS) {
+            if (scanner.is(kept)) return string();
+        }
+        checkString();
+        return null;
+    }
+
+    /**
+     * Reads a value this scan does not keep, with every check its text would have had ({@link #text}): a string's
+     * escapes and UTF-8, also inside a structure; numbers and words are checked by the scanner itself.
+     */
+    private void check(int v) throws IOException {
+        if (v == JsonScanner.STRING) {
+            checkString();
+        } else if (v == JsonScanner.START_OBJECT || v == JsonScanner.START_ARRAY) {
+            int until = scanner.depth() - 1;
+            while (scanner.depth() > until) {
+                int t = scanner.next();
+                if (t == JsonScanner.EOF) throw new IOException("file ends inside a value");
+                if (t == JsonScanner.STRING || t == JsonScanner.FIELD) checkString();
+            }
+        }
+    }
+
+    /** The current string or field name decodes (its escapes, its UTF-8), as when it is kept; nothing is made. */
+    private void checkString() throws IOException {
+        if (scanner.escaped()) {
+            scanner.decodeEscaped();
+            return;
+        }
+        byte[] b = scanner.buffer();
+        int end = scanner.end();
+        for (int i = scanner.start(); i < end; i++) {
+            if (b[i] < 0) { // not ASCII: the strict decoder says whether it is UTF-8
+                scanner.utf8(b, scanner.start(), end);
+                return;
+            }
         }
     }
 
