@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceInput;
+import org.tracelake.jobs.readers.common.json.EventFields;
 import org.tracelake.jobs.readers.common.json.JsonScanner;
 import org.tracelake.jobs.readers.common.json.StringTable;
 import org.tracelake.jobs.readers.common.json.ValueText;
@@ -23,25 +24,6 @@ final class XlaScan implements Closeable {
 
     static final int EVENT = 1;
     static final int NOT_OBJECT = 2;
-
-    private static final byte[] PH = ascii("ph");
-    private static final byte[] CAT = ascii("cat");
-    private static final byte[] NAME = ascii("name");
-    private static final byte[] PID = ascii("pid");
-    private static final byte[] TID = ascii("tid");
-    private static final byte[] TS = ascii("ts");
-    private static final byte[] DUR = ascii("dur");
-    private static final byte[] ARGS = ascii("args");
-
-    private static final int OTHER = 0;
-    private static final int F_PH = 1;
-    private static final int F_CAT = 2;
-    private static final int F_NAME = 3;
-    private static final int F_PID = 4;
-    private static final int F_TID = 5;
-    private static final int F_TS = 6;
-    private static final int F_DUR = 7;
-    private static final int F_ARGS = 8;
 
     private final TraceInput.Opened in;
     private final JsonScanner scanner;
@@ -78,7 +60,8 @@ final class XlaScan implements Closeable {
     void begin() throws IOException {
         int t = scanner.next();
         if (t != JsonScanner.START_OBJECT) {
-            throw new IOException("an XLA profiler trace is a JSON object; this file starts with " + jacksonName(t));
+            throw new IOException(
+                    "an XLA profiler trace is a JSON object; this file starts with " + EventFields.jacksonName(t));
         }
     }
 
@@ -121,19 +104,19 @@ final class XlaScan implements Closeable {
     private void readEvent(XlaEvent e) throws IOException {
         e.clear();
         while (scanner.next() == JsonScanner.FIELD) {
-            int field = field();
+            int field = EventFields.of(scanner, values);
             // the name of a field kept as an arg, taken before the scanner moves off it
-            String other = field == OTHER ? argName() : null;
+            String other = field == EventFields.OTHER ? argName() : null;
             int v = scanner.next();
             switch (field) {
-                case F_PH -> e.ph = text(v);
-                case F_CAT -> e.cat = text(v);
-                case F_NAME -> e.name = text(v);
-                case F_PID -> e.pid = text(v);
-                case F_TID -> e.tid = text(v);
-                case F_TS -> time(v, e.ts);
-                case F_DUR -> time(v, e.dur);
-                case F_ARGS -> {
+                case EventFields.PH -> e.ph = text(v);
+                case EventFields.CAT -> e.cat = text(v);
+                case EventFields.NAME -> e.name = text(v);
+                case EventFields.PID -> e.pid = text(v);
+                case EventFields.TID -> e.tid = text(v);
+                case EventFields.TS -> time(v, e.ts);
+                case EventFields.DUR -> time(v, e.dur);
+                case EventFields.ARGS -> {
                     if (v == JsonScanner.START_OBJECT) {
                         readArgs(e);
                     } else {
@@ -212,33 +195,6 @@ final class XlaScan implements Closeable {
         }
     }
 
-    /** Which of the fields the reader reads the current field name is ({@link #OTHER}: another one). */
-    private int field() throws IOException {
-        if (scanner.escaped()) {
-            return switch (values.string()) {
-                case "ph" -> F_PH;
-                case "cat" -> F_CAT;
-                case "name" -> F_NAME;
-                case "pid" -> F_PID;
-                case "tid" -> F_TID;
-                case "ts" -> F_TS;
-                case "dur" -> F_DUR;
-                case "args" -> F_ARGS;
-                default -> OTHER;
-            };
-        }
-        // by length, then bytes: two of the eight are looked at for most names
-        return switch (scanner.end() - scanner.start()) {
-            case 2 -> scanner.is(PH) ? F_PH : scanner.is(TS) ? F_TS : OTHER;
-            case 3 ->
-                scanner.is(CAT)
-                        ? F_CAT
-                        : scanner.is(PID) ? F_PID : scanner.is(TID) ? F_TID : scanner.is(DUR) ? F_DUR : OTHER;
-            case 4 -> scanner.is(NAME) ? F_NAME : scanner.is(ARGS) ? F_ARGS : OTHER;
-            default -> OTHER;
-        };
-    }
-
     /** The current string or field name, from the table. */
     private String string() throws IOException {
         int id = scanner.escaped()
@@ -274,20 +230,6 @@ final class XlaScan implements Closeable {
     @Override
     public void close() throws IOException {
         in.close();
-    }
-
-    /** The token as Jackson names it, for the message this reader always gave. */
-    private static String jacksonName(int token) {
-        return switch (token) {
-            case JsonScanner.START_ARRAY -> "START_ARRAY";
-            case JsonScanner.STRING -> "VALUE_STRING";
-            case JsonScanner.INT -> "VALUE_NUMBER_INT";
-            case JsonScanner.FLOAT, JsonScanner.NON_FINITE -> "VALUE_NUMBER_FLOAT";
-            case JsonScanner.TRUE -> "VALUE_TRUE";
-            case JsonScanner.FALSE -> "VALUE_FALSE";
-            case JsonScanner.NULL -> "VALUE_NULL";
-            default -> "null";
-        };
     }
 
     private static byte[] ascii(String s) {
