@@ -2,13 +2,13 @@ package org.tracelake.jobs.readers.kineto;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.tracelake.jobs.readers.DropCounter;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
+import org.tracelake.jobs.readers.common.json.EventFields;
 import org.tracelake.jobs.readers.common.json.JsonScanner;
 import org.tracelake.jobs.readers.common.json.StringTable;
 import org.tracelake.jobs.readers.common.json.ValueText;
@@ -24,14 +24,6 @@ import org.tracelake.udfs.Numbers;
  * {@code traceEvents} array only; later ones (there should be none) still teach the index.
  */
 final class KinetoScan implements Closeable {
-    private static final byte[] PH = ascii("ph");
-    private static final byte[] CAT = ascii("cat");
-    private static final byte[] NAME = ascii("name");
-    private static final byte[] PID = ascii("pid");
-    private static final byte[] TID = ascii("tid");
-    private static final byte[] TS = ascii("ts");
-    private static final byte[] DUR = ascii("dur");
-    private static final byte[] ARGS = ascii("args");
 
     private final TraceInput.Opened in;
     private final JsonScanner scanner;
@@ -143,7 +135,8 @@ final class KinetoScan implements Closeable {
                 started = true;
                 int t = scanner.next();
                 if (t != JsonScanner.START_OBJECT) {
-                    throw new IOException("a Kineto trace is a JSON object; this file starts with " + jacksonName(t));
+                    throw new IOException(
+                            "a Kineto trace is a JSON object; this file starts with " + EventFields.jacksonName(t));
                 }
             }
             int t = scanner.next();
@@ -210,28 +203,9 @@ final class KinetoScan implements Closeable {
         judge(e);
     }
 
-    /** Which of the fields the reader reads the current field name is (0: another one). */
+    /** Which of the fields the reader reads the current field name is (0: another one; EventFields' numbers). */
     private int field() throws IOException {
-        if (scanner.escaped()) {
-            return switch (values.string()) {
-                case "ph" -> 1;
-                case "cat" -> 2;
-                case "name" -> 3;
-                case "pid" -> 4;
-                case "tid" -> 5;
-                case "ts" -> 6;
-                case "dur" -> 7;
-                case "args" -> 8;
-                default -> 0;
-            };
-        }
-        // by length, then bytes: two of the eight are looked at for most names
-        return switch (scanner.end() - scanner.start()) {
-            case 2 -> scanner.is(PH) ? 1 : scanner.is(TS) ? 6 : 0;
-            case 3 -> scanner.is(CAT) ? 2 : scanner.is(PID) ? 4 : scanner.is(TID) ? 5 : scanner.is(DUR) ? 7 : 0;
-            case 4 -> scanner.is(NAME) ? 3 : scanner.is(ARGS) ? 8 : 0;
-            default -> 0;
-        };
+        return EventFields.of(scanner, values);
     }
 
     private void readArgs(KinetoEvent e) throws IOException {
@@ -367,23 +341,5 @@ final class KinetoScan implements Closeable {
 
     boolean isX(int ph) {
         return ph == phX;
-    }
-
-    /** The token as Jackson names it, for the message the reader always gave. */
-    private static String jacksonName(int token) {
-        return switch (token) {
-            case JsonScanner.START_ARRAY -> "START_ARRAY";
-            case JsonScanner.STRING -> "VALUE_STRING";
-            case JsonScanner.INT -> "VALUE_NUMBER_INT";
-            case JsonScanner.FLOAT, JsonScanner.NON_FINITE -> "VALUE_NUMBER_FLOAT";
-            case JsonScanner.TRUE -> "VALUE_TRUE";
-            case JsonScanner.FALSE -> "VALUE_FALSE";
-            case JsonScanner.NULL -> "VALUE_NULL";
-            default -> "null";
-        };
-    }
-
-    private static byte[] ascii(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

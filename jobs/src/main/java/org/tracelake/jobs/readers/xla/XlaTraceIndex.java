@@ -1,7 +1,5 @@
 package org.tracelake.jobs.readers.xla;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,9 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.tracelake.jobs.readers.FileReport;
-import org.tracelake.jobs.readers.common.ChromeEvent;
-import org.tracelake.jobs.readers.common.ChromeEventParser;
 import org.tracelake.jobs.readers.common.StepWindows;
+import org.tracelake.jobs.readers.common.json.JsonScanner;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.StepNames;
 
@@ -41,21 +38,25 @@ final class XlaTraceIndex {
     final TreeSet<Integer> devices = new TreeSet<>();
     boolean sawTraceEvents;
 
-    static XlaTraceIndex build(JsonParser p) throws IOException {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-            throw new IOException("an XLA profiler trace is a JSON object; this file starts with " + p.currentToken());
-        }
+    /**
+     * The first pass: the whole root object read, its {@code traceEvents} arrays entry by entry, every other key kept
+     * as metadata (64 KiB of its text at most).
+     */
+    static XlaTraceIndex build(XlaScan scan) throws IOException {
+        scan.begin();
         XlaTraceIndex index = new XlaTraceIndex();
-        ChromeEventParser parser = new ChromeEventParser(true);
-        ChromeEvent e = new ChromeEvent();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String key = p.currentName();
-            JsonToken v = p.nextToken();
+        XlaEvent e = new XlaEvent();
+        String key;
+        while ((key = scan.nextKey()) != null) {
             if (key.equals("traceEvents")) {
+                if (scan.value() != JsonScanner.START_ARRAY) throw new IOException("traceEvents is not an array");
                 index.sawTraceEvents = true;
-                parser.forEachEvent(p, v, e, null, index::learn);
+                int entry;
+                while ((entry = scan.nextEntry(e)) != XlaScan.END) {
+                    if (entry == XlaScan.EVENT) index.learn(e); // the second pass reports what is not an object
+                }
             } else {
-                String text = parser.text(p, v);
+                String text = scan.valueText();
                 index.metadata.put(
                         FileReport.fileKey(key),
                         text != null && text.length() > 65_536 ? text.substring(0, 65_536) + "…(truncated)" : text);
@@ -65,19 +66,19 @@ final class XlaTraceIndex {
         return index;
     }
 
-    private void learn(ChromeEvent e) {
+    private void learn(XlaEvent e) {
         if (e.isMetadata()) {
             String name = e.args.get("name");
             if ("process_name".equals(e.name)) processNames.put(e.pid, name);
             if ("thread_name".equals(e.name)) lineNames.put(lineKey(e.pid, e.tid), name);
             return;
         }
-        if (e.ts == null || e.dur == null || e.name == null) return;
+        if (!e.ts.present() || !e.dur.present() || e.name == null) return;
         long start;
         long dur;
         try {
-            start = Numbers.microsToNanos(e.ts);
-            dur = Numbers.microsToNanos(e.dur);
+            start = e.ts.nanos();
+            dur = e.dur.nanos();
         } catch (Numbers.NotANumber bad) {
             return; // the second pass drops the event and says why
         }
@@ -91,7 +92,7 @@ final class XlaTraceIndex {
     }
 
     /** Steps-line events are named by their number; some writers put it in step_num or group_id instead. */
-    private static Long stepNumber(ChromeEvent e) {
+    private static Long stepNumber(XlaEvent e) {
         for (String candidate : new String[] {e.name, e.args.get("step_num"), e.args.get("group_id")}) {
             if (candidate != null && candidate.matches("\\d{1,18}")) return Long.valueOf(candidate);
         }

@@ -2,21 +2,23 @@ package org.tracelake.jobs.readers.xla;
 
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceReader;
-import org.tracelake.jobs.readers.common.ChromeEventParser;
-import org.tracelake.jobs.readers.common.ChromeEventStream;
 import org.tracelake.jobs.readers.common.DeviceRanks;
-import org.tracelake.jobs.readers.common.JsonInput;
+import org.tracelake.jobs.readers.common.EventRow;
+import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.jobs.readers.common.TimeBases;
+import org.tracelake.jobs.readers.common.json.JsonScanner;
 import org.tracelake.udfs.Numbers;
 
 /**
  * XLA / TPU profiler trace JSON ({@code *.trace.json[.gz]} from xprof/TensorBoard, {@code perfetto_trace.json.gz}
- * from JAX), streamed twice with Jackson's token parser: the first pass builds an {@link XlaTraceIndex} (devices,
- * line names, steps), the second emits one row per event. Ops on a device's {@code XLA Ops} lines become
+ * from JAX), streamed twice with the byte scanner the Kineto reader shares ({@link XlaScan}): the first pass builds an
+ * {@link XlaTraceIndex} (devices, line names, steps; {@code M} events may follow the ops they name), the second emits
+ * one row per event. Ops on a device's {@code XLA Ops} lines become
  * {@code kernel} rows on that device and rank; times are nanoseconds since the profile started (the JSON has no
  * epoch anchor, FORMATS.md §6).
  */
@@ -26,15 +28,35 @@ public final class XlaTraceReader implements TraceReader {
     @Override
     public EventStream open(FileTask task, Configuration conf) throws IOException {
         FileReport report = new FileReport(task);
-        XlaTraceIndex index = JsonInput.firstPass(task, conf, ChromeEventParser.FACTORY, report, XlaTraceIndex::build);
+        XlaTraceIndex index;
+        try (XlaScan scan = XlaScan.open(task, conf, true)) {
+            index = XlaTraceIndex.build(scan);
+            report.contentHash = scan.drainAndHash(); // every byte, also any after the JSON
+        }
         if (!index.sawTraceEvents) {
             throw new IOException("no traceEvents array: this JSON object is not an XLA profiler trace");
         }
         DeviceRanks ranks = new DeviceRanks(task.fileName(), index.devices);
         describe(index, ranks, report);
-        JsonInput input =
-                JsonInput.open(task, conf, ChromeEventParser.FACTORY, false, ChromeEventParser::seekTraceEvents);
-        return new Rows(task, report, index, ranks, input);
+        return new Rows(task, report, index, ranks, seekTraceEvents(XlaScan.open(task, conf, false)));
+    }
+
+    /** The scan moved into the first traceEvents array, where the rows are; closed when the seek fails. */
+    private static XlaScan seekTraceEvents(XlaScan scan) throws IOException {
+        try {
+            scan.begin();
+            String key;
+            while ((key = scan.nextKey()) != null) {
+                if (key.equals("traceEvents") && scan.value() == JsonScanner.START_ARRAY) {
+                    return scan;
+                }
+                scan.skipValue();
+            }
+            throw new IOException("traceEvents vanished between the two passes: was the file being rewritten?");
+        } catch (IOException | RuntimeException e) {
+            scan.close();
+            throw e;
+        }
     }
 
     private static void describe(XlaTraceIndex index, DeviceRanks ranks, FileReport report) {
@@ -50,24 +72,50 @@ public final class XlaTraceReader implements TraceReader {
     }
 
     /** The second pass: one row per event, pulled by Spark as it writes. */
-    private static final class Rows extends ChromeEventStream {
+    private static final class Rows extends RowStream {
         private final XlaTraceIndex index;
         private final DeviceRanks ranks;
+        private final XlaScan scan;
+        private final XlaEvent e = new XlaEvent();
+        private final EventRow row = new EventRow();
+        /** Index in the traceEvents array of the next entry, objects or not. */
+        private long ordinal;
+
         private long countersSkipped;
 
-        Rows(FileTask task, FileReport report, XlaTraceIndex index, DeviceRanks ranks, JsonInput input) {
-            super(task, report, input, true);
+        Rows(FileTask task, FileReport report, XlaTraceIndex index, DeviceRanks ranks, XlaScan scan) {
+            super(task, report);
             this.index = index;
             this.ranks = ranks;
+            this.scan = scan;
         }
 
         @Override
-        protected boolean fill(long position) {
+        protected InternalRow advance() throws IOException {
+            while (true) {
+                int entry = scan.nextEntry(e);
+                if (entry == XlaScan.END) return null;
+                long position = ordinal++;
+                if (entry == XlaScan.NOT_OBJECT) {
+                    report.drops.drop("traceEvents entry is not an object");
+                } else if (fill(position)) {
+                    return row.build(task, report);
+                }
+            }
+        }
+
+        @Override
+        protected void release() throws IOException {
+            scan.close();
+        }
+
+        /** Fills {@link #row} from {@link #e}; false when the entry makes no row (a drop counted with its reason). */
+        private boolean fill(long position) {
             row.clear();
             row.ordinal = position;
             Long ts = null;
-            if (e.ts != null) {
-                ts = nanos(e.ts, "ts");
+            if (e.ts.present()) {
+                ts = e.ts.nanosOrDrop("ts", report.drops);
                 if (ts == null) return false;
             } else if ("C".equals(e.ph)) {
                 // xprof's counter series ({"ph":"C","entries":[[ts,value],…]}) are not events; not kept, not an error
@@ -81,7 +129,7 @@ public final class XlaTraceReader implements TraceReader {
                 return false;
             }
             Long dur = duration();
-            if (dur == null && e.dur != null) return false;
+            if (dur == null && e.dur.present()) return false;
             Integer device = index.deviceOf(e.pid);
             String line = index.lineName(e.pid, e.tid);
 
@@ -116,8 +164,8 @@ public final class XlaTraceReader implements TraceReader {
         private Long duration() {
             Long ps = Numbers.wholeNumber(e.args.get(DEVICE_DURATION_PS));
             if (ps != null && ps >= 0) return Picoseconds.toNanos(ps);
-            if (e.dur == null) return null;
-            Long dur = nanos(e.dur, "dur");
+            if (!e.dur.present()) return null;
+            Long dur = e.dur.nanosOrDrop("dur", report.drops);
             if (dur != null && dur < 0) {
                 report.drops.drop("negative dur");
                 return null;

@@ -13,7 +13,6 @@ import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceReader;
 import org.tracelake.jobs.readers.common.ChromeEvent;
 import org.tracelake.jobs.readers.common.ChromeEventParser;
-import org.tracelake.jobs.readers.common.ChromeEventStream;
 import org.tracelake.jobs.readers.common.JsonInput;
 import org.tracelake.jobs.readers.et.EtSizes;
 import org.tracelake.schemas.TraceFileSchema;
