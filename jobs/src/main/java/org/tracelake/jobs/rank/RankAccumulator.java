@@ -13,8 +13,8 @@ import org.tracelake.udfs.StepNames;
  * One pass over one rank's events, CPU-side events first and then GPU activities, each in start order (what
  * {@link RankEvent#input} sorted by), into a {@link RankSummary}. The pass itself finds what every family shares,
  * the rank's frame: its step windows, the sweep's interval facts over them (METRICS.md §3) and its collective
- * instances; each family's own sums are its {@link RankPart}'s (the {@link RankParts} it is handed), which see every event after the
- * stream clip. The classification of each event is the reader's (its activity class, kernel category and collective
+ * instances; each family's own sums are its {@link RankPart}'s (the {@link RankParts} it is handed), which see every
+ * event after the stream clip. The classification of each event is the reader's (its activity class, kernel category and collective
  * kind, from {@code udfs}).
  */
 public final class RankAccumulator {

@@ -15,9 +15,6 @@ import java.util.Map;
 public final class RankParts implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** No parts: a pass that computes only the rank's frame (steps, interval facts, collective instances). */
-    public static final RankParts NONE = new RankParts(List.of());
-
     private final List<RankPart.Factory> factories;
 
     public RankParts(List<RankPart.Factory> factories) {

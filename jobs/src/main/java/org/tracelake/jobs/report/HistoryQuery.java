@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.tracelake.jobs.metrics.FigureReference;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.metrics.findings.Finding;
 import org.tracelake.jobs.metrics.findings.FindingRules;
@@ -211,13 +210,7 @@ final class HistoryQuery {
             List<Boolean> marks = new ArrayList<>();
             for (String id : runIds) marks.add(flagged.contains(id + "|" + e.metric() + "|" + e.figure()));
             out.add(new RunHistory.Series(
-                    e.metric(),
-                    e.figure(),
-                    e.unit(),
-                    e.label(),
-                    FigureReference.direction(e.metric(), e.figure()).word(),
-                    Arrays.asList(v),
-                    marks));
+                    e.metric(), e.figure(), e.unit(), e.label(), e.direction().word(), Arrays.asList(v), marks));
         }
         return out;
     }

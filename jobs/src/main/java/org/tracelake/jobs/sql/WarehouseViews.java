@@ -5,7 +5,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
-import org.tracelake.jobs.metrics.FigureReference;
 import org.tracelake.jobs.metrics.MetricCatalog;
 import org.tracelake.jobs.warehouse.SparkCatalogs;
 import org.tracelake.jobs.warehouse.Warehouse;
@@ -133,11 +132,6 @@ public final class WarehouseViews {
      * The catalog as a VALUES list (a view of text, so a shared view needs no DataFrame): one row per (metric, figure),
      * with what its requirement asks of a workload in words, as docs/METRICS-REFERENCE.md shows it.
      */
-    private static String meaning(MetricCatalog.Entry e) {
-        FigureReference.Figure f = FigureReference.of(e.metric(), e.figure());
-        return f == null ? e.description() : f.meaning();
-    }
-
     static String metricReferenceQuery() {
         StringBuilder sb = new StringBuilder("SELECT * FROM VALUES ");
         boolean first = true;
@@ -151,8 +145,7 @@ public final class WarehouseViews {
                     .append(", ")
                     .append(literal(e.unit()))
                     .append(", ")
-                    .append(literal(
-                            FigureReference.direction(e.metric(), e.figure()).word()))
+                    .append(literal(e.direction().word()))
                     .append(", ")
                     .append(literal(e.category()))
                     .append(", ")
@@ -160,7 +153,7 @@ public final class WarehouseViews {
                     .append(", ")
                     .append(literal(e.label()))
                     .append(", ")
-                    .append(literal(meaning(e)))
+                    .append(literal(e.meaning()))
                     .append(')');
         }
         return sb.append(" AS t(metric, figure, unit, better, category, needs, label, description)")
