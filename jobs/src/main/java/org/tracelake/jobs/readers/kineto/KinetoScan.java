@@ -7,7 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.tracelake.jobs.readers.DropCounter;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceInput;
-import org.tracelake.jobs.readers.common.ChromeEventParser;
+import org.tracelake.jobs.readers.common.MicrosField;
 import org.tracelake.jobs.readers.common.json.EventFields;
 import org.tracelake.jobs.readers.common.json.JsonScanner;
 import org.tracelake.jobs.readers.common.json.StringTable;
@@ -43,20 +43,9 @@ final class KinetoScan implements Closeable {
     private final int phX;
     private final int phM;
 
-    // a time field as the entry wrote it: a number converted on the spot, or other text converted at the end
-    private static final int ABSENT = 0;
-    private static final int NUMBER = 1;
-    private static final int UNREADABLE_NUMBER = 2;
-    private static final int TEXT = 3;
-    private final Time ts = new Time();
-    private final Time dur = new Time();
-
-    private static final class Time {
-        int state;
-        long value;
-        String text;
-        boolean quoted;
-    }
+    // the entry's ts and dur as it wrote them: a number converted on the spot, other text converted at the end
+    private final MicrosField ts = new MicrosField();
+    private final MicrosField dur = new MicrosField();
 
     /**
      * @param index where the metadata goes; null for a scan that only wants the rows (the second of two passes)
@@ -176,7 +165,8 @@ final class KinetoScan implements Closeable {
     }
 
     private void readEvent(KinetoEvent e) throws IOException {
-        ts.state = dur.state = ABSENT;
+        ts.clear();
+        dur.clear();
         while (true) {
             int t = scanner.next();
             if (t != JsonScanner.FIELD) break; // the object ends
@@ -188,8 +178,8 @@ final class KinetoScan implements Closeable {
                 case 3 -> e.name = textId(v);
                 case 4 -> e.pid = textId(v);
                 case 5 -> e.tid = textId(v);
-                case 6 -> time(v, ts);
-                case 7 -> time(v, dur);
+                case 6 -> ts.read(v, scanner, values);
+                case 7 -> dur.read(v, scanner, values);
                 case 8 -> {
                     if (v == JsonScanner.START_OBJECT) {
                         readArgs(e);
@@ -261,21 +251,6 @@ final class KinetoScan implements Closeable {
         }
     }
 
-    private void time(int v, Time time) throws IOException {
-        if (v == JsonScanner.INT || v == JsonScanner.FLOAT) {
-            try {
-                time.value = Numbers.microsToNanos(scanner.numberText());
-                time.state = NUMBER;
-            } catch (Numbers.NotANumber bad) {
-                time.state = UNREADABLE_NUMBER;
-            }
-            return;
-        }
-        time.text = values.text(v);
-        time.quoted = v == JsonScanner.STRING;
-        time.state = time.text == null ? ABSENT : TEXT;
-    }
-
     /**
      * Sets what the event's ts and dur are in nanoseconds, and whether it makes a row: the reasons and their order are
      * those of the rows, counted only for the first array's entries of a scan that makes rows.
@@ -283,8 +258,8 @@ final class KinetoScan implements Closeable {
     private void judge(KinetoEvent e) {
         DropCounter counted = e.firstArray ? drops : null;
         DropCounter sink = counted != null ? counted : ignored;
-        if (ts.state != ABSENT) {
-            Long rel = nanos(ts, "ts", sink);
+        if (ts.present()) {
+            Long rel = ts.nanosOrDrop("ts", sink);
             if (rel == null) {
                 e.dropped = true;
                 return; // the index learns only from entries with a usable ts and dur: none is lost here
@@ -297,7 +272,7 @@ final class KinetoScan implements Closeable {
                 && e.name == StringTable.NULL
                 && e.pid == StringTable.NULL
                 && e.tid == StringTable.NULL
-                && dur.state == ABSENT
+                && !dur.present()
                 && e.argCount == 0) {
             e.empty = true;
             return;
@@ -306,8 +281,8 @@ final class KinetoScan implements Closeable {
             e.dropped = true;
             return;
         }
-        if (dur.state != ABSENT) {
-            Long d = nanos(dur, "dur", sink);
+        if (dur.present()) {
+            Long d = dur.nanosOrDrop("dur", sink);
             if (d == null) {
                 e.dropped = true;
                 return;
@@ -327,17 +302,6 @@ final class KinetoScan implements Closeable {
 
     /** Where the drops of entries that make no row go: nobody reads it. */
     private final DropCounter ignored = new DropCounter();
-
-    private static Long nanos(Time time, String field, DropCounter drops) {
-        return switch (time.state) {
-            case NUMBER -> time.value;
-            case UNREADABLE_NUMBER -> {
-                drops.drop("unreadable " + field);
-                yield null;
-            }
-            default -> ChromeEventParser.nanos(time.text, time.quoted, field, drops);
-        };
-    }
 
     boolean isX(int ph) {
         return ph == phX;

@@ -114,8 +114,8 @@ final class XlaScan implements Closeable {
                 case EventFields.NAME -> e.name = text(v);
                 case EventFields.PID -> e.pid = text(v);
                 case EventFields.TID -> e.tid = text(v);
-                case EventFields.TS -> time(v, e.ts);
-                case EventFields.DUR -> time(v, e.dur);
+                case EventFields.TS -> e.ts.read(v, scanner, values);
+                case EventFields.DUR -> e.dur.read(v, scanner, values);
                 case EventFields.ARGS -> {
                     if (v == JsonScanner.START_OBJECT) {
                         readArgs(e);
@@ -212,14 +212,6 @@ final class XlaScan implements Closeable {
             // numbers and words: their bytes are their text
             default -> strings.get(strings.intern(scanner.buffer(), scanner.start(), scanner.end(), scanner));
         };
-    }
-
-    private void time(int v, XlaEvent.Micros time) throws IOException {
-        if (v == JsonScanner.INT || v == JsonScanner.FLOAT) {
-            time.number(scanner.numberText());
-        } else {
-            time.text(values.text(v), v == JsonScanner.STRING);
-        }
     }
 
     /** The content hash of the whole raw file (the rest of it read for the hash), once the scan has ended. */
