@@ -96,6 +96,18 @@ public final class PartitionFiles implements Serializable {
                 conf.get());
     }
 
+    /** As {@link #open}, for rows that come in column blocks (the catalog schema, the workload column included). */
+    public BlockFile openBlocks(String table, String workload, String name, RowFile.Settings settings)
+            throws IOException {
+        return new BlockFile(
+                new Path(partition(table, workload), name),
+                new Path(unfinished + "/" + table),
+                TableCatalog.of(table).schema(),
+                Tables.PARTITION_COLUMN,
+                settings,
+                conf.get());
+    }
+
     /**
      * Writes {@code rows} (in the catalog schema of {@code table}, the workload column included) as the workload's
      * partition of the table; writes nothing when there are no rows, as a Spark write of no rows leaves no partition.

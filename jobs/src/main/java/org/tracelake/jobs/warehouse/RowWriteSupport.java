@@ -70,6 +70,11 @@ final class RowWriteSupport extends WriteSupport<InternalRow> {
         return fileSchema;
     }
 
+    /** The footer's key-value metadata: the Spark schema, as Spark's own writer leaves it. */
+    Map<String, String> footer() {
+        return Map.of(SPARK_SCHEMA_KEY, written.json());
+    }
+
     /** The Parquet type Spark's schema converter gives a column of this Spark type. */
     private static Type parquetType(String name, DataType t, boolean nullable) {
         Type.Repetition repetition = nullable ? Type.Repetition.OPTIONAL : Type.Repetition.REQUIRED;
@@ -115,7 +120,7 @@ final class RowWriteSupport extends WriteSupport<InternalRow> {
 
     @Override
     public WriteContext init(Configuration configuration) {
-        return new WriteContext(fileSchema, Map.of(SPARK_SCHEMA_KEY, written.json()));
+        return new WriteContext(fileSchema, footer());
     }
 
     @Override
