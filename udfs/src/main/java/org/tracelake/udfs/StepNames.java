@@ -80,6 +80,13 @@ public final class StepNames {
 
     /** N of {@code ProfilerStep#N}; null for other names or an N beyond a long. */
     public static Long profilerStep(String name) {
+        return PROFILER_STEP_BY_NAME.apply(name);
+    }
+
+    /** The per-rank pass asks every CPU-side event's name (millions): each distinct name is matched once. */
+    private static final NameMemo<Long> PROFILER_STEP_BY_NAME = new NameMemo<>(StepNames::matchProfilerStep);
+
+    private static Long matchProfilerStep(String name) {
         if (name == null) {
             return null;
         }

@@ -16,10 +16,13 @@ import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.MultiTableRows;
 import org.tracelake.jobs.readers.ReaderRegistry;
+import org.tracelake.jobs.readers.common.BlockRowStream;
 import org.tracelake.jobs.source.FileOpening;
 import org.tracelake.jobs.source.ReportSink;
+import org.tracelake.jobs.warehouse.BlockFile;
 import org.tracelake.jobs.warehouse.PartitionFiles;
 import org.tracelake.jobs.warehouse.RowFile;
+import org.tracelake.jobs.warehouse.columnar.ColumnBlock;
 import org.tracelake.schemas.Tables;
 
 /**
@@ -73,6 +76,9 @@ final class FileIngest implements Function<FileIngest.Job, FileReport> {
     }
 
     private FileReport write(Job job, EventStream stream, Configuration conf) throws IOException {
+        if (stream instanceof BlockRowStream blocks && job.table().equals(Tables.EVENTS)) {
+            return writeBlocks(job, blocks, conf);
+        }
         FileTask task = job.task();
         List<ReaderRegistry.Output> outputs = ReaderRegistry.outputsOf(job.table());
         boolean envelopes = outputs.size() > 1;
@@ -107,9 +113,42 @@ final class FileIngest implements Function<FileIngest.Job, FileReport> {
         return report;
     }
 
+    /**
+     * The events of a reader that makes them a block of columns at a time: each block goes to the per-rank pass and,
+     * column by column, to the file ({@link BlockFile}); no row is made.
+     */
+    private FileReport writeBlocks(Job job, BlockRowStream stream, Configuration conf) throws IOException {
+        FileTask task = job.task();
+        String fileKey = ReportSink.fileKey(task.path());
+        FileRankPass rankPass =
+                rankSummariesDir != null ? new FileRankPass(RankSummaryFiles.MAX_EVENTS_PER_FILE, rankParts) : null;
+        BlockFile file = null;
+        FileReport report;
+        try (stream) {
+            ColumnBlock block;
+            while ((block = stream.nextBlock()) != null) {
+                if (rankPass != null) rankPass.accept(block);
+                if (file == null)
+                    file = staging.openBlocks(Tables.EVENTS, task.workload(), fileName(fileKey, events), events);
+                file.write(block);
+            }
+            report = stream.report();
+            if (file != null) file.commit();
+        } finally {
+            if (file != null) file.close(); // not committed: dropped
+        }
+        if (rankPass != null) {
+            RankSummaryFiles.write(rankSummariesDir, fileKey, report, task.workload(), rankPass, conf);
+        }
+        return report;
+    }
+
+    private static String fileName(String fileKey, RowFile.Settings settings) {
+        return "part-" + fileKey + settings.codec().getExtension() + ".parquet";
+    }
+
     private RowFile open(String table, FileTask task, String fileKey) throws IOException {
         RowFile.Settings settings = table.equals(Tables.EVENTS) ? events : others;
-        return staging.open(
-                table, task.workload(), "part-" + fileKey + settings.codec().getExtension() + ".parquet", settings);
+        return staging.open(table, task.workload(), fileName(fileKey, settings), settings);
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.tracelake.jobs.warehouse.columnar.ColumnBlock;
 
 /**
  * The per-rank pass run while ingest reads a file, over the {@code events} rows the reader produces: it keeps the
@@ -19,6 +20,7 @@ public final class FileRankPass {
     private final long maxEvents;
     private final RankParts parts;
     private final StringTable strings = new StringTable();
+    private final BlockEvents blockEvents = new BlockEvents();
     private final Map<Integer, List<RankEvent>> byRank = new TreeMap<>();
     private long held;
     private boolean overflowed;
@@ -37,6 +39,20 @@ public final class FileRankPass {
             return;
         }
         byRank.computeIfAbsent(RankEvent.rankOf(event), k -> new ArrayList<>()).add(RankEvent.of(event, strings));
+    }
+
+    /** The rows of a reader's block of {@code events} columns, as {@link #accept(InternalRow)} takes each. */
+    public void accept(ColumnBlock block) {
+        for (int row = 0; row < block.size() && !overflowed; row++) {
+            if (!BlockEvents.isInput(block, row)) continue;
+            if (++held > maxEvents) {
+                overflowed = true;
+                byRank.clear();
+                return;
+            }
+            byRank.computeIfAbsent(BlockEvents.rankOf(block, row), k -> new ArrayList<>())
+                    .add(blockEvents.of(block, row));
+        }
     }
 
     /** False when the file had too many events to summarise here. */

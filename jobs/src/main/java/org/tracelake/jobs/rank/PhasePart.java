@@ -61,7 +61,7 @@ public final class PhasePart implements RankPart {
             gpuActivity(e);
             return;
         }
-        String phase = phaseOf(e.name);
+        String phase = phaseOfName(e.name);
         if (phase == null) return;
         if (GPU_USER_ANNOTATION.equals(e.cat)) {
             Long step = latestStep.getOrDefault(phase, e.step);
@@ -167,6 +167,20 @@ public final class PhasePart implements RankPart {
      * autograd::engine::evaluate_function:*; optimizer {@code ## optimizer ##}, Optimizer.step#*,
      * Optimizer.zero_grad#*; null for any other name.
      */
+    /** {@link #phaseOf}, each distinct name matched once (a rank has millions of events and hundreds of names). */
+    private String phaseOfName(String name) {
+        if (name == null) return null;
+        String known = phaseByName.get(name);
+        if (known != null) return known.isEmpty() ? null : known; // "": the name has no phase
+        String phase = phaseOf(name);
+        if (phaseByName.size() >= MAX_NAMES) phaseByName.clear(); // unique names: start over rather than grow
+        phaseByName.put(name, phase == null ? "" : phase);
+        return phase;
+    }
+
+    private static final int MAX_NAMES = 16_384;
+    private final Map<String, String> phaseByName = new HashMap<>();
+
     static String phaseOf(String name) {
         if (name == null) return null;
         if (FORWARD.matcher(name).find()) return "forward";

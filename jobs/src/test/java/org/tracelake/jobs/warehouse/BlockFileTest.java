@@ -65,8 +65,12 @@ class BlockFileTest {
 
         @Override
         public byte[] utf8(int id) {
-            String s = id >= 0 ? byId.get(id) : loose.get(-2 - id);
-            return s.getBytes(StandardCharsets.UTF_8);
+            return text(id).getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String text(int id) {
+            return id == NULL ? null : id >= 0 ? byId.get(id) : loose.get(-2 - id);
         }
     }
 

@@ -7,6 +7,7 @@ import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.ReadErrors;
+import org.tracelake.jobs.warehouse.columnar.ColumnBlock;
 
 /**
  * The plumbing every format's stream shares: one row of look-ahead, the count of rows read, the end of the file
@@ -69,6 +70,33 @@ public abstract class RowStream implements EventStream {
         next = null;
         report.eventsRead++;
         return row;
+    }
+
+    /**
+     * The file's next rows as a block of columns, for a stream that makes them so ({@link BlockRowStream}); null
+     * after the last, with the report complete, exactly as {@link #hasNext} ends. A consumer reads either rows or
+     * blocks of one stream, not both.
+     */
+    public final ColumnBlock nextBlock() {
+        if (ended) return null;
+        try {
+            ColumnBlock block = advanceBlock();
+            if (block != null && block.size() > 0) {
+                report.eventsRead += block.size();
+                return block;
+            }
+            finish();
+            end();
+        } catch (Exception | StackOverflowError e) {
+            report.fail(e);
+            end();
+        }
+        return null;
+    }
+
+    /** The next block of rows, or null (or an empty block) at the end: for streams that make blocks. */
+    protected ColumnBlock advanceBlock() throws Exception {
+        throw new UnsupportedOperationException(getClass().getName() + " makes rows, not blocks");
     }
 
     /** True once the file ended, well or not; the report is then complete. */

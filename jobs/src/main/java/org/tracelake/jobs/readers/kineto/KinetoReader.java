@@ -6,16 +6,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.catalyst.InternalRow;
+import org.tracelake.jobs.readers.ActivityClassifier;
 import org.tracelake.jobs.readers.EventStream;
 import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
 import org.tracelake.jobs.readers.TraceReader;
-import org.tracelake.jobs.readers.common.EventRow;
-import org.tracelake.jobs.readers.common.RowStream;
+import org.tracelake.jobs.readers.common.BlockRowStream;
+import org.tracelake.jobs.readers.common.EventBlock;
 import org.tracelake.jobs.readers.common.json.StringTable;
 import org.tracelake.jobs.readers.et.EtSizes;
+import org.tracelake.jobs.warehouse.columnar.ColumnBlock;
 import org.tracelake.schemas.TraceFileSchema;
+import org.tracelake.udfs.ActivityClass;
 import org.tracelake.udfs.CollectiveKind;
 import org.tracelake.udfs.Numbers;
 import org.tracelake.udfs.RankFromFileName;
@@ -204,14 +206,21 @@ public final class KinetoReader implements TraceReader {
         }
     }
 
-    /** One row per entry the source gives, every column known from the index. */
-    private static final class Rows extends RowStream {
+    /** The rows a stream makes per block: one page of each column of the events file. */
+    static final int BLOCK_ROWS = 16_384;
+
+    /**
+     * One row per entry the source gives, every column known from the index, made a block at a time ({@link
+     * EventBlock}): ingest writes the blocks column by column, a Spark scan reads the same rows one at a time.
+     */
+    private static final class Rows extends BlockRowStream {
         private final KinetoIndex index;
         private final Source source;
         private final long base;
         private final Configuration conf;
         private final KinetoEvent scanned = new KinetoEvent();
-        private final EventRow row = new EventRow();
+        private final EventBlock events;
+        private final ActivityClassifier classifier = new ActivityClassifier();
         private final Map<String, String> commArgs = new LinkedHashMap<>();
         // the ids of the args the columns take, in the source's table
         private final int correlation;
@@ -225,7 +234,14 @@ public final class KinetoReader implements TraceReader {
 
         Rows(FileTask task, FileReport report, KinetoIndex index, Source source, Configuration conf)
                 throws IOException {
-            super(task, report);
+            this(task, report, index, source, conf, new EventBlock(source.strings(), BLOCK_ROWS));
+        }
+
+        private Rows(
+                FileTask task, FileReport report, KinetoIndex index, Source source, Configuration conf, EventBlock b)
+                throws IOException {
+            super(task, report, b.block());
+            this.events = b;
             this.index = index;
             this.source = source;
             this.conf = conf;
@@ -237,13 +253,20 @@ public final class KinetoReader implements TraceReader {
             stream = strings.intern("stream");
             collectiveName = strings.intern(CommDetails.COLLECTIVE_NAME);
             recordFunctionId = strings.intern(EtSizes.RF_ID_ARG);
+            events.file(task, report.format);
         }
 
         @Override
-        protected InternalRow advance() throws IOException {
-            if (!source.next(scanned)) return null;
-            fill(scanned);
-            return row.build(task, report);
+        protected void fill(ColumnBlock block) throws IOException {
+            while (!block.isFull() && source.next(scanned)) {
+                int row = events.newRow(report.rank);
+                try {
+                    fill(scanned, row);
+                } catch (IOException | RuntimeException e) {
+                    block.dropLastRow();
+                    throw e;
+                }
+            }
         }
 
         @Override
@@ -256,22 +279,21 @@ public final class KinetoReader implements TraceReader {
             source.close();
         }
 
-        private void fill(KinetoEvent scanned) {
+        private void fill(KinetoEvent scanned, int row) throws IOException {
             StringTable strings = source.strings();
             String name = strings.get(scanned.name);
             String pid = strings.get(scanned.pid);
             String tid = strings.get(scanned.tid);
+            String cat = strings.get(scanned.cat);
             Long relTs = scanned.hasTs ? scanned.ts : null;
-            row.clear();
-            row.rank = report.rank;
-            row.ordinal = scanned.ordinal;
-            row.pid = pid;
-            row.tid = tid;
-            row.ph = strings.get(scanned.ph);
-            row.cat = strings.get(scanned.cat);
-            row.name = name;
-            row.tsNs = relTs == null ? null : base + relTs;
-            row.durNs = scanned.hasDur ? scanned.dur : null;
+            events.ordinal(row, scanned.ordinal);
+            events.string(row, EventBlock.PID, scanned.pid);
+            events.string(row, EventBlock.TID, scanned.tid);
+            events.string(row, EventBlock.PH, scanned.ph);
+            events.string(row, EventBlock.CAT, scanned.cat);
+            events.string(row, EventBlock.NAME, scanned.name);
+            if (relTs != null) events.number(row, EventBlock.TS_NS, base + relTs);
+            if (scanned.hasDur) events.number(row, EventBlock.DUR_NS, scanned.dur);
             // the args with columns of their own, found in one walk over the args (the last of a key wins)
             int atCorrelation = -1, atExternalId = -1, atDevice = -1, atStream = -1, atCollective = -1, atRfId = -1;
             for (int i = 0; i < scanned.argCount; i++) {
@@ -283,46 +305,54 @@ public final class KinetoReader implements TraceReader {
                 else if (key == collectiveName) atCollective = i;
                 else if (key == recordFunctionId) atRfId = i;
             }
-            row.correlation = scanned.longArgAt(atCorrelation, strings);
-            row.externalId = scanned.longArgAt(atExternalId, strings);
-            row.classify(null);
-            boolean gpu = row.activityClass != null;
+            Long rowCorrelation = scanned.longArgAt(atCorrelation, strings);
+            Long rowExternalId = scanned.longArgAt(atExternalId, strings);
+            events.number(row, EventBlock.CORRELATION, rowCorrelation);
+            events.number(row, EventBlock.EXTERNAL_ID, rowExternalId);
+            ActivityClassifier.Classes classes = classifier.classify(cat, name, null);
+            boolean gpu = classes.activityClass() != null;
+            events.text(row, EventBlock.ACTIVITY_CLASS, classes.activityClass());
+            events.text(row, EventBlock.KERNEL_CATEGORY, classes.kernelCategory());
             Long launchRel = null;
             if (gpu) {
                 Long dev = scanned.longArgAt(atDevice, strings);
-                row.device = dev != null ? Integer.valueOf(dev.intValue()) : toInt(pid);
-                row.stream = scanned.longArgAt(atStream, strings);
-                if (row.stream == null) row.stream = Numbers.wholeNumber(tid);
-                launchRel = index.launchStart(row.correlation);
-                if (launchRel != null) row.launchTsNs = base + launchRel;
+                Integer rowDevice = dev != null ? Integer.valueOf(dev.intValue()) : toInt(pid);
+                if (rowDevice != null) events.number(row, EventBlock.DEVICE, rowDevice.longValue());
+                Long rowStream = scanned.longArgAt(atStream, strings);
+                if (rowStream == null) rowStream = Numbers.wholeNumber(tid);
+                events.number(row, EventBlock.STREAM, rowStream);
+                launchRel = index.launchStart(rowCorrelation);
+                if (launchRel != null) events.number(row, EventBlock.LAUNCH_TS_NS, base + launchRel);
             }
-            row.step = relTs == null ? null : index.steps.stepAt(launchRel != null ? launchRel : relTs);
+            if (relTs != null) {
+                events.number(row, EventBlock.STEP, index.steps.stepAt(launchRel != null ? launchRel : relTs));
+            }
 
             CommDetails comm = null;
-            if (row.isComm()) {
+            if (ActivityClass.COMM.equals(classes.activityClass())) {
                 Map<String, String> args = args(scanned, strings);
-                comm = CommDetails.forKernel(name, args, linkedOps(row.externalId, row.correlation), index);
-                if (comm.inBytes == null && comm.outBytes == null) sizeFromExecutionTrace(comm, row.externalId);
+                comm = CommDetails.forKernel(name, args, linkedOps(rowExternalId, rowCorrelation), index);
+                if (comm.inBytes == null && comm.outBytes == null) sizeFromExecutionTrace(comm, rowExternalId);
             } else if (!gpu && (index.isCommOp(name) || atCollective >= 0)) {
                 comm = CommDetails.forCpuOp(name, args(scanned, strings), index);
             }
             if (comm != null) {
-                row.collective = comm.kind;
-                row.inNelems = comm.inNelems;
-                row.outNelems = comm.outNelems;
-                row.dtype = comm.dtype;
-                row.inBytes = comm.inBytes;
-                row.outBytes = comm.outBytes;
-                row.bytesSource = comm.bytesSource;
-                row.groupSize = comm.groupSize;
-                row.pgName = comm.pgName;
-                row.pgRanks = comm.pgRanks;
-                row.seq = comm.seq;
+                events.text(row, EventBlock.COLLECTIVE, comm.kind);
+                events.number(row, EventBlock.IN_NELEMS, comm.inNelems);
+                events.number(row, EventBlock.OUT_NELEMS, comm.outNelems);
+                events.text(row, EventBlock.DTYPE, comm.dtype);
+                events.number(row, EventBlock.IN_BYTES, comm.inBytes);
+                events.number(row, EventBlock.OUT_BYTES, comm.outBytes);
+                events.text(row, EventBlock.BYTES_SOURCE, comm.bytesSource);
+                if (comm.groupSize != null) events.number(row, EventBlock.GROUP_SIZE, comm.groupSize.longValue());
+                events.text(row, EventBlock.PG_NAME, comm.pgName);
+                events.text(row, EventBlock.PG_RANKS, comm.pgRanks);
+                events.number(row, EventBlock.SEQ, comm.seq);
             }
-            if (!gpu && row.externalId != null && atRfId >= 0) {
+            if (!gpu && rowExternalId != null && atRfId >= 0) {
                 report.recordFunctionIds = true;
             }
-            otherArgs(scanned, strings, gpu, comm != null);
+            otherArgs(scanned, row, gpu, comm);
         }
 
         /** The entry's args as a map (the last value of a key at its first place): for the comm rows' details. */
@@ -377,16 +407,21 @@ public final class KinetoReader implements TraceReader {
          * {@code collective} column only when that names a kind: a name it cannot place ({@code wait}, {@code gather}
          * become {@code other}) stays in the args, or the trace's word would be lost.
          */
-        private void otherArgs(KinetoEvent scanned, StringTable strings, boolean gpu, boolean comm) {
-            boolean kindNamed = row.collective != null && !CollectiveKind.OTHER.equals(row.collective);
+        private void otherArgs(KinetoEvent scanned, int row, boolean gpu, CommDetails comm) {
+            boolean kindNamed = comm != null && comm.kind != null && !CollectiveKind.OTHER.equals(comm.kind);
+            StringTable strings = source.strings();
+            EventBlock.Args args = events.args(row);
             for (int i = 0; i < scanned.argCount; i++) {
                 int key = scanned.argKeys[i];
                 if (key == correlation || key == externalId) continue;
                 if (gpu && (key == device || key == stream)) continue;
-                String k = strings.get(key);
-                if (comm && !(key == collectiveName && !kindNamed) && CommDetails.COMM_ARGS.contains(k)) continue;
-                row.args.put(k, scanned.argText(i, strings));
+                if (comm != null
+                        && !(key == collectiveName && !kindNamed)
+                        && CommDetails.COMM_ARGS.contains(strings.get(key))) continue;
+                if (scanned.argKinds[i] == KinetoEvent.LONG) args.putNumber(key, scanned.argValues[i]);
+                else args.putString(key, (int) scanned.argValues[i]);
             }
+            args.end();
         }
     }
 }

@@ -73,6 +73,23 @@ public final class StringMapColumn {
         values[entries++] = value;
     }
 
+    /** Gives an entry of the row being filled another value: a string id ({@link Utf8Strings#NULL}: null). */
+    public void replace(int entry, int valueId) {
+        kinds[entry] = valueId == Utf8Strings.NULL ? NULL : STRING;
+        values[entry] = valueId;
+    }
+
+    /** Gives an entry of the row being filled another value: a whole number. */
+    public void replaceLong(int entry, long value) {
+        kinds[entry] = LONG;
+        values[entry] = value;
+    }
+
+    /** The entries of the row being filled so far end here. */
+    public int entries() {
+        return entries;
+    }
+
     /** Closes {@code row}: the entries added since the last row are its own. */
     public void endRow(int row) {
         ends[row] = entries;

@@ -11,4 +11,7 @@ public interface Utf8Strings {
 
     /** The UTF-8 bytes of the string with this id (not {@link #NULL}); the caller does not change them. */
     byte[] utf8(int id);
+
+    /** The string with this id, or null for {@link #NULL}. */
+    String text(int id);
 }

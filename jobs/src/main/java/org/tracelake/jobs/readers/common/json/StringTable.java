@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.tracelake.jobs.warehouse.columnar.Utf8Strings;
 
 /**
  * The strings of one file by small ids: a trace repeats a few thousand names, categories, thread ids and arg values
@@ -18,7 +19,7 @@ import java.util.Map;
  * reader builds, by their text. Bounded: once full, a new value is kept as it comes under an id of its own (negative,
  * below {@link #NULL}), so a file of unique values cannot grow the lookup without limit.
  */
-public final class StringTable {
+public final class StringTable implements Utf8Strings {
     /** The id of no string (JSON null, an absent field). */
     public static final int NULL = -1;
 
@@ -91,9 +92,24 @@ public final class StringTable {
         return id;
     }
 
+    @Override
+    public String text(int id) {
+        return get(id);
+    }
+
     public String get(int id) {
         if (id >= 0) return strings[id];
         return id == NULL ? null : loose.get(-2 - id);
+    }
+
+    /**
+     * The UTF-8 bytes of a value (a copy): those the file held, or, for a text no bytes are (a lone surrogate, which
+     * only an escape can write), what Spark makes of the text, as the rows' strings have always been made.
+     */
+    @Override
+    public byte[] utf8(int id) {
+        if (id >= 0 && lengths[id] >= 0) return Arrays.copyOfRange(arena, offsets[id], offsets[id] + lengths[id]);
+        return get(id).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The text of bytes that are known to be UTF-8 (decoder null: they came from a String) or checked by it. */
