@@ -40,9 +40,9 @@ import org.tracelake.jobs.readers.kineto.KinetoReader;
  * {@code key=value} lines that the script collects into BENCHMARKS.md.
  *
  * <ul>
- *   <li>{@code parse FILE}: the single-thread limit without Spark — the Kineto reader's two passes as the reader
- *       runs them, each timed, then the reader itself iterated to its last row; plus the raw Jackson tokenizer and
- *       SHA-256 alone, to show where a pass's time goes.</li>
+ *   <li>{@code parse FILE}: the single-thread limit without Spark — the Kineto reader iterated to its last row, in
+ *       one pass and in its two-pass fallback, each timed; plus SHA-256, the raw Jackson tokenizer and the byte
+ *       scanner alone, to show where a pass's time goes.</li>
  *   <li>{@code reader FILE}: the reader, both passes, once (for the time-against-size curve).</li>
  *   <li>{@code index FILE}: pass 1 alone (what the reader keeps while it streams pass 2), and the heap its index
  *       holds after a full GC, under whatever -Xmx the JVM was given. A file whose launches come before their
@@ -65,8 +65,6 @@ public final class BenchHarness {
         switch (args.length == 0 ? "" : args[0]) {
             case "parse" -> parse(Path.of(args[1]));
             case "reader" -> reader(Path.of(args[1]), new KinetoReader());
-            case "reader-before" ->
-                reader(Path.of(args[1]), new org.tracelake.jobs.readers.kineto.oracle.KinetoReader());
             case "index" -> index(Path.of(args[1]));
             case "cluster" -> cluster(Integer.parseInt(args[1]), Path.of(args[2]), args[3], args[4]);
             case "jfr-top" -> jfrTop(Path.of(args[1]), Integer.parseInt(args[2]));
@@ -132,9 +130,8 @@ public final class BenchHarness {
         timed("scan", System.nanoTime() - t, bytes, -1);
         out("scanned_tokens", scanned);
 
-        // The reader, one pass, every row built (what a Spark task pulls), three times, the last ones warm; between
-        // them the reader of before issue 43 (two Jackson passes, frozen in the tests as the equality oracle), and
-        // at the end the reader's two-pass fallback (forced by a budget of 0): the same JVM, alternated.
+        // The reader, one pass, every row built (what a Spark task pulls), three times, the last ones warm; then the
+        // reader's two-pass fallback (forced by a budget of 0), twice, in the same JVM.
         FileTask task = new FileTask(
                 "bench",
                 path,
@@ -147,23 +144,16 @@ public final class BenchHarness {
         Constructor<KinetoReader> budgeted = KinetoReader.class.getDeclaredConstructor(long.class);
         budgeted.setAccessible(true);
         TraceReader onePass = new KinetoReader();
-        TraceReader before = new org.tracelake.jobs.readers.kineto.oracle.KinetoReader();
         TraceReader twoPasses = budgeted.newInstance(0L);
         Best reader = new Best();
-        Best old = new Best();
         Best fallback = new Best();
-        for (int run = 1; run <= 3; run++) {
-            reader.add(readAll(onePass, task, conf));
-            if (run < 3) old.add(readAll(before, task, conf));
-        }
+        for (int run = 1; run <= 3; run++) reader.add(readAll(onePass, task, conf));
         for (int run = 1; run <= 2; run++) fallback.add(readAll(twoPasses, task, conf));
         out("events", reader.events);
         timed("reader", reader.wall, bytes, reader.events);
         timed("reader_cpu", reader.cpu, bytes, -1);
         timed("reader_two_passes", fallback.wall, bytes, fallback.events);
         timed("reader_two_passes_cpu", fallback.cpu, bytes, -1);
-        timed("reader_before", old.wall, bytes, old.events);
-        timed("reader_before_cpu", old.cpu, bytes, -1);
     }
 
     /** The fastest of several runs: wall and the reading thread's CPU time, each its own minimum. */

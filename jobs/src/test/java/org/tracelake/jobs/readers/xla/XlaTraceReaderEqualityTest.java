@@ -5,42 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.util.ArrayData;
-import org.apache.spark.sql.catalyst.util.MapData;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.MapType;
-import org.apache.spark.sql.types.StructField;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tracelake.jobs.readers.DropCounter;
-import org.tracelake.jobs.readers.EventStream;
-import org.tracelake.jobs.readers.FileReport;
 import org.tracelake.jobs.readers.FileTask;
-import org.tracelake.jobs.readers.ReadErrors;
 import org.tracelake.jobs.readers.TraceFormat;
+import org.tracelake.jobs.testing.ExpectedOutcomes;
+import org.tracelake.jobs.testing.ReadOutcome;
 import org.tracelake.jobs.testing.ReaderTestSupport;
 import org.tracelake.jobs.testing.SharedTraces;
-import org.tracelake.schemas.EventSchema;
 
 /**
  * Issue 43, equality first: the XLA trace JSON reader holds to what the reader before the byte scanner (two passes of
@@ -54,8 +36,9 @@ import org.tracelake.schemas.EventSchema;
  *
  * <p>The expected outcome of each file is in {@code expected-rows.txt} beside this class's resources: the report
  * field by field (task aside: it holds the file's path and time), then one digest per row (the first 16 hex digits of
- * the SHA-256 of every column's value, args in their order, as {@link #values} writes them), or the error the file
- * failed with. It was written once by this test with the environment variable {@code TRACELAKE_XLA_WRITE_EXPECTED=true}, run against the
+ * the SHA-256 of every column's value, args in their order, as {@link ReadOutcome#values} writes them), or the
+ * error the file failed with ({@link ReadOutcome} and {@link ExpectedOutcomes}, shared with the Kineto reader's
+ * equality test). It was written once by this test with the environment variable {@code TRACELAKE_XLA_WRITE_EXPECTED=true}, run against the
  * Jackson reader at commit a336fe2 (the branch point of issue 43's XLA work), and is never rewritten to make the test
  * pass: a difference is a change of the reader's output, to be explained, not recorded.
  */
@@ -64,41 +47,21 @@ class XlaTraceReaderEqualityTest {
     /** Write mode: the test's JVM has a fixed argLine, so the switch is an environment variable. */
     private static final boolean WRITE = "true".equals(System.getenv("TRACELAKE_XLA_WRITE_EXPECTED"));
 
-    private static final Map<String, List<String>> expected = new LinkedHashMap<>();
-    private static final Map<String, List<String>> written = new LinkedHashMap<>();
+    private static ExpectedOutcomes expected;
 
     @BeforeAll
     static void load() throws IOException {
-        if (WRITE) return;
-        var in = XlaTraceReaderEqualityTest.class.getResourceAsStream(EXPECTED);
-        if (in == null) throw new IllegalStateException(EXPECTED + " is missing");
-        String current = null;
-        for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n", -1)) {
-            if (line.startsWith("#") || line.isEmpty()) continue;
-            if (line.startsWith("file ")) {
-                current = line.substring(5);
-                expected.put(current, new ArrayList<>());
-            } else {
-                expected.get(current).add(line);
-            }
-        }
+        expected = WRITE ? ExpectedOutcomes.empty(EXPECTED) : ExpectedOutcomes.load(EXPECTED);
     }
 
     /** In write mode, the outcomes of every case in the order the tests met them (cases named alike stay apart). */
     @AfterAll
     static void write() throws IOException {
         if (!WRITE) return;
-        StringBuilder out = new StringBuilder();
-        out.append("# Written by XlaTraceReaderEqualityTest with TRACELAKE_XLA_WRITE_EXPECTED=true against the\n");
-        out.append("# Jackson XLA reader (commit a336fe2); see the test's class comment. One section per file:\n");
-        out.append("# the report's fields (task aside), then the rows' digests or the error.\n");
-        written.forEach((name, lines) -> {
-            out.append("file ").append(name).append('\n');
-            lines.forEach(l -> out.append(l).append('\n'));
-        });
-        Path to = Path.of("src/test/resources" + EXPECTED);
-        Files.createDirectories(to.getParent());
-        Files.writeString(to, out);
+        Path to = expected.write(List.of(
+                "Written by XlaTraceReaderEqualityTest with TRACELAKE_XLA_WRITE_EXPECTED=true against the",
+                "Jackson XLA reader (commit a336fe2); see the test's class comment. One section per file:",
+                "the report's fields (task aside), then the rows' digests or the error."));
         System.out.println("wrote " + to.toAbsolutePath());
     }
 
@@ -292,10 +255,10 @@ class XlaTraceReaderEqualityTest {
     /** The file's outcome against the one stored under its name (or stored, in write mode). */
     private static void assertSame(String name, Path file) throws IOException {
         FileTask task = ReaderTestSupport.task(file, TraceFormat.XLA_TRACE_JSON);
-        Outcome actual = read(task);
+        ReadOutcome actual = ReadOutcome.read(new XlaTraceReader(), task);
         List<String> lines = actual.lines();
         if (WRITE) {
-            written.put(name, lines);
+            expected.put(name, lines);
             return;
         }
         List<String> want = expected.get(name);
@@ -308,21 +271,21 @@ class XlaTraceReaderEqualityTest {
                 String.join("\n", comparable(want.subList(0, rowsAt))),
                 String.join("\n", comparable(head(lines))),
                 name + ": report");
-        assertEquals(want.get(rowsAt), "rows " + actual.rows.size(), name + ": rows");
-        for (int i = 0; i < actual.rows.size(); i++) {
+        assertEquals(want.get(rowsAt), "rows " + actual.rows().size(), name + ": rows");
+        for (int i = 0; i < actual.rows().size(); i++) {
             int row = i;
             assertEquals(
                     want.get(rowsAt + 1 + i),
-                    digest(actual.rows.get(i)),
-                    () -> name + ": row " + row + " is now " + actual.rows.get(row));
+                    ReadOutcome.digest(actual.rows().get(i)),
+                    () -> name + ": row " + row + " is now " + actual.rows().get(row));
         }
         String wantError = expected.get(name).stream()
                 .filter(l -> l.startsWith("error "))
                 .findFirst()
                 .orElse(null);
-        System.out.println("same: " + name + ", " + actual.rows.size() + " rows"
-                + (actual.error == null ? "" : ", error: " + actual.error)
-                + (wantError == null || wantError.equals("error " + oneLine(actual.error))
+        System.out.println("same: " + name + ", " + actual.rows().size() + " rows"
+                + (actual.error() == null ? "" : ", error: " + actual.error())
+                + (wantError == null || wantError.equals("error " + ReadOutcome.oneLine(actual.error()))
                         ? ""
                         : " (before: " + wantError.substring(6) + ")"));
     }
@@ -366,104 +329,5 @@ class XlaTraceReaderEqualityTest {
         int rowsAt = 0;
         while (!lines.get(rowsAt).startsWith("rows ")) rowsAt++;
         return lines.subList(0, rowsAt);
-    }
-
-    /**
-     * The rows and report of a file read to its end, or the error that ended it with the rows made before it. A file
-     * that fails before its first row has no report to compare: only its error.
-     */
-    private record Outcome(List<List<Object>> rows, Map<String, Object> report, String error) {
-        List<String> lines() {
-            List<String> out = new ArrayList<>();
-            report.forEach((k, v) -> {
-                if (v instanceof Map<?, ?> map) { // the metadata: an entry a line, in order
-                    map.forEach((mk, mv) -> out.add("report " + k + "." + mk + "=" + oneLine(String.valueOf(mv))));
-                } else {
-                    out.add("report " + k + "=" + oneLine(String.valueOf(v)));
-                }
-            });
-            if (error != null) out.add("error " + oneLine(error));
-            out.add("rows " + rows.size());
-            for (List<Object> row : rows) out.add(digest(row));
-            return out;
-        }
-    }
-
-    private static Outcome read(FileTask task) {
-        EventStream stream;
-        try {
-            stream = new XlaTraceReader().open(task, new Configuration());
-        } catch (IOException | RuntimeException e) {
-            return new Outcome(List.of(), Map.of(), ReadErrors.describe(e));
-        }
-        List<List<Object>> rows = new ArrayList<>();
-        while (stream.hasNext()) rows.add(values(stream.next()));
-        try {
-            stream.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        FileReport report = stream.report();
-        return new Outcome(rows, fields(report), report.fatal ? report.error : null);
-    }
-
-    /** A row's values by column, strings as text and maps as their entries in order, the source file by its name. */
-    static List<Object> values(InternalRow row) {
-        StructField[] fields = EventSchema.SCHEMA.fields();
-        List<Object> out = new ArrayList<>(fields.length);
-        for (int i = 0; i < fields.length; i++) {
-            DataType type = fields[i].dataType();
-            if (row.isNullAt(i)) {
-                out.add(null);
-            } else if (type instanceof MapType) {
-                MapData map = row.getMap(i);
-                ArrayData keys = map.keyArray();
-                ArrayData vals = map.valueArray();
-                List<String> entries = new ArrayList<>();
-                for (int k = 0; k < map.numElements(); k++) {
-                    entries.add(keys.getUTF8String(k) + "=" + (vals.isNullAt(k) ? null : vals.getUTF8String(k)));
-                }
-                out.add(fields[i].name() + ":" + entries);
-            } else if (fields[i].name().equals(EventSchema.SOURCE_FILE)) {
-                String path = row.getUTF8String(i).toString(); // its folder is a test's temporary one
-                out.add(fields[i].name() + ":" + path.substring(path.lastIndexOf('/') + 1));
-            } else if (type.equals(DataTypes.StringType)) {
-                out.add(fields[i].name() + ":" + row.getUTF8String(i));
-            } else {
-                out.add(fields[i].name() + ":" + row.get(i, type));
-            }
-        }
-        return out;
-    }
-
-    /** Every public field of the report but its task (the file's path and time), the drops by reason. */
-    private static Map<String, Object> fields(FileReport report) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Field f : FileReport.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) || f.getName().equals("task")) continue;
-            try {
-                Object v = f.get(report);
-                out.put(f.getName(), v instanceof DropCounter d ? d.byReason() + " total " + d.total() : v);
-            } catch (IllegalAccessException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return out;
-    }
-
-    static String digest(List<Object> row) {
-        try {
-            byte[] sha =
-                    MessageDigest.getInstance("SHA-256").digest(row.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(sha, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** A value on one line of the expected file: backslashes and line breaks escaped, a long one by its digest. */
-    private static String oneLine(String s) {
-        if (s.length() > 1000) return "digest " + digest(List.of(s)) + " of " + s.length() + " chars";
-        return s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r");
     }
 }
