@@ -31,8 +31,10 @@ import org.tracelake.schemas.Tables;
  * table's staged partition for the file's workload, one Parquet file per input file and table ({@link RowFile}), and
  * return what became of the file (its {@code trace_files} report). The rows go from the reader to parquet-hadoop's
  * column writers with nothing between: no Spark plan, no projection into another row, no sort, and every table of
- * every format in the same Spark job (a multi-table reader's rows are dealt to their tables as they come). The events
- * of a file also pass through the per-rank metric pass ({@link FileRankPass}) on their way, when the run asks for it.
+ * every format in the same Spark job (a multi-table reader's rows are dealt to their tables as they come). A reader
+ * that makes its events a block of columns at a time (the Kineto reader: {@link BlockRowStream}) has them written
+ * column by column instead ({@link BlockFile}), no row ever made. The events of a file also pass through the
+ * per-rank metric pass ({@link FileRankPass}) on their way, when the run asks for it.
  *
  * <p>Each input file's output files are named by a digest of its path, so a task Spark runs twice writes the same
  * names and the first whole file stays; its report comes back as the task's result, which Spark takes from one

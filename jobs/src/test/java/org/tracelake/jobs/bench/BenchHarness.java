@@ -32,18 +32,21 @@ import org.tracelake.jobs.readers.InputLimits;
 import org.tracelake.jobs.readers.TraceFormat;
 import org.tracelake.jobs.readers.TraceInput;
 import org.tracelake.jobs.readers.TraceReader;
+import org.tracelake.jobs.readers.common.RowStream;
 import org.tracelake.jobs.readers.common.json.JsonScanner;
 import org.tracelake.jobs.readers.kineto.KinetoReader;
+import org.tracelake.jobs.warehouse.columnar.ColumnBlock;
 
 /**
  * The Java half of {@code bench/run} (a benchmark, not a test: nothing here asserts a speed). Each mode prints
  * {@code key=value} lines that the script collects into BENCHMARKS.md.
  *
  * <ul>
- *   <li>{@code parse FILE}: the single-thread limit without Spark — the Kineto reader iterated to its last row, in
- *       one pass and in its two-pass fallback, each timed; plus SHA-256, the raw Jackson tokenizer and the byte
- *       scanner alone, to show where a pass's time goes.</li>
- *   <li>{@code reader FILE}: the reader, both passes, once (for the time-against-size curve).</li>
+ *   <li>{@code parse FILE}: the single-thread limit without Spark — the Kineto reader iterated to its last block of
+ *       columns (what ingest writes; cold, then warm), to its last row (what a Spark scan pulls) and in its two-pass
+ *       fallback, each timed; plus SHA-256, the raw Jackson tokenizer and the byte scanner alone, to show where a
+ *       pass's time goes.</li>
+ *   <li>{@code reader FILE}: the reader, every block, once (for the time-against-size curve).</li>
  *   <li>{@code index FILE}: pass 1 alone (what the reader keeps while it streams pass 2), and the heap its index
  *       holds after a full GC, under whatever -Xmx the JVM was given. A file whose launches come before their
  *       kernels has them indexed by pass 2 instead ({@code pass1_indexes_launches=false}): ~12 bytes per launch
@@ -130,8 +133,9 @@ public final class BenchHarness {
         timed("scan", System.nanoTime() - t, bytes, -1);
         out("scanned_tokens", scanned);
 
-        // The reader, one pass, every row built (what a Spark task pulls), three times, the last ones warm; then the
-        // reader's two-pass fallback (forced by a budget of 0), twice, in the same JVM.
+        // The reader, one pass, every block of columns made (what ingest's task pulls and writes), three times, the
+        // first cold and the last ones warm; the same with a row built of each (what a Spark scan of the data source
+        // pulls) twice; then the reader's two-pass fallback (forced by a budget of 0), blocks, twice, in the same JVM.
         FileTask task = new FileTask(
                 "bench",
                 path,
@@ -146,12 +150,19 @@ public final class BenchHarness {
         TraceReader onePass = new KinetoReader();
         TraceReader twoPasses = budgeted.newInstance(0L);
         Best reader = new Best();
+        Best rows = new Best();
         Best fallback = new Best();
-        for (int run = 1; run <= 3; run++) reader.add(readAll(onePass, task, conf));
-        for (int run = 1; run <= 2; run++) fallback.add(readAll(twoPasses, task, conf));
+        long[] first = readAll(onePass, task, conf, true);
+        reader.add(first);
+        for (int run = 2; run <= 3; run++) reader.add(readAll(onePass, task, conf, true));
+        for (int run = 1; run <= 2; run++) rows.add(readAll(onePass, task, conf, false));
+        for (int run = 1; run <= 2; run++) fallback.add(readAll(twoPasses, task, conf, true));
         out("events", reader.events);
+        timed("reader_first", first[0], bytes, first[2]);
         timed("reader", reader.wall, bytes, reader.events);
         timed("reader_cpu", reader.cpu, bytes, -1);
+        timed("reader_rows", rows.wall, bytes, rows.events);
+        timed("reader_rows_cpu", rows.cpu, bytes, -1);
         timed("reader_two_passes", fallback.wall, bytes, fallback.events);
         timed("reader_two_passes_cpu", fallback.cpu, bytes, -1);
     }
@@ -170,19 +181,25 @@ public final class BenchHarness {
     }
 
     /**
-     * One read of the whole file, every row pulled: wall ns, the reading thread's CPU ns (on a machine shared with
-     * other work the wall time says as much about the neighbours as about the reader; the GC's and the JIT's threads
-     * are not in it), rows.
+     * One read of the whole file, every block (or every row) pulled: wall ns, the reading thread's CPU ns (on a
+     * machine shared with other work the wall time says as much about the neighbours as about the reader; the GC's
+     * and the JIT's threads are not in it), rows.
      */
-    private static long[] readAll(TraceReader reader, FileTask task, Configuration conf) throws IOException {
+    private static long[] readAll(TraceReader reader, FileTask task, Configuration conf, boolean blocks)
+            throws IOException {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long t = System.nanoTime();
         long cpu = threads.getCurrentThreadCpuTime();
         long rows = 0;
         try (EventStream s = reader.open(task, conf)) {
-            while (s.hasNext()) {
-                s.next();
-                rows++;
+            if (blocks) {
+                ColumnBlock b;
+                while ((b = ((RowStream) s).nextBlock()) != null) rows += b.size();
+            } else {
+                while (s.hasNext()) {
+                    s.next();
+                    rows++;
+                }
             }
         }
         return new long[] {System.nanoTime() - t, threads.getCurrentThreadCpuTime() - cpu, rows};
@@ -204,7 +221,9 @@ public final class BenchHarness {
         long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         long events;
         try (EventStream s = reader.open(task, new Configuration())) {
-            while (s.hasNext()) s.next();
+            while (((RowStream) s).nextBlock() != null) {
+                // the blocks ingest writes
+            }
             events = s.report().eventsRead;
         }
         cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;

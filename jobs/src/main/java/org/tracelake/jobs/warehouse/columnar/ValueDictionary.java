@@ -15,7 +15,13 @@ final class ValueDictionary {
     /** The width of a number column's values (8 for INT64, 4 for INT32), or 0 for a binary column. */
     private final int numberWidth;
 
-    private final LongIntMap byId = new LongIntMap();
+    /** The entry of each string id (+ 1; 0: none yet): ids are a file's small dense ints, so an array beats hashing. */
+    private int[] byId = new int[256];
+
+    private int largestId = -1;
+    /** Ids below {@link Utf8Strings#NULL} (a file's strings past its table's bound) are few: hashed. */
+    private final LongIntMap byLooseId = new LongIntMap();
+
     private final LongIntMap byNumber = new LongIntMap();
     private final ByteSink plain = new ByteSink();
     /** For a binary dictionary: entry i's bytes are plain[offsets[i], offsets[i] + lengths[i]). */
@@ -39,12 +45,25 @@ final class ValueDictionary {
 
     /** The entry of a string, by its id in {@code strings}. */
     int ofString(int id, Utf8Strings strings) {
-        int at = byId.get(id);
-        if (at >= 0) return at;
-        byte[] utf8 = strings.utf8(id);
-        at = addBinary(utf8, 0, utf8.length);
-        byId.put(id, at);
+        if (id < 0) {
+            int at = byLooseId.get(id);
+            if (at < 0) {
+                at = addString(id, strings);
+                byLooseId.put(id, at);
+            }
+            return at;
+        }
+        if (id < byId.length && byId[id] > 0) return byId[id] - 1;
+        if (id >= byId.length) byId = Arrays.copyOf(byId, Math.max(id + 1, byId.length * 2));
+        int at = addString(id, strings);
+        byId[id] = at + 1;
+        largestId = Math.max(largestId, id);
         return at;
+    }
+
+    private int addString(int id, Utf8Strings strings) {
+        byte[] utf8 = strings.utf8(id);
+        return addBinary(utf8, 0, utf8.length);
     }
 
     /** The entry of a whole number: the number itself in a number column, its decimal digits in a binary one. */
@@ -97,7 +116,9 @@ final class ValueDictionary {
     }
 
     void clear() {
-        byId.clear();
+        if (largestId >= 0) Arrays.fill(byId, 0, largestId + 1, 0);
+        largestId = -1;
+        byLooseId.clear();
         byNumber.clear();
         plain.reset();
         size = 0;
