@@ -15,10 +15,10 @@ import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.spark.api.java.function.ForeachPartitionFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.catalyst.CatalystTypeConverters;
@@ -65,10 +65,9 @@ public final class MetricsExport {
             Dataset<Row> metrics, FileSystem fs, String exportsRoot, PartitionFiles history, String runId) {
         SerializableConf conf = new SerializableConf(fs.getConf());
         String root = fs.makeQualified(new Path(exportsRoot)).toString();
-        metrics.repartition(col("workload"))
-                .sortWithinPartitions(ORDER)
-                .foreachPartition(
-                        (ForeachPartitionFunction<Row>) rows -> writePartition(rows, conf, root, history, runId));
+        metrics.repartition(col("workload")).sortWithinPartitions(ORDER).foreachPartition((ForeachPartitionFunction<
+                        Row>)
+                rows -> writePartition(rows, conf, root, history, runId));
     }
 
     /** The rows of one partition, sorted by workload first: one file per run of equal workloads. */
@@ -104,7 +103,8 @@ public final class MetricsExport {
 
     /** A workload's file of {@code metrics_history}: its metrics rows with the run's id, as they stream past. */
     private static final class HistoryFile implements Closeable {
-        private static final StructType SCHEMA = TableCatalog.of(Tables.METRICS_HISTORY).schema();
+        private static final StructType SCHEMA =
+                TableCatalog.of(Tables.METRICS_HISTORY).schema();
         private final RowFile out;
         private final Function1<Object, Object> toInternal = CatalystTypeConverters.createToCatalystConverter(SCHEMA);
         private final String runId;

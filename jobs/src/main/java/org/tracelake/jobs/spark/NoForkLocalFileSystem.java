@@ -47,11 +47,23 @@ public final class NoForkLocalFileSystem extends LocalFileSystem {
 
         static Set<PosixFilePermission> posix(FsPermission permission) {
             Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
-            add(out, permission.getUserAction(), PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+            add(
+                    out,
+                    permission.getUserAction(),
+                    PosixFilePermission.OWNER_READ,
+                    PosixFilePermission.OWNER_WRITE,
                     PosixFilePermission.OWNER_EXECUTE);
-            add(out, permission.getGroupAction(), PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
+            add(
+                    out,
+                    permission.getGroupAction(),
+                    PosixFilePermission.GROUP_READ,
+                    PosixFilePermission.GROUP_WRITE,
                     PosixFilePermission.GROUP_EXECUTE);
-            add(out, permission.getOtherAction(), PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE,
+            add(
+                    out,
+                    permission.getOtherAction(),
+                    PosixFilePermission.OTHERS_READ,
+                    PosixFilePermission.OTHERS_WRITE,
                     PosixFilePermission.OTHERS_EXECUTE);
             return out;
         }

@@ -1,8 +1,8 @@
 package org.tracelake.jobs.warehouse;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -105,9 +105,8 @@ public final class StagedFiles {
                     f.table(), NameMappingParser.fromJson(t.properties().get(TableProperties.DEFAULT_NAME_MAPPING)));
         }
         FooterMetrics footers = new FooterMetrics(new SerializableConf(conf), configs, mappings);
-        List<Metrics> metrics = files.size() <= driverFooters
-                ? onDriver(footers, files)
-                : inSparkJob(spark, footers, files);
+        List<Metrics> metrics =
+                files.size() <= driverFooters ? onDriver(footers, files) : inSparkJob(spark, footers, files);
         for (int i = 0; i < files.size(); i++) {
             File f = files.get(i);
             Metrics m = metrics.get(i);

@@ -209,12 +209,16 @@ public final class WarehouseTables {
             for (Map.Entry<String, List<Row>> w : byWorkload.entrySet()) {
                 Path file = out.write(table, w.getKey(), w.getValue());
                 files.add(new StagedFiles.File(
-                        table, w.getKey(), file.toString(), fs.getFileStatus(file).getLen()));
+                        table,
+                        w.getKey(),
+                        file.toString(),
+                        fs.getFileStatus(file).getLen()));
             }
         } else if (!rows.isEmpty()) {
             Path file = new Path(dir, PartitionFiles.FILE_NAME);
             PartitionFiles.writeFile(file, schema(table), null, rows, warehouse.conf());
-            files.add(new StagedFiles.File(table, null, file.toString(), fs.getFileStatus(file).getLen()));
+            files.add(new StagedFiles.File(
+                    table, null, file.toString(), fs.getFileStatus(file).getLen()));
         }
         List<DataFile> added = StagedFiles.dataFiles(spark, warehouse.conf(), warehouse.catalog(), files)
                 .getOrDefault(table, List.of());

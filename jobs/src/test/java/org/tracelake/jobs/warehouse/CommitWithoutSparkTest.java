@@ -56,7 +56,8 @@ class CommitWithoutSparkTest {
     @Test
     void footersReadOnTheDriverAreThoseASparkJobReads(@TempDir Path root) throws Exception {
         SparkSession spark = SharedSpark.get();
-        Warehouse warehouse = new Warehouse(root.toString(), spark.sparkContext().hadoopConfiguration());
+        Warehouse warehouse =
+                new Warehouse(root.toString(), spark.sparkContext().hadoopConfiguration());
         String run = "20260101T000000Z-0001";
         PartitionFiles out = PartitionFiles.forRun(warehouse, run);
         List<StagedFiles.File> files = new ArrayList<>();
@@ -65,7 +66,10 @@ class CommitWithoutSparkTest {
             for (int i = 0; i < 3; i++) rows.add(RowFactory.create(run, w, "new file", "f" + i));
             org.apache.hadoop.fs.Path p = out.write(Tables.WORKLOAD_CHANGES, w, rows);
             files.add(new StagedFiles.File(
-                    Tables.WORKLOAD_CHANGES, w, p.toString(), warehouse.fs().getFileStatus(p).getLen()));
+                    Tables.WORKLOAD_CHANGES,
+                    w,
+                    p.toString(),
+                    warehouse.fs().getFileStatus(p).getLen()));
         }
         Map<String, List<DataFile>> driver =
                 StagedFiles.dataFiles(spark, warehouse.conf(), warehouse.catalog(), files, files.size());
@@ -105,7 +109,20 @@ class CommitWithoutSparkTest {
         String run = "20260101T000000Z-0002";
         Timestamp t = Timestamp.valueOf("2026-01-01 00:00:00");
         Row row = RowFactory.create(
-                run, t, t, "ok", "/archive", false, 1L, 0L, 0L, 0L, 2L, 0L, 100L, 10L,
+                run,
+                t,
+                t,
+                "ok",
+                "/archive",
+                false,
+                1L,
+                0L,
+                0L,
+                0L,
+                2L,
+                0L,
+                100L,
+                10L,
                 CollectionConverters.asScala(List.of("w/x: bad")).toSeq(),
                 CollectionConverters.asScala(Map.of("events", 42L)));
         tables.appendSmall(Tables.RUNS, List.of(row), run, Map.of(WarehouseCatalog.ARCHIVE, "/archive"));
@@ -122,10 +139,7 @@ class CommitWithoutSparkTest {
 
         // a replay of the same run writes its file again, and the rows stay one
         tables.appendSmall(
-                Tables.WORKLOAD_CHANGES,
-                List.of(RowFactory.create(run, "w", "new workload", null)),
-                run,
-                Map.of());
+                Tables.WORKLOAD_CHANGES, List.of(RowFactory.create(run, "w", "new workload", null)), run, Map.of());
         assertEquals(1L, tables.live(Tables.WORKLOAD_CHANGES).count());
     }
 
