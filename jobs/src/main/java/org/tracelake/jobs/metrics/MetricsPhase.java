@@ -138,14 +138,33 @@ public final class MetricsPhase {
     }
 
     /** After the swap: exports/metrics/<workload>.json from the live metrics of the workloads, written by executors. */
-    public void export(List<String> workloads) {
+    public void export(List<String> workloads) throws IOException {
+        export(workloads, false);
+    }
+
+    /**
+     * {@link #export(List)}; with {@code history}, the same job also writes the workloads' rows of {@code
+     * metrics_history} (tagged with the run) to the run's folder of that table, for the history step to commit
+     * ({@link WarehouseTables#appendStaged}); what an earlier attempt of the run left there is replaced.
+     */
+    public void export(List<String> workloads, boolean history) throws IOException {
         if (workloads.isEmpty()) return;
+        PartitionFiles historyFiles = null;
+        if (history) {
+            warehouse.fs().delete(new Path(warehouse.stagedTable(runId, Tables.METRICS_HISTORY)), true);
+            historyFiles = PartitionFiles.forRun(warehouse, runId);
+        }
+        PartitionFiles historyOut = historyFiles;
         spark.sparkContext().setJobDescription("metrics: export");
         try {
             // without adaptive execution the export's one shuffle is one job, not a job per stage
             SessionSettings.with(spark, Map.of("spark.sql.adaptive.enabled", "false"), () -> {
                 MetricsExport.writeAll(
-                        tables.live(Tables.METRICS, workloads), warehouse.fs(), warehouse.table(Tables.EXPORTS));
+                        tables.live(Tables.METRICS, workloads),
+                        warehouse.fs(),
+                        warehouse.table(Tables.EXPORTS),
+                        historyOut,
+                        runId);
                 return null;
             });
         } finally {

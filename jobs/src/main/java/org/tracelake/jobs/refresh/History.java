@@ -1,7 +1,6 @@
 package org.tracelake.jobs.refresh;
 
-import static org.apache.spark.sql.functions.lit;
-
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,20 +52,14 @@ public final class History {
     }
 
     /**
-     * Compare the committed workloads' new metrics with their previous run, then append them to the history. The
-     * rows that moved go to the {@code regressions} table from the executors; a wide refresh can flag thousands, so
-     * only a count and the first few come back to the driver.
+     * Compare the committed workloads' new metrics with their previous run, then append them to the history: the rows
+     * the run's export wrote to its folder of {@code metrics_history} ({@link MetricsPhase#export(List, boolean)}),
+     * committed without a Spark job. The rows that moved go to the {@code regressions} table from the executors; a wide
+     * refresh can flag thousands, so only a count and the first few come back to the driver. {@code written} names the
+     * tables of the two, {@code regressions} and {@code regression_kernels}, that a killed run had appended to already
+     * (they are written before its history; a journal's replay), so that neither is appended twice and neither is lost.
      */
-    public Regressions record(List<String> workloads) {
-        return record(workloads, Set.of());
-    }
-
-    /**
-     * {@link #record(List)}, for a journal's replay: {@code written} names the tables of the two, {@code regressions}
-     * and {@code regression_kernels}, that the killed run had appended to already (they are written before its
-     * history), so that neither is appended twice and neither is lost.
-     */
-    Regressions record(List<String> workloads, Set<String> written) {
+    Regressions record(List<String> workloads, Set<String> written) throws IOException {
         if (workloads.isEmpty()) return Regressions.NONE;
         Dataset<Row> current = new MetricsPhase(tables, runId).readLive(workloads);
         Regressions moved = Regressions.NONE;
@@ -78,7 +71,8 @@ public final class History {
                             .compare(current, tables.live(Tables.METRICS_HISTORY, workloads)),
                     written);
         }
-        tables.append(Tables.METRICS_HISTORY, current.withColumn("run_id", lit(runId)), runId);
+        // the rows themselves: written with the exports, by the same job ({@link MetricsPhase#export(List, boolean)})
+        tables.appendStaged(Tables.METRICS_HISTORY, runId);
         return moved;
     }
 
@@ -130,25 +124,25 @@ public final class History {
         return rows;
     }
 
-    void recordChangeRows(List<Row> rows) {
+    void recordChangeRows(List<Row> rows) throws IOException {
         if (rows.isEmpty()) return;
-        tables.append(Tables.WORKLOAD_CHANGES, spark.createDataFrame(rows, RunSchema.WORKLOAD_CHANGES), runId);
+        tables.appendSmall(Tables.WORKLOAD_CHANGES, rows, runId, Map.of());
     }
 
     /**
      * Appends the run's row, with the snapshot every other table is at now that the run's commits are made (the
      * journal's row, written before them, has none: a run killed and replayed records the snapshots its replay left).
      */
-    public void recordRun(Row run) {
+    public void recordRun(Row run) throws IOException {
         Map<String, Long> snapshots = warehouse.catalog().currentSnapshots(Tables.ALL);
         snapshots.remove(Tables.RUNS);
         List<Object> values = new ArrayList<>(CollectionConverters.asJava(run.toSeq()));
         values.set(RunSchema.RUNS.fieldIndex("table_snapshots"), CollectionConverters.asScala(snapshots));
         // the archive in the commit's summary too: the next run's removal guard reads it from the metadata
         String archive = run.getString(RunSchema.RUNS.fieldIndex("archive"));
-        tables.append(
+        tables.appendSmall(
                 Tables.RUNS,
-                spark.createDataFrame(List.of(RowFactory.create(values.toArray())), RunSchema.RUNS),
+                List.of(RowFactory.create(values.toArray())),
                 runId,
                 archive == null ? Map.of() : Map.of(WarehouseCatalog.ARCHIVE, archive));
     }

@@ -50,7 +50,7 @@ final class RunCommit {
             Set<String> workloads = f.table().equals(Tables.TRACE_FILES) ? ledger : replaced;
             if (workloads.contains(f.workload())) files.add(f); // a failed workload's other files are not committed
         }
-        Map<String, List<DataFile>> byTable = StagedFiles.dataFiles(tables.spark(), catalog, files);
+        Map<String, List<DataFile>> byTable = StagedFiles.dataFiles(tables.spark(), warehouse.conf(), catalog, files);
         boolean first = true;
         for (String table : todo) {
             List<DataFile> added = byTable.getOrDefault(table, List.of());
@@ -63,14 +63,16 @@ final class RunCommit {
         CrashPoints.reached("swaps");
 
         MetricsPhase metrics = new MetricsPhase(tables, runId);
-        if (j.metrics()) metrics.export(j.ok());
+        // the export's job writes the metric history's rows too, unless the run recorded them already
+        boolean historyDue = j.metrics() && !committed(catalog, Tables.METRICS_HISTORY, runId);
+        if (j.metrics()) metrics.export(j.ok(), historyDue);
         for (String gone : j.vanished()) metrics.dropExport(gone);
         if (!j.metrics()) for (String w : j.ok()) metrics.dropExport(w);
         CrashPoints.reached("exports");
 
         History history = new History(tables, runId);
         History.Regressions moved = History.Regressions.NONE;
-        if (j.metrics() && !committed(catalog, Tables.METRICS_HISTORY, runId)) {
+        if (historyDue) {
             Set<String> written = new TreeSet<>();
             for (String t : List.of(Tables.REGRESSIONS, Tables.REGRESSION_KERNELS))
                 if (committed(catalog, t, runId)) written.add(t);

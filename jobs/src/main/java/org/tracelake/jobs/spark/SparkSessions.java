@@ -55,6 +55,8 @@ public final class SparkSessions {
         // the number of a refresh's jobs stays the same whatever the number of workloads (up to this many folders).
         conf.setIfMissing("spark.sql.sources.parallelPartitionDiscovery.threshold", "4096");
         overrides.forEach(conf::set);
+        // the local disk's files and folders get their permissions without a chmod process each
+        conf.setIfMissing("spark.hadoop." + NoForkLocalFileSystem.KEY, NoForkLocalFileSystem.class.getName());
         conf.setIfMissing("spark.app.name", appName);
         return conf;
     }

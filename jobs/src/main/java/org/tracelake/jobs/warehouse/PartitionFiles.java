@@ -25,7 +25,8 @@ import scala.Function1;
  * same rows to the same name.
  */
 public final class PartitionFiles implements Serializable {
-    static final String FILE_NAME = "part-00000.snappy.parquet";
+    /** The name of the one file a partition written whole has. */
+    public static final String FILE_NAME = "part-00000.snappy.parquet";
 
     /**
      * The folder of the staging area where files are written before they are renamed into their partition: an
@@ -109,13 +110,30 @@ public final class PartitionFiles implements Serializable {
     }
 
     /**
+     * {@link #open}, its unfinished file beside the target (a hidden name, which no listing of the run's files takes)
+     * rather than in the run's staging area: for a writer after that area is gone (the commit's), which must not make
+     * it again (the next run would take the run for one killed before its journal, and drop its files).
+     */
+    public RowFile openBeside(String table, String workload, String name, RowFile.Settings settings)
+            throws IOException {
+        return new RowFile(
+                new Path(partition(table, workload), name),
+                TableCatalog.of(table).schema(),
+                Tables.PARTITION_COLUMN,
+                settings,
+                conf.get());
+    }
+
+    /**
      * Writes {@code rows} (in the catalog schema of {@code table}, the workload column included) as the workload's
      * partition of the table; writes nothing when there are no rows, as a Spark write of no rows leaves no partition.
+     * Returns the file, or null when there were no rows.
      */
-    public void write(String table, String workload, List<Row> rows) throws IOException {
-        if (rows.isEmpty()) return;
-        Path dir = partition(table, workload);
-        writeFile(new Path(dir, FILE_NAME), TableCatalog.of(table).schema(), Tables.PARTITION_COLUMN, rows, conf.get());
+    public Path write(String table, String workload, List<Row> rows) throws IOException {
+        if (rows.isEmpty()) return null;
+        Path file = new Path(partition(table, workload), FILE_NAME);
+        writeFile(file, TableCatalog.of(table).schema(), Tables.PARTITION_COLUMN, rows, conf.get());
+        return file;
     }
 
     /**

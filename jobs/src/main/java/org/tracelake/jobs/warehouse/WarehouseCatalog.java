@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -24,6 +25,7 @@ import org.apache.iceberg.mapping.MappingUtil;
 import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.spark.SparkSchemaUtil;
 import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.tracelake.schemas.TableCatalog;
@@ -125,13 +127,16 @@ public final class WarehouseCatalog {
         if (namespace.levels().length > 0 && catalog instanceof org.apache.iceberg.catalog.SupportsNamespaces ns) {
             if (!ns.namespaceExists(namespace)) ns.createNamespace(namespace);
         }
+        // the name mapping goes in with the table, one metadata write: made from the ids that creating the table
+        // assigns (afresh, in order from 1), and set again after it only when the catalog gave other ids
+        String mapping = nameMapping(TypeUtil.assignFreshIds(schema, new AtomicInteger()::incrementAndGet));
+        props.put(TableProperties.DEFAULT_NAME_MAPPING, mapping);
         Table created = catalog.createTable(id(name), schema, spec, props);
-        // by the ids the table gave its columns (creating it assigns them afresh)
-        created.updateProperties()
-                .set(
-                        TableProperties.DEFAULT_NAME_MAPPING,
-                        NameMappingParser.toJson(MappingUtil.create(created.schema())))
-                .commit();
+        String actual = nameMapping(created.schema());
+        if (!actual.equals(mapping))
+            created.updateProperties()
+                    .set(TableProperties.DEFAULT_NAME_MAPPING, actual)
+                    .commit();
         return created;
     }
 
@@ -154,9 +159,14 @@ public final class WarehouseCatalog {
         t.updateSchema().unionByNameWith(wanted).commit();
         t.refresh();
         t.updateProperties()
-                .set(TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(MappingUtil.create(t.schema())))
+                .set(TableProperties.DEFAULT_NAME_MAPPING, nameMapping(t.schema()))
                 .commit();
         return t;
+    }
+
+    /** The name mapping that reads the executors' files (no field ids) into a table of this schema by column name. */
+    private static String nameMapping(Schema schema) {
+        return NameMappingParser.toJson(MappingUtil.create(schema));
     }
 
     /**

@@ -13,6 +13,8 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -179,6 +181,61 @@ public final class WarehouseTables {
                 .option("check-nullability", "false")
                 .mode(SaveMode.Append)
                 .save(sparkName(table));
+    }
+
+    /**
+     * Appends a few rows the driver made (a run's row, its change rows) to a table kept across runs, as {@link #append}
+     * does, without a Spark job: the driver writes them as one Parquet file (one per workload, for a table partitioned by
+     * it) in the run's folder of the table, {@code <table>/data/<run>/}, as the executors write the per-workload
+     * tables' files, and commits them with one Iceberg commit that names the run. A Spark write of a few rows cost a
+     * cold process a second or more of planning and code generation. What an earlier attempt of the run left there (a
+     * run killed before this commit, replayed) is written again.
+     */
+    public void appendSmall(String table, List<Row> rows, String runId, Map<String, String> summary)
+            throws IOException {
+        Table t = warehouse.catalog().table(table); // created on first use
+        Path dir = new Path(warehouse.stagedTable(runId, table));
+        FileSystem fs = warehouse.fs();
+        fs.delete(dir, true);
+        List<StagedFiles.File> files = new ArrayList<>();
+        if (t.spec().isPartitioned()) {
+            int workload = schema(table).fieldIndex(Tables.PARTITION_COLUMN);
+            Map<String, List<Row>> byWorkload = new LinkedHashMap<>();
+            for (Row r : rows)
+                byWorkload
+                        .computeIfAbsent(r.getString(workload), k -> new ArrayList<>())
+                        .add(r);
+            PartitionFiles out = PartitionFiles.forRun(warehouse, runId);
+            for (Map.Entry<String, List<Row>> w : byWorkload.entrySet()) {
+                Path file = out.write(table, w.getKey(), w.getValue());
+                files.add(new StagedFiles.File(
+                        table,
+                        w.getKey(),
+                        file.toString(),
+                        fs.getFileStatus(file).getLen()));
+            }
+        } else if (!rows.isEmpty()) {
+            Path file = new Path(dir, PartitionFiles.FILE_NAME);
+            PartitionFiles.writeFile(file, schema(table), null, rows, warehouse.conf());
+            files.add(new StagedFiles.File(
+                    table, null, file.toString(), fs.getFileStatus(file).getLen()));
+        }
+        List<DataFile> added = StagedFiles.dataFiles(spark, warehouse.conf(), warehouse.catalog(), files)
+                .getOrDefault(table, List.of());
+        StagedFiles.append(t, runId, summary, added);
+    }
+
+    /**
+     * Appends the files this run wrote to its folder of a table kept across runs ({@code <table>/data/<run>/}, as the
+     * executors write the per-workload tables' files) with one Iceberg commit that names the run: no Spark job, their
+     * statistics read from their footers ({@link StagedFiles#dataFiles}). No file: the commit adds none.
+     */
+    public void appendStaged(String table, String runId) throws IOException {
+        Table t = warehouse.catalog().table(table); // created on first use
+        List<StagedFiles.File> files = StagedFiles.list(warehouse, runId, List.of(table));
+        List<DataFile> added = StagedFiles.dataFiles(spark, warehouse.conf(), warehouse.catalog(), files)
+                .getOrDefault(table, List.of());
+        StagedFiles.append(t, runId, Map.of(), added);
     }
 
     /**
