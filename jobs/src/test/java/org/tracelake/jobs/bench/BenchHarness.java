@@ -133,8 +133,10 @@ public final class BenchHarness {
         timed("scan", System.nanoTime() - t, bytes, -1);
         out("scanned_tokens", scanned);
 
-        // The reader, one pass, every block of columns made (what ingest's task pulls and writes), three times, the
-        // first cold and the last ones warm; the same with a row built of each (what a Spark scan of the data source
+        // The reader, one pass, every block of columns made (what ingest's task pulls and writes), five times, the
+        // first cold and the best of the others warm (two cores: the collector's and the compiler's threads take the
+        // second, and a run or two goes by before the reader's code is compiled for good); the same with a row built of
+        // each (what a Spark scan of the data source
         // pulls) twice; then the reader's two-pass fallback (forced by a budget of 0), blocks, twice, in the same JVM.
         FileTask task = new FileTask(
                 "bench",
@@ -154,7 +156,7 @@ public final class BenchHarness {
         Best fallback = new Best();
         long[] first = readAll(onePass, task, conf, true);
         reader.add(first);
-        for (int run = 2; run <= 3; run++) reader.add(readAll(onePass, task, conf, true));
+        for (int run = 2; run <= 5; run++) reader.add(readAll(onePass, task, conf, true));
         for (int run = 1; run <= 2; run++) rows.add(readAll(onePass, task, conf, false));
         for (int run = 1; run <= 2; run++) fallback.add(readAll(twoPasses, task, conf, true));
         out("events", reader.events);
