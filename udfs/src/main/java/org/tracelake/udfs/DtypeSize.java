@@ -144,6 +144,13 @@ public final class DtypeSize {
 
     /** Bytes per element, or null for an unknown or non-tensor type ("Scalar", "TensorList", ""). */
     public static Integer bytes(String dtype) {
+        return BYTES_BY_NAME.apply(dtype);
+    }
+
+    /** Asked for every communication event a reader meets (a few dtype names in all): each name matched once. */
+    private static final NameMemo<Integer> BYTES_BY_NAME = new NameMemo<>(DtypeSize::matchBytes);
+
+    private static Integer matchBytes(String dtype) {
         if (dtype == null) {
             return null;
         }
