@@ -136,8 +136,8 @@ public final class BenchHarness {
         // The reader, one pass, every block of columns made (what ingest's task pulls and writes), five times, the
         // first cold and the best of the others warm (two cores: the collector's and the compiler's threads take the
         // second, and a run or two goes by before the reader's code is compiled for good); the same with a row built of
-        // each (what a Spark scan of the data source
-        // pulls) twice; then the reader's two-pass fallback (forced by a budget of 0), blocks, twice, in the same JVM.
+        // each (what a Spark scan of the data source pulls) twice; then the reader's two-pass fallback (forced by a
+        // budget of 0), blocks, twice, in the same JVM.
         FileTask task = new FileTask(
                 "bench",
                 path,

@@ -210,6 +210,15 @@ public final class KinetoReader implements TraceReader {
     static final int BLOCK_ROWS = 16_384;
 
     /**
+     * A block for the file's size: a full one holds ~3 MB of columns, zeroed when made, which a file of a few kB (a
+     * card-sized trace, a fuzzer's input) would pay for hundreds of rows. An event takes at least 16 bytes of JSON
+     * (gzipped files only get the full block sooner); a file with more rows refills its block as a big one does.
+     */
+    static int blockRows(long fileBytes) {
+        return (int) Math.max(256, Math.min(BLOCK_ROWS, fileBytes / 16));
+    }
+
+    /**
      * One row per entry the source gives, every column known from the index, made a block at a time ({@link
      * EventBlock}): ingest writes the blocks column by column, a Spark scan reads the same rows one at a time.
      */
@@ -234,7 +243,7 @@ public final class KinetoReader implements TraceReader {
 
         Rows(FileTask task, FileReport report, KinetoIndex index, Source source, Configuration conf)
                 throws IOException {
-            this(task, report, index, source, conf, new EventBlock(source.strings(), BLOCK_ROWS));
+            this(task, report, index, source, conf, new EventBlock(source.strings(), blockRows(task.sizeBytes())));
         }
 
         private Rows(
