@@ -23,7 +23,7 @@ done
 R[ingest2.per_core]=$(calc "%.1f" "$(num ingest2.mbs) / 2")
 # Issue 28's per-core figure: the fastest local[1] ingest without a profiler, section (2)'s or either of section (3)'s
 # (the same command; before 2026-11-27 evening section (2)'s local[1] ran under JFR, which slowed it).
-percore_job=$(for k in ingest1 vs1 vs2; do j=$(num "$k.job_s"); [ "$j" != 0 ] && echo "$j"; done | sort -g | head -1)
+percore_job=$(for k in ingest1 vs1 vs2; do j=$(num "$k.job_s"); [ "$j" = 0 ] || echo "$j"; done | sort -g | head -1)
 percore_job=${percore_job:-0}
 R[percore.mbs]=$( [ "$percore_job" != 0 ] && calc "%.1f" "$parse_bytes / 1e6 / $percore_job" || echo 0)
 R[percore.ratio]=$( [ "$reader_mbs" != 0 ] && calc "%.0f" "100 * ${R[percore.mbs]} / $reader_mbs" || echo 0)

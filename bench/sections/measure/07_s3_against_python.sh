@@ -10,7 +10,7 @@ py_version=$(python3 --version 2>&1 || echo "no python3")
 jdk25="${BENCH_JDK25:-}"
 if [ -z "$jdk25" ]; then
   for j in /usr/lib/jvm/*; do
-    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$j/release" 2>/dev/null | head -1)
+    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$j/release" 2>/dev/null | head -1 || true)
     if [ -n "$v" ] && [ "$v" -ge 25 ] && [ -x "$j/bin/java" ]; then jdk25="$j"; fi
   done
 fi
