@@ -86,7 +86,7 @@ final class FileIngest implements Function<FileIngest.Job, FileReport> {
         boolean envelopes = outputs.size() > 1;
         String fileKey = ReportSink.fileKey(task.path());
         FileRankPass rankPass = rankSummariesDir != null && job.table().equals(Tables.EVENTS)
-                ? new FileRankPass(RankSummaryFiles.MAX_EVENTS_PER_FILE, rankParts)
+                ? new FileRankPass(RankSummaryFiles.maxEventsPerFile(), rankParts)
                 : null;
         RowFile[] files = new RowFile[outputs.size()];
         FileReport report;
@@ -123,7 +123,7 @@ final class FileIngest implements Function<FileIngest.Job, FileReport> {
         FileTask task = job.task();
         String fileKey = ReportSink.fileKey(task.path());
         FileRankPass rankPass =
-                rankSummariesDir != null ? new FileRankPass(RankSummaryFiles.MAX_EVENTS_PER_FILE, rankParts) : null;
+                rankSummariesDir != null ? new FileRankPass(RankSummaryFiles.maxEventsPerFile(), rankParts) : null;
         BlockFile file = null;
         FileReport report;
         try (stream) {

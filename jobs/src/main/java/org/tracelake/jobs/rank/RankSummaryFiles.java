@@ -31,6 +31,26 @@ public final class RankSummaryFiles {
     /** Files more events than this (with a duration) are not summarised at ingest: ~200 bytes of heap each. */
     public static final long MAX_EVENTS_PER_FILE = 3_000_000;
 
+    /**
+     * Heap a held event takes: its RankEvent, the boxed numbers in it and its list slot (a class histogram of the
+     * 5.24 GB generated trace's ingest: 2.57 M events held 349 MB of RankEvent and 106 MB of Long).
+     */
+    static final long BYTES_PER_EVENT = 200;
+
+    /**
+     * The share of the heap one file's pass may hold. The reader's one-pass buffer may take another quarter
+     * ({@code KinetoReader.HEAP_SHARE}), and a file too big for that buffer is read twice with an index of its
+     * launches and collectives that grows with the file: with 3 M events held beside it a 5 GB trace did not fit a
+     * 1 GB heap.
+     */
+    static final double HEAP_SHARE = 0.2;
+
+    /** The most events a file may have to be summarised at ingest with this JVM's heap: see {@link #HEAP_SHARE}. */
+    public static long maxEventsPerFile() {
+        long byHeap = (long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE) / BYTES_PER_EVENT;
+        return Math.min(MAX_EVENTS_PER_FILE, byHeap);
+    }
+
     private RankSummaryFiles() {}
 
     /**
