@@ -92,16 +92,7 @@ final class BlockEvents {
                         case StringMapColumn.LONG -> Long.toString(args.value(entry));
                         default -> null;
                     };
-            switch (k) {
-                case 0 -> e.argBlocksPerSm = value;
-                case 1 -> e.argBytes = value;
-                case 2 -> e.argInSplitSize = value;
-                case 3 -> e.argDeviceDurationPs = value;
-                case 4 -> e.argDurationPs = value;
-                case 5 -> e.argModelFlops = value;
-                case 6 -> e.argGrid = value;
-                default -> e.argBlock = value;
-            }
+            e.setArg(k, value);
         }
         return e;
     }

@@ -203,16 +203,7 @@ public final class RankEvent {
                     if (!found[k]) { // a map lookup finds a key's first entry
                         found[k] = true;
                         String value = values.isNullAt(i) ? null : strings.get(values.getUTF8String(i));
-                        switch (k) {
-                            case 0 -> e.argBlocksPerSm = value;
-                            case 1 -> e.argBytes = value;
-                            case 2 -> e.argInSplitSize = value;
-                            case 3 -> e.argDeviceDurationPs = value;
-                            case 4 -> e.argDurationPs = value;
-                            case 5 -> e.argModelFlops = value;
-                            case 6 -> e.argGrid = value;
-                            default -> e.argBlock = value;
-                        }
+                        e.setArg(k, value);
                     }
                     break;
                 }
@@ -256,5 +247,19 @@ public final class RankEvent {
         e.argGrid = r.getString(a + 6);
         e.argBlock = r.getString(a + 7);
         return e;
+    }
+
+    /** Sets the arg the rules read at position {@code k} of {@link #ARG_KEYS}, from a row or from a block alike. */
+    void setArg(int k, String value) {
+        switch (k) {
+            case 0 -> argBlocksPerSm = value;
+            case 1 -> argBytes = value;
+            case 2 -> argInSplitSize = value;
+            case 3 -> argDeviceDurationPs = value;
+            case 4 -> argDurationPs = value;
+            case 5 -> argModelFlops = value;
+            case 6 -> argGrid = value;
+            default -> argBlock = value;
+        }
     }
 }
